@@ -1,0 +1,46 @@
+/* cmd_list.c: `scanbench list`: every registry (kernels with what this CPU supports, policies,
+ * ops, sources, counter backends) and every experiment key with its default. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "commands.h"
+#include "counters.h"
+#include "experiment.h"
+#include "kernel.h"
+#include "op.h"
+#include "policy.h"
+#include "source.h"
+
+int sb_cmd_list(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "scanbench list: takes no arguments\n");
+        return 2;
+    }
+    printf("kernels (CPU: %s)\n", sb_cpu_features());
+    for (const struct sb_kernel *k = sb_kernels; k->name; k++) {
+        char status[64];
+        snprintf(status, sizeof status, "%s%s", k->supported() ? "supported" : "lacks ",
+                 k->supported() ? "" : k->requires);
+        printf("  %-8s %-14s %s\n", k->name, status, k->description);
+    }
+    printf("policies\n");
+    for (const struct sb_policy *p = sb_policies; p->name; p++)
+        printf("  %-8s %s\n", p->name, p->description);
+    printf("ops\n");
+    for (const struct sb_op *o = sb_ops; o->name; o++)
+        printf("  %-8s %s\n", o->name, o->description);
+    printf("sources\n");
+    for (const struct sb_source *s = sb_sources; s->name; s++)
+        printf("  %-8s %s\n", s->name, s->description);
+    printf("counter backends\n");
+    for (const struct sb_counter_backend *b = sb_counter_backends; b->name; b++)
+        printf("  %-8s %s\n", b->name, b->description);
+    printf("experiment keys ([experiment] section or --set KEY=VALUE; lists marked * sweep)\n");
+    for (int k = 0; k < SB_NKEYS; k++)
+        printf("  %-12s %c default %-10s %s\n", sb_keys[k].name, sb_keys[k].listable ? '*' : ' ',
+               sb_keys[k].default_value[0] ? sb_keys[k].default_value : "\"\"", sb_keys[k].help);
+    return 0;
+}

@@ -1,0 +1,191 @@
+/* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]`: reads
+ * the experiment (the embedded default without a file), plans it, runs every run, prints the
+ * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "experiment.h"
+#include "iocache.h"
+#include "plan.h"
+#include "render.h"
+#include "report.h"
+#include "scan.h"
+#include "topo.h"
+#include "units.h"
+
+struct run_args {
+    const char *file;
+    const char *output;
+    const char **sets;
+    int nsets;
+    int quiet;
+};
+
+static int parse_args(int argc, char **argv, struct run_args *a, struct sb_error *err)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-s") == 0) && i + 1 < argc) {
+            a->sets[a->nsets++] = argv[++i];
+        } else if (strncmp(arg, "--set=", 6) == 0) {
+            a->sets[a->nsets++] = arg + 6;
+        } else if (strcmp(arg, "-o") == 0 && i + 1 < argc) {
+            if (a->output)
+                return sb_fail(err, SB_ERR_INPUT, "-o given twice");
+            a->output = argv[++i];
+        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+            a->quiet = 1;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return sb_fail(err, SB_ERR_INPUT, "%s: unknown option or missing value (usage: "
+                           "scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... "
+                           "[-o REPORT.json] [-q])", arg);
+        } else if (a->file) {
+            return sb_fail(err, SB_ERR_INPUT, "%s: only one experiment file (already %s)", arg,
+                           a->file);
+        } else {
+            a->file = arg;
+        }
+    }
+    return SB_OK;
+}
+
+static char *join_command(int argc, char **argv)
+{
+    size_t len = strlen("scanbench") + 1;
+    char *s;
+
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    strcpy(s, "scanbench");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+static void apply_overrides(struct sb_topology *topo, const struct sb_plan *plan)
+{
+    for (int l = 0; l < SB_NLEVELS; l++)
+        if (plan->override_size[l])
+            sb_topology_override_size(topo, l, plan->override_size[l]);
+    if (plan->override_line)
+        sb_topology_override_line(topo, plan->override_line);
+}
+
+static int same_table(const struct sb_iocache *ioc, const struct sb_run_params *p)
+{
+    return ioc->pages && ioc->npages * ioc->page_size == p->table_size &&
+           ioc->layout.page_size == p->layout.page_size &&
+           ioc->layout.row_width == p->layout.row_width &&
+           ioc->layout.dead_pct == p->layout.dead_pct;
+}
+
+static int run_plan(const struct sb_plan *plan, json_t *report, int quiet, struct sb_error *err)
+{
+    struct sb_iocache ioc = {0};
+    int status = SB_OK;
+
+    for (size_t i = 0; i < plan->nruns && status == SB_OK; i++) {
+        const struct sb_run_params *p = &plan->runs[i];
+        struct sb_run_result res;
+        char size[32];
+
+        if (!same_table(&ioc, p)) {
+            sb_iocache_destroy(&ioc);
+            if (!quiet)
+                fprintf(stderr, "scanbench: building the %s table in the IO cache\n",
+                        sb_format_size(p->table_size, size, sizeof size));
+            status = sb_iocache_create(&ioc, p->table_size, &p->layout, err);
+            if (status != SB_OK)
+                break;
+        }
+        if (!quiet)
+            fprintf(stderr, "scanbench: run %zu/%zu: %s: op %s, policy %s, kernel %s ...",
+                    i + 1, plan->nruns, p->name, p->op->name, p->policy->name, p->kernel->name);
+        status = sb_scan_run(p, &ioc, &res, err);
+        if (status == SB_OK) {
+            if (!quiet)
+                fprintf(stderr, " %.0f MB/s median, validation ok\n", res.mbps.median);
+            sb_report_add_run(report, p, &res);
+        } else if (!quiet) {
+            fprintf(stderr, " failed\n");
+        }
+        sb_run_result_free(&res);
+    }
+    sb_iocache_destroy(&ioc);
+    return status;
+}
+
+int sb_cmd_run(int argc, char **argv)
+{
+    const char *sets[256];
+    struct run_args args = {.sets = sets};
+    struct sb_error err = {0};
+    struct sb_experiment exp;
+    struct sb_mem_limit limit;
+    struct sb_plan plan = {0};
+    struct sb_topology topo;
+    json_t *report = NULL;
+    char *command = NULL;
+    int status, exp_ready = 0;
+
+    if (argc > 256) {
+        status = sb_fail(&err, SB_ERR_INPUT, "too many arguments");
+        goto out;
+    }
+    status = parse_args(argc, argv, &args, &err);
+    if (status != SB_OK)
+        goto out;
+    status = sb_experiment_init(&exp, &err);
+    exp_ready = 1;
+    if (status == SB_OK)
+        status = sb_experiment_read_file(&exp, args.file, &err);
+    for (int i = 0; status == SB_OK && i < args.nsets; i++)
+        status = sb_experiment_set(&exp, args.sets[i], &err);
+    if (status != SB_OK)
+        goto out;
+    sb_mem_limit_read(&limit, "", "");
+    status = sb_plan_build(&exp, &limit, &plan, &err);
+    if (status == SB_OK && args.output)
+        status = sb_report_check_target(args.output, &err);
+    if (status != SB_OK)
+        goto out;
+    if (plan.notes[0] && !args.quiet)
+        fprintf(stderr, "scanbench: note: %s\n", plan.notes);
+
+    sb_topology_detect(&topo, "");
+    apply_overrides(&topo, &plan);
+    command = join_command(argc, argv);
+    report = sb_report_new(&plan, &topo, command ? command : "scanbench run");
+    if (!report) {
+        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
+        goto out;
+    }
+    status = run_plan(&plan, report, args.quiet, &err);
+    if (status != SB_OK)
+        goto out;
+    sb_render_table(stdout, report);
+    fflush(stdout);
+    if (args.output) {
+        status = sb_report_write(report, args.output, &err);
+        if (status == SB_OK && !args.quiet)
+            fprintf(stderr, "scanbench: report written to %s\n", args.output);
+    }
+out:
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    json_decref(report);
+    free(command);
+    sb_plan_free(&plan);
+    if (exp_ready)
+        sb_experiment_free(&exp);
+    return status;
+}

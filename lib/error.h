@@ -1,0 +1,25 @@
+/* error.h: how every scanbench function reports failure: an exit status (2 bad input, 1 a run
+ * failed, 3 counters required but unavailable) and one line of text naming what went wrong. */
+#ifndef SB_ERROR_H
+#define SB_ERROR_H
+
+enum sb_status {
+    SB_OK = 0,
+    SB_ERR_RUN = 1,      /* a run failed: validation mismatch, allocation failure, I/O error */
+    SB_ERR_INPUT = 2,    /* bad input: config, --set, file names, sizes, unknown names */
+    SB_ERR_COUNTERS = 3, /* counters were required (require_counters=yes) and unavailable */
+};
+
+struct sb_error {
+    int status;
+    char msg[768];
+};
+
+/* Records status and a printf-style message in err (if err is not NULL); returns status. */
+int sb_fail(struct sb_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Prefixes the message already in err with "prefix: " (e.g. the file:line it came from). */
+void sb_error_prefix(struct sb_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,30 @@
+/* kernel.h: the registry of copy kernels that move a page from the IO cache into a pool buffer:
+ * `memcpy` (libc), `movsb` (rep movsb), `avx2`, `avx512` (vector loads and stores), `nt`
+ * (non-temporal streaming stores, then sfence: the write-combining path). Which ones the CPU
+ * can run is decided at run time from CPUID; the others are refused by name. */
+#ifndef SB_KERNEL_H
+#define SB_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Copies len bytes (any length; dst and src do not overlap). */
+typedef void (*sb_copy_fn)(void *restrict dst, const void *restrict src, size_t len);
+
+struct sb_kernel {
+    const char *name;
+    const char *description;
+    sb_copy_fn copy;
+    const char *requires;    /* the CPU feature it needs, as people name it ("avx2"), or "" */
+    bool (*supported)(void); /* true when this CPU (and OS) can run it */
+    bool temporal;           /* false for streaming stores that bypass the caches */
+};
+
+extern const struct sb_kernel sb_kernels[]; /* terminated by an entry whose name is NULL */
+
+const struct sb_kernel *sb_kernel_find(const char *name);
+
+/* A yes/no CPU feature line for `scanbench list` and the report ("erms avx2 ..."). */
+const char *sb_cpu_features(void);
+
+#endif

@@ -1,0 +1,27 @@
+/* mem.h: the big allocations (IO cache, pool) and how much memory the host can give them:
+ * MemAvailable from /proc/meminfo, bounded by the cgroup (v2 memory.max, v1 limit_in_bytes).
+ * libnuma and hwloc are not asked: on this kind of VM they report one node's figure, not what
+ * the process may use. */
+#ifndef SB_MEM_H
+#define SB_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sb_mem_limit {
+    uint64_t bytes;      /* what a run may allocate, the smallest of the limits found */
+    char source[160];    /* which limit decided it, e.g. "MemAvailable" or "cgroup memory.max" */
+};
+
+/* Reads the limits. proc_root and cgroup_root are "/" on a real host (tests pass a fake tree). */
+void sb_mem_limit_read(struct sb_mem_limit *limit, const char *proc_root, const char *cgroup_root);
+
+/* Page-aligned anonymous mapping of len bytes, touched so that page faults happen here and not
+ * in a timed region; NULL on failure. */
+void *sb_mem_alloc(size_t len);
+void sb_mem_free(void *ptr, size_t len);
+
+/* Peak resident set size of this process so far, in bytes. */
+uint64_t sb_mem_peak_rss(void);
+
+#endif

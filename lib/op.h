@@ -1,0 +1,25 @@
+/* op.h: the registry of executor passes run over each page after it is copied into the pool:
+ * `none`, `count` (SELECT COUNT(*)), `vacuum` (VACUUM). A sentinel-terminated const table. */
+#ifndef SB_OP_H
+#define SB_OP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Runs the pass over one page; returns the live tuples it saw (0 for `none`). */
+typedef uint32_t (*sb_op_fn)(void *page, uint32_t page_size);
+
+struct sb_op {
+    const char *name;
+    const char *label; /* how the thread's tables name it: "SELECT COUNT(*)", "VACUUM" */
+    const char *description;
+    sb_op_fn pass;      /* NULL for `none`: the scan loop skips the call */
+    bool writes_page;   /* true when the pass dirties the page (vacuum) */
+    bool counts_rows;   /* true when the pass returns the live row count (validated) */
+};
+
+extern const struct sb_op sb_ops[]; /* terminated by an entry whose name is NULL */
+
+const struct sb_op *sb_op_find(const char *name);
+
+#endif

@@ -1,0 +1,54 @@
+/* plan.h: expands an experiment into the list of runs it asks for (the Cartesian product of
+ * every key given as a list, in registry order, the first key outermost) and checks each run
+ * as a whole: sizes that must be multiples of the page size, a ring that must fit in the pool,
+ * rows that must fit on a page, and the memory the host can give. */
+#ifndef SB_PLAN_H
+#define SB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "experiment.h"
+#include "counters.h"
+#include "error.h"
+#include "heap.h"
+#include "kernel.h"
+#include "mem.h"
+#include "op.h"
+#include "policy.h"
+#include "source.h"
+
+/* Memory a run may need beyond table + pool (checksums, descriptors, the process itself). */
+#define SB_RUN_OVERHEAD_BYTES (16ull << 20)
+#define SB_MAX_RUNS 10000
+
+struct sb_run_params {
+    char name[256];
+    const struct sb_source *source;
+    uint64_t table_size, pool_size, ring_size;
+    uint32_t page_size;
+    struct sb_heap_layout layout; /* page_size, row_width, dead_pct and rows per page */
+    const struct sb_op *op;
+    const struct sb_kernel *kernel;
+    const struct sb_policy *policy;
+    uint32_t threads, repetitions, warmup;
+    uint64_t seed;
+    const struct sb_counter_backend *counters;
+};
+
+struct sb_plan {
+    char experiment[128];
+    char description[256];
+    char config_source[256];
+    char notes[512];
+    struct sb_run_params *runs;
+    size_t nruns;
+    uint64_t override_size[3]; /* l1d, l2, l3: 0 = auto */
+    uint64_t override_line;    /* 0 = auto */
+};
+
+int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                  struct sb_plan *plan, struct sb_error *err);
+void sb_plan_free(struct sb_plan *plan);
+
+#endif

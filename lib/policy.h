@@ -1,0 +1,42 @@
+/* policy.h: where the next page lands in the pool. A registry of replacement policies:
+ * `clock` (PostgreSQL 8.2's clock sweep with usage counts over the whole pool: "scattered"),
+ * `ring` (a ring of ring_size bytes: PostgreSQL 8.3's BufferAccessStrategy, "L2-confined"),
+ * `single` (one buffer: Luke Lonergan's proposal), `random` (uniform over the pool). */
+#ifndef SB_POLICY_H
+#define SB_POLICY_H
+
+#include <stdint.h>
+
+struct sb_policy_state {
+    uint32_t nbuffers;  /* buffers in the pool */
+    uint32_t nring;     /* buffers in the ring (ring policy) */
+    uint32_t next_free; /* clock: next buffer on the free list (all buffers start there) */
+    uint32_t hand;      /* clock: nextVictimBuffer; ring: next slot */
+    uint8_t *usage;     /* clock: usage_count per buffer (owned by the state) */
+    uint64_t rng;       /* random: xorshift64 state */
+    uint64_t visits;    /* buffer headers examined (clock sweep work), for the report */
+};
+
+struct sb_policy {
+    const char *name;
+    const char *description;
+    /* Returns the buffer (0..nbuffers-1) the next page is read into. */
+    uint32_t (*victim)(struct sb_policy_state *state);
+    int uses_ring; /* 1 when ring_size decides the footprint */
+};
+
+extern const struct sb_policy sb_policies[]; /* terminated by an entry whose name is NULL */
+
+const struct sb_policy *sb_policy_find(const char *name);
+
+/* Sets up the state for a pool of nbuffers and a ring of nring buffers; 0, or -1 when out of
+ * memory. seed drives `random` (a seed of 0 is replaced by a fixed non-zero one). */
+int sb_policy_state_init(struct sb_policy_state *state, uint32_t nbuffers, uint32_t nring,
+                         uint64_t seed);
+void sb_policy_state_destroy(struct sb_policy_state *state);
+
+/* The bytes a policy writes into: the whole pool, the ring, or one buffer. */
+uint64_t sb_policy_footprint(const struct sb_policy *policy, uint64_t pool_size,
+                             uint64_t ring_size, uint32_t page_size);
+
+#endif

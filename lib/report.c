@@ -1,0 +1,164 @@
+/* report.c: building the JSON report (jansson) and writing it atomically without overwriting. */
+#include "config.h"
+#include "report.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "experiment.h"
+#include "mem.h"
+#include "timer.h"
+
+json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
+                      const char *command_line)
+{
+    return json_pack("{s:s, s:i, s:s, s:{s:s, s:s, s:s, s:s}, s:o, s:[], s:{s:s, s:s}}",
+                     "schema", SB_REPORT_SCHEMA,
+                     "schema_version", SB_REPORT_SCHEMA_VERSION,
+                     "command", command_line,
+                     "experiment", "name", plan->experiment, "description", plan->description,
+                     "config", plan->config_source, "notes", plan->notes,
+                     "context", sb_context_build(topo),
+                     "runs",
+                     "units", "mbps", "MB/s = table bytes scanned / seconds / 10^6",
+                     "sizes", "bytes; sizes in text use binary units (1KB = 1024 bytes)");
+}
+
+static json_t *counters_json(const struct sb_counters *c)
+{
+    json_t *values = json_object();
+
+    for (int role = 0; role < SB_NROLES; role++) {
+        json_t *per_rep;
+        if (!c->have[role])
+            continue;
+        per_rep = json_array();
+        for (unsigned r = 0; r < c->nreps; r++)
+            json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
+        json_object_set_new(values, sb_role_names[role], per_rep);
+    }
+    return json_pack("{s:s, s:s, s:o, s:o}", "backend", c->backend->name, "status", c->status,
+                     "reason", c->reason[0] ? json_string(c->reason) : json_null(), "values",
+                     values);
+}
+
+void sb_report_add_run(json_t *report, const struct sb_run_params *p,
+                       const struct sb_run_result *res)
+{
+    json_t *seconds = json_array();
+    const struct sb_validation *v = &res->validation;
+
+    for (uint32_t r = 0; r < res->nreps; r++)
+        json_array_append_new(seconds, json_real(res->seconds[r]));
+    json_array_append_new(
+        json_object_get(report, "runs"),
+        json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, "
+                  "s:I, s:I, s:I, s:f, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}, "
+                  "s:{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I}, s:o}",
+                  "name", p->name,
+                  "source", p->source->name,
+                  "policy", p->policy->name,
+                  "ring_size", (json_int_t)p->ring_size,
+                  "pool_size", (json_int_t)p->pool_size,
+                  "footprint", (json_int_t)sb_policy_footprint(p->policy, p->pool_size,
+                                                               p->ring_size, p->page_size),
+                  "table_size", (json_int_t)p->table_size,
+                  "page_size", (int)p->page_size,
+                  "row_width", (int)p->layout.row_width,
+                  "rows_per_page", (int)p->layout.rows_per_page,
+                  "kernel", p->kernel->name,
+                  "op", p->op->name,
+                  "threads", (int)p->threads,
+                  "warmup", (int)p->warmup,
+                  "dead_pct", (int)p->layout.dead_pct,
+                  "seed", (json_int_t)p->seed,
+                  "pages", (json_int_t)res->pages_per_scan,
+                  "bytes_per_scan", (json_int_t)res->bytes_per_scan,
+                  "clock_visits_per_page", res->clock_visits_per_page,
+                  "buffers_touched", (json_int_t)res->buffers_touched,
+                  "repetitions", seconds,
+                  "mbps", "best", res->mbps.best, "median", res->mbps.median, "min",
+                  res->mbps.min, "max", res->mbps.max, "cv", res->mbps.cv,
+                  "validation", "ok", v->ok, "checked",
+                  "checksum of every page after the copy (validation scan)",
+                  "checksum of every page after the op (validation scan)",
+                  "live row count of every warm-up and timed scan",
+                  "checksum of every page left in the pool after the last timed scan",
+                  "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
+                  "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
+                  "pool_pages_checked", (json_int_t)v->pool_pages_checked,
+                  "rows_expected", (json_int_t)v->rows_expected,
+                  "scans_row_checked", (json_int_t)v->scans_row_checked,
+                  "counters", counters_json(&res->counters)));
+}
+
+int sb_report_check_target(const char *path, struct sb_error *err)
+{
+    char *copy = strdup(path);
+    const char *dir;
+    int status = SB_OK;
+
+    if (!copy)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    dir = dirname(copy);
+    if (access(path, F_OK) == 0)
+        status = sb_fail(err, SB_ERR_INPUT,
+                         "%s: exists; scanbench never overwrites a report (choose a new name)",
+                         path);
+    else if (access(dir, W_OK) != 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot write into %s: %s", path, dir,
+                         strerror(errno));
+    free(copy);
+    return status;
+}
+
+int sb_report_write(json_t *report, const char *path, struct sb_error *err)
+{
+    size_t len = strlen(path) + 16;
+    char *tmp = malloc(len);
+    FILE *f = NULL;
+    int fd = -1, status = SB_OK;
+
+    json_object_set_new(report, "peak_rss_bytes", json_integer((json_int_t)sb_mem_peak_rss()));
+    if (!tmp)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    f = fdopen(fd, "w");
+    if (!f || json_dumpf(report, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
+        fputc('\n', f) == EOF || fflush(f) != 0 || fsync(fd) != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot write %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    if (link(tmp, path) != 0) {
+        int link_errno = errno;
+        if (link_errno == EEXIST) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: appeared during the run; not overwritten "
+                             "(the report is kept as %s)", path, tmp);
+            free(tmp);
+            tmp = NULL; /* keep the whole report under its temporary name */
+        } else {
+            status = sb_fail(err, SB_ERR_RUN, "%s: cannot link %s: %s", path, tmp,
+                             strerror(link_errno));
+        }
+    }
+out:
+    if (f)
+        fclose(f);
+    else if (fd >= 0)
+        close(fd);
+    if (tmp) {
+        unlink(tmp);
+        free(tmp);
+    }
+    return status;
+}
