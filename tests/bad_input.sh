@@ -1,0 +1,108 @@
+#!/bin/sh
+# bad_input.sh: every kind of bad input gets exit status 2 and one line on stderr naming the
+# input (file:line, or the --set argument) and what is wrong; no report file is left behind.
+. "$top_srcdir/tests/lib.sh"
+S=$SCANBENCH
+R="$SCRATCH/report.json"
+
+ini() { # ini NAME LINES...: writes an experiment file
+    local f="$SCRATCH/$1"; shift
+    printf '%s\n' "[experiment]" "$@" >"$f"
+    echo "$f"
+}
+
+f=$(ini unknown.ini "name = x" "pool_sise = 16M")
+expect_status 2 "unknown key" $S run "$f" -o "$R"
+err_is_one_line_containing "$f:3: pool_sise: unknown key"
+
+f=$(ini badsize.ini "pool_size = 12QB")
+expect_status 2 "bad size" $S run "$f" -o "$R"
+err_is_one_line_containing "$f:2: pool_size: \"12QB\" is not a size"
+
+expect_status 2 "bad size in --set" $S run --set pool_size=12QB -o "$R"
+err_is_one_line_containing '--set pool_size=12QB: pool_size: "12QB" is not a size'
+
+expect_status 2 "zero size" $S run --set table_size=0
+err_is_one_line_containing 'table_size: "0" is zero'
+
+expect_status 2 "not a whole number" $S run --set repetitions=lots
+err_is_one_line_containing '--set repetitions=lots: repetitions: "lots" is not a whole number'
+
+expect_status 2 "out of range" $S run --set dead_pct=101
+err_is_one_line_containing 'dead_pct: "101" is out of range'
+
+f=$(ini notmultiple.ini "table_size = 1000000")
+expect_status 2 "table not a multiple of the page" $S run "$f" -o "$R"
+err_is_one_line_containing "$f:2: table_size: 1000000B is not a multiple of the page size (8KB)"
+
+expect_status 2 "pool not a multiple of the page" $S run --set pool_size=12345
+err_is_one_line_containing '--set pool_size=12345: pool_size: 12345B is not a multiple'
+
+expect_status 2 "page size not a power of two" $S run --set page_size=3K
+err_is_one_line_containing '--set page_size=3K: page_size: 3KB is not a power of two'
+
+expect_status 2 "ring larger than pool" $S run --set ring_size=32M --set pool_size=16M
+err_is_one_line_containing '--set ring_size=32M: ring_size: 32MB ring is larger than the pool'
+
+expect_status 2 "row too wide" $S run --set row_width=9000
+err_is_one_line_containing '--set row_width=9000: row_width: no 9000-byte row fits'
+
+expect_status 2 "table larger than memory" $S run --set table_size=512T -o "$R"
+err_is_one_line_containing '--set table_size=512T: table_size: table 512TB + pool 16MB'
+
+expect_status 2 "unknown kernel" $S run --set kernel=fastest
+err_is_one_line_containing '--set kernel=fastest: kernel: "fastest" is not a known kernel (known: memcpy'
+
+expect_status 2 "unknown policy" $S run --set policy=lru
+err_is_one_line_containing 'policy: "lru" is not a known policy (known: clock, ring, single, random)'
+
+expect_status 2 "unknown op" $S run --set op=select
+err_is_one_line_containing 'op: "select" is not a known op (known: none, count, vacuum)'
+
+expect_status 2 "unknown source" $S run --set source=disk
+err_is_one_line_containing 'source: "disk" is not a known source'
+
+expect_status 2 "unknown counter backend" $S run --set counters=perf
+err_is_one_line_containing 'counters: "perf" is not a known counters'
+
+# a kernel this CPU lacks is refused by name (only testable where one is lacking)
+missing=$($S list | awk '$2 == "lacks" { print $1; exit }')
+if [ -n "$missing" ]; then
+    expect_status 2 "kernel the CPU lacks" $S run --set kernel="$missing"
+    err_is_one_line_containing "kernel: \"$missing\" needs"
+fi
+
+f=$(ini twice.ini "op = count" "op = vacuum")
+expect_status 2 "key set twice" $S run "$f"
+err_is_one_line_containing "$f:3: op: set twice (first at $f:2)"
+
+printf '%s\n' "pool_size = 1M" >"$SCRATCH/nosection.ini"
+expect_status 2 "key outside [experiment]" $S run "$SCRATCH/nosection.ini"
+err_is_one_line_containing "$SCRATCH/nosection.ini:1: pool_size: keys belong in the [experiment] section"
+
+f=$(ini garbage.ini "name = x" "this is not ini")
+expect_status 2 "not an INI line" $S run "$f"
+err_is_one_line_containing "$f:3: not a valid INI line"
+
+f=$(ini list.ini "counters = none, none")
+expect_status 2 "list on a one-value key" $S run "$f"
+err_is_one_line_containing "$f:2: counters: takes one value, not a list"
+
+expect_status 2 "missing file" $S run "$SCRATCH/nonexistent.ini"
+err_is_one_line_containing "$SCRATCH/nonexistent.ini: cannot read: No such file or directory"
+
+expect_status 2 "--set without =" $S run --set pool_size
+err_is_one_line_containing "--set pool_size: want KEY=VALUE"
+
+expect_status 2 "unknown option" $S run --fast
+err_is_one_line_containing "--fast: unknown option"
+
+expect_status 2 "unwritable report directory" $S run -o "$SCRATCH/no/such/dir/r.json"
+err_is_one_line_containing "cannot write into $SCRATCH/no/such/dir"
+
+expect_status 2 "unknown command" $S sweep
+err_is_one_line_containing "sweep: unknown command"
+
+# nothing half-written: no report, no temporary file
+if ls "$SCRATCH" | grep -q 'report.json'; then fail "a report file was left behind"; else pass; fi
+finish

@@ -1,0 +1,48 @@
+# tests/lib.sh: shared helpers for the shell tests (sourced): where the program is, a scratch
+# directory removed at exit, and assertions that print what failed and exit 1.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+SCANBENCH="$top_builddir/bench/scanbench"
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/scanbench-test.XXXXXX") || exit 99
+trap 'rm -rf "$SCRATCH"' EXIT
+FAILURES=0
+PASSES=0
+
+fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
+pass() { PASSES=$((PASSES + 1)); }
+
+# check DESCRIPTION COMMAND...: the command must succeed
+check() {
+    local what=$1; shift
+    if "$@" >/dev/null; then pass; else fail "$what"; fi
+}
+
+# expect_status WANT DESCRIPTION COMMAND...: runs COMMAND, stdout to $SCRATCH/out, stderr to
+# $SCRATCH/err, and checks its exit status
+expect_status() {
+    local want=$1 what=$2 got; shift 2
+    "$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then pass; else
+        fail "$what: exit status $got, want $want; stderr: $(head -c 400 "$SCRATCH/err")"
+    fi
+}
+
+# err_is_one_line_containing TEXT: stderr of the last expect_status is one line holding TEXT
+err_is_one_line_containing() {
+    local lines
+    lines=$(wc -l <"$SCRATCH/err")
+    if [ "$lines" -ne 1 ]; then fail "stderr has $lines lines, want 1: $(cat "$SCRATCH/err")"; return; fi
+    if grep -qF -- "$1" "$SCRATCH/err"; then pass; else
+        fail "stderr lacks '$1': $(cat "$SCRATCH/err")"; fi
+}
+
+out_contains() {
+    if grep -qF -- "$1" "$SCRATCH/out"; then pass; else fail "stdout lacks '$1'"; fi
+}
+
+finish() {
+    echo "$PASSES passed, $FAILURES failed"
+    [ "$FAILURES" -eq 0 ]
+}
