@@ -14,8 +14,9 @@ const char *const sb_role_names[SB_NROLES] = {
     [SB_ROLE_MEM_WRITE_BYTES] = "mem_write_bytes",
 };
 
-static int none_open(struct sb_counters *c, struct sb_error *err)
+static int none_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
 {
+    (void)run;
     (void)err;
     c->status = "not requested";
     return SB_OK;
@@ -30,8 +31,8 @@ static void none_region(struct sb_counters *c, unsigned rep)
 static void none_close(struct sb_counters *c) { (void)c; }
 
 const struct sb_counter_backend sb_counter_backends[] = {
-    {"none", "no counters: times only", none_open, none_region, none_region, none_close},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"none", "no counters: times only", none_open, none_region, none_region, NULL, none_close},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct sb_counter_backend *sb_counter_backend_find(const char *name)
@@ -43,7 +44,7 @@ const struct sb_counter_backend *sb_counter_backend_find(const char *name)
 }
 
 int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *backend,
-                     unsigned nreps, struct sb_error *err)
+                     const struct sb_run_params *run, unsigned nreps, struct sb_error *err)
 {
     memset(c, 0, sizeof *c);
     c->backend = backend;
@@ -51,7 +52,7 @@ int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *bac
     c->values = calloc(nreps ? nreps : 1, sizeof *c->values);
     if (!c->values)
         return sb_fail(err, SB_ERR_RUN, "out of memory for counter values");
-    return backend->open(c, err);
+    return backend->open(c, run, err);
 }
 
 void sb_counters_close(struct sb_counters *c)

@@ -24,22 +24,43 @@ extern const char *const sb_role_names[SB_NROLES];
 
 #define SB_COUNTERS_MAX_REPS 1000
 
+struct sb_run_params; /* plan.h */
+struct sb_iocache;    /* iocache.h */
+
 struct sb_counters {
     const struct sb_counter_backend *backend;
     const char *status;   /* "not requested", "ok", "estimated", "unavailable" */
-    char reason[256];     /* why unavailable (empty otherwise) */
+    char reason[256];     /* why unavailable, or what "estimated" means here (empty otherwise) */
     unsigned nreps;
-    bool have[SB_NROLES];                 /* role was read */
+    bool have[SB_NROLES];                 /* role was read (else reported as null) */
     uint64_t (*values)[SB_NROLES];        /* values[rep][role], valid where have[role] */
+    void *state;                          /* the backend's own (freed by its close) */
+    char events[SB_NROLES][160];          /* what each role resolved to (native event names,
+                                             or the model's counter); "" when none */
+    char model[256];                      /* the machine model a simulating backend used */
+    bool simulated;                       /* values come from a model, not from hardware */
+};
+
+/* What a tracing backend (the cache model) is handed after each timed scan: the exact buffers
+ * the policy chose, so it can replay the scan's memory accesses in order, untimed. */
+struct sb_scan_trace {
+    const struct sb_run_params *run;
+    const struct sb_iocache *ioc;  /* the table: ioc->pages, npages, page_size */
+    const uint8_t *pool;           /* the pool's first buffer */
+    const uint32_t *victims;       /* victims[block]: the buffer page `block` was copied into */
 };
 
 struct sb_counter_backend {
     const char *name;
     const char *description;
-    /* Prepares the backend for a run of nreps repetitions; sets status and reason. */
-    int (*open)(struct sb_counters *c, struct sb_error *err);
+    /* Prepares the backend for a run; sets status and reason. An error is returned only for
+     * what makes the run impossible (bad input, out of memory), never for missing counters. */
+    int (*open)(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err);
     void (*start)(struct sb_counters *c, unsigned rep);
     void (*stop)(struct sb_counters *c, unsigned rep);
+    /* NULL, or called after stop() with the scan's trace (the scan loop then records one
+     * buffer number per page, outside the timed region's critical path). */
+    void (*replay)(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace);
     void (*close)(struct sb_counters *c);
 };
 
@@ -48,7 +69,7 @@ extern const struct sb_counter_backend sb_counter_backends[]; /* NULL-name termi
 const struct sb_counter_backend *sb_counter_backend_find(const char *name);
 
 int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *backend,
-                     unsigned nreps, struct sb_error *err);
+                     const struct sb_run_params *run, unsigned nreps, struct sb_error *err);
 void sb_counters_close(struct sb_counters *c);
 
 #endif

@@ -31,10 +31,12 @@ json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo
 
 static json_t *counters_json(const struct sb_counters *c)
 {
-    json_t *values = json_object();
+    json_t *values = json_object(), *events = json_object();
 
     for (int role = 0; role < SB_NROLES; role++) {
         json_t *per_rep;
+        if (c->events[role][0])
+            json_object_set_new(events, sb_role_names[role], json_string(c->events[role]));
         if (!c->have[role])
             continue;
         per_rep = json_array();
@@ -42,9 +44,12 @@ static json_t *counters_json(const struct sb_counters *c)
             json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
         json_object_set_new(values, sb_role_names[role], per_rep);
     }
-    return json_pack("{s:s, s:s, s:o, s:o}", "backend", c->backend->name, "status", c->status,
-                     "reason", c->reason[0] ? json_string(c->reason) : json_null(), "values",
-                     values);
+    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o}", "backend", c->backend->name,
+                     "status", c->status,
+                     "reason", c->reason[0] ? json_string(c->reason) : json_null(),
+                     "simulated", c->simulated,
+                     "model", c->model[0] ? json_string(c->model) : json_null(),
+                     "events", events, "values", values);
 }
 
 void sb_report_add_run(json_t *report, const struct sb_run_params *p,

@@ -38,9 +38,10 @@ static void pool_destroy(struct pool *pool)
     free(pool->tag);
 }
 
-/* The hot loop: no checks but the op's row count, which the caller validates. */
+/* The hot loop: no checks but the op's row count, which the caller validates. With victims
+ * non-NULL (a tracing counter backend) it also records the buffer of every page. */
 static uint64_t scan_table(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                           struct pool *pool, struct sb_policy_state *ps)
+                           struct pool *pool, struct sb_policy_state *ps, uint32_t *victims)
 {
     uint32_t (*const victim)(struct sb_policy_state *) = p->policy->victim;
     const sb_copy_fn copy = p->kernel->copy;
@@ -54,6 +55,8 @@ static uint64_t scan_table(const struct sb_run_params *p, const struct sb_iocach
         uint8_t *dst = pool->buffers + (size_t)b * page_size;
         copy(dst, src, page_size);
         pool->tag[b] = (int64_t)block;
+        if (victims)
+            victims[block] = b;
         if (pass)
             rows += pass(dst, page_size);
     }
@@ -136,6 +139,7 @@ int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb
 {
     struct pool pool;
     struct sb_policy_state ps;
+    uint32_t *victims = NULL;
     uint64_t visits_before;
     int status;
 
@@ -158,13 +162,21 @@ int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb
         pool_destroy(&pool);
         return sb_fail(err, SB_ERR_RUN, "out of memory for the policy state");
     }
-    status = sb_counters_open(&res->counters, p->counters, p->repetitions, err);
+    status = sb_counters_open(&res->counters, p->counters, p, p->repetitions, err);
     if (status != SB_OK)
         goto out;
+    if (p->counters->replay) {
+        victims = malloc(ioc->npages * sizeof *victims);
+        if (!victims) {
+            status = sb_fail(err, SB_ERR_RUN, "out of memory for the scan trace");
+            goto out;
+        }
+    }
 
     status = scan_validating(p, ioc, &pool, &ps, &res->validation, err);
     for (uint32_t w = 0; status == SB_OK && w < p->warmup; w++)
-        status = check_rows(p, scan_table(p, ioc, &pool, &ps), w + 1, &res->validation, err);
+        status = check_rows(p, scan_table(p, ioc, &pool, &ps, NULL), w + 1, &res->validation,
+                            err);
     visits_before = ps.visits;
     for (uint32_t r = 0; status == SB_OK && r < p->repetitions; r++) {
         double t0, t1;
@@ -172,9 +184,13 @@ int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb
 
         res->counters.backend->start(&res->counters, r);
         t0 = sb_timer_now();
-        rows = scan_table(p, ioc, &pool, &ps);
+        rows = scan_table(p, ioc, &pool, &ps, victims);
         t1 = sb_timer_now();
         res->counters.backend->stop(&res->counters, r);
+        if (victims) {
+            struct sb_scan_trace trace = {p, ioc, pool.buffers, victims};
+            res->counters.backend->replay(&res->counters, r, &trace);
+        }
         res->seconds[r] = t1 - t0;
         status = check_rows(p, rows, p->warmup + r + 1, &res->validation, err);
     }
@@ -187,6 +203,7 @@ int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb
         sb_stats_from_seconds(res->seconds, res->nreps, res->bytes_per_scan, &res->mbps);
     }
 out:
+    free(victims);
     sb_policy_state_destroy(&ps);
     pool_destroy(&pool);
     return status;
