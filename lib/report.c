@@ -12,6 +12,7 @@
 #include "context.h"
 #include "experiment.h"
 #include "mem.h"
+#include "stats.h"
 #include "timer.h"
 
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
@@ -29,7 +30,39 @@ json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo
                      "sizes", "bytes; sizes in text use binary units (1KB = 1024 bytes)");
 }
 
-static json_t *counters_json(const struct sb_counters *c)
+/* Median over the repetitions of values[rep][role] / divisor; null when the role was not read. */
+static json_t *per_unit(const struct sb_counters *c, enum sb_role role, double divisor)
+{
+    double *v;
+    double m;
+
+    if (!c->have[role] || c->nreps == 0 || divisor <= 0)
+        return json_null();
+    v = malloc(c->nreps * sizeof *v);
+    if (!v)
+        return json_null();
+    for (unsigned r = 0; r < c->nreps; r++)
+        v[r] = (double)c->values[r][role] / divisor;
+    m = sb_median(v, c->nreps);
+    free(v);
+    return json_real(m);
+}
+
+/* Figures derived from the counters, per scan: L2 misses and write-backs per page, memory
+ * bytes read and written per table byte. */
+static json_t *derived_json(const struct sb_counters *c, const struct sb_run_result *res)
+{
+    double pages = (double)res->pages_per_scan, bytes = (double)res->bytes_per_scan;
+
+    return json_pack("{s:o, s:o, s:o, s:o}",
+                     "l2_miss_per_page", per_unit(c, SB_ROLE_L2_MISS, pages),
+                     "l2_writeback_per_page", per_unit(c, SB_ROLE_L2_WRITEBACK, pages),
+                     "mem_read_bytes_per_table_byte", per_unit(c, SB_ROLE_MEM_READ_BYTES, bytes),
+                     "mem_write_bytes_per_table_byte",
+                     per_unit(c, SB_ROLE_MEM_WRITE_BYTES, bytes));
+}
+
+static json_t *counters_json(const struct sb_counters *c, const struct sb_run_result *res)
 {
     json_t *values = json_object(), *events = json_object();
 
@@ -44,12 +77,12 @@ static json_t *counters_json(const struct sb_counters *c)
             json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
         json_object_set_new(values, sb_role_names[role], per_rep);
     }
-    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o}", "backend", c->backend->name,
+    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o}", "backend", c->backend->name,
                      "status", c->status,
                      "reason", c->reason[0] ? json_string(c->reason) : json_null(),
                      "simulated", c->simulated,
                      "model", c->model[0] ? json_string(c->model) : json_null(),
-                     "events", events, "values", values);
+                     "events", events, "values", values, "derived", derived_json(c, res));
 }
 
 void sb_report_add_run(json_t *report, const struct sb_run_params *p,
@@ -99,7 +132,7 @@ void sb_report_add_run(json_t *report, const struct sb_run_params *p,
                   "pool_pages_checked", (json_int_t)v->pool_pages_checked,
                   "rows_expected", (json_int_t)v->rows_expected,
                   "scans_row_checked", (json_int_t)v->scans_row_checked,
-                  "counters", counters_json(&res->counters)));
+                  "counters", counters_json(&res->counters, res)));
 }
 
 int sb_report_check_target(const char *path, struct sb_error *err)
