@@ -303,8 +303,19 @@ static char *read_line(char *buf, int size, void *stream)
         r->text += n;
     }
     len = strlen(buf);
-    if (len == (size_t)size - 1 && buf[len - 1] != '\n')
-        r->too_long = true;
+    /* A line that does not fit: flag it (for this line only) and drop the rest of it, so that
+     * inih never sees the rest as a line of its own. */
+    r->too_long = len == (size_t)size - 1 && buf[len - 1] != '\n';
+    if (r->too_long) {
+        if (r->file) {
+            int c;
+            while ((c = getc(r->file)) != EOF && c != '\n')
+                ;
+        } else {
+            const char *nl = strchr(r->text, '\n');
+            r->text = nl ? nl + 1 : r->text + strlen(r->text);
+        }
+    }
     r->line++;
     return buf;
 }
@@ -324,6 +335,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
     char origin[256];
     enum sb_key_id key;
 
+    if (ps->status != SB_OK)
+        return 0; /* inih goes on after an error: keep the first one */
     snprintf(origin, sizeof origin, "%s:%d", ps->label, ps->reader->line);
     if (ps->reader->too_long) {
         ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: line longer than %d characters", origin,

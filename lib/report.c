@@ -163,6 +163,13 @@ int sb_report_write(json_t *report, const char *path, struct sb_error *err)
     int fd = -1, status = SB_OK;
 
     json_object_set_new(report, "peak_rss_bytes", json_integer((json_int_t)sb_mem_peak_rss()));
+    /* A file already there: refuse before making a temporary one (kept below only for a file
+     * that appears while this one is written). */
+    if (access(path, F_OK) == 0) {
+        free(tmp);
+        return sb_fail(err, SB_ERR_INPUT,
+                       "%s: exists; scanbench never overwrites a report (choose a new name)", path);
+    }
     if (!tmp)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     snprintf(tmp, len, "%s.tmp.XXXXXX", path);

@@ -34,7 +34,8 @@ void sb_topology_detect(struct sb_topology *topo, const char *sysfs_root);
 void sb_topology_from_sysfs(struct sb_topology *topo, const char *sysfs_root);
 
 /* Fills only hwloc figures from a synthetic description such as
- * "pack:1 l3:1(size=32MB) l2:2(size=1MB) l1d:1(size=32KB) core:1 pu:1"; 0 on success, -1 if
+ * "pack:1 l3:1(size=32MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:1"
+ * (hwloc reads KB/MB as decimal, KiB/MiB as binary); 0 on success, -1 if
  * built without hwloc or the description is invalid. */
 int sb_topology_from_hwloc_synthetic(struct sb_topology *topo, const char *description);
 

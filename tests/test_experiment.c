@@ -1,0 +1,665 @@
+#include "config.h"
+/* test_experiment.c: unit tests for lib/experiment.h, lib/plan.h and lib/units.h: reading
+ * experiments and turning them into runs. Checks size parsing and printing; that a good INI file
+ * sets single and list values with their file:line origins; that the embedded default plans
+ * into its four runs in order; that every kind of bad input (in a file or in --set) is refused
+ * with SB_ERR_INPUT and a message naming the file, the exact line, the key and the value; that
+ * the plan refuses combinations of keys (sizes that are not page multiples, a ring larger than
+ * the pool, rows that do not fit, more memory than the given limit) naming the key and where it
+ * was set; and the order of the runs of a sweep. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "plan.h"
+#include "units.h"
+
+static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
+
+/* Writes text to a new file under /tmp; returns its path (to unlink and free). */
+static char *write_temp(const char *text)
+{
+    char *path = strdup("/tmp/sb_test_experiment_XXXXXX");
+    int fd;
+    FILE *f;
+
+    assert_non_null(path);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+static void remove_temp(char *path)
+{
+    unlink(path);
+    free(path);
+}
+
+/* --- units --------------------------------------------------------------------------------- */
+
+static void test_parse_size(void **state)
+{
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } good[] = {
+        {"8192", 8192},  {"8K", 8192},          {"8k", 8192},          {"8KB", 8192},
+        {"8kB", 8192},   {"8KiB", 8192},        {"8kib", 8192},        {"8b", 8},
+        {"0", 0},        {"16M", 16777216},     {"16MB", 16777216},    {"1G", 1073741824},
+        {"1T", 1099511627776ull},               {"16777215T", 0xFFFFFF0000000000ull},
+        {"18446744073709551615", UINT64_MAX},
+    };
+    static const char *const bad[] = {
+        "", "K", "12QB", "-1", "1.5M", "99999999999999999999", "99999999999T", "16777216T",
+        " 8K", "8 K", "8KK", "8Kb ", "0x10", "+8",
+    };
+    uint64_t v;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        v = 12345;
+        if (!sb_parse_size(good[i].text, &v))
+            fail_msg("\"%s\" refused", good[i].text);
+        assert_int_equal(v, good[i].bytes);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 12345;
+        if (sb_parse_size(bad[i], &v))
+            fail_msg("\"%s\" accepted as %llu", bad[i], (unsigned long long)v);
+        assert_int_equal(v, 12345); /* untouched on failure */
+    }
+    assert_false(sb_parse_size(NULL, &v));
+}
+
+static void test_parse_uint(void **state)
+{
+    uint64_t v;
+    (void)state;
+
+    assert_true(sb_parse_uint("0", &v));
+    assert_int_equal(v, 0);
+    assert_true(sb_parse_uint("1000", &v));
+    assert_int_equal(v, 1000);
+    assert_true(sb_parse_uint("18446744073709551615", &v));
+    assert_int_equal(v, UINT64_MAX);
+    assert_false(sb_parse_uint("18446744073709551616", &v));
+    assert_false(sb_parse_uint("", &v));
+    assert_false(sb_parse_uint("+1", &v));
+    assert_false(sb_parse_uint("-1", &v));
+    assert_false(sb_parse_uint("1K", &v));
+    assert_false(sb_parse_uint("1 ", &v));
+    assert_false(sb_parse_uint(NULL, &v));
+}
+
+static void test_format_size(void **state)
+{
+    char buf[32], small[4];
+    (void)state;
+
+    assert_string_equal(sb_format_size(16ull << 20, buf, sizeof buf), "16MB");
+    assert_string_equal(sb_format_size(256ull << 10, buf, sizeof buf), "256KB");
+    assert_string_equal(sb_format_size(680ull << 10, buf, sizeof buf), "680KB");
+    assert_string_equal(sb_format_size(8192, buf, sizeof buf), "8KB");
+    assert_string_equal(sb_format_size(1000, buf, sizeof buf), "1000B");
+    assert_string_equal(sb_format_size(0, buf, sizeof buf), "0B");
+    assert_string_equal(sb_format_size(1536, buf, sizeof buf), "1536B"); /* 1.5KB: exact */
+    assert_string_equal(sb_format_size(1025ull << 20, buf, sizeof buf), "1025MB");
+    assert_string_equal(sb_format_size(1ull << 40, buf, sizeof buf), "1TB");
+    assert_string_equal(sb_format_size(1ull << 51, buf, sizeof buf), "2048TB");
+    assert_string_equal(sb_format_size(16ull << 20, small, sizeof small), "16M"); /* cut */
+}
+
+/* --- reading files ------------------------------------------------------------------------- */
+
+static void test_good_file(void **state)
+{
+    char *path = write_temp("; a test experiment\n"
+                            "[experiment]\n"
+                            "name = sweep\n"
+                            "description =   a test sweep   \n"
+                            "table_size = 4M\n"
+                            "pool_size = 128K, 256K,16M\n"
+                            "\n"
+                            "policy = clock,ring\n"
+                            "op = vacuum ; an inline comment\n"
+                            "repetitions = 3\n"
+                            "seed = 18446744073709551615\n"
+                            "l2_size = 1M\n");
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char origin[300];
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    assert_string_equal(exp.source, path);
+
+    assert_int_equal(exp.settings[SB_K_NAME].nvalues, 1);
+    assert_string_equal(exp.settings[SB_K_NAME].values[0], "sweep");
+    assert_string_equal(exp.settings[SB_K_DESCRIPTION].values[0], "a test sweep");
+    assert_int_equal(exp.settings[SB_K_TABLE_SIZE].numbers[0], 4ull << 20);
+    snprintf(origin, sizeof origin, "%s:5", path);
+    assert_string_equal(exp.settings[SB_K_TABLE_SIZE].origin, origin);
+
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].nvalues, 3);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[0], 131072);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[1], 262144);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[2], 16777216);
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].values[0], "128K");
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].values[1], "256K");
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].values[2], "16M");
+    snprintf(origin, sizeof origin, "%s:6", path);
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].origin, origin);
+
+    assert_int_equal(exp.settings[SB_K_POLICY].nvalues, 2);
+    assert_string_equal(exp.settings[SB_K_POLICY].values[0], "clock");
+    assert_string_equal(exp.settings[SB_K_POLICY].values[1], "ring");
+    snprintf(origin, sizeof origin, "%s:8", path);
+    assert_string_equal(exp.settings[SB_K_POLICY].origin, origin);
+    assert_int_equal(exp.settings[SB_K_OP].nvalues, 1);
+    assert_string_equal(exp.settings[SB_K_OP].values[0], "vacuum");
+    assert_int_equal(exp.settings[SB_K_REPETITIONS].numbers[0], 3);
+    assert_int_equal(exp.settings[SB_K_SEED].numbers[0], UINT64_MAX);
+    assert_int_equal(exp.settings[SB_K_L2_SIZE].numbers[0], 1ull << 20);
+
+    /* keys the file does not name keep the registry defaults */
+    assert_string_equal(exp.settings[SB_K_RING_SIZE].origin, "default");
+    assert_int_equal(exp.settings[SB_K_RING_SIZE].numbers[0], 256ull << 10);
+    assert_int_equal(exp.settings[SB_K_PAGE_SIZE].numbers[0], 8192);
+    assert_int_equal(exp.settings[SB_K_L1D_SIZE].numbers[0], 0); /* auto */
+    assert_string_equal(exp.settings[SB_K_KERNEL].values[0], "memcpy");
+
+    sb_experiment_free(&exp);
+    remove_temp(path);
+}
+
+static void test_embedded_default(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    static const char *const ops[4] = {"count", "count", "vacuum", "vacuum"};
+    static const char *const policies[4] = {"clock", "ring", "clock", "ring"};
+    static const char *const names[4] = {
+        "default op=count policy=clock", "default op=count policy=ring",
+        "default op=vacuum policy=clock", "default op=vacuum policy=ring"};
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, NULL, &err), SB_OK);
+    assert_string_equal(exp.source, "embedded default");
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_string_equal(plan.experiment, "default");
+    assert_string_equal(plan.config_source, "embedded default");
+    assert_int_equal(plan.nruns, 4);
+    for (int i = 0; i < 4; i++) {
+        const struct sb_run_params *r = &plan.runs[i];
+        assert_string_equal(r->name, names[i]);
+        assert_string_equal(r->op->name, ops[i]);
+        assert_string_equal(r->policy->name, policies[i]);
+        assert_string_equal(r->kernel->name, "memcpy");
+        assert_string_equal(r->source->name, "memory");
+        assert_string_equal(r->counters->name, "none");
+        assert_int_equal(r->table_size, 512ull << 20);
+        assert_int_equal(r->pool_size, 16ull << 20);
+        assert_int_equal(r->ring_size, 256ull << 10);
+        assert_int_equal(r->page_size, 8192);
+        assert_int_equal(r->layout.rows_per_page, 61);
+        assert_int_equal(r->layout.dead_pct, 10);
+        assert_int_equal(r->repetitions, 5);
+        assert_int_equal(r->warmup, 1);
+        assert_int_equal(r->threads, 1);
+    }
+    assert_int_equal(plan.override_size[0], 0);
+    assert_int_equal(plan.override_line, 0);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+/* Reads text from a file; expects SB_ERR_INPUT and the message "<file>:<line>: <rest>". */
+static void expect_file_error(const char *text, int line, const char *rest)
+{
+    char *path = write_temp(text);
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char want[1024];
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    assert_int_equal(err.status, SB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s:%d: %s", path, line, rest);
+    assert_string_equal(err.msg, want);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+}
+
+static void test_file_unknown_key(void **state)
+{
+    (void)state;
+    expect_file_error("[experiment]\nname = t\nbogus = 1\n", 3,
+                      "bogus: unknown key (`scanbench list` shows the keys)");
+    /* the first error is the one reported, even when good lines follow it */
+    expect_file_error("[experiment]\nbogus = 1\nname = t\npool_size = 1M\n", 2,
+                      "bogus: unknown key (`scanbench list` shows the keys)");
+}
+
+static void test_file_bad_values(void **state)
+{
+    (void)state;
+    expect_file_error("[experiment]\n; a comment\n\npool_size = 12QB\n", 4,
+                      "pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    expect_file_error("[experiment]\nl2_size = 12QB\n", 2,
+                      "l2_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB, auto)");
+    expect_file_error("[experiment]\npool_size = 128K, 12QB\n", 2,
+                      "pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    expect_file_error("[experiment]\ntable_size = 0\n", 2, "table_size: \"0\" is zero");
+    expect_file_error("[experiment]\npage_size = 64K\n", 2,
+                      "page_size: \"64K\" is out of range (1B to 32KB)");
+    expect_file_error("[experiment]\nname = t\nrepetitions = many\n", 3,
+                      "repetitions: \"many\" is not a whole number");
+    expect_file_error("[experiment]\nrepetitions = 0\n", 2,
+                      "repetitions: \"0\" is out of range (1 to 1000)");
+    expect_file_error("[experiment]\ndead_pct = 101\n", 2,
+                      "dead_pct: \"101\" is out of range (0 to 100)");
+    expect_file_error("[experiment]\nop = count, , vacuum\n", 2,
+                      "op: empty value in \"count, , vacuum\"");
+}
+
+static void test_file_unknown_names(void **state)
+{
+    (void)state;
+#if defined(__x86_64__)
+    expect_file_error("[experiment]\nkernel = nope\n", 2,
+                      "kernel: \"nope\" is not a known kernel (known: memcpy, movsb, avx2, avx512, "
+                      "nt)");
+#else
+    expect_file_error("[experiment]\nkernel = nope\n", 2,
+                      "kernel: \"nope\" is not a known kernel (known: memcpy)");
+#endif
+    expect_file_error("[experiment]\npolicy = clock, lru\n", 2,
+                      "policy: \"lru\" is not a known policy (known: clock, ring, single, random)");
+    expect_file_error("[experiment]\nop = select\n", 2,
+                      "op: \"select\" is not a known op (known: none, count, vacuum)");
+    expect_file_error("[experiment]\nsource = disk\n", 2,
+                      "source: \"disk\" is not a known source (known: memory)");
+    expect_file_error("[experiment]\ncounters = papi\n", 2,
+                      "counters: \"papi\" is not a known counters (known: none)");
+    for (const struct sb_kernel *k = sb_kernels; k->name; k++) {
+        char text[128], rest[256];
+        if (k->supported())
+            continue;
+        snprintf(text, sizeof text, "[experiment]\nname = t\nkernel = %s\n", k->name);
+        snprintf(rest, sizeof rest, "kernel: \"%s\" needs %s, which this CPU lacks", k->name,
+                 k->requires);
+        expect_file_error(text, 3, rest);
+    }
+}
+
+static void test_file_structure(void **state)
+{
+    char *path;
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char want[1024], longline[320];
+    (void)state;
+
+    /* set twice: names both lines */
+    path = write_temp("[experiment]\npool_size = 1M\nname = t\npool_size = 2M\n");
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s:4: pool_size: set twice (first at %s:2)", path, path);
+    assert_string_equal(err.msg, want);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+
+    expect_file_error("name = t\n[experiment]\n", 1,
+                      "name: keys belong in the [experiment] section, not []");
+    expect_file_error("[experiment]\nname = t\n[other]\nseed = 3\n", 4,
+                      "seed: keys belong in the [experiment] section, not [other]");
+    expect_file_error("[experiment]\nname = t\njust some words\n", 3,
+                      "not a valid INI line (want key = value)");
+    expect_file_error("[experiment]\ncounters = none, none\n", 2,
+                      "counters: takes one value, not a list");
+    expect_file_error("[experiment]\nname = a, b\nl2_size = 1M, 2M\n", 3,
+                      "l2_size: takes one value, not a list");
+
+    /* inih reads lines of at most INI_MAX_LINE - 2 = 198 characters */
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "[experiment]\ndescription = ", 27);
+    memcpy(longline + 27 + 250, "\n", 2);
+    expect_file_error(longline, 2, "line longer than 198 characters");
+    /* and the line after it is not blamed, nor is the rest of the long line read as a line */
+    memcpy(longline + 27 + 250, "\nname = t\npool_size = 12QB\n", 28);
+    expect_file_error(longline, 2, "line longer than 198 characters");
+
+    /* a long comment is fine, and the lines after it keep their numbers */
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "[experiment]\n; ", 15);
+    memcpy(longline + 15 + 250, "\nname = t\npool_size = 12QB\n", 28);
+    expect_file_error(longline, 4, "pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    /* exactly 198 characters and the newline fit */
+    memset(longline, 'x', sizeof longline);
+    memcpy(longline, "[experiment]\ndescription = ", 27);
+    memcpy(longline + 13 + 198, "\nname = t\nseed = -1\n", 21);
+    expect_file_error(longline, 4, "seed: \"-1\" is not a whole number");
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_string(&exp, longline, "long", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "long:4: seed: \"-1\" is not a whole number");
+    assert_int_equal(strlen(exp.settings[SB_K_DESCRIPTION].values[0]), 198 - 14);
+    sb_experiment_free(&exp);
+}
+
+static void test_file_missing(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    const char *path = "/tmp/sb_test_experiment_no_such_dir/none.ini";
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "/tmp/sb_test_experiment_no_such_dir/none.ini: cannot read: "
+                                 "No such file or directory");
+    sb_experiment_free(&exp);
+}
+
+static void test_read_string(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_string(&exp, "[experiment]\nname = s\nwarmup = 0", "str",
+                                               &err), SB_OK);
+    assert_string_equal(exp.settings[SB_K_NAME].values[0], "s");
+    assert_string_equal(exp.settings[SB_K_WARMUP].origin, "str:3");
+    assert_int_equal(exp.settings[SB_K_WARMUP].numbers[0], 0);
+    assert_int_equal(sb_experiment_read_string(&exp, "[experiment]\n\nwarmup = 101\n", "str",
+                                               &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "str:3: warmup: \"101\" is out of range (0 to 100)");
+    sb_experiment_free(&exp);
+}
+
+/* --- --set ---------------------------------------------------------------------------------- */
+
+static void test_set(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "pool_size=1M,2M", &err), SB_OK);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].nvalues, 2);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[0], 1ull << 20);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[1], 2ull << 20);
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].origin, "--set pool_size=1M,2M");
+    /* a later --set replaces the value (it is not "set twice") */
+    assert_int_equal(sb_experiment_set(&exp, "pool_size=4M", &err), SB_OK);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].nvalues, 1);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[0], 4ull << 20);
+
+    assert_int_equal(sb_experiment_set(&exp, "nokey=1", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg,
+                        "--set nokey=1: nokey: unknown key (`scanbench list` shows the keys)");
+    assert_int_equal(sb_experiment_set(&exp, "pool_size=12QB", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set pool_size=12QB: pool_size: \"12QB\" is not a size (e.g. "
+                                 "8192, 256K, 16MB)");
+    /* the failed --set left the previous value */
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[0], 4ull << 20);
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].origin, "--set pool_size=4M");
+    assert_int_equal(sb_experiment_set(&exp, "pool_size", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set pool_size: want KEY=VALUE");
+    assert_int_equal(sb_experiment_set(&exp, "=16M", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set =16M: want KEY=VALUE");
+    assert_int_equal(sb_experiment_set(&exp, "policy=", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set policy=: policy: empty value in \"\"");
+    sb_experiment_free(&exp);
+}
+
+/* --- plans ---------------------------------------------------------------------------------- */
+
+/* Applies the --set assignments to the registry defaults and expects sb_plan_build to refuse
+ * with exactly want. */
+static void expect_plan_error(const char *const *sets, const struct sb_mem_limit *limit,
+                              const char *want)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    for (; *sets; sets++)
+        assert_int_equal(sb_experiment_set(&exp, *sets, &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, limit, &plan, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, want);
+    assert_null(plan.runs);
+    assert_int_equal(plan.nruns, 0);
+    sb_experiment_free(&exp);
+}
+
+static size_t plan_runs(const char *const *sets, const struct sb_mem_limit *limit)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    size_t n;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    for (; *sets; sets++)
+        assert_int_equal(sb_experiment_set(&exp, *sets, &err), SB_OK);
+    if (sb_plan_build(&exp, limit, &plan, &err) != SB_OK)
+        fail_msg("plan refused: %s", err.msg);
+    n = plan.nruns;
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+    return n;
+}
+
+static void test_plan_errors(void **state)
+{
+    const struct sb_mem_limit limit64 = {.bytes = 64ull << 20, .source = "test"};
+    (void)state;
+
+    /* 1001K = 1025024 = 125 * 8192 + 1024 */
+    expect_plan_error((const char *[]){"table_size=1001K", NULL}, &big_limit,
+                      "--set table_size=1001K: table_size: 1001KB is not a multiple of the page "
+                      "size (8KB)");
+    expect_plan_error((const char *[]){"pool_size=100K", NULL}, &big_limit,
+                      "--set pool_size=100K: pool_size: 100KB is not a multiple of the page size "
+                      "(8KB)");
+    expect_plan_error((const char *[]){"pool_size=128K", "ring_size=256K", "policy=ring", NULL},
+                      &big_limit, "--set ring_size=256K: ring_size: 256KB ring is larger than the "
+                      "pool (pool_size 128KB)");
+    expect_plan_error((const char *[]){"ring_size=12K", "policy=clock,ring", NULL}, &big_limit,
+                      "--set ring_size=12K: ring_size: 12KB is not a multiple of the page size "
+                      "(8KB)");
+    /* the ring only matters to the ring policy */
+    assert_int_equal(plan_runs((const char *[]){"pool_size=128K", "ring_size=256K",
+                                                "policy=clock,single,random", NULL}, &big_limit),
+                     3);
+    expect_plan_error((const char *[]){"page_size=3000", NULL}, &big_limit,
+                      "--set page_size=3000: page_size: 3000B is not a power of two from 1KB to "
+                      "32KB");
+    expect_plan_error((const char *[]){"page_size=512", NULL}, &big_limit,
+                      "--set page_size=512: page_size: 512B is not a power of two from 1KB to "
+                      "32KB");
+    expect_plan_error((const char *[]){"row_width=9000", NULL}, &big_limit,
+                      "--set row_width=9000: row_width: no 9000-byte row fits on a 8KB page");
+    /* the default table (512MB) is the larger: it is the one named, with its origin */
+    expect_plan_error((const char *[]){"pool_size=1M", NULL}, &limit64,
+                      "default: table_size: table 512MB + pool 1MB + 16MB overhead is more than "
+                      "this host can give (64MB, test)");
+    expect_plan_error((const char *[]){"table_size=8M", "pool_size=64M", NULL}, &limit64,
+                      "--set pool_size=64M: pool_size: table 8MB + pool 64MB + 16MB overhead is "
+                      "more than this host can give (64MB, test)");
+    /* exactly at the limit: 32MB + 16MB + 16MB = 64MB fits */
+    assert_int_equal(plan_runs((const char *[]){"table_size=32M", "pool_size=16M", NULL},
+                               &limit64), 1);
+    expect_plan_error((const char *[]){"table_size=32M", "pool_size=16392K", NULL}, &limit64,
+                      "--set table_size=32M: table_size: table 32MB + pool 16392KB + 16MB "
+                      "overhead is more than this host can give (64MB, test)");
+}
+
+static void test_plan_error_file_origin(void **state)
+{
+    const struct sb_mem_limit limit64 = {.bytes = 64ull << 20, .source = "test"};
+    char *path = write_temp("[experiment]\nname = big\n\ntable_size = 512M\n");
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    char want[1024];
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &limit64, &plan, &err), SB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s:4: table_size: table 512MB + pool 16MB + 16MB overhead is more "
+             "than this host can give (64MB, test)", path);
+    assert_string_equal(err.msg, want);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+}
+
+static void test_sweep_order(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    /* registry order: op before kernel before pool_size before policy; the first key is
+     * outermost, the last varies fastest */
+    static const struct {
+        const char *op, *policy;
+        uint64_t pool;
+        const char *name;
+    } want[8] = {
+        {"count", "clock", 128 << 10, "s op=count pool_size=128K policy=clock"},
+        {"count", "ring", 128 << 10, "s op=count pool_size=128K policy=ring"},
+        {"count", "clock", 256 << 10, "s op=count pool_size=256K policy=clock"},
+        {"count", "ring", 256 << 10, "s op=count pool_size=256K policy=ring"},
+        {"vacuum", "clock", 128 << 10, "s op=vacuum pool_size=128K policy=clock"},
+        {"vacuum", "ring", 128 << 10, "s op=vacuum pool_size=128K policy=ring"},
+        {"vacuum", "clock", 256 << 10, "s op=vacuum pool_size=256K policy=clock"},
+        {"vacuum", "ring", 256 << 10, "s op=vacuum pool_size=256K policy=ring"},
+    };
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "name=s", &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "policy=clock,ring", &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "pool_size=128K,256K", &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "ring_size=64K", &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "op=count,vacuum", &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_int_equal(plan.nruns, 8);
+    for (int i = 0; i < 8; i++) {
+        assert_string_equal(plan.runs[i].op->name, want[i].op);
+        assert_string_equal(plan.runs[i].policy->name, want[i].policy);
+        assert_int_equal(plan.runs[i].pool_size, want[i].pool);
+        assert_int_equal(plan.runs[i].ring_size, 64 << 10);
+        assert_string_equal(plan.runs[i].name, want[i].name);
+    }
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_kernel_all(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    int nsupported = 0, i = 0;
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "kernel=all", &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    for (const struct sb_kernel *k = sb_kernels; k->name; k++) {
+        char note[128];
+        snprintf(note, sizeof note, "kernel %s skipped: this CPU lacks %s", k->name, k->requires);
+        if (!k->supported()) {
+            assert_non_null(strstr(plan.notes, note));
+            continue;
+        }
+        assert_null(strstr(plan.notes, note));
+        assert_true((size_t)i < plan.nruns);
+        assert_ptr_equal(plan.runs[i].kernel, k); /* registry order */
+        assert_string_equal(exp.settings[SB_K_KERNEL].values[i], k->name);
+        i++;
+        nsupported++;
+    }
+    assert_int_equal(exp.settings[SB_K_KERNEL].nvalues, nsupported);
+    assert_int_equal(plan.nruns, nsupported);
+    assert_true(nsupported >= 1); /* memcpy, at least */
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_too_many_runs(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    char seeds[512] = "seed=", pools[512] = "pool_size=";
+    (void)state;
+
+    /* op 3 x pool_size 64 = 192 runs, x seed 64 = 12288 > 10000: refused at seed */
+    for (int i = 1; i <= 64; i++) {
+        snprintf(seeds + strlen(seeds), sizeof seeds - strlen(seeds), "%s%d", i > 1 ? "," : "", i);
+        snprintf(pools + strlen(pools), sizeof pools - strlen(pools), "%s%dM", i > 1 ? "," : "",
+                 i);
+    }
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "op=none,count,vacuum", &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, pools, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, seeds, &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, ": seed: the lists make more than 10000 runs"));
+    assert_true(strncmp(err.msg, "--set seed=1,2,3,", 17) == 0);
+    /* a 65th value is refused when read */
+    assert_int_equal(sb_experiment_set(&exp, "seed=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,"
+                                             "19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,"
+                                             "36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,"
+                                             "53,54,55,56,57,58,59,60,61,62,63,64,65", &err),
+                     SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, ": seed: more than 64 values"));
+    sb_experiment_free(&exp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_parse_uint),
+        cmocka_unit_test(test_format_size),
+        cmocka_unit_test(test_good_file),
+        cmocka_unit_test(test_embedded_default),
+        cmocka_unit_test(test_file_unknown_key),
+        cmocka_unit_test(test_file_bad_values),
+        cmocka_unit_test(test_file_unknown_names),
+        cmocka_unit_test(test_file_structure),
+        cmocka_unit_test(test_file_missing),
+        cmocka_unit_test(test_read_string),
+        cmocka_unit_test(test_set),
+        cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_plan_error_file_origin),
+        cmocka_unit_test(test_sweep_order),
+        cmocka_unit_test(test_kernel_all),
+        cmocka_unit_test(test_too_many_runs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,369 @@
+#include "config.h"
+/* test_scan.c: unit tests for lib/scan.h, one run of the scan loop. Runs a 512KB table (64 pages
+ * of 8KB) through a 128KB pool (16 buffers) with a 32KB ring (4 buffers) for every policy, op
+ * and supported kernel, and checks the validation record, the buffers each policy wrote into and
+ * the clock sweep's work per page. Then breaks things on purpose: a kernel that corrupts one
+ * page, ops that miscount or write a byte they should not, and checks that sb_scan_run refuses
+ * with SB_ERR_RUN and a message naming the scan, page or buffer where it went wrong. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iocache.h"
+#include "plan.h"
+#include "scan.h"
+
+#define PAGE 8192u
+#define TABLE (512u << 10) /* 64 pages */
+#define POOL (128u << 10)  /* 16 buffers */
+#define RING (32u << 10)   /* 4 buffers */
+#define NPAGES (TABLE / PAGE)
+
+static void make_params(struct sb_run_params *p, const char *policy, const struct sb_op *op,
+                        const struct sb_kernel *kernel, uint32_t warmup, uint32_t reps)
+{
+    memset(p, 0, sizeof *p);
+    assert_non_null(op);
+    assert_non_null(kernel);
+    snprintf(p->name, sizeof p->name, "t %s %s %s", policy, op->name, kernel->name);
+    p->source = sb_source_find("memory");
+    p->table_size = TABLE;
+    p->pool_size = POOL;
+    p->ring_size = RING;
+    p->page_size = PAGE;
+    assert_true(sb_heap_layout_init(&p->layout, PAGE, 100, 10));
+    p->op = op;
+    p->kernel = kernel;
+    p->policy = sb_policy_find(policy);
+    assert_non_null(p->policy);
+    assert_non_null(p->source);
+    p->threads = 1;
+    p->repetitions = reps;
+    p->warmup = warmup;
+    p->seed = 7;
+    p->counters = sb_counter_backend_find("none");
+    assert_non_null(p->counters);
+}
+
+static void make_table(struct sb_iocache *ioc)
+{
+    struct sb_heap_layout layout;
+    struct sb_error err = {0};
+
+    assert_true(sb_heap_layout_init(&layout, PAGE, 100, 10));
+    assert_int_equal(sb_iocache_create(ioc, TABLE, &layout, &err), SB_OK);
+    assert_int_equal(ioc->npages, NPAGES);
+}
+
+/* The live rows of the table, counted apart from iocache's own figure. */
+static uint64_t table_live_rows(const struct sb_iocache *ioc)
+{
+    uint8_t *page = malloc(PAGE);
+    uint64_t rows = 0;
+
+    assert_non_null(page);
+    for (uint64_t b = 0; b < ioc->npages; b++) {
+        memcpy(page, sb_iocache_page(ioc, b), PAGE);
+        rows += sb_heap_count(page, PAGE);
+    }
+    free(page);
+    return rows;
+}
+
+/* Distinct buffers the policy picks over `scans` scans of the table (replayed apart). */
+static uint64_t replay_buffers(const struct sb_run_params *p, uint32_t scans)
+{
+    struct sb_policy_state s;
+    uint8_t used[POOL / PAGE] = {0};
+    uint64_t n = 0;
+
+    assert_int_equal(sb_policy_state_init(&s, POOL / PAGE, RING / PAGE, p->seed), 0);
+    for (uint32_t i = 0; i < scans * NPAGES; i++) {
+        uint32_t b = p->policy->victim(&s);
+        assert_true(b < POOL / PAGE);
+        n += !used[b];
+        used[b] = 1;
+    }
+    sb_policy_state_destroy(&s);
+    return n;
+}
+
+static void check_one_run(struct sb_iocache *ioc, uint64_t live, const char *policy,
+                          const struct sb_op *op, const struct sb_kernel *kernel)
+{
+    struct sb_run_params p;
+    struct sb_run_result res;
+    struct sb_error err = {0};
+    const uint32_t warmup = 1, reps = 2;
+    uint64_t want_buffers;
+    int status;
+
+    make_params(&p, policy, op, kernel, warmup, reps);
+    status = sb_scan_run(&p, ioc, &res, &err);
+    if (status != SB_OK) {
+        sb_run_result_free(&res);
+        fail_msg("%s: %s", p.name, err.msg);
+    }
+    assert_true(res.validation.ok);
+    assert_int_equal(res.validation.pages_checked_after_copy, NPAGES);
+    assert_int_equal(res.validation.pages_checked_after_op, NPAGES);
+    assert_int_equal(res.validation.rows_expected, live);
+    assert_int_equal(res.validation.scans_row_checked, op->counts_rows ? warmup + reps : 0);
+    assert_int_equal(res.pages_per_scan, NPAGES);
+    assert_int_equal(res.bytes_per_scan, TABLE);
+    assert_int_equal(res.nreps, reps);
+    for (uint32_t r = 0; r < reps; r++)
+        assert_true(res.seconds[r] > 0);
+    assert_true(res.mbps.best == res.mbps.max);
+    assert_true(res.mbps.min <= res.mbps.median && res.mbps.median <= res.mbps.max);
+    assert_string_equal(res.counters.status, "not requested");
+
+    /* the whole pool for clock, the ring for ring, one buffer for single; random: whatever
+     * its seeded sequence touched over the 4 scans (validation, warm-up, 2 timed) */
+    if (strcmp(policy, "clock") == 0)
+        want_buffers = 16;
+    else if (strcmp(policy, "ring") == 0)
+        want_buffers = 4;
+    else if (strcmp(policy, "single") == 0)
+        want_buffers = 1;
+    else
+        want_buffers = replay_buffers(&p, 1 + warmup + reps);
+    assert_int_equal(replay_buffers(&p, 1 + warmup + reps), want_buffers);
+    assert_int_equal(res.buffers_touched, want_buffers);
+    assert_int_equal(res.validation.pool_pages_checked, want_buffers);
+
+    /* Clock: the validation scan empties the free list (16 pages) and sweeps 3 laps; from then
+     * on every lap of N = 16 buffers starts with all usage counts at 1, so the first pick of
+     * the lap decrements all N and takes buffer 0 on the (N+1)th visit, and the other N-1
+     * picks take a buffer with count 0 at one visit each: N decrements + N picks = 2N visits
+     * for N pages. The table (64 pages) is a whole number of laps, so the timed scans do
+     * exactly 2.0 visits per page. The other policies do no sweep. */
+    if (strcmp(policy, "clock") == 0)
+        assert_true(res.clock_visits_per_page == 2.0);
+    else
+        assert_true(res.clock_visits_per_page == 0.0);
+    sb_run_result_free(&res);
+}
+
+static void test_every_policy_op_kernel(void **state)
+{
+    static const char *const policies[] = {"clock", "ring", "single", "random"};
+    static const char *const ops[] = {"none", "count", "vacuum"};
+    struct sb_iocache ioc;
+    uint64_t live;
+    int nkernels = 0;
+    (void)state;
+
+    make_table(&ioc);
+    live = table_live_rows(&ioc);
+    assert_int_equal(ioc.live_rows, live);
+    assert_true(live > 0 && live < NPAGES * 61); /* 10% dead */
+    for (const struct sb_kernel *k = sb_kernels; k->name; k++) {
+        if (!k->supported())
+            continue;
+        nkernels++;
+        for (size_t pi = 0; pi < 4; pi++)
+            for (size_t oi = 0; oi < 3; oi++)
+                check_one_run(&ioc, live, policies[pi], sb_op_find(ops[oi]), k);
+    }
+    assert_true(nkernels >= 1);
+    /* the table itself was never written */
+    assert_int_equal(table_live_rows(&ioc), live);
+    for (uint64_t b = 0; b < ioc.npages; b++)
+        assert_int_equal(sb_page_checksum(sb_iocache_page(&ioc, b), PAGE), ioc.sum_copy[b]);
+    sb_iocache_destroy(&ioc);
+}
+
+/* --- broken kernels and ops ------------------------------------------------------------------ */
+
+static unsigned calls;         /* calls of the broken kernel or op since the test reset it */
+static unsigned corrupt_call;  /* the call (1-based) that goes wrong */
+static unsigned miscount_from; /* count ops: calls from this one on return one row too many */
+
+/* memcpy, except that the corrupt_call-th copy flips one byte of the tuple data. */
+static void broken_copy(void *restrict dst, const void *restrict src, size_t len)
+{
+    memcpy(dst, src, len);
+    if (++calls == corrupt_call)
+        ((uint8_t *)dst)[len - 100] ^= 0x40;
+}
+
+static const struct sb_kernel broken_kernel = {
+    "broken", "flips one byte of one page", broken_copy, "", NULL, true,
+};
+
+static uint32_t miscount_pass(void *page, uint32_t page_size)
+{
+    return sb_heap_count(page, page_size) + (++calls >= miscount_from);
+}
+
+/* count, except that the corrupt_call-th call writes the page's last byte (padding) */
+static uint32_t scribble_pass(void *page, uint32_t page_size)
+{
+    if (++calls == corrupt_call)
+        ((uint8_t *)page)[page_size - 1] ^= 0xff;
+    return sb_heap_count(page, page_size);
+}
+
+static const struct sb_op miscount_op = {"miscount", "MISCOUNT", "count, wrong", miscount_pass,
+                                         false, true};
+static const struct sb_op scribble_op = {"scribble", "SCRIBBLE", "count, scribbling",
+                                         scribble_pass, true, true};
+
+/* Runs p; expects SB_ERR_RUN and a message that starts with want_prefix. */
+static void expect_failure(struct sb_iocache *ioc, const struct sb_run_params *p,
+                           const char *want_prefix)
+{
+    struct sb_run_result res;
+    struct sb_error err = {0};
+    int status = sb_scan_run(p, ioc, &res, &err);
+
+    assert_false(res.validation.ok);
+    sb_run_result_free(&res);
+    assert_int_equal(status, SB_ERR_RUN);
+    assert_int_equal(err.status, SB_ERR_RUN);
+    if (strncmp(err.msg, want_prefix, strlen(want_prefix)) != 0)
+        fail_msg("message \"%s\" does not start with \"%s\"", err.msg, want_prefix);
+}
+
+static void test_broken_kernel(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    (void)state;
+
+    make_table(&ioc);
+    /* The validation scan is the kernel's first use: its 6th copy is page 5, which the clock's
+     * free list puts in buffer 5. */
+    calls = 0;
+    corrupt_call = 6;
+    make_params(&p, "clock", sb_op_find("count"), &broken_kernel, 1, 2);
+    expect_failure(&ioc, &p, "t clock count broken: validation failed: page 5 copied by kernel "
+                             "broken into buffer 5 has checksum ");
+    /* the ring puts page 5 in buffer 5 % 4 = 1 */
+    calls = 0;
+    make_params(&p, "ring", sb_op_find("none"), &broken_kernel, 1, 2);
+    expect_failure(&ioc, &p, "t ring none broken: validation failed: page 5 copied by kernel "
+                             "broken into buffer 1 has checksum ");
+    /* A copy gone wrong in the last timed scan is found by the final pool check if nothing
+     * copies over it: warm-up 0, 2 timed scans, calls 1-64 validation, 65-128 timed 1,
+     * 129-192 timed 2. Call 128 + 62 copies page 61 into ring buffer 61 % 4 = 1, and only
+     * pages 62 and 63 (buffers 2, 3) follow. */
+    calls = 0;
+    corrupt_call = 2 * NPAGES + 62;
+    make_params(&p, "ring", sb_op_find("none"), &broken_kernel, 0, 2);
+    expect_failure(&ioc, &p, "t ring none broken: validation failed: buffer 1 holds page 61 "
+                             "with checksum ");
+    /* Page 58 of that scan goes to buffer 2, which page 62 then overwrites correctly: nothing
+     * is left to find (the row counts and the checksums of the validation scan are the checks
+     * for pages that do not stay in the pool). */
+    calls = 0;
+    corrupt_call = 2 * NPAGES + 59;
+    make_params(&p, "ring", sb_op_find("none"), &broken_kernel, 0, 2);
+    {
+        struct sb_run_result res;
+        struct sb_error err = {0};
+        assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_OK);
+        assert_true(res.validation.ok);
+        assert_int_equal(res.validation.pool_pages_checked, 4);
+        sb_run_result_free(&res);
+    }
+    sb_iocache_destroy(&ioc);
+}
+
+static void test_broken_kernel_pool_check(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    (void)state;
+
+    make_table(&ioc);
+    /* warm-up 0, 2 timed scans: calls 1-64 validation, 65-128 timed 1, 129-192 timed 2. Call
+     * 192 - 3 = 189 copies page 60 of the last scan; clock puts page b in buffer b % 16 = 12
+     * and nothing overwrites it: the final pool check finds it. */
+    calls = 0;
+    corrupt_call = 3 * NPAGES - 3;
+    make_params(&p, "clock", sb_op_find("count"), &broken_kernel, 0, 2);
+    expect_failure(&ioc, &p, "t clock count broken: validation failed: buffer 12 holds page 60 "
+                             "with checksum ");
+    sb_iocache_destroy(&ioc);
+}
+
+static void test_broken_op_count(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    char want[256];
+    (void)state;
+
+    make_table(&ioc);
+    /* one row too many on every page of the validation scan: live + 64 */
+    calls = 0;
+    miscount_from = 1;
+    make_params(&p, "clock", &miscount_op, sb_kernel_find("memcpy"), 1, 2);
+    snprintf(want, sizeof want, "t clock miscount memcpy: validation failed: op miscount saw "
+             "%llu live rows, the table has %llu", (unsigned long long)ioc.live_rows + NPAGES,
+             (unsigned long long)ioc.live_rows);
+    expect_failure(&ioc, &p, want);
+
+    /* right until the first timed scan (scan 2, after one warm-up): calls 1-64 compute the
+     * expected checksums (a fresh table: iocache keeps them per op), 65-128 are the validation
+     * scan, 129-192 the warm-up (scan 1), and the 193rd is the first page of scan 2. */
+    sb_iocache_destroy(&ioc);
+    make_table(&ioc);
+    calls = 0;
+    miscount_from = 3 * NPAGES + 1;
+    make_params(&p, "ring", &miscount_op, sb_kernel_find("memcpy"), 1, 2);
+    snprintf(want, sizeof want, "t ring miscount memcpy: validation failed: scan 2: op miscount "
+             "saw %llu live rows, the table has %llu", (unsigned long long)ioc.live_rows + NPAGES,
+             (unsigned long long)ioc.live_rows);
+    expect_failure(&ioc, &p, want);
+    sb_iocache_destroy(&ioc);
+}
+
+static void test_broken_op_write(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    (void)state;
+
+    make_table(&ioc);
+    /* calls 1-64 compute the expected checksums, 65-128 are the validation scan: the 72nd
+     * call is the validation scan's page 7 */
+    calls = 0;
+    corrupt_call = NPAGES + 8;
+    make_params(&p, "clock", &scribble_op, sb_kernel_find("memcpy"), 1, 2);
+    expect_failure(&ioc, &p, "t clock scribble memcpy: validation failed: page 7 after op "
+                             "scribble has checksum ");
+
+    /* in the last page of the last timed scan (warm-up 0, 1 timed scan: call 64 * 3 = 192,
+     * page 63, clock buffer 63 % 16 = 15); the row count is still right, the pool check is
+     * what finds it. */
+    sb_iocache_destroy(&ioc);
+    make_table(&ioc); /* a fresh table: recompute the expected checksums */
+    calls = 0;
+    corrupt_call = 3 * NPAGES;
+    make_params(&p, "clock", &scribble_op, sb_kernel_find("memcpy"), 0, 1);
+    expect_failure(&ioc, &p, "t clock scribble memcpy: validation failed: buffer 15 holds page "
+                             "63 with checksum ");
+    sb_iocache_destroy(&ioc);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_policy_op_kernel),
+        cmocka_unit_test(test_broken_kernel),
+        cmocka_unit_test(test_broken_kernel_pool_check),
+        cmocka_unit_test(test_broken_op_count),
+        cmocka_unit_test(test_broken_op_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
