@@ -14,6 +14,8 @@ static const struct {
     {"run", sb_cmd_run, "run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]"},
     {"topo", sb_cmd_topo, "topo            the caches, cores and NUMA nodes, with their source"},
     {"list", sb_cmd_list, "list            kernels, policies, ops, sources, backends and keys"},
+    {"compare", sb_cmd_compare, "compare REPORT REPORT... [--json]   runs matched across reports"},
+    {"plot", sb_cmd_plot, "plot REPORT [-o FILE.png|FILE.svg]  MB/s and counters against pool size"},
     {NULL, NULL, NULL},
 };
 

@@ -39,6 +39,12 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
     size_t used = (size_t)snprintf(label, len, "%s %s", policy ? policy : "?",
                                    sb_format_size(footprint, size, sizeof size));
 
+    /* a ring inside pools of several sizes: say which pool */
+    if (strcmp(policy ? policy : "", "ring") == 0 && key_varies(runs, "pool_size") && used < len)
+        used += (size_t)snprintf(label + used, len - used, " in %s",
+                                 sb_format_size((uint64_t)json_integer_value(
+                                                    json_object_get(run, "pool_size")),
+                                                size, sizeof size));
     for (int k = 0; distinguishing[k] && used < len; k++) {
         const json_t *v = json_object_get(run, distinguishing[k]);
         if (!key_varies(runs, distinguishing[k]))

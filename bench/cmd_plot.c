@@ -1,0 +1,59 @@
+/* cmd_plot.c: `scanbench plot REPORT [-o FILE.png|.svg]`: draws a report with gnuplot (the
+ * default output is the report's name with .png for .json; never an existing file). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "plot.h"
+#include "report_read.h"
+
+int sb_cmd_plot(int argc, char **argv)
+{
+    struct sb_error err = {0};
+    const char *input = NULL, *output = NULL;
+    char *default_output = NULL;
+    json_t *report = NULL;
+    int status = SB_OK;
+
+    for (int i = 1; i < argc && status == SB_OK; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            output = argv[++i];
+        else if ((argv[i][0] == '-' && argv[i][1] != '\0') || input)
+            status = sb_fail(&err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot REPORT "
+                             "[-o FILE.png|FILE.svg])", argv[i]);
+        else
+            input = argv[i];
+    }
+    if (status == SB_OK && !input)
+        status = sb_fail(&err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot REPORT "
+                         "[-o FILE.png|FILE.svg])");
+    if (status == SB_OK)
+        status = sb_report_load(input, &report, &err);
+    if (status != SB_OK)
+        goto out;
+    if (!output) {
+        size_t len = strlen(input);
+        default_output = malloc(len + 5);
+        if (!default_output) {
+            status = sb_fail(&err, SB_ERR_RUN, "out of memory");
+            goto out;
+        }
+        strcpy(default_output, input);
+        if (len > 5 && strcmp(input + len - 5, ".json") == 0)
+            default_output[len - 5] = '\0';
+        strcat(default_output, ".png");
+        output = default_output;
+    }
+    status = sb_plot(report, output, &err);
+    if (status == SB_OK)
+        fprintf(stderr, "scanbench: plot written to %s\n", output);
+out:
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    json_decref(report);
+    free(default_output);
+    return status;
+}

@@ -1,0 +1,229 @@
+/* compare.c: pairing runs across reports and testing their differences. */
+#include "config.h"
+#include "compare.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mannwhitney.h"
+#include "units.h"
+
+/* The parameters that make two runs the same experiment. */
+static const char *const match_keys[] = {"source", "policy", "footprint", "pool_size",
+                                         "ring_size", "table_size", "page_size", "row_width",
+                                         "dead_pct", "kernel", "op", "threads", NULL};
+
+static const char *const derived_keys[] = {"l2_miss_per_page", "l2_writeback_per_page",
+                                           "mem_read_bytes_per_table_byte",
+                                           "mem_write_bytes_per_table_byte", NULL};
+
+static bool same_parameters(const json_t *a, const json_t *b)
+{
+    for (int k = 0; match_keys[k]; k++)
+        if (!json_equal(json_object_get(a, match_keys[k]), json_object_get(b, match_keys[k])))
+            return false;
+    return true;
+}
+
+static json_t *parameters(const json_t *run)
+{
+    json_t *p = json_object();
+    for (int k = 0; match_keys[k]; k++)
+        json_object_set(p, match_keys[k], json_object_get(run, match_keys[k]));
+    return p;
+}
+
+/* Seconds of each repetition turned into MB/s, as the medians are. */
+static double *mbps_of(const json_t *run, size_t *n)
+{
+    const json_t *reps = json_object_get(run, "repetitions");
+    double bytes = (double)json_integer_value(json_object_get(run, "table_size"));
+    double *v;
+    size_t i;
+    json_t *s;
+
+    *n = json_array_size(reps);
+    v = calloc(*n ? *n : 1, sizeof *v);
+    if (!v)
+        return NULL;
+    json_array_foreach(reps, i, s) v[i] = bytes / json_number_value(s) / SB_MB_DECIMAL;
+    return v;
+}
+
+static json_t *counter_differences(const json_t *a, const json_t *b)
+{
+    const json_t *da = json_object_get(json_object_get(a, "counters"), "derived");
+    const json_t *db = json_object_get(json_object_get(b, "counters"), "derived");
+    json_t *out = json_object();
+
+    for (int k = 0; derived_keys[k]; k++) {
+        const json_t *va = json_object_get(da, derived_keys[k]);
+        const json_t *vb = json_object_get(db, derived_keys[k]);
+        if (!json_is_number(va) && !json_is_number(vb))
+            continue;
+        json_object_set_new(out, derived_keys[k],
+                            json_pack("{s:O, s:O, s:o}", "a", va ? va : json_null(), "b",
+                                      vb ? vb : json_null(), "difference",
+                                      json_is_number(va) && json_is_number(vb)
+                                          ? json_real(json_number_value(vb) -
+                                                      json_number_value(va))
+                                          : json_null()));
+    }
+    return out;
+}
+
+static json_t *pair(const json_t *a, const json_t *b, size_t report_b)
+{
+    size_t na, nb;
+    double *va = mbps_of(a, &na), *vb = mbps_of(b, &nb);
+    double ma = json_real_value(json_object_get(json_object_get(a, "mbps"), "median"));
+    double mb = json_real_value(json_object_get(json_object_get(b, "mbps"), "median"));
+    struct sb_mann_whitney mw = {0.0, 1.0, false};
+    json_t *p;
+
+    if (va && vb && na && nb)
+        mw = sb_mann_whitney(vb, nb, va, na);
+    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:f, s:f, s:b, s:b, s:o}",
+                  "parameters", parameters(a),
+                  "a", "name", json_string_value(json_object_get(a, "name")), "median", ma,
+                  "b", "report", (json_int_t)report_b, "name",
+                  json_string_value(json_object_get(b, "name")), "median", mb,
+                  "ratio", mb / ma, "p", mw.p, "exact", mw.exact,
+                  "significant", mw.p < SB_COMPARE_ALPHA,
+                  "counters", counter_differences(a, b));
+    free(va);
+    free(vb);
+    return p;
+}
+
+static json_t *string_or_null(const json_t *v)
+{
+    return json_is_string(v) ? json_incref((json_t *)v) : json_null();
+}
+
+static json_t *report_summary(const json_t *report, const char *path)
+{
+    const json_t *ctx = json_object_get(report, "context");
+    return json_pack("{s:s, s:o, s:o, s:o}", "path", path,
+                     "host", string_or_null(json_object_get(ctx, "host")),
+                     "cpu_model", string_or_null(json_object_get(ctx, "cpu_model")),
+                     "date", string_or_null(json_object_get(ctx, "date")));
+}
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
+
+/* A derived counter figure, or "n/a" when that report could not read it. */
+static const char *figure(const json_t *v, char *buf, size_t len)
+{
+    if (!json_is_number(v))
+        return "n/a";
+    snprintf(buf, len, "%.3f", json_number_value(v));
+    return buf;
+}
+
+json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n)
+{
+    json_t *doc = json_pack("{s:s, s:i, s:f, s:s, s:[], s:[], s:[]}", "schema",
+                            "scanbench-compare", "schema_version", 1, "alpha", SB_COMPARE_ALPHA,
+                            "test", "Mann-Whitney U, two-sided, over the timed repetitions' MB/s",
+                            "reports", "pairs", "unmatched");
+    json_t *list = json_object_get(doc, "reports"), *pairs = json_object_get(doc, "pairs");
+    json_t *unmatched = json_object_get(doc, "unmatched");
+    const json_t *base = json_object_get(reports[0], "runs");
+    bool *base_used = calloc(json_array_size(base) + 1, sizeof *base_used);
+
+    for (size_t r = 0; r < n; r++)
+        json_array_append_new(list, report_summary(reports[r], paths[r]));
+    for (size_t r = 1; r < n && base_used; r++) {
+        const json_t *runs = json_object_get(reports[r], "runs");
+        bool *used = calloc(json_array_size(runs) + 1, sizeof *used);
+        size_t i, j;
+        json_t *a, *b;
+
+        if (!used)
+            break;
+        json_array_foreach(base, i, a) {
+            bool found = false;
+            json_array_foreach(runs, j, b) {
+                if (used[j] || !same_parameters(a, b))
+                    continue;
+                used[j] = base_used[i] = found = true;
+                json_array_append_new(pairs, pair(a, b, r));
+                break;
+            }
+        }
+        json_array_foreach(runs, j, b) if (!used[j]) json_array_append_new(
+            unmatched, json_pack("{s:I, s:O}", "report", (json_int_t)r, "name",
+                                 json_object_get(b, "name")));
+        free(used);
+    }
+    if (base_used) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(base, i, a) if (!base_used[i]) json_array_append_new(
+            unmatched, json_pack("{s:i, s:O}", "report", 0, "name", json_object_get(a, "name")));
+    }
+    free(base_used);
+    return doc;
+}
+
+static void label(const json_t *params, char *buf, size_t len)
+{
+    char fp[32], pool[32], table[32];
+    const char *policy = text(json_object_get(params, "policy"));
+    bool ring = strcmp(policy, "ring") == 0;
+
+    snprintf(buf, len, "%s %s %s%s%s %s table %s", text(json_object_get(params, "op")), policy,
+             sb_format_size((uint64_t)json_integer_value(json_object_get(params, "footprint")),
+                            fp, sizeof fp),
+             ring ? " in " : "",
+             ring ? sb_format_size((uint64_t)json_integer_value(json_object_get(params,
+                                   "pool_size")), pool, sizeof pool) : "",
+             text(json_object_get(params, "kernel")),
+             sb_format_size((uint64_t)json_integer_value(json_object_get(params, "table_size")),
+                            table, sizeof table));
+}
+
+void sb_compare_render(FILE *out, const json_t *doc)
+{
+    const json_t *reports = json_object_get(doc, "reports");
+    size_t i;
+    json_t *v;
+
+    json_array_foreach(reports, i, v)
+        fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
+                text(json_object_get(v, "path")), text(json_object_get(v, "host")),
+                text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
+    fprintf(out, "\n%-52s %4s %10s %10s %7s %8s\n", "run (op policy footprint kernel table)",
+            "vs", "A MB/s", "X MB/s", "X/A", "p");
+    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
+        char name[160];
+        const json_t *counters = json_object_get(v, "counters");
+        const char *key;
+        json_t *c;
+
+        label(json_object_get(v, "parameters"), name, sizeof name);
+        fprintf(out, "%-52s %3c: %10.0f %10.0f %7.3f %8.4f %s\n", name,
+                (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
+                json_real_value(json_object_get(json_object_get(v, "a"), "median")),
+                json_real_value(json_object_get(json_object_get(v, "b"), "median")),
+                json_real_value(json_object_get(v, "ratio")),
+                json_real_value(json_object_get(v, "p")),
+                json_is_true(json_object_get(v, "significant")) ? "*" : "~");
+        json_object_foreach((json_t *)counters, key, c) {
+            char fa[32], fb[32];
+            fprintf(out, "    %-40s A %s  X %s\n", key, figure(json_object_get(c, "a"), fa, sizeof fa),
+                    figure(json_object_get(c, "b"), fb, sizeof fb));
+        }
+    }
+    if (json_array_size(json_object_get(doc, "unmatched")))
+        fprintf(out, "\nruns with no partner:\n");
+    json_array_foreach(json_object_get(doc, "unmatched"), i, v)
+        fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
+                text(json_object_get(v, "name")));
+    fprintf(out, "\nMB/s medians; X/A = ratio of medians; p: %s;\n\"*\" significant at p < %.2f, "
+                 "\"~\" not.\n", json_string_value(json_object_get(doc, "test")),
+            SB_COMPARE_ALPHA);
+}

@@ -1,0 +1,279 @@
+/* plot.c: writing a gnuplot script for a report and running gnuplot on it. */
+#include "config.h"
+#include "plot.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_SERIES 64
+
+struct series {
+    char title[128];
+    size_t runs[256];
+    size_t n;
+};
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
+
+static int by_footprint(const void *a, const void *b, void *runs)
+{
+    json_int_t fa = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)a),
+                                                       "footprint"));
+    json_int_t fb = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)b),
+                                                       "footprint"));
+    return (fa > fb) - (fa < fb);
+}
+
+/* Groups the runs into lines: one per (policy, kernel, op), points sorted by footprint. */
+static size_t make_series(const json_t *runs, struct series *s)
+{
+    size_t n = 0, i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        char title[128];
+        size_t k;
+        snprintf(title, sizeof title, "%s %s %s", text(json_object_get(run, "op")),
+                 text(json_object_get(run, "policy")), text(json_object_get(run, "kernel")));
+        for (k = 0; k < n && strcmp(s[k].title, title) != 0; k++)
+            ;
+        if (k == n) {
+            if (n == MAX_SERIES)
+                continue;
+            snprintf(s[n++].title, sizeof s[0].title, "%s", title);
+        }
+        if (s[k].n < sizeof s[k].runs / sizeof s[k].runs[0])
+            s[k].runs[s[k].n++] = i;
+    }
+    for (size_t k = 0; k < n; k++)
+        qsort_r(s[k].runs, s[k].n, sizeof s[k].runs[0], by_footprint, (void *)runs);
+    return n;
+}
+
+static bool has_counters(const json_t *runs)
+{
+    size_t i;
+    json_t *run;
+    json_array_foreach(runs, i, run) {
+        const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
+        if (json_is_number(json_object_get(d, "l2_writeback_per_page")) ||
+            json_is_number(json_object_get(d, "mem_read_bytes_per_table_byte")))
+            return true;
+    }
+    return false;
+}
+
+/* Marks the cache sizes, and widens the x range so that every mark shows. */
+static void cache_marks(FILE *f, const json_t *report)
+{
+    const json_t *runs = json_object_get(report, "runs");
+    double lo = 0, hi = 0;
+    size_t i;
+    json_t *level, *run;
+
+    json_array_foreach(runs, i, run) {
+        double fp = (double)json_integer_value(json_object_get(run, "footprint"));
+        lo = (lo == 0 || fp < lo) ? fp : lo;
+        hi = fp > hi ? fp : hi;
+    }
+    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, level) {
+        const json_t *size = json_object_get(json_object_get(level, "size"), "value");
+        double v = (double)json_integer_value(size);
+        if (!json_is_integer(size))
+            continue;
+        lo = (lo == 0 || v < lo) ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    if (lo > 0)
+        fprintf(f, "set xrange [%g:%g]\n", lo / 1.5, hi * 1.5);
+
+    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, level) {
+        const json_t *size = json_object_get(json_object_get(level, "size"), "value");
+        if (!json_is_integer(size))
+            continue;
+        fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 lc rgb "
+                   "'#888888'\nset label '%s' at %lld, graph 0.97 offset 0.5,0 tc rgb '#555555'\n",
+                (long long)json_integer_value(size), (long long)json_integer_value(size),
+                text(json_object_get(level, "level")), (long long)json_integer_value(size));
+    }
+}
+
+/* One inline data block per series: footprint and a figure per run. */
+static void data_blocks(FILE *f, const char *prefix, const json_t *runs, const struct series *s,
+                        size_t n, const char *field)
+{
+    for (size_t k = 0; k < n; k++) {
+        fprintf(f, "$%s%zu << EOD\n", prefix, k);
+        for (size_t p = 0; p < s[k].n; p++) {
+            const json_t *run = json_array_get(runs, s[k].runs[p]);
+            const json_t *v;
+            if (strcmp(field, "mbps") == 0) {
+                v = json_object_get(json_object_get(run, "mbps"), "median");
+            } else {
+                const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
+                v = json_object_get(d, field);
+                /* bytes per table byte -> bytes per page */
+                if (json_is_number(v) && strstr(field, "table_byte"))
+                    fprintf(f, "%lld %.6g\n",
+                            (long long)json_integer_value(json_object_get(run, "footprint")),
+                            json_number_value(v) *
+                                (double)json_integer_value(json_object_get(run, "page_size")));
+                else if (json_is_number(v))
+                    fprintf(f, "%lld %.6g\n",
+                            (long long)json_integer_value(json_object_get(run, "footprint")),
+                            json_number_value(v));
+                continue;
+            }
+            if (json_is_number(v))
+                fprintf(f, "%lld %.6g\n",
+                        (long long)json_integer_value(json_object_get(run, "footprint")),
+                        json_number_value(v));
+        }
+        fprintf(f, "EOD\n");
+    }
+}
+
+static void plot_command(FILE *f, const char *prefix, const struct series *s, size_t n,
+                         const char *suffix)
+{
+    fprintf(f, "plot ");
+    for (size_t k = 0; k < n; k++)
+        fprintf(f, "%s$%s%zu using 1:2 with linespoints title '%s%s'", k ? ", " : "", prefix, k,
+                s[k].title, suffix);
+    fprintf(f, "\n");
+}
+
+int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_error *err)
+{
+    const json_t *runs = json_object_get(report, "runs");
+    const char *ext = strrchr(output, '.');
+    struct series *s = calloc(MAX_SERIES, sizeof *s);
+    bool counters = has_counters(runs);
+    size_t n;
+
+    if (!s)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (ext && strcmp(ext, ".svg") == 0)
+        fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11'\n", counters ? 1100 : 600);
+    else if (ext && strcmp(ext, ".png") == 0)
+        fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", counters ? 1100 : 600);
+    else {
+        free(s);
+        return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
+    }
+    n = make_series(runs, s);
+    fprintf(f, "set output '%s'\n", output);
+    data_blocks(f, "mbps", runs, s, n, "mbps");
+    if (counters) {
+        data_blocks(f, "wb", runs, s, n, "l2_writeback_per_page");
+        data_blocks(f, "rd", runs, s, n, "mem_read_bytes_per_table_byte");
+        data_blocks(f, "wr", runs, s, n, "mem_write_bytes_per_table_byte");
+        fprintf(f, "set multiplot layout 2,1\n");
+    }
+    fprintf(f, "set title \"scanbench %s on %s (%s)\" noenhanced\n",
+            text(json_object_get(json_object_get(report, "experiment"), "name")),
+            text(json_object_get(json_object_get(report, "context"), "host")),
+            text(json_object_get(json_object_get(report, "context"), "cpu_model")));
+    fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset grid\nset key outside right "
+               "noenhanced\nset xlabel 'bytes the policy writes into (pool, ring or one page; "
+               "log scale, binary units)'\nset ylabel 'MB/s (table bytes / s / 10^6, median)'\n");
+    cache_marks(f, report);
+    plot_command(f, "mbps", s, n, "");
+    if (counters) {
+        fprintf(f, "set title 'counters per page (%s)'\nset ylabel 'L2 write-backs per page "
+                   "(lines)'\nset y2label 'memory bytes per page'\nset y2tics\nset ytics nomirror\n",
+                json_is_true(json_object_get(json_object_get(json_array_get(runs, 0), "counters"),
+                                             "simulated")) ? "simulated" : "measured");
+        fprintf(f, "plot ");
+        for (size_t k = 0; k < n; k++)
+            fprintf(f, "%s$wb%zu using 1:2 with linespoints title '%s: L2 write-backs', "
+                       "$rd%zu using 1:2 axes x1y2 with linespoints title '%s: memory bytes read', "
+                       "$wr%zu using 1:2 axes x1y2 with linespoints title '%s: memory bytes written'",
+                    k ? ", " : "", k, s[k].title, k, s[k].title, k, s[k].title);
+        fprintf(f, "\nunset multiplot\n");
+    }
+    free(s);
+    return SB_OK;
+}
+
+/* The gnuplot on PATH, or NULL. */
+static char *find_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    char *copy, *dir, *cursor, *found = NULL;
+
+    if (!path || !(copy = strdup(path)))
+        return NULL;
+    for (cursor = copy; !found && (dir = strsep(&cursor, ":")) != NULL;) {
+        char candidate[1024];
+        snprintf(candidate, sizeof candidate, "%s/gnuplot", *dir ? dir : ".");
+        if (access(candidate, X_OK) == 0)
+            found = strdup(candidate);
+    }
+    free(copy);
+    return found;
+}
+
+int sb_plot(const json_t *report, const char *output, struct sb_error *err)
+{
+    char *gnuplot = find_gnuplot();
+    char tmp[4096], script_path[4096];
+    const char *ext = strrchr(output, '.');
+    FILE *script = NULL;
+    int status = SB_OK, fd, wstatus;
+    pid_t pid;
+
+    tmp[0] = script_path[0] = '\0';
+    if (!gnuplot)
+        return sb_fail(err, SB_ERR_INPUT, "gnuplot not found on PATH (Debian: apt-get install "
+                       "gnuplot-nox)");
+    if (access(output, F_OK) == 0) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: exists; scanbench never overwrites a result",
+                         output);
+        goto out;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX%s", output, ext ? ext : "");
+    fd = mkstemps(tmp, ext ? (int)strlen(ext) : 0);
+    if (fd < 0) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", output, tmp,
+                         strerror(errno));
+        tmp[0] = '\0';
+        goto out;
+    }
+    close(fd);
+    snprintf(script_path, sizeof script_path, "%s.gp.XXXXXX", tmp);
+    fd = mkstemp(script_path);
+    if (fd < 0 || !(script = fdopen(fd, "w"))) {
+        status = sb_fail(err, SB_ERR_RUN, "cannot write the gnuplot script: %s", strerror(errno));
+        script_path[0] = '\0';
+        goto out;
+    }
+    status = sb_plot_script(script, report, tmp, err);
+    if (fclose(script) != 0 && status == SB_OK)
+        status = sb_fail(err, SB_ERR_RUN, "cannot write the gnuplot script");
+    if (status != SB_OK)
+        goto out;
+    pid = fork();
+    if (pid == 0) {
+        execl(gnuplot, "gnuplot", script_path, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &wstatus, 0) < 0 || !WIFEXITED(wstatus) ||
+        WEXITSTATUS(wstatus) != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "gnuplot failed on %s", script_path);
+        goto out;
+    }
+    if (link(tmp, output) != 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create: %s", output, strerror(errno));
+out:
+    if (tmp[0])
+        unlink(tmp);
+    if (script_path[0])
+        unlink(script_path);
+    free(gnuplot);
+    return status;
+}

@@ -1,0 +1,21 @@
+/* plot.h: figures from a report with gnuplot: MB/s against the bytes the policy writes into
+ * (pool or ring size, log scale) with the host's L1d, L2 and L3 sizes marked, one line per
+ * policy, kernel and op; and, when the report has counters, L2 write-backs and memory bytes
+ * per page against the same axis. PNG or SVG, chosen by the output's extension. */
+#ifndef SB_PLOT_H
+#define SB_PLOT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* Writes the gnuplot script that draws report into output (a .png or .svg path). */
+int sb_plot_script(FILE *script, const json_t *report, const char *output, struct sb_error *err);
+
+/* Draws report into output with the gnuplot found on PATH: written under a temporary name and
+ * linked into place, never replacing a file. SB_ERR_INPUT when gnuplot is missing (naming the
+ * Debian package), the extension is neither .png nor .svg, or output exists. */
+int sb_plot(const json_t *report, const char *output, struct sb_error *err);
+
+#endif

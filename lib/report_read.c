@@ -1,0 +1,72 @@
+/* report_read.c: reading and checking a scanbench report file. */
+#include "config.h"
+#include "report_read.h"
+
+#include <string.h>
+
+#include "report.h"
+
+/* Every run must carry these, with these JSON types, for the readers to work on it. */
+static const struct {
+    const char *key;
+    json_type type;
+} run_fields[] = {
+    {"name", JSON_STRING},       {"source", JSON_STRING},   {"policy", JSON_STRING},
+    {"kernel", JSON_STRING},     {"op", JSON_STRING},       {"table_size", JSON_INTEGER},
+    {"pool_size", JSON_INTEGER}, {"ring_size", JSON_INTEGER}, {"page_size", JSON_INTEGER},
+    {"footprint", JSON_INTEGER}, {"repetitions", JSON_ARRAY}, {"mbps", JSON_OBJECT},
+    {"counters", JSON_OBJECT},
+};
+
+int sb_report_load(const char *path, json_t **report, struct sb_error *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr), *runs, *run;
+    const char *schema;
+    json_int_t version;
+    size_t i;
+    int status = SB_OK;
+
+    *report = NULL;
+    if (!doc) {
+        if (jerr.line < 0)
+            return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, jerr.text);
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d:%d: not a scanbench report (%s%s)", path,
+                       jerr.line, jerr.column, jerr.text,
+                       json_error_code(&jerr) == json_error_premature_end_of_input ? ": truncated?"
+                                                                                  : "");
+    }
+    schema = json_string_value(json_object_get(doc, "schema"));
+    version = json_integer_value(json_object_get(doc, "schema_version"));
+    runs = json_object_get(doc, "runs");
+    if (!json_is_object(doc) || !schema || strcmp(schema, SB_REPORT_SCHEMA) != 0) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: not a scanbench report (no \"schema\": \"%s\")",
+                         path, SB_REPORT_SCHEMA);
+        goto out;
+    }
+    if (version != SB_REPORT_SCHEMA_VERSION) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
+                         "reads version %d", path, (long long)version, SB_REPORT_SCHEMA_VERSION);
+        goto out;
+    }
+    if (!json_is_array(runs) || !json_is_object(json_object_get(doc, "context"))) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
+        goto out;
+    }
+    json_array_foreach(runs, i, run) {
+        for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
+            json_t *v = json_object_get(run, run_fields[f].key);
+            if (!v || json_typeof(v) != run_fields[f].type) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" missing or of the "
+                                 "wrong type", path, i, run_fields[f].key);
+                goto out;
+            }
+        }
+    }
+out:
+    if (status == SB_OK)
+        *report = doc;
+    else
+        json_decref(doc);
+    return status;
+}

@@ -1,0 +1,14 @@
+/* report_read.h: loading a report written by scanbench (here or on another host) for the
+ * renderers, compare and plot: the file must be JSON, whole, of schema "scanbench-report" and
+ * of a version this build reads; anything else is bad input naming the file and the problem. */
+#ifndef SB_REPORT_READ_H
+#define SB_REPORT_READ_H
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* Loads and checks path; on success *report holds a new reference. */
+int sb_report_load(const char *path, json_t **report, struct sb_error *err);
+
+#endif
