@@ -3,26 +3,25 @@
  * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "experiment.h"
-#include "iocache.h"
 #include "plan.h"
 #include "render.h"
 #include "report.h"
-#include "scan.h"
+#include "runner.h"
 #include "topo.h"
-#include "units.h"
 
 struct run_args {
     const char *file;
     const char *output;
     const char **sets;
     int nsets;
-    int quiet;
+    bool quiet;
 };
 
 static int parse_args(int argc, char **argv, struct run_args *a, struct sb_error *err)
@@ -38,7 +37,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct sb_error
                 return sb_fail(err, SB_ERR_INPUT, "-o given twice");
             a->output = argv[++i];
         } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-            a->quiet = 1;
+            a->quiet = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return sb_fail(err, SB_ERR_INPUT, "%s: unknown option or missing value (usage: "
                            "scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... "
@@ -69,59 +68,6 @@ static char *join_command(int argc, char **argv)
         strcat(s, argv[i]);
     }
     return s;
-}
-
-static void apply_overrides(struct sb_topology *topo, const struct sb_plan *plan)
-{
-    for (int l = 0; l < SB_NLEVELS; l++)
-        if (plan->override_size[l])
-            sb_topology_override_size(topo, l, plan->override_size[l]);
-    if (plan->override_line)
-        sb_topology_override_line(topo, plan->override_line);
-}
-
-static int same_table(const struct sb_iocache *ioc, const struct sb_run_params *p)
-{
-    return ioc->pages && ioc->npages * ioc->page_size == p->table_size &&
-           ioc->layout.page_size == p->layout.page_size &&
-           ioc->layout.row_width == p->layout.row_width &&
-           ioc->layout.dead_pct == p->layout.dead_pct;
-}
-
-static int run_plan(const struct sb_plan *plan, json_t *report, int quiet, struct sb_error *err)
-{
-    struct sb_iocache ioc = {0};
-    int status = SB_OK;
-
-    for (size_t i = 0; i < plan->nruns && status == SB_OK; i++) {
-        const struct sb_run_params *p = &plan->runs[i];
-        struct sb_run_result res;
-        char size[32];
-
-        if (!same_table(&ioc, p)) {
-            sb_iocache_destroy(&ioc);
-            if (!quiet)
-                fprintf(stderr, "scanbench: building the %s table in the IO cache\n",
-                        sb_format_size(p->table_size, size, sizeof size));
-            status = sb_iocache_create(&ioc, p->table_size, &p->layout, err);
-            if (status != SB_OK)
-                break;
-        }
-        if (!quiet)
-            fprintf(stderr, "scanbench: run %zu/%zu: %s: op %s, policy %s, kernel %s ...",
-                    i + 1, plan->nruns, p->name, p->op->name, p->policy->name, p->kernel->name);
-        status = sb_scan_run(p, &ioc, &res, err);
-        if (status == SB_OK) {
-            if (!quiet)
-                fprintf(stderr, " %.0f MB/s median, validation ok\n", res.mbps.median);
-            sb_report_add_run(report, p, &res);
-        } else if (!quiet) {
-            fprintf(stderr, " failed\n");
-        }
-        sb_run_result_free(&res);
-    }
-    sb_iocache_destroy(&ioc);
-    return status;
 }
 
 int sb_cmd_run(int argc, char **argv)
@@ -161,15 +107,14 @@ int sb_cmd_run(int argc, char **argv)
     if (plan.notes[0] && !args.quiet)
         fprintf(stderr, "scanbench: note: %s\n", plan.notes);
 
-    sb_topology_detect(&topo, "");
-    apply_overrides(&topo, &plan);
+    sb_runner_topology(&plan, &topo);
     command = join_command(argc, argv);
     report = sb_report_new(&plan, &topo, command ? command : "scanbench run");
     if (!report) {
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
-    status = run_plan(&plan, report, args.quiet, &err);
+    status = sb_runner_run(&plan, report, args.quiet, &err);
     if (status != SB_OK)
         goto out;
     sb_render_table(stdout, report);
