@@ -6,7 +6,10 @@
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);
 int sb_cmd_list(int argc, char **argv);
+int sb_cmd_events(int argc, char **argv);
 int sb_cmd_compare(int argc, char **argv);
 int sb_cmd_plot(int argc, char **argv);
+int sb_cmd_reproduce(int argc, char **argv);
+int sb_cmd_pg(int argc, char **argv);
 
 #endif

@@ -14,8 +14,14 @@ static const struct {
     {"run", sb_cmd_run, "run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]"},
     {"topo", sb_cmd_topo, "topo            the caches, cores and NUMA nodes, with their source"},
     {"list", sb_cmd_list, "list            kernels, policies, ops, sources, backends and keys"},
+    {"events", sb_cmd_events, "events [--set events=FILE]  hardware counters here: PAPI, PMU, "
+                              "the events map, each role"},
+    {"reproduce", sb_cmd_reproduce,
+     "reproduce [NAME...|all] [--quick] [--pg] [-o DIR]   the thread's tables on this host"},
     {"compare", sb_cmd_compare, "compare REPORT REPORT... [--json]   runs matched across reports"},
     {"plot", sb_cmd_plot, "plot REPORT [-o FILE.png|FILE.svg]  MB/s and counters against pool size"},
+    {"pg", sb_cmd_pg, "pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]   the same on a "
+                      "live PostgreSQL server"},
     {NULL, NULL, NULL},
 };
 
@@ -25,7 +31,8 @@ static void usage(FILE *out)
     for (int i = 0; commands[i].name; i++)
         fprintf(out, "  scanbench %s\n", commands[i].usage);
     fprintf(out, "  scanbench --version\n"
-                 "Exit status: 0 done, 1 a run failed, 2 bad input.\n");
+                 "Exit status: 0 done, 1 a run failed, 2 bad input, 3 counters required "
+                 "(require_counters=yes) but unavailable.\n");
 }
 
 int main(int argc, char **argv)

@@ -78,8 +78,8 @@ static json_t *pair(const json_t *a, const json_t *b, size_t report_b)
 {
     size_t na, nb;
     double *va = mbps_of(a, &na), *vb = mbps_of(b, &nb);
-    double ma = json_real_value(json_object_get(json_object_get(a, "mbps"), "median"));
-    double mb = json_real_value(json_object_get(json_object_get(b, "mbps"), "median"));
+    double ma = json_number_value(json_object_get(json_object_get(a, "mbps"), "median"));
+    double mb = json_number_value(json_object_get(json_object_get(b, "mbps"), "median"));
     struct sb_mann_whitney mw = {0.0, 1.0, false};
     json_t *p;
 

@@ -17,6 +17,14 @@ enum sb_role {
     SB_ROLE_L2_WRITEBACK,
     SB_ROLE_MEM_READ_BYTES,
     SB_ROLE_MEM_WRITE_BYTES,
+    /* per-level counts (the cache model fills them; PAPI where an events map names them) */
+    SB_ROLE_L1D_HIT,
+    SB_ROLE_L1D_MISS,
+    SB_ROLE_L1D_WRITEBACK,
+    SB_ROLE_L2_HIT,
+    SB_ROLE_L3_HIT,
+    SB_ROLE_L3_MISS,
+    SB_ROLE_L3_WRITEBACK,
     SB_NROLES
 };
 
@@ -26,18 +34,24 @@ extern const char *const sb_role_names[SB_NROLES];
 
 struct sb_run_params; /* plan.h */
 struct sb_iocache;    /* iocache.h */
+struct sb_machine;    /* machine.h */
 
 struct sb_counters {
     const struct sb_counter_backend *backend;
     const char *status;   /* "not requested", "ok", "estimated", "unavailable" */
-    char reason[256];     /* why unavailable, or what "estimated" means here (empty otherwise) */
+    char reason[512];     /* why unavailable, or what "estimated" means here (empty otherwise) */
     unsigned nreps;
     bool have[SB_NROLES];                 /* role was read (else reported as null) */
     uint64_t (*values)[SB_NROLES];        /* values[rep][role], valid where have[role] */
     void *state;                          /* the backend's own (freed by its close) */
-    char events[SB_NROLES][160];          /* what each role resolved to (native event names,
+    char events[SB_NROLES][640];          /* what each role resolved to (native event names,
                                              or the model's counter); "" when none */
+    char role_reason[SB_NROLES][384];     /* why a role has no values ("no event on this
+                                             architecture", PAPI's error...); "" when read */
+    double multiplex_ratio;               /* counters / events of a multiplexed set (each
+                                             event's nominal share of the time); 0: none */
     char model[256];                      /* the machine model a simulating backend used */
+    const struct sb_machine *machine;     /* that model's geometry (machine.h), else NULL */
     bool simulated;                       /* values come from a model, not from hardware */
 };
 

@@ -50,6 +50,16 @@ const struct sb_key sb_keys[SB_NKEYS] = {
                      "untimed scans before the timed ones (after the validation scan)"},
     [SB_K_SEED] = {"seed", SB_KEY_UINT, "1", true, 0, UINT64_MAX, "seed of the random policy"},
     [SB_K_COUNTERS] = {"counters", SB_KEY_NAME, "none", false, 0, 0, "the counter backend"},
+    [SB_K_EVENTS] = {"events", SB_KEY_TEXT, "auto", false, 0, 0,
+                     "events map for counters=papi: auto (this CPU's) or configs/events NAME or "
+                     "a path"},
+    [SB_K_REQUIRE_COUNTERS] = {"require_counters", SB_KEY_BOOL, "no", false, 0, 1,
+                               "yes: counters that are unavailable are an error (exit 3)"},
+    [SB_K_MACHINE] = {"machine", SB_KEY_NAME, "auto", true, 0, 0,
+                      "machine model for counters=sim: auto (this host's caches), a name of "
+                      "configs/machines, or a path"},
+    [SB_K_PREFETCH] = {"prefetch", SB_KEY_NAME, "machine", true, 0, 0,
+                       "the model's next-line prefetcher: machine (the model's setting), no, yes"},
     [SB_K_L1D_SIZE] = {"l1d_size", SB_KEY_AUTO_SIZE, "auto", false, 1, GB,
                        "L1 data cache size override (auto: hwloc, else sysfs)"},
     [SB_K_L2_SIZE] = {"l2_size", SB_KEY_AUTO_SIZE, "auto", false, 1, GB, "L2 size override"},
@@ -108,6 +118,11 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         KNOWN(sb_counter_backends);
         break;
+    case SB_K_PREFETCH:
+        if (strcmp(value, "machine") == 0 || strcmp(value, "no") == 0 || strcmp(value, "yes") == 0)
+            return SB_OK;
+        snprintf(known, sizeof known, "machine, no, yes");
+        break;
     default:
         return SB_OK;
     }
@@ -128,6 +143,14 @@ static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
         return SB_OK;
     case SB_KEY_NAME:
         return check_name(key, value, err);
+    case SB_KEY_BOOL:
+        if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 || strcmp(value, "on") == 0 ||
+            strcmp(value, "1") == 0)
+            *number = 1;
+        else if (strcmp(value, "no") != 0 && strcmp(value, "false") != 0 &&
+                 strcmp(value, "off") != 0 && strcmp(value, "0") != 0)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not yes or no", value);
+        return SB_OK;
     case SB_KEY_AUTO_SIZE:
         if (strcmp(value, "auto") == 0)
             return SB_OK;
@@ -320,6 +343,57 @@ static char *read_line(char *buf, int size, void *stream)
     return buf;
 }
 
+/* `figure = OP POLICY SIZE: VALUE UNIT`, e.g. `count clock 16MB: 1221 MB/s`. */
+static int thread_figure(struct sb_thread *t, const char *value, struct sb_error *err)
+{
+    struct sb_thread_figure *f;
+    char size[32], unit[16];
+    int used = 0;
+
+    if (t->nfigures == SB_MAX_THREAD_FIGURES)
+        return sb_fail(err, SB_ERR_INPUT, "more than %d figures", SB_MAX_THREAD_FIGURES);
+    f = &t->figures[t->nfigures];
+    if (sscanf(value, "%15s %15s %31[^:]: %lf %15s%n", f->op, f->policy, size, &f->value, unit,
+               &used) != 5 || value[used] != '\0')
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not `OP POLICY SIZE: VALUE MB/s|s`", value);
+    if (!sb_op_find(f->op) || !sb_policy_find(f->policy))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": unknown op or policy", value);
+    if (!sb_parse_size(size, &f->footprint))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": \"%s\" is not a size", value, size);
+    if (strcmp(unit, "MB/s") != 0 && strcmp(unit, "s") != 0)
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": the unit is MB/s or s", value);
+    if (!(f->value > 0))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": the figure must be positive", value);
+    snprintf(f->unit, sizeof f->unit, "%s", unit);
+    t->nfigures++;
+    return SB_OK;
+}
+
+static int thread_key(struct sb_thread *t, const char *name, const char *value,
+                      struct sb_error *err)
+{
+    t->present = true;
+    if (strcmp(name, "figure") == 0)
+        return thread_figure(t, value, err);
+    if (strcmp(name, "table_size") == 0)
+        return sb_parse_size(value, &t->table_size)
+                   ? SB_OK
+                   : sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a size", value);
+#define TEXT(field)                                                                           \
+    if (strcmp(name, #field) == 0) {                                                          \
+        snprintf(t->field, sizeof t->field, "%s", value);                                     \
+        return SB_OK;                                                                         \
+    }
+    TEXT(who)
+    TEXT(machine)
+    TEXT(table)
+    TEXT(slow)
+    TEXT(fast)
+#undef TEXT
+    return sb_fail(err, SB_ERR_INPUT, "unknown key in [thread] (who, machine, table, table_size, "
+                   "slow, fast, figure)");
+}
+
 struct parse_state {
     struct sb_experiment *exp;
     struct line_reader *reader;
@@ -343,10 +417,18 @@ static int on_key(void *user, const char *section, const char *name, const char 
                              INI_MAX_LINE - 2);
         return 0;
     }
+    if (strcmp(section, "thread") == 0) {
+        ps->status = thread_key(&ps->exp->thread, name, value, ps->err);
+        if (ps->status != SB_OK) {
+            sb_error_prefix(ps->err, "%s: %s", origin, name);
+            return 0;
+        }
+        return 1;
+    }
     if (strcmp(section, "experiment") != 0) {
         ps->status = sb_fail(ps->err, SB_ERR_INPUT,
-                             "%s: %s: keys belong in the [experiment] section, not [%s]", origin,
-                             name, section);
+                             "%s: %s: keys belong in the [experiment] or [thread] section, not "
+                             "[%s]", origin, name, section);
         return 0;
     }
     key = sb_key_find(name);

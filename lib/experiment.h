@@ -18,12 +18,14 @@ enum sb_key_type {
     SB_KEY_NAME,  /* a name from a registry (kernel, policy, op, source, counters);
                      kernel also takes `all`: every kernel this CPU can run */
     SB_KEY_AUTO_SIZE, /* `auto` or a size (topology overrides) */
+    SB_KEY_BOOL,  /* yes/no (also true/false, on/off, 1/0): number 1 or 0 */
 };
 
 enum sb_key_id {
     SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_TABLE_SIZE, SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
     SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
-    SB_K_THREADS, SB_K_REPETITIONS, SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_L1D_SIZE,
+    SB_K_THREADS, SB_K_REPETITIONS, SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
+    SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE,
     SB_NKEYS
 };
@@ -48,10 +50,36 @@ struct sb_setting {
     char origin[256];             /* "file:line" or "--set key=value" or "default" */
 };
 
+/* A figure the 2007 thread reported, from an experiment file's [thread] section:
+ * `figure = count clock 16MB: 1221 MB/s` (or `... : 101 s` for elapsed times). */
+struct sb_thread_figure {
+    char op[16];
+    char policy[16];
+    uint64_t footprint; /* the pool, ring or page size the figure was measured with */
+    double value;
+    char unit[8];       /* "MB/s" or "s" */
+};
+
+#define SB_MAX_THREAD_FIGURES 32
+
+/* The [thread] section: who measured what, on which machine, and the figures. */
+struct sb_thread {
+    bool present;
+    char who[256];      /* who ran it, when, on what */
+    char machine[64];   /* the model of that machine in configs/machines, if any */
+    char table[256];    /* what the table was, and how it is scaled here */
+    char slow[64];      /* the placement the thread found slow, e.g. "clock 16MB" */
+    char fast[64];      /* and fast, e.g. "clock 680KB" */
+    uint64_t table_size; /* the thread's table, to turn elapsed seconds into MB/s (0: unknown) */
+    int nfigures;
+    struct sb_thread_figure figures[SB_MAX_THREAD_FIGURES];
+};
+
 struct sb_experiment {
     struct sb_setting settings[SB_NKEYS];
     char source[256]; /* the file read, or "embedded default" */
     char notes[512];  /* what the reader decided for the user, e.g. kernels `all` skipped */
+    struct sb_thread thread;
 };
 
 /* The embedded default experiment (configs/experiments/default.ini, compiled in). */

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_id.h"
+#include "topo.h"
 #include "units.h"
 
 /* The value of key for the run at position idx of the product. */
@@ -87,6 +89,64 @@ static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_
     }
 }
 
+/* The events map, read and checked before any run when a counting backend that uses one
+ * (papi) is asked for, or when `events` names a file: a bad map is bad input. */
+static int load_events(const struct sb_experiment *exp, struct sb_events_choice *events,
+                       struct sb_error *err)
+{
+    const struct sb_setting *setting = &exp->settings[SB_K_EVENTS];
+    const struct sb_setting *counters = &exp->settings[SB_K_COUNTERS];
+    bool wanted = strcmp(setting->values[0], "auto") != 0;
+
+    for (int i = 0; i < counters->nvalues; i++)
+        wanted |= strcmp(counters->values[i], "papi") == 0;
+    if (!wanted) {
+        snprintf(events->why, sizeof events->why, "not read: no backend asked for one");
+        return SB_OK;
+    }
+    return sb_events_choose(setting->values[0], setting->origin, events, err);
+}
+
+/* The cache model's machines (one per value of `machine`), read and checked before any run:
+ * every named model (a bad machine file is bad input whatever the backend), and `auto` (the
+ * host's topology, with the l1d_size.. overrides) when counters=sim asks for it. */
+static int load_machines(const struct sb_experiment *exp, struct sb_plan *plan,
+                         struct sb_error *err)
+{
+    const struct sb_setting *setting = &exp->settings[SB_K_MACHINE];
+    bool sim = false;
+
+    for (int i = 0; i < exp->settings[SB_K_COUNTERS].nvalues; i++)
+        sim |= strcmp(exp->settings[SB_K_COUNTERS].values[i], "sim") == 0;
+    plan->machines = calloc((size_t)setting->nvalues, sizeof *plan->machines);
+    if (!plan->machines)
+        return sb_fail(err, SB_ERR_RUN, "out of memory for the machine models");
+    for (int i = 0; i < setting->nvalues; i++) {
+        int status;
+        if (strcmp(setting->values[i], "auto") == 0) {
+            struct sb_topology topo;
+            struct sb_cpu_id cpu;
+            if (!sim)
+                continue;
+            sb_topology_detect(&topo, "");
+            for (int l = 0; l < SB_NLEVELS; l++)
+                if (plan->override_size[l])
+                    sb_topology_override_size(&topo, l, plan->override_size[l]);
+            if (plan->override_line)
+                sb_topology_override_line(&topo, plan->override_line);
+            sb_cpu_id_detect(&cpu);
+            status = sb_machine_from_topology(&topo, cpu.vendor, &plan->machines[i], err);
+        } else {
+            status = sb_machine_load(setting->values[i], &plan->machines[i], err);
+        }
+        if (status != SB_OK) {
+            sb_error_prefix(err, "%s: machine", setting->origin);
+            return status;
+        }
+    }
+    return SB_OK;
+}
+
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err)
 {
@@ -110,9 +170,19 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     plan->override_size[1] = exp->settings[SB_K_L2_SIZE].numbers[0];
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
+    status = load_events(exp, &plan->events, err);
+    if (status != SB_OK)
+        return status;
+    status = load_machines(exp, plan, err);
+    if (status != SB_OK) {
+        sb_plan_free(plan);
+        return status;
+    }
     plan->runs = calloc(total, sizeof *plan->runs);
-    if (!plan->runs)
+    if (!plan->runs) {
+        sb_plan_free(plan);
         return sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
+    }
 
     for (size_t r = 0; r < total; r++) {
         struct sb_run_params *run = &plan->runs[r];
@@ -136,6 +206,12 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
         run->seed = number_of(exp, idx, SB_K_SEED);
         run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
+        run->events = &plan->events;
+        run->require_counters = number_of(exp, idx, SB_K_REQUIRE_COUNTERS) != 0;
+        run->machine = strcmp(run->counters->name, "sim") == 0
+                           ? &plan->machines[idx[SB_K_MACHINE]] : NULL;
+        run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
+                        : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
         name_run(exp, idx, run);
         status = check_run(exp, idx, run, limit, err);
         if (status != SB_OK)
@@ -152,4 +228,7 @@ void sb_plan_free(struct sb_plan *plan)
     free(plan->runs);
     plan->runs = NULL;
     plan->nruns = 0;
+    sb_events_choice_free(&plan->events);
+    free(plan->machines);
+    plan->machines = NULL;
 }

@@ -5,14 +5,17 @@
 #ifndef SB_PLAN_H
 #define SB_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "experiment.h"
 #include "counters.h"
+#include "events_map.h"
 #include "error.h"
 #include "heap.h"
 #include "kernel.h"
+#include "machine.h"
 #include "mem.h"
 #include "op.h"
 #include "policy.h"
@@ -34,6 +37,11 @@ struct sb_run_params {
     uint32_t threads, repetitions, warmup;
     uint64_t seed;
     const struct sb_counter_backend *counters;
+    const struct sb_events_choice *events; /* the plan's events map (key events) */
+    bool require_counters;                 /* unavailable counters are an error (exit 3) */
+    const struct sb_machine *machine;      /* counters=sim: the cache model's machine (owned
+                                              by the plan; NULL for other backends) */
+    int prefetch;                          /* the model's prefetcher: -1 the machine's, 0, 1 */
 };
 
 struct sb_plan {
@@ -45,6 +53,9 @@ struct sb_plan {
     size_t nruns;
     uint64_t override_size[3]; /* l1d, l2, l3: 0 = auto */
     uint64_t override_line;    /* 0 = auto */
+    struct sb_events_choice events; /* read at plan time when counters=papi or events is set */
+    struct sb_machine *machines;    /* one per value of `machine`, read at plan time when
+                                       counters=sim or a model is named */
 };
 
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,

@@ -2,6 +2,8 @@
 #include "config.h"
 #include "plot.h"
 
+#include "report.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -62,6 +64,18 @@ static bool has_counters(const json_t *runs)
         const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
         if (json_is_number(json_object_get(d, "l2_writeback_per_page")) ||
             json_is_number(json_object_get(d, "mem_read_bytes_per_table_byte")))
+            return true;
+    }
+    return false;
+}
+
+/* Whether some run of the series has a number for this derived counter figure. */
+static bool has_points(const json_t *runs, const struct series *s, const char *field)
+{
+    for (size_t p = 0; p < s->n; p++) {
+        const json_t *run = json_array_get(runs, s->runs[p]);
+        if (json_is_number(json_object_get(json_object_get(json_object_get(run, "counters"),
+                                                           "derived"), field)))
             return true;
     }
     return false;
@@ -153,6 +167,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     const char *ext = strrchr(output, '.');
     struct series *s = calloc(MAX_SERIES, sizeof *s);
     bool counters = has_counters(runs);
+    const char *sep = "";
     size_t n;
 
     if (!s)
@@ -189,11 +204,25 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
                 json_is_true(json_object_get(json_object_get(json_array_get(runs, 0), "counters"),
                                              "simulated")) ? "simulated" : "measured");
         fprintf(f, "plot ");
-        for (size_t k = 0; k < n; k++)
-            fprintf(f, "%s$wb%zu using 1:2 with linespoints title '%s: L2 write-backs', "
-                       "$rd%zu using 1:2 axes x1y2 with linespoints title '%s: memory bytes read', "
-                       "$wr%zu using 1:2 axes x1y2 with linespoints title '%s: memory bytes written'",
-                    k ? ", " : "", k, s[k].title, k, s[k].title, k, s[k].title);
+        /* only the lines with points: a role no run could read (null) has an empty block, and
+         * gnuplot fails when every line on an axis is empty */
+        for (size_t k = 0; k < n; k++) {
+            if (has_points(runs, &s[k], "l2_writeback_per_page")) {
+                fprintf(f, "%s$wb%zu using 1:2 with linespoints title '%s: L2 write-backs'",
+                        sep, k, s[k].title);
+                sep = ", ";
+            }
+            if (has_points(runs, &s[k], "mem_read_bytes_per_table_byte")) {
+                fprintf(f, "%s$rd%zu using 1:2 axes x1y2 with linespoints title '%s: memory "
+                           "bytes read'", sep, k, s[k].title);
+                sep = ", ";
+            }
+            if (has_points(runs, &s[k], "mem_write_bytes_per_table_byte")) {
+                fprintf(f, "%s$wr%zu using 1:2 axes x1y2 with linespoints title '%s: memory "
+                           "bytes written'", sep, k, s[k].title);
+                sep = ", ";
+            }
+        }
         fprintf(f, "\nunset multiplot\n");
     }
     free(s);
@@ -236,14 +265,19 @@ int sb_plot(const json_t *report, const char *output, struct sb_error *err)
                          output);
         goto out;
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX%s", output, ext ? ext : "");
-    fd = mkstemps(tmp, ext ? (int)strlen(ext) : 0);
+    if (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0)) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
+        goto out;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX%s", output, ext);
+    fd = mkstemps(tmp, (int)strlen(ext));
     if (fd < 0) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", output, tmp,
                          strerror(errno));
         tmp[0] = '\0';
         goto out;
     }
+    sb_file_mode_from_umask(fd);
     close(fd);
     snprintf(script_path, sizeof script_path, "%s.gp.XXXXXX", tmp);
     fd = mkstemp(script_path);

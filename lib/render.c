@@ -3,6 +3,7 @@
 #include "render.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "op.h"
@@ -28,6 +29,28 @@ static bool key_varies(const json_t *runs, const char *key)
     json_t *run;
 
     json_array_foreach(runs, i, run) if (!json_equal(json_object_get(run, key), first)) return true;
+    return false;
+}
+
+/* The cache model a simulated run used, as a label: "x4500", "x4500+prefetch"; "" if none. */
+static const char *model_tag(const json_t *run, char *buf, size_t len)
+{
+    const json_t *machine = json_object_get(json_object_get(run, "counters"), "machine");
+
+    snprintf(buf, len, "%s%s", str_or(json_object_get(machine, "name"), ""),
+             json_is_true(json_object_get(machine, "prefetch")) ? "+prefetch" : "");
+    return buf;
+}
+
+static bool model_varies(const json_t *runs)
+{
+    char first[96], other[96];
+    size_t i;
+    json_t *run;
+
+    model_tag(json_array_get(runs, 0), first, sizeof first);
+    json_array_foreach(runs, i, run) if (strcmp(model_tag(run, other, sizeof other), first) != 0)
+        return true;
     return false;
 }
 
@@ -59,6 +82,10 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
             used += (size_t)snprintf(label + used, len - used, " %s=%lld", distinguishing[k],
                                      (long long)json_integer_value(v));
     }
+    /* runs simulated with different machine models: say which */
+    if (used < len && model_varies(runs))
+        used += (size_t)snprintf(label + used, len - used, " %s",
+                                 model_tag(run, size, sizeof size));
 }
 
 static int find_or_add(char names[][LABEL_LEN], int *n, int max, const char *name)
@@ -70,6 +97,146 @@ static int find_or_add(char names[][LABEL_LEN], int *n, int max, const char *nam
         return -1;
     snprintf(names[*n], LABEL_LEN, "%s", name);
     return (*n)++;
+}
+
+/* One line per run whose counters gave figures: L2 misses and write-backs per page, memory
+ * bytes per table byte, and the accuracy check (report.c) when it ran. */
+static void counter_figures(FILE *out, const json_t *runs)
+{
+    static const struct {
+        const char *key, *format;
+    } figures[] = {
+        {"l2_miss_per_page", "L2 misses %.2f/page"},
+        {"l2_writeback_per_page", "L2 write-backs %.2f/page"},
+        {"mem_read_bytes_per_table_byte", "memory read %.2f B/table B"},
+        {"mem_write_bytes_per_table_byte", "memory written %.2f B/table B"},
+    };
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *counters = json_object_get(run, "counters");
+        const json_t *derived = json_object_get(counters, "derived");
+        const json_t *accuracy = json_object_get(counters, "accuracy");
+        int shown = 0;
+
+        for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
+            const json_t *v = json_object_get(derived, figures[f].key);
+            if (!json_is_number(v))
+                continue;
+            if (shown++)
+                fprintf(out, ", ");
+            else
+                fprintf(out, "  %s: ", str_or(json_object_get(run, "name"), "?"));
+            fprintf(out, figures[f].format, json_number_value(v));
+        }
+        if (shown && json_is_true(json_object_get(accuracy, "checked"))) {
+            const json_t *tolerance = json_object_get(accuracy, "tolerance");
+            bool low = json_is_true(json_object_get(accuracy, "lower_bound_applies"));
+            fprintf(out, "; memory bytes measured/expected %.2f: %s (tolerance %.2f..%.2f%s)",
+                    json_number_value(json_object_get(accuracy, "ratio")),
+                    json_is_true(json_object_get(accuracy, "ok")) ? "agree" : "DISAGREE",
+                    low ? json_number_value(json_array_get(tolerance, 0)) : 0.0,
+                    json_number_value(json_array_get(tolerance, 1)),
+                    low ? "" : "; no lower bound: the table fits in the last-level cache");
+        }
+        if (shown)
+            fprintf(out, "\n");
+    }
+}
+
+/* Under the MB/s table, when any run's counters gave figures: one row per run with the
+ * figures derived per page and per table byte (report.c), titled with where they come from:
+ * "simulated: <model>" (the cache model, counters=sim) or "measured: <backend>"; a row says
+ * its own source when the runs differ. */
+static void counters_table(FILE *out, const json_t *runs)
+{
+    static const struct {
+        const char *key, *head, *format;
+    } cols[] = {
+        {"l2_miss_per_page", "L2 miss/page", " | %12.2f"},
+        {"l2_writeback_per_page", "L2 wb/page", " | %12.2f"},
+        {"mem_read_bytes_per_table_byte", "mem read B/B", " | %12.3f"},
+        {"mem_write_bytes_per_table_byte", "mem write B/B", " | %13.3f"},
+    };
+    const size_t ncols = sizeof cols / sizeof cols[0];
+    const char *source = NULL;
+    bool uniform = true, all_simulated = true;
+    int width = 16;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *counters = json_object_get(run, "counters");
+        const json_t *derived = json_object_get(counters, "derived");
+        char here[320];
+        bool any = false;
+
+        for (size_t c = 0; c < ncols; c++)
+            any |= json_is_number(json_object_get(derived, cols[c].key));
+        if (!any)
+            continue;
+        if (json_is_true(json_object_get(counters, "simulated"))) {
+            snprintf(here, sizeof here, "simulated: %s",
+                     str_or(json_object_get(counters, "model"), "?"));
+        } else {
+            snprintf(here, sizeof here, "measured: %s",
+                     str_or(json_object_get(counters, "backend"), "?"));
+            all_simulated = false;
+        }
+        if (!source) {
+            if (!(source = strdup(here)))
+                return;
+        } else if (strcmp(source, here) != 0) {
+            uniform = false;
+        }
+    }
+    if (!source)
+        return;
+    json_array_foreach(runs, i, run) {
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        if ((int)strlen(label) + 17 > width)
+            width = (int)strlen(label) + 17;
+    }
+    fprintf(out, "\nCounters per scan (%s)\n%-*s", uniform ? source
+            : all_simulated ? "simulated: each row's machine model"
+                            : "simulated or measured: see each row", width, "Run");
+    for (size_t c = 0; c < ncols; c++)
+        fprintf(out, " | %*s", c == 3 ? 13 : 12, cols[c].head);
+    fprintf(out, "\n");
+    json_array_foreach(runs, i, run) {
+        const json_t *counters = json_object_get(run, "counters");
+        const json_t *derived = json_object_get(counters, "derived");
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+        char label[LABEL_LEN], row[2 * LABEL_LEN];
+        bool any = false;
+
+        for (size_t c = 0; c < ncols; c++)
+            any |= json_is_number(json_object_get(derived, cols[c].key));
+        if (!any)
+            continue;
+        column_label(runs, run, label, sizeof label);
+        snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
+        fprintf(out, "%-*s", width, row);
+        for (size_t c = 0; c < ncols; c++) {
+            const json_t *v = json_object_get(derived, cols[c].key);
+            if (json_is_number(v))
+                fprintf(out, cols[c].format, json_number_value(v));
+            else
+                fprintf(out, " | %*s", c == 3 ? 13 : 12, "-");
+        }
+        if (!uniform)
+            fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
+                                         ? "simulated:" : "measured:",
+                    json_is_true(json_object_get(counters, "simulated"))
+                        ? str_or(json_object_get(json_object_get(counters, "machine"), "name"), "?")
+                        : str_or(json_object_get(counters, "backend"), "?"));
+        fprintf(out, "\n");
+    }
+    fprintf(out, "per page scanned: L2 misses, L2 write-backs; per table byte: memory bytes read "
+                 "and written (medians of the timed scans)\n");
+    free((void *)source);
 }
 
 int sb_render_table(FILE *out, const json_t *report)
@@ -100,8 +267,8 @@ int sb_render_table(FILE *out, const json_t *report)
             dropped++;
             continue;
         }
-        cell[r][c] = json_real_value(json_object_get(json_object_get(run, "mbps"), "median"));
-        cv[r][c] = json_real_value(json_object_get(json_object_get(run, "mbps"), "cv"));
+        cell[r][c] = json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+        cv[r][c] = json_number_value(json_object_get(json_object_get(run, "mbps"), "cv"));
     }
 
     first = json_array_get(runs, 0);
@@ -147,19 +314,24 @@ int sb_render_table(FILE *out, const json_t *report)
                  "scan) / seconds / 10^6;\n"
                  "median of the timed scans; cv: their coefficient of variation%s.\n",
             ncols == 2 ? "; ratio = right column / left column" : "");
+    counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
     json_array_foreach(runs, i, run) {
         const json_t *counters = json_object_get(run, "counters");
         bool uniform = key_varies(runs, "counters") == false;
+        bool simulated = json_is_true(json_object_get(counters, "simulated"));
         if (uniform && i > 0)
             break;
-        fprintf(out, "counters%s%s: %s, %s%s%s\n", uniform ? "" : " of ",
+        fprintf(out, "counters%s%s: %s, %s%s%s%s%s\n", uniform ? "" : " of ",
                 uniform ? "" : str_or(json_object_get(run, "name"), "?"),
                 str_or(json_object_get(counters, "backend"), "?"),
                 str_or(json_object_get(counters, "status"), "?"),
                 json_is_string(json_object_get(counters, "reason")) ? ": " : "",
-                str_or(json_object_get(counters, "reason"), ""));
+                str_or(json_object_get(counters, "reason"), ""),
+                simulated ? ", simulated: " : "",
+                simulated ? str_or(json_object_get(counters, "model"), "?") : "");
     }
+    counter_figures(out, runs);
     if (dropped)
         fprintf(out, "(%d runs not shown: the table has room for %d columns and %d rows; all "
                      "are in the report)\n", dropped, MAX_COLS, MAX_ROWS);

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "context.h"
+#include "machine.h"
 #include "experiment.h"
 #include "mem.h"
 #include "stats.h"
@@ -62,27 +64,121 @@ static json_t *derived_json(const struct sb_counters *c, const struct sb_run_res
                      per_unit(c, SB_ROLE_MEM_WRITE_BYTES, bytes));
 }
 
-static json_t *counters_json(const struct sb_counters *c, const struct sb_run_result *res)
+/* The last-level cache's size from the report's context (0 when unknown). */
+static uint64_t llc_size(const json_t *report)
 {
-    json_t *values = json_object(), *events = json_object();
+    const json_t *caches = json_object_get(json_object_get(report, "context"), "caches");
+    uint64_t size = 0;
+    size_t i;
+    json_t *level;
+
+    json_array_foreach(caches, i, level) {
+        const json_t *v = json_object_get(json_object_get(level, "size"), "value");
+        if (json_is_integer(v) && json_integer_value(v) > 0)
+            size = (uint64_t)json_integer_value(v);
+    }
+    return size;
+}
+
+/* The accuracy check (likwid's test/accuracy): memory bytes from the counters against the
+ * bytes the scan moved. Expected per scan: table bytes read + pool bytes written (each page
+ * is copied once: 2 x bytes_per_scan). measured / expected must lie within
+ * [SB_ACCURACY_LOW, SB_ACCURACY_HIGH]: at least the table itself comes from memory (0.5) when
+ * it is larger than the last-level cache (the pool's writes may stay in cache: the ring), at
+ * most every pool line is also read for ownership and written back (1.5: write-allocate);
+ * 10% either way for prefetch overfetch and counting skew. */
+#define SB_ACCURACY_LOW 0.45
+#define SB_ACCURACY_HIGH 1.65
+
+static json_t *accuracy_json(const struct sb_counters *c, const struct sb_run_result *res,
+                             uint64_t llc)
+{
+    double expected = 2.0 * (double)res->bytes_per_scan, measured, ratio, *sum;
+    bool low_applies = llc > 0 && res->bytes_per_scan > llc;
+    bool ok;
+
+    if (!c->have[SB_ROLE_MEM_READ_BYTES] || !c->have[SB_ROLE_MEM_WRITE_BYTES] ||
+        c->nreps == 0 || expected <= 0)
+        return json_pack("{s:b, s:s}", "checked", 0, "why",
+                         "needs mem_read_bytes and mem_write_bytes");
+    sum = malloc(c->nreps * sizeof *sum);
+    if (!sum)
+        return json_pack("{s:b, s:s}", "checked", 0, "why", "out of memory");
+    for (unsigned r = 0; r < c->nreps; r++)
+        sum[r] = (double)c->values[r][SB_ROLE_MEM_READ_BYTES] +
+                 (double)c->values[r][SB_ROLE_MEM_WRITE_BYTES];
+    measured = sb_median(sum, c->nreps);
+    free(sum);
+    ratio = measured / expected;
+    ok = ratio <= SB_ACCURACY_HIGH && (!low_applies || ratio >= SB_ACCURACY_LOW);
+    return json_pack("{s:b, s:f, s:f, s:f, s:[f, f], s:b, s:b, s:s}", "checked", 1,
+                     "expected_bytes_per_scan", expected, "measured_bytes_per_scan", measured,
+                     "ratio", ratio, "tolerance", SB_ACCURACY_LOW, SB_ACCURACY_HIGH,
+                     "lower_bound_applies", low_applies, "ok", ok, "rule",
+                     "median of mem_read_bytes + mem_write_bytes over expected = table bytes "
+                     "read + pool bytes written; within [0.45, 1.65] (0.5: only the table from "
+                     "memory; 1.5: pool lines also read for ownership and written back; 10% "
+                     "slack); the lower bound applies only when the table is larger than the "
+                     "last-level cache");
+}
+
+/* The machine model a simulating backend used (null for the others): what, from where, and
+ * every level's geometry and policies. */
+static json_t *machine_json(const struct sb_machine *m)
+{
+    json_t *levels;
+
+    if (!m)
+        return json_null();
+    levels = json_array();
+    for (unsigned l = 0; l < m->config.nlevels; l++) {
+        const struct sb_cachesim_level_config *lc = &m->config.level[l];
+        json_array_append_new(levels, json_pack(
+            "{s:s, s:I, s:i, s:i, s:s, s:s}", "level", sb_cache_level_names[l],
+            "size", (json_int_t)lc->size, "line", (int)lc->line_size,
+            "associativity", (int)lc->associativity,
+            "replacement", sb_replacement_names[lc->replacement],
+            "inclusion", l ? sb_inclusion_names[lc->inclusion] : "first level"));
+    }
+    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:b}", "name", m->name, "file", m->file,
+                     "description", m->description, "source", m->source, "levels", levels,
+                     "wc_buffers", (int)m->config.wc_buffers, "prefetch", m->config.prefetch);
+}
+
+static json_t *counters_json(const struct sb_counters *c, const struct sb_run_result *res,
+                             uint64_t llc)
+{
+    json_t *values = json_object(), *events = json_object(), *reasons = json_object();
 
     for (int role = 0; role < SB_NROLES; role++) {
         json_t *per_rep;
         if (c->events[role][0])
             json_object_set_new(events, sb_role_names[role], json_string(c->events[role]));
-        if (!c->have[role])
+        if (!c->have[role]) {
+            if (c->role_reason[role][0])
+                json_object_set_new(reasons, sb_role_names[role],
+                                    json_string(c->role_reason[role]));
             continue;
+        }
         per_rep = json_array();
         for (unsigned r = 0; r < c->nreps; r++)
             json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
         json_object_set_new(values, sb_role_names[role], per_rep);
     }
-    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o}", "backend", c->backend->name,
+    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "backend", c->backend->name,
                      "status", c->status,
                      "reason", c->reason[0] ? json_string(c->reason) : json_null(),
                      "simulated", c->simulated,
                      "model", c->model[0] ? json_string(c->model) : json_null(),
-                     "events", events, "values", values, "derived", derived_json(c, res));
+                     "machine", machine_json(c->machine),
+                     "events", events, "values", values, "reasons", reasons,
+                     "multiplex", c->multiplex_ratio > 0
+                         ? json_pack("{s:f, s:s}", "nominal_ratio", c->multiplex_ratio, "basis",
+                                     "counters / multiplexed events: PAPI does not expose "
+                                     "perf's time_enabled / time_running")
+                         : json_null(),
+                     "derived", derived_json(c, res), "accuracy", accuracy_json(c, res, llc));
 }
 
 void sb_report_add_run(json_t *report, const struct sb_run_params *p,
@@ -132,7 +228,7 @@ void sb_report_add_run(json_t *report, const struct sb_run_params *p,
                   "pool_pages_checked", (json_int_t)v->pool_pages_checked,
                   "rows_expected", (json_int_t)v->rows_expected,
                   "scans_row_checked", (json_int_t)v->scans_row_checked,
-                  "counters", counters_json(&res->counters, res)));
+                  "counters", counters_json(&res->counters, res, llc_size(report))));
 }
 
 int sb_report_check_target(const char *path, struct sb_error *err)
@@ -153,6 +249,13 @@ int sb_report_check_target(const char *path, struct sb_error *err)
                          strerror(errno));
     free(copy);
     return status;
+}
+
+void sb_file_mode_from_umask(int fd)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
 }
 
 int sb_report_write(json_t *report, const char *path, struct sb_error *err)
@@ -178,6 +281,7 @@ int sb_report_write(json_t *report, const char *path, struct sb_error *err)
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", path, tmp, strerror(errno));
         goto out;
     }
+    sb_file_mode_from_umask(fd);
     f = fdopen(fd, "w");
     if (!f || json_dumpf(report, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
         fputc('\n', f) == EOF || fflush(f) != 0 || fsync(fd) != 0) {

@@ -32,4 +32,8 @@ int sb_report_check_target(const char *path, struct sb_error *err);
  * exists) and removes the temporary name. */
 int sb_report_write(json_t *report, const char *path, struct sb_error *err);
 
+/* mkstemp creates files mode 0600; results are for sharing: give fd the mode a plain
+ * open(O_CREAT, 0666) would have had under the process's umask. */
+void sb_file_mode_from_umask(int fd);
+
 #endif

@@ -15,7 +15,8 @@ static const struct {
     {"kernel", JSON_STRING},     {"op", JSON_STRING},       {"table_size", JSON_INTEGER},
     {"pool_size", JSON_INTEGER}, {"ring_size", JSON_INTEGER}, {"page_size", JSON_INTEGER},
     {"footprint", JSON_INTEGER}, {"repetitions", JSON_ARRAY}, {"mbps", JSON_OBJECT},
-    {"counters", JSON_OBJECT},
+    {"counters", JSON_OBJECT},   {"row_width", JSON_INTEGER}, {"dead_pct", JSON_INTEGER},
+    {"threads", JSON_INTEGER},
 };
 
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
@@ -44,6 +45,11 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
                          path, SB_REPORT_SCHEMA);
         goto out;
     }
+    if (!json_is_integer(json_object_get(doc, "schema_version"))) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report without an integer \"schema_version\" "
+                         "(this scanbench reads version %d)", path, SB_REPORT_SCHEMA_VERSION);
+        goto out;
+    }
     if (version != SB_REPORT_SCHEMA_VERSION) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
                          "reads version %d", path, (long long)version, SB_REPORT_SCHEMA_VERSION);
@@ -61,6 +67,11 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
                                  "wrong type", path, i, run_fields[f].key);
                 goto out;
             }
+        }
+        if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median"))) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"",
+                             path, i);
+            goto out;
         }
     }
 out:

@@ -27,10 +27,25 @@ static bool same_table(const struct sb_iocache *ioc, const struct sb_run_params 
            ioc->layout.dead_pct == p->layout.dead_pct;
 }
 
+/* require_counters=yes: the backend is opened once before anything runs (counters, events
+ * and require_counters take one value, so every run has the same), so that counters that are
+ * unavailable end the command (exit 3) before a table is built. */
+static int check_required_counters(const struct sb_plan *plan, struct sb_error *err)
+{
+    struct sb_counters c;
+    int status;
+
+    if (plan->nruns == 0 || !plan->runs[0].require_counters)
+        return SB_OK;
+    status = sb_counters_open(&c, plan->runs[0].counters, &plan->runs[0], 1, err);
+    sb_counters_close(&c);
+    return status;
+}
+
 int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct sb_error *err)
 {
     struct sb_iocache ioc = {0};
-    int status = SB_OK;
+    int status = check_required_counters(plan, err);
 
     for (size_t i = 0; i < plan->nruns && status == SB_OK; i++) {
         const struct sb_run_params *p = &plan->runs[i];

@@ -78,7 +78,7 @@ err_is_one_line_containing "$f:3: op: set twice (first at $f:2)"
 
 printf '%s\n' "pool_size = 1M" >"$SCRATCH/nosection.ini"
 expect_status 2 "key outside [experiment]" $S run "$SCRATCH/nosection.ini"
-err_is_one_line_containing "$SCRATCH/nosection.ini:1: pool_size: keys belong in the [experiment] section"
+err_is_one_line_containing "$SCRATCH/nosection.ini:1: pool_size: keys belong in the [experiment] or [thread] section"
 
 f=$(ini garbage.ini "name = x" "this is not ini")
 expect_status 2 "not an INI line" $S run "$f"

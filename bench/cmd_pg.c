@@ -1,0 +1,186 @@
+/* cmd_pg.c: `scanbench pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]`: the
+ * experiment run on a live PostgreSQL server instead of scanbench's own scan loop: a throwaway
+ * cluster with shared_buffers = pool_size, a lineitem-like table of table_size, SELECT count(*)
+ * and VACUUM timed on the client; PostgreSQL's own rule places the pages (its ring, or the
+ * clock sweep). Prints the table on stdout, writes the same report format as `run` (source
+ * `postgresql`). The cluster is removed on every path, SIGINT and SIGTERM included. */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "experiment.h"
+#include "pg_jobs.h"
+#include "pg_runner.h"
+#include "plan.h"
+#include "render_pg.h"
+#include "report.h"
+#include "runner.h"
+#include "topo.h"
+
+#define USAGE "scanbench pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]"
+
+struct pg_args {
+    const char *file;
+    const char *output;
+    const char **sets;
+    int nsets;
+    bool quiet;
+};
+
+static int parse_args(int argc, char **argv, struct pg_args *a, struct sb_error *err)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-s") == 0) && i + 1 < argc)
+            a->sets[a->nsets++] = argv[++i];
+        else if (strncmp(arg, "--set=", 6) == 0)
+            a->sets[a->nsets++] = arg + 6;
+        else if (strcmp(arg, "-o") == 0 && i + 1 < argc && !a->output)
+            a->output = argv[++i];
+        else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)
+            a->quiet = true;
+        else if (arg[0] == '-' && arg[1] != '\0')
+            return sb_fail(err, SB_ERR_INPUT, "%s: unknown option, missing value or -o given "
+                           "twice (usage: " USAGE ")", arg);
+        else if (a->file)
+            return sb_fail(err, SB_ERR_INPUT, "%s: only one experiment file (already %s)", arg,
+                           a->file);
+        else
+            a->file = arg;
+    }
+    return SB_OK;
+}
+
+/* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
+ * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */
+static int collapse_ignored_lists(struct sb_experiment *exp, struct sb_error *err)
+{
+    static const enum sb_key_id keys[] = {SB_K_SOURCE, SB_K_KERNEL, SB_K_POLICY, SB_K_RING_SIZE,
+                                          SB_K_SEED, SB_K_MACHINE, SB_K_PREFETCH};
+    int status = SB_OK;
+
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0] && status == SB_OK; k++) {
+        const struct sb_setting *s = &exp->settings[keys[k]];
+        char assignment[320], origin[256];
+        if (s->nvalues < 2)
+            continue;
+        snprintf(origin, sizeof origin, "%s", s->origin);
+        snprintf(assignment, sizeof assignment, "%s=%s", sb_keys[keys[k]].name, s->values[0]);
+        status = sb_experiment_set(exp, assignment, err);
+        snprintf(exp->settings[keys[k]].origin, sizeof exp->settings[keys[k]].origin, "%s",
+                 origin);
+    }
+    return status;
+}
+
+static char *join_command(int argc, char **argv)
+{
+    size_t len = strlen("scanbench") + 1;
+    char *s;
+
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = malloc(len);
+    if (!s)
+        return NULL;
+    strcpy(s, "scanbench");
+    for (int i = 0; i < argc; i++) {
+        strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+int sb_cmd_pg(int argc, char **argv)
+{
+    const char *sets[256];
+    struct pg_args args = {.sets = sets};
+    struct sb_error err = {0};
+    struct sb_experiment exp;
+    struct sb_mem_limit limit;
+    struct sb_plan plan = {0};
+    struct sb_pg_jobs jobs = {0};
+    struct sb_pg_session *session = NULL;
+    struct sb_topology topo;
+    json_t *report = NULL, *block;
+    char *command = NULL, why[256], ignored[768], notes[1800];
+    int status, exp_ready = 0;
+
+    if (argc > 256) {
+        status = sb_fail(&err, SB_ERR_INPUT, "too many arguments");
+        goto out;
+    }
+    status = parse_args(argc, argv, &args, &err);
+    if (status == SB_OK && !sb_pg_built(why, sizeof why))
+        status = sb_fail(&err, SB_ERR_INPUT, "pg: %s", why);
+    if (status != SB_OK)
+        goto out;
+    status = sb_experiment_init(&exp, &err);
+    exp_ready = 1;
+    if (status == SB_OK)
+        status = sb_experiment_read_file(&exp, args.file, &err);
+    for (int i = 0; status == SB_OK && i < args.nsets; i++)
+        status = sb_experiment_set(&exp, args.sets[i], &err);
+    if (status == SB_OK) {
+        sb_pg_ignored_keys_note(&exp, ignored, sizeof ignored);
+        status = collapse_ignored_lists(&exp, &err);
+    }
+    if (status != SB_OK)
+        goto out;
+    sb_mem_limit_read(&limit, "", "");
+    status = sb_plan_build(&exp, &limit, &plan, &err);
+    if (status == SB_OK)
+        status = sb_pg_jobs_build(&plan, &exp, true, &jobs, &err);
+    if (status == SB_OK && jobs.n == 0)
+        status = sb_fail(&err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
+                         exp.settings[SB_K_OP].origin);
+    if (status == SB_OK && args.output)
+        status = sb_report_check_target(args.output, &err);
+    if (status != SB_OK)
+        goto out;
+    snprintf(notes, sizeof notes, "%s%s%s", ignored, ignored[0] && jobs.notes[0] ? "; " : "",
+             jobs.notes);
+
+    sb_runner_topology(&plan, &topo);
+    command = join_command(argc, argv);
+    report = sb_report_new(&plan, &topo, command ? command : "scanbench pg");
+    if (!report) {
+        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
+        goto out;
+    }
+    sb_pg_signals_install();
+    status = sb_pg_session_open(&session, &jobs, args.quiet, &err);
+    if (status == SB_OK && notes[0] && !args.quiet)
+        fprintf(stderr, "scanbench: note: %s\n", notes);
+    if (status == SB_OK)
+        status = sb_pg_session_run(session, &jobs, json_object_get(report, "runs"), args.quiet,
+                                   &err);
+    if (status != SB_OK)
+        goto out;
+    block = sb_pg_session_json(session);
+    json_object_set_new(block, "notes", json_string(notes));
+    json_object_set_new(report, "postgresql", block);
+    sb_render_pg(stdout, report);
+    fflush(stdout);
+    if (args.output) {
+        status = sb_report_write(report, args.output, &err);
+        if (status == SB_OK && !args.quiet)
+            fprintf(stderr, "scanbench: report written to %s\n", args.output);
+    }
+out:
+    sb_pg_session_close(session);
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    json_decref(report);
+    free(command);
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    if (exp_ready)
+        sb_experiment_free(&exp);
+    sb_pg_signals_finish();
+    return status;
+}

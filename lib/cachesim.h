@@ -1,0 +1,142 @@
+/* cachesim.h: a trace-driven model of a CPU data-cache hierarchy: up to three levels (L1d, L2,
+ * L3), each with its size, line size, associativity, replacement (LRU or tree pseudo-LRU) and
+ * inclusion policy towards the levels above it (inclusive, exclusive victim cache as on AMD
+ * K8/K10, non-inclusive), all write-back and write-allocate, with memory at the bottom counting
+ * the bytes read and written. Non-temporal stores go through write-combining buffers; an
+ * optional tagged next-line prefetcher fills L1d. Fed one access at a time, it counts per level
+ * hits, misses, fills and write-backs (dirty evictions). The model persists until destroyed;
+ * sb_cachesim_reset_counts() zeroes the counts and keeps the cache contents.
+ *
+ * The state is one flat array of sets per level; a set is one word of replacement state (LRU:
+ * the ways in recency order, 4 bits each, so LRU takes at most 16 ways; pseudo-LRU: a tree of
+ * ways-1 bits), one hint byte per way (a hash of the line, compared eight ways at a time) and
+ * one uint64 tag per way (the line number, a dirty bit, a prefetched bit): 9.5 bytes per
+ * simulated line for 16 ways, 10 for 8. Sets are powers of two (shift and mask); nothing is
+ * allocated per access. */
+#ifndef SB_CACHESIM_H
+#define SB_CACHESIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define SB_CACHESIM_MAX_LEVELS 3
+#define SB_CACHESIM_MAX_WAYS 64     /* pseudo-LRU */
+#define SB_CACHESIM_MAX_LRU_WAYS 16 /* LRU */
+#define SB_CACHESIM_MAX_WC_BUFFERS 64
+#define SB_CACHESIM_MIN_LINE 16u
+#define SB_CACHESIM_MAX_LINE 128u
+
+enum sb_replacement {
+    SB_REPL_LRU,  /* true least-recently-used */
+    SB_REPL_PLRU, /* tree pseudo-LRU (power-of-two associativity) */
+};
+
+/* How a level relates to the levels above it (closer to the core); ignored for L1d. */
+enum sb_inclusion {
+    SB_INCL_NON_INCLUSIVE, /* filled on a miss alongside the level above; evicts silently */
+    SB_INCL_INCLUSIVE,     /* holds every line above it: an eviction back-invalidates them */
+    SB_INCL_EXCLUSIVE,     /* victim cache: filled only by the level above's evictions; a hit
+                              moves the line up and out (AMD K8/K10 L2, Zen L3) */
+};
+
+extern const char *const sb_replacement_names[]; /* "lru", "plru" */
+extern const char *const sb_inclusion_names[];   /* "non-inclusive", "inclusive", "exclusive" */
+extern const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS]; /* "L1d", "L2", "L3" */
+
+struct sb_cachesim_level_config {
+    uint64_t size;          /* bytes */
+    uint32_t line_size;     /* bytes; the same at every level */
+    uint32_t associativity; /* ways */
+    enum sb_replacement replacement;
+    enum sb_inclusion inclusion;
+};
+
+struct sb_cachesim_config {
+    unsigned nlevels; /* 1..3: level[0] is L1d */
+    struct sb_cachesim_level_config level[SB_CACHESIM_MAX_LEVELS];
+    unsigned wc_buffers; /* write-combining buffers for non-temporal stores (1..64) */
+    bool prefetch;       /* tagged next-line prefetcher into L1d */
+};
+
+/* What is wrong with a configuration: the level (-1: the whole hierarchy) and the key. */
+struct sb_cachesim_problem {
+    int level;
+    const char *key; /* "size", "line_size", "associativity", "replacement", "inclusion",
+                        "wc_buffers" */
+    char what[256];
+};
+
+/* SB_OK, or SB_ERR_INPUT with the problem filled in: a line size that is not a power of two
+ * from 16 to 128 bytes or differs between levels, zero ways or more than 64, a size that does
+ * not make a power-of-two number of sets, pseudo-LRU on a non-power-of-two associativity, an
+ * inclusive level no larger than the level above it, a WC buffer count out of range. */
+int sb_cachesim_config_check(const struct sb_cachesim_config *cfg,
+                             struct sb_cachesim_problem *problem);
+
+struct sb_cachesim_level_counts {
+    uint64_t hits;          /* lookups from above (demand and prefetch) that found the line */
+    uint64_t misses;        /* lookups from above that did not */
+    uint64_t fills;         /* lines placed into this level (from below, from above's
+                               evictions into a victim cache, write-back allocations) */
+    uint64_t writebacks;    /* dirty lines evicted from this level (to the level below or
+                               memory), and dirty copies flushed by a non-temporal store */
+    uint64_t invalidations; /* lines removed by an inclusive level's back-invalidation or by a
+                               non-temporal store */
+};
+
+struct sb_cachesim_counts {
+    struct sb_cachesim_level_counts level[SB_CACHESIM_MAX_LEVELS];
+    uint64_t line_accesses;      /* lines fed to the model: access() lines + stream-store lines */
+    uint64_t prefetches;         /* lines the prefetcher brought into L1d */
+    uint64_t mem_read_bytes;     /* bytes read from memory (line fills, RFOs, prefetches) */
+    uint64_t mem_write_bytes;    /* bytes written to memory (write-backs, WC flushes) */
+    uint64_t wc_full_lines;      /* WC buffers written as whole lines (no RFO) */
+    uint64_t wc_partial_flushes; /* WC buffers flushed partly filled (eviction or fence) */
+    uint64_t wc_partial_bytes;   /* bytes those partial flushes wrote */
+};
+
+struct sb_cachesim;
+
+/* Builds an empty (cold) model; SB_ERR_INPUT if the configuration is invalid (the message
+ * names the level and key), SB_ERR_RUN when out of memory. */
+int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim **sim,
+                       struct sb_error *err);
+void sb_cachesim_destroy(struct sb_cachesim *sim);
+
+/* A load (is_write false) or a store of size bytes at address: every line it overlaps is
+ * looked up in L1d, and on a miss brought from below (a store miss reads the line first:
+ * write-allocate) and marked dirty on a store. */
+void sb_cachesim_access(struct sb_cachesim *sim, uint64_t address, uint64_t size, bool is_write);
+
+/* A hint, nothing counted: the line at address will be accessed soon; the host fetches the
+ * model's sets for it (a replay that knows its next accesses runs faster). */
+void sb_cachesim_prefetch(const struct sb_cachesim *sim, uint64_t address);
+
+/* Non-temporal stores of len bytes at address, through the WC buffers: a buffer that fills a
+ * whole line is written to memory at once without reading the line; a buffer needed for a new
+ * line when all are busy flushes the oldest; a flush invalidates the line in every level
+ * (writing back a dirty copy first). */
+void sb_cachesim_stream_store(struct sb_cachesim *sim, uint64_t address, uint64_t len);
+
+/* sfence: flushes every WC buffer (partly filled ones as partial writes). */
+void sb_cachesim_fence(struct sb_cachesim *sim);
+
+void sb_cachesim_read_counts(const struct sb_cachesim *sim, struct sb_cachesim_counts *counts);
+void sb_cachesim_reset_counts(struct sb_cachesim *sim);
+
+/* Whether the line holding address is in the level (for tests), and if so whether dirty. */
+bool sb_cachesim_holds(const struct sb_cachesim *sim, unsigned level, uint64_t address,
+                       bool *dirty);
+
+/* The line size (the same at every level). */
+uint32_t sb_cachesim_line_size(const struct sb_cachesim *sim);
+
+/* Memory the model's state takes (tags, replacement bits, WC buffers, the struct itself), and
+ * the number of cache lines it simulates. */
+size_t sb_cachesim_state_bytes(const struct sb_cachesim *sim);
+uint64_t sb_cachesim_lines(const struct sb_cachesim *sim);
+
+#endif

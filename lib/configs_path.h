@@ -1,0 +1,23 @@
+/* configs_path.h: where scanbench finds its data files at run time (configs/events/NAME.ini,
+ * configs/machines/NAME.ini, ...): $SCANBENCH_CONFIGS first, then the source tree's configs/
+ * (SB_SRCDIR_CONFIGS, set by Makefile.am), then the installed $(pkgdatadir)/configs
+ * (SB_PKGDATA_CONFIGS). A name with a '/' is a path and is taken as it is. */
+#ifndef SB_CONFIGS_PATH_H
+#define SB_CONFIGS_PATH_H
+
+#include <stddef.h>
+
+#include "error.h"
+
+#define SB_CONFIGS_MAX_DIRS 3
+
+/* The configs directories to search, in order (only those that are set); returns how many. */
+int sb_configs_dirs(const char *dirs[SB_CONFIGS_MAX_DIRS]);
+
+/* Resolves name to an existing file: a path when name contains '/', else
+ * DIR/subdir/name (".ini" appended when name has no extension) for each DIR in order.
+ * SB_OK with the file in path; SB_ERR_INPUT naming every place tried otherwise. */
+int sb_configs_find(const char *subdir, const char *name, char *path, size_t len,
+                    struct sb_error *err);
+
+#endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# compare_plot.sh: `scanbench compare` on the stored fixtures tests/data/report-{a,b}.json (the
+# table with "*", "~" and the runs with no partner; --json), every kind of bad report (exit 2,
+# one line naming the file), and the `plot` checks that need no gnuplot: a missing gnuplot is
+# named with its Debian package. The drawing itself is tests/plot.sh (skipped without gnuplot).
+. "$top_srcdir/tests/lib.sh"
+S=$SCANBENCH
+A="$top_srcdir/tests/data/report-a.json"
+B="$top_srcdir/tests/data/report-b.json"
+
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
+
+expect_status 0 "compare A B" $S compare "$A" "$B"
+check "nothing on stderr" [ ! -s "$SCRATCH/err" ]
+out_contains "A = $A (host host-a, AMD EPYC 7B13, 2025-03-01T10:00:00Z)"
+out_contains "B = $B (host host-b"
+out_contains "count clock 256KB memcpy table 1MB"
+out_contains "   1.600   0.0079 *"
+out_contains "   1.024   0.8413 ~"
+out_contains "A n/a  X 65.000"
+out_contains "runs with no partner:"
+out_contains "  A: fixture pool_size=512K policy=clock"
+out_contains "  B: fixture pool_size=512K policy=ring"
+
+expect_status 0 "compare --json" $S compare --json "$A" "$B"
+J="$SCRATCH/out"
+check "--json: the compare schema" jq -e '.schema == "scanbench-compare" and .schema_version == 1' "$J"
+check "--json: two pairs, one significant" jq -e '[.pairs[] | .significant] == [true, false]' "$J"
+check "--json: exact p of the separated pair" jq -e '.pairs[0].exact and
+    (.pairs[0].p - 2 / 252 | fabs) < 1e-9 and (.pairs[0].ratio - 1.6 | fabs) < 1e-9' "$J"
+check "--json: unmatched" jq -e '[.unmatched[] | [.report, .name]] ==
+    [[1, "fixture pool_size=512K policy=ring"], [0, "fixture pool_size=512K policy=clock"]]' "$J"
+check "--json: counters of one side only" jq -e '.pairs[0].counters.l2_writeback_per_page ==
+    {"a": null, "b": 65, "difference": null}' "$J"
+
+# the same report rewritten by another JSON tool (integers where scanbench wrote 10000.0)
+sed 's/"\(median\|best\|max\)": \([0-9]*\)\.0,/"\1": \2,/' "$A" >"$SCRATCH/rewritten.json"
+check "rewritten report has integer medians" grep -q '"median": 10000,' "$SCRATCH/rewritten.json"
+expect_status 0 "compare a rewritten report" $S compare --json "$SCRATCH/rewritten.json" "$B"
+check "rewritten: the same pairs" jq -e '[.pairs[] | .a.median] == [10000, 25000] and
+    (.pairs[0].ratio - 1.6 | fabs) < 1e-9' "$J"
+
+# bad input: exit 2, one line naming the file
+expect_status 2 "one report" $S compare "$A"
+err_is_one_line_containing "compare needs at least two reports"
+expect_status 2 "no report" $S compare
+err_is_one_line_containing "compare needs at least two reports"
+expect_status 2 "unknown option" $S compare "$A" "$B" --csv
+err_is_one_line_containing "--csv: unknown option"
+
+echo "[experiment]" >"$SCRATCH/not-a-report.ini"
+expect_status 2 "not JSON" $S compare "$A" "$SCRATCH/not-a-report.ini"
+err_is_one_line_containing "$SCRATCH/not-a-report.ini:1:"
+check "not JSON: says so" grep -q "not a scanbench report" "$SCRATCH/err"
+
+echo '{"schema": "something-else", "runs": []}' >"$SCRATCH/other.json"
+expect_status 2 "another schema" $S compare "$SCRATCH/other.json" "$B"
+err_is_one_line_containing "$SCRATCH/other.json: not a scanbench report"
+
+head -c 2000 "$A" >"$SCRATCH/truncated.json"
+expect_status 2 "truncated" $S compare "$A" "$SCRATCH/truncated.json"
+err_is_one_line_containing "$SCRATCH/truncated.json:"
+check "truncated: says so" grep -q "truncated" "$SCRATCH/err"
+
+sed 's/"schema_version": 1,/"schema_version": 7,/' "$B" >"$SCRATCH/v7.json"
+expect_status 2 "another schema version" $S compare "$A" "$SCRATCH/v7.json"
+err_is_one_line_containing "$SCRATCH/v7.json: report schema version 7, this scanbench reads version 1"
+
+expect_status 2 "missing file" $S compare "$A" "$SCRATCH/absent.json"
+err_is_one_line_containing "$SCRATCH/absent.json"
+
+# plot without gnuplot on PATH: bad input naming the package; nothing written
+expect_status 2 "plot without gnuplot" env PATH=/nonexistent $S plot "$A" -o "$SCRATCH/x.png"
+err_is_one_line_containing "gnuplot-nox"
+check "no plot written" [ ! -e "$SCRATCH/x.png" ]
+expect_status 2 "plot a bad report" $S plot "$SCRATCH/v7.json" -o "$SCRATCH/x.png"
+err_is_one_line_containing "$SCRATCH/v7.json: report schema version 7"
+expect_status 2 "plot without a report" $S plot
+err_is_one_line_containing "plot needs a report"
+finish

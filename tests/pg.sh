@@ -1,0 +1,162 @@
+#!/bin/sh
+# pg.sh: `scanbench pg` against a live PostgreSQL server. Always: bad input (no server programs,
+# a pool below 128kB, a table too large for the free disk) is refused with exit 2 in one line.
+# When the server's programs are installed (pg_config --bindir, or /usr/lib/postgresql/*/bin;
+# as root also the `postgres` user), a small end-to-end run: the server starts, both sides of
+# PostgreSQL's ring rule show in the placements and in pg_buffercache's figures, every count(*)
+# equals the live rows loaded, the report carries source postgresql and the server's version
+# and `compare` reads it; `reproduce --pg` adds the server's column; the cluster directory is gone afterwards and no server process of
+# ours is left. A SIGTERM mid-run leaves no cluster and no server; a server that cannot start
+# (a socket path too long) is reported with its log's last lines. Otherwise exit 77 (skip).
+. "$top_srcdir/tests/lib.sh"
+S=$SCANBENCH
+SMALL="--set table_size=4M --set repetitions=2"
+
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
+
+# Without libpq: one line naming the package, exit 2, and nothing else to test.
+expect_status 2 "no server programs" env SCANBENCH_PG_BINDIR=/nonexistent $S pg $SMALL
+if grep -q "built without libpq" "$SCRATCH/err"; then
+    err_is_one_line_containing "libpq-dev"
+    echo "scanbench was built without libpq: only its refusal tested" >&2
+    finish || exit 1
+    exit 77
+fi
+err_is_one_line_containing "install the server: Debian package postgresql"
+
+expect_status 2 "pool below 128kB" $S pg $SMALL --set pool_size=64K
+err_is_one_line_containing "--set pool_size=64K: pool_size: 64KB is below PostgreSQL's minimum shared_buffers (128kB)"
+expect_status 2 "op none only" $S pg $SMALL --set op=none
+err_is_one_line_containing "op: nothing a server can run"
+expect_status 2 "row width the table cannot have" $S pg $SMALL --set row_width=20
+err_is_one_line_containing "row_width: 20 bytes"
+
+# a table too large for the free disk: on a small file system (tmpfs), when the table still
+# fits in memory (the plan checks memory before the disk is looked at)
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    free_mb=$(df -Pm /dev/shm | awk 'NR == 2 { print $4 }')
+    avail_mb=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+    table_mb=$((free_mb / 2 + 1))
+    if [ "$table_mb" -lt $((avail_mb / 2)) ]; then
+        expect_status 2 "table larger than the free disk" env TMPDIR=/dev/shm $S pg \
+            --set table_size=${table_mb}M --set pool_size=1M
+        err_is_one_line_containing "of disk for its cluster, and /dev/shm has"
+    fi
+fi
+
+# Is there a server to run?
+bindir=$(pg_config --bindir 2>/dev/null)
+[ -x "$bindir/initdb" ] || bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ]; then
+    echo "no PostgreSQL server programs (Debian: postgresql): the live runs are skipped" >&2
+    finish || exit 1
+    exit 77
+fi
+if [ "$(id -u)" -eq 0 ] && ! id postgres >/dev/null 2>&1; then
+    echo "running as root and no postgres user: the live runs are skipped" >&2
+    finish || exit 1
+    exit 77
+fi
+version=$("$bindir/postgres" --version | sed 's/^postgres (PostgreSQL) //')
+if [ "$(id -u)" -eq 0 ]; then
+    expect_status 2 "root with no user to run the server as" env SCANBENCH_PG_USER=nosuchuser \
+        $S pg $SMALL
+    err_is_one_line_containing "running as root: PostgreSQL will not run as root, and there is no user \`nosuchuser\`"
+fi
+
+# The clusters go into a directory of our own, which the server's user can enter.
+PGTMP=$(mktemp -d "${TMPDIR:-/tmp}/scanbench-pgtest.XXXXXX") || exit 99
+chmod 755 "$PGTMP"
+trap 'rm -rf "$SCRATCH" "$PGTMP"' EXIT
+
+# no_cluster_left WHAT: the cluster directory is gone and no process of ours names it
+no_cluster_left() {
+    if [ -z "$(ls -A "$PGTMP")" ]; then pass; else fail "$1: left in $PGTMP: $(ls -A "$PGTMP")"; fi
+    if ps -eo stat=,args= | awk '$1 !~ /^Z/' | grep -F "$PGTMP" | grep -v grep >/dev/null; then
+        fail "$1: a process still names $PGTMP: $(ps -eo pid,args | grep -F "$PGTMP" | grep -v grep)"
+    else pass; fi
+}
+
+R="$SCRATCH/pg.json"
+expect_status 0 "live run" env TMPDIR="$PGTMP" $S pg $SMALL --set pool_size=1M,64M \
+    --set op=count,vacuum -o "$R"
+no_cluster_left "after a run"
+out_contains "SELECT COUNT(*)"
+out_contains "VACUUM"
+out_contains "ring 128KB"
+out_contains "clock (scattered)"
+out_contains "ring/scattered, SELECT COUNT(*), 4MB table:"
+out_contains "PostgreSQL has no setting that turns the ring off"
+if grep -qF "cluster in $PGTMP/scanbench-pg." "$SCRATCH/err"; then pass; else
+    fail "progress does not name the cluster: $(cat "$SCRATCH/err")"; fi
+
+check "report is scanbench JSON v1" jq -e '.schema == "scanbench-report" and .schema_version == 1' "$R"
+check "four runs, source and kernel postgresql" jq -e '[.runs[] | .source, .kernel] |
+    length == 8 and all(. == "postgresql")' "$R"
+check "the server's version in the report" jq -e --arg v "$version" '.postgresql.server_version == $v
+    and (.runs | all(.postgresql.server_version == $v))' "$R"
+check "PostgreSQL's rule: ring above NBuffers/4, clock below, VACUUM always ring" jq -e \
+    '[.runs[] | .op + " " + (.pool_size | tostring) + " " + .policy] ==
+    ["count 1048576 ring", "count 67108864 clock", "vacuum 1048576 ring", "vacuum 67108864 ring"]' "$R"
+check "the ring is cut to NBuffers/8 in a 1MB pool" jq -e '.runs[0].ring_size == 131072 and
+    .runs[2].ring_size == 131072 and .runs[3].ring_size == 262144 and .runs[1].ring_size == 0' "$R"
+check "the table: 512 pages of 61 rows, 10% deleted" jq -e '.runs | all(.pages == 512 and
+    .rows_per_page == 61 and .postgresql.rows_loaded == 31232 and .validation.rows_expected == 28103)' "$R"
+check "every count(*) equals the live rows loaded" jq -e '[.runs[] | select(.op == "count")] |
+    all(.validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked == 4)' "$R"
+check "two timed repetitions, MB/s consistent" jq -e '.runs | all(.repetitions | length == 2 and
+    all(. > 0)) and all(.mbps.min <= .mbps.median and .mbps.median <= .mbps.max)' "$R"
+check "every scan read every page (EXPLAIN BUFFERS)" jq -e '[.runs[] | select(.op == "count") |
+    .postgresql.buffers] | all(.shared_read == 512 and .shared_hit == 0)' "$R"
+if jq -e '.postgresql.pg_buffercache == "available"' "$R" >/dev/null; then
+    check "occupancy as the rule says: the ring's 16 buffers, the whole table" jq -e \
+        '[.runs[] | .buffers_touched] as $b | $b[0] == 16 and $b[1] == 512 and
+         (.runs | all(.postgresql.occupancy.consistent))' "$R"
+fi
+check "settings recorded" jq -e '.postgresql.settings | .listen_addresses == "" and
+    .max_parallel_workers_per_gather == "0" and .autovacuum == "off"' "$R"
+expect_status 0 "compare reads the report" $S compare "$R" "$R"
+out_contains "ring"
+
+# reproduce --pg: a postgresql column beside this host's figures
+expect_status 0 "reproduce --pg" env TMPDIR="$PGTMP" $S reproduce x4500-memtable --quick --pg \
+    --set table_size=4M --set repetitions=2 -o "$SCRATCH/repro"
+no_cluster_left "after reproduce --pg"
+out_contains "postgresql"
+out_contains "No setting turns the ring off"
+# a 4MB table: not larger than a quarter of 16MB (clock), larger than a quarter of 680KB (ring)
+if grep -E '^clock 16MB .*\|.* [0-9]+ clock .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null &&
+   grep -E '^clock 680KB .*\|.* [0-9]+ ring .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null; then
+    pass; else fail "reproduce --pg: the postgresql column: $(cat "$SCRATCH/out")"; fi
+check "reproduce --pg keeps the server's runs in the report" jq -e --arg v "$version" \
+    '.postgresql.server.server_version == $v and ([.postgresql.runs[] | .source + " " + .policy]
+     == ["postgresql clock", "postgresql ring", "postgresql ring", "postgresql ring"])' \
+    "$SCRATCH/repro/x4500-memtable.json"
+
+# SIGTERM while the server works: the cluster and the server go, the signal ends scanbench
+TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
+    >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && ! grep -q "shared_buffers 16MB: " "$SCRATCH/sig.err" 2>/dev/null; do
+    sleep 0.1; i=$((i + 1))
+done
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
+if grep -q "interrupted by signal 15" "$SCRATCH/sig.err"; then pass; else
+    fail "SIGTERM: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
+no_cluster_left "after SIGTERM"
+
+# A server that cannot start: the socket path is too long (over 107 bytes)
+LONG="$PGTMP/$(printf '%075d' 0)"
+mkdir "$LONG" && chmod 755 "$LONG"
+expect_status 1 "server that cannot start" env TMPDIR="$LONG" $S pg $SMALL -q
+err_is_one_line_containing "the PostgreSQL server did not start"
+err_is_one_line_containing "is too long (maximum 107 bytes)"
+if [ -z "$(ls -A "$LONG")" ]; then pass; else fail "failed start: left $(ls -A "$LONG")"; fi
+rmdir "$LONG"
+no_cluster_left "after a failed start"
+finish

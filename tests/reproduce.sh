@@ -1,0 +1,42 @@
+#!/bin/sh
+# reproduce.sh: `scanbench reproduce all --quick` end to end: every experiment of the thread
+# runs, prints its table and verdict, and writes one report per experiment (with its thread
+# figures and verdict) into a new directory that is never reused; with the cache model built,
+# the counters are simulated and labelled so. Bad names and an existing directory: exit 2.
+. "$top_srcdir/tests/lib.sh"
+S=$SCANBENCH
+D="$SCRATCH/repro"
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
+
+expect_status 0 "reproduce all --quick" $S reproduce all --quick -o "$D"
+for name in x4500-memtable luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
+    check "$name report written" test -f "$D/$name.json"
+    check "$name has thread and verdict" jq -e '.thread.who != "" and (.verdict | has("comparisons"))' "$D/$name.json"
+    out_contains "== $name:"
+done
+check "text kept" test -s "$D/reproduction.txt"
+out_contains "== overall: in"
+out_contains "SELECT COUNT(*)"
+check "thread figures beside: 1221 and 3033 MB/s" jq -e '[.thread.figures[].value] == [1221, 1709, 1320, 3033]' "$D/x4500-memtable.json"
+check "memtable compares count and vacuum" jq -e '[.verdict.comparisons[].op] == ["count", "vacuum"]' "$D/x4500-memtable.json"
+check "elapsed seconds become MB/s (11GB / 101 s)" jq -e '.thread.figures[0].mbps | . > 116 and . < 117' "$D/kirkwood-piii.json"
+check "every comparison has a verdict text" jq -e '[.verdict.comparisons[] | .text | length > 0] | all' "$D/pg83-ring.json"
+check "sweeps report their knee" jq -e '.verdict.knees | length == 2' "$D/gavin-fine.json"
+if $S list | grep -q '^  sim '; then
+    check "counters simulated and labelled" jq -e '[.runs[].counters.simulated] | all' "$D/x4500-memtable.json"
+    out_contains "SIMULATED"
+fi
+
+expect_status 2 "existing directory" $S reproduce tom-lane-xeon --quick -o "$D"
+err_is_one_line_containing "$D: File exists"
+expect_status 2 "unknown experiment" $S reproduce thumper
+err_is_one_line_containing "thumper: unknown experiment (known: gavin-fine, gavin-wide, kirkwood-piii"
+
+f="$SCRATCH/badthread.ini"
+printf '%s\n' "[experiment]" "name = x" "[thread]" "figure = count clock 16MB 1221" >"$f"
+expect_status 2 "malformed thread figure" $S run "$f"
+err_is_one_line_containing "$f:4: figure: \"count clock 16MB 1221\" is not"
+printf '%s\n' "[thread]" "colour = blue" >"$f"
+expect_status 2 "unknown thread key" $S run "$f"
+err_is_one_line_containing "$f:2: colour: unknown key in [thread]"
+finish

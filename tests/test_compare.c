@@ -1,0 +1,609 @@
+#include "config.h"
+/* test_compare.c: unit tests for lib/mannwhitney.h, lib/report_read.h, lib/compare.h, the table
+ * rendered from a stored report (lib/render.h) and the gnuplot script (lib/plot.h). Works on
+ * the two hand-made fixtures tests/data/report-a.json and report-b.json (1MB table, op count,
+ * a clock sweep and a 64KB ring in pools of 256KB and 512KB, 5 timed scans):
+ *   - clock 256KB: in both; every B repetition faster than every A one (exact p = 2/252);
+ *   - ring 64KB in 256KB: in both; values interleaved (U of B = 14, exact p = 212/252);
+ *   - clock 512KB: only in A; ring 64KB in 512KB: only in B;
+ *   - B's clock 256KB run has counter-derived figures (l2_miss_per_page null), A's are null.
+ * The compare table and the rendered table are compared with golden files in tests/data. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "mannwhitney.h"
+#include "plot.h"
+#include "render.h"
+#include "report_read.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+/* |got - want| <= eps, in double precision (cmocka 1.1.5 compares floats only) */
+#define assert_near(got, want, eps) near_(got, want, eps, #got, __FILE__, __LINE__)
+static void near_(double got, double want, double eps, const char *what, const char *file,
+                  int line)
+{
+    if (!(fabs(got - want) <= eps))
+        fail_msg("%s:%d: %s = %.17g, want %.17g within %g", file, line, what, got, want, eps);
+}
+
+/* tests/data/NAME under $top_srcdir (set by the test harness; "." when run by hand). */
+static char *data_path(const char *name)
+{
+    const char *top = getenv("top_srcdir");
+    size_t len = strlen(top ? top : ".") + strlen(name) + 16;
+    char *path = malloc(len);
+    assert_non_null(path);
+    snprintf(path, len, "%s/tests/data/%s", top ? top : ".", name);
+    return path;
+}
+
+static json_t *load_fixture(const char *name)
+{
+    struct sb_error err = {0};
+    char *path = data_path(name);
+    json_t *report = NULL;
+    int status = sb_report_load(path, &report, &err);
+    if (status != SB_OK)
+        fail_msg("%s: %s", path, err.msg);
+    free(path);
+    return report;
+}
+
+/* The whole file, NUL-terminated. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long size;
+
+    if (!f)
+        fail_msg("cannot open %s", path);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size = ftell(f);
+    assert_true(size >= 0);
+    rewind(f);
+    buf = malloc((size_t)size + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
+    buf[size] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)size;
+    return buf;
+}
+
+/* Fails showing both texts when got differs from the golden file tests/data/NAME. */
+static void assert_golden(const char *got, const char *name)
+{
+    char *path = data_path(name);
+    char *want = slurp(path, NULL);
+    if (strcmp(got, want) != 0)
+        fail_msg("output differs from %s\n--- want:\n%s--- got:\n%s", path, want, got);
+    free(want);
+    free(path);
+}
+
+static size_t count_of(const char *text, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+    if (!strstr(text, needle))
+        fail_msg("no \"%s\" in:\n%s", needle, text);
+}
+
+/* ---- Mann-Whitney U ----------------------------------------------------------------------- */
+
+static void test_mw_separated(void **state)
+{
+    static const double lo[] = {1, 2, 3, 4, 5}, hi[] = {6, 7, 8, 9, 10};
+    /* 5 vs 5 fully separated: only one of the C(10,5) = 252 arrangements has U = 0 and one
+     * has U = 25, so the two-sided p is 2/252 whichever side is bigger. */
+    struct sb_mann_whitney r = sb_mann_whitney(lo, 5, hi, 5);
+    (void)state;
+    assert_true(r.exact);
+    assert_true(r.u == 0.0);
+    assert_near(r.p, 2.0 / 252.0, 1e-12);
+
+    r = sb_mann_whitney(hi, 5, lo, 5);
+    assert_true(r.exact);
+    assert_true(r.u == 25.0);
+    assert_near(r.p, 2.0 / 252.0, 1e-12);
+}
+
+static void test_mw_small_exact(void **state)
+{
+    static const double a[] = {1, 2, 3}, b[] = {4, 5}, c[] = {1, 3, 5}, d[] = {2, 4};
+    struct sb_mann_whitney r;
+    (void)state;
+
+    /* a = {1,2,3}, b = {4,5}: no a beats a b, U = 0. Of the C(5,2) = 10 arrangements, one has
+     * U = 0 (and one U = 6): p = 2 * 1/10 = 0.2. */
+    r = sb_mann_whitney(a, 3, b, 2);
+    assert_true(r.exact);
+    assert_true(r.u == 0.0);
+    assert_near(r.p, 0.2, 1e-12);
+    r = sb_mann_whitney(b, 2, a, 3);
+    assert_true(r.u == 6.0);
+    assert_near(r.p, 0.2, 1e-12);
+
+    /* c = {1,3,5}, d = {2,4}: 3 > 2, 5 > 2, 5 > 4: U = 3, the middle of 0..6, so
+     * P(U <= 3) = P(U >= 3) = 6/10 and p = min(1, 2 * 0.6) = 1. */
+    r = sb_mann_whitney(c, 3, d, 2);
+    assert_true(r.exact);
+    assert_true(r.u == 3.0);
+    assert_near(r.p, 1.0, 1e-12);
+}
+
+static void test_mw_ties(void **state)
+{
+    static const double same[] = {5, 5, 5, 5, 5};
+    static const double a[] = {1, 2, 2}, b[] = {2, 3, 4};
+    struct sb_mann_whitney r;
+    (void)state;
+
+    /* identical samples: every pair a tie, U = 25/2, no evidence of a difference */
+    r = sb_mann_whitney(same, 5, same, 5);
+    assert_false(r.exact);
+    assert_true(r.u == 12.5);
+    assert_near(r.p, 1.0, 0.0);
+
+    /* a = {1,2,2}, b = {2,3,4}: ties, so the normal approximation. By hand:
+     *   U of a: 1 beats nothing; each 2 ties the b 2 (1/2 each): U = 1.
+     *   n = m = 3, N = 6, mean = nm/2 = 4.5.
+     *   one tie group (three 2s), t = 3: sum(t^3 - t) = 24.
+     *   var = nm/12 * ((N + 1) - 24 / (N (N - 1))) = 0.75 * (7 - 24/30) = 0.75 * 6.2 = 4.65.
+     *   z = (|U - mean| - 0.5) / sqrt(var) = 3 / 2.156386 = 1.391217.
+     *   p = 2 * (1 - Phi(1.391217)) = erfc(1.391217 / sqrt 2) = 0.164160. */
+    r = sb_mann_whitney(a, 3, b, 3);
+    assert_false(r.exact);
+    assert_true(r.u == 1.0);
+    assert_near(r.p, 0.164160, 1e-6);
+    /* the other side: U = 9 - 1 = 8, the same distance from the mean, the same p */
+    r = sb_mann_whitney(b, 3, a, 3);
+    assert_true(r.u == 8.0);
+    assert_near(r.p, 0.164160, 1e-6);
+}
+
+static void test_mw_large(void **state)
+{
+    double a[40], b[40];
+    struct sb_mann_whitney r;
+    (void)state;
+
+    for (int i = 0; i < 40; i++) {
+        a[i] = i;
+        b[i] = 40 + i;
+    }
+    /* more than 30 a side: the normal approximation, even without ties:
+     * z = (800 - 0.5) / sqrt(40*40*81/12) = 7.6932, p = 1.435e-14 */
+    r = sb_mann_whitney(a, 40, b, 40);
+    assert_false(r.exact);
+    assert_true(r.u == 0.0);
+    assert_near(r.p, 1.435085e-14, 1e-18);
+}
+
+/* ---- reading reports ---------------------------------------------------------------------- */
+
+static void test_load_good(void **state)
+{
+    json_t *a = load_fixture("report-a.json"), *b = load_fixture("report-b.json");
+    (void)state;
+    assert_string_equal(json_string_value(json_object_get(json_object_get(a, "context"), "host")),
+                        "host-a");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(b, "context"), "host")),
+                        "host-b");
+    assert_int_equal(json_array_size(json_object_get(a, "runs")), 3);
+    assert_int_equal(json_array_size(json_object_get(b, "runs")), 3);
+    json_decref(a);
+    json_decref(b);
+}
+
+struct bad_case {
+    const char *file;
+    const char *content; /* NULL: the first 1000 bytes of report-a.json */
+    const char *want[3];
+};
+
+static void test_load_errors(void **state)
+{
+    char dir[] = "/tmp/sb-test-compare.XXXXXX";
+    char *good_path = data_path("report-a.json");
+    size_t good_len;
+    char *good = slurp(good_path, &good_len);
+    json_error_t jerr;
+    json_t *doc;
+    char *v2, *no_field, *no_median;
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    /* the fixture edited: another schema version; run 1 without "footprint"; no median */
+    doc = json_loads(good, 0, &jerr);
+    assert_non_null(doc);
+    json_object_set_new(doc, "schema_version", json_integer(2));
+    v2 = json_dumps(doc, 0);
+    json_object_set_new(doc, "schema_version", json_integer(1));
+    json_object_del(json_array_get(json_object_get(doc, "runs"), 1), "footprint");
+    no_field = json_dumps(doc, 0);
+    json_object_set_new(json_array_get(json_object_get(doc, "runs"), 1), "footprint",
+                        json_integer(65536));
+    json_object_del(json_object_get(json_array_get(json_object_get(doc, "runs"), 2), "mbps"),
+                    "median");
+    no_median = json_dumps(doc, 0);
+    json_decref(doc);
+    assert_non_null(v2);
+    assert_non_null(no_field);
+    assert_non_null(no_median);
+    assert_true(good_len > 1000);
+    {
+        const struct bad_case cases[] = {
+            {"notjson.json", "this is not JSON\n", {"not a scanbench report", NULL}},
+            {"truncated.json", NULL, {"truncated", NULL}},
+            {"empty.json", "", {"truncated", NULL}},
+            {"other.json", "{\"name\": \"x\", \"runs\": []}\n", {"no \"schema\"", NULL}},
+            {"array.json", "[1, 2, 3]\n", {"not a scanbench report", NULL}},
+            {"v2.json", v2, {"version 2", "version 1", NULL}},
+            {"nofield.json", no_field, {"run 1", "\"footprint\"", NULL}},
+            {"nomedian.json", no_median, {"run 2", "median", NULL}},
+            {"missing.json", "", {"cannot read", NULL}}, /* not written */
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            char path[256];
+            struct sb_error err = {0};
+            json_t *report = (json_t *)1;
+            FILE *f;
+
+            snprintf(path, sizeof path, "%s/%s", dir, cases[c].file);
+            if (strcmp(cases[c].file, "missing.json") != 0) {
+                f = fopen(path, "w");
+                assert_non_null(f);
+                if (cases[c].content)
+                    fputs(cases[c].content, f);
+                else
+                    fwrite(good, 1, 1000, f);
+                assert_int_equal(fclose(f), 0);
+            }
+            if (sb_report_load(path, &report, &err) != SB_ERR_INPUT)
+                fail_msg("%s: loaded, or not as bad input", cases[c].file);
+            assert_null(report);
+            assert_int_equal(err.status, SB_ERR_INPUT);
+            if (!strstr(err.msg, path))
+                fail_msg("%s: message does not name the file: %s", cases[c].file, err.msg);
+            assert_null(strchr(err.msg, '\n'));
+            for (int w = 0; cases[c].want[w]; w++)
+                if (!strstr(err.msg, cases[c].want[w]))
+                    fail_msg("%s: no \"%s\" in: %s", cases[c].file, cases[c].want[w], err.msg);
+            unlink(path);
+        }
+    }
+    assert_int_equal(rmdir(dir), 0);
+    free(v2);
+    free(no_field);
+    free(no_median);
+    free(good);
+    free(good_path);
+}
+
+/* ---- compare ------------------------------------------------------------------------------ */
+
+struct reports {
+    json_t *r[3];
+};
+
+static int setup_reports(void **state)
+{
+    static struct reports fx;
+    fx.r[0] = load_fixture("report-a.json");
+    fx.r[1] = load_fixture("report-b.json");
+    fx.r[2] = NULL;
+    *state = &fx;
+    return 0;
+}
+
+static int teardown_reports(void **state)
+{
+    struct reports *fx = *state;
+    for (int i = 0; i < 3; i++)
+        json_decref(fx->r[i]);
+    return 0;
+}
+
+static const char *const fixture_paths[] = {"report-a.json", "report-b.json", "report-a.json"};
+
+static double median_of(const json_t *report, size_t run)
+{
+    return json_number_value(json_object_get(
+        json_object_get(json_array_get(json_object_get(report, "runs"), run), "mbps"), "median"));
+}
+
+static const json_t *at(const json_t *o, const char *k1, const char *k2)
+{
+    const json_t *v = json_object_get(o, k1);
+    return k2 ? json_object_get(v, k2) : v;
+}
+
+static void test_compare_build(void **state)
+{
+    struct reports *fx = *state;
+    json_t *doc = sb_compare_build(fx->r, fixture_paths, 2);
+    const json_t *pairs, *p, *c, *unmatched;
+
+    assert_non_null(doc);
+    assert_string_equal(json_string_value(at(doc, "schema", NULL)), "scanbench-compare");
+    assert_int_equal(json_integer_value(at(doc, "schema_version", NULL)), 1);
+    assert_near(json_real_value(at(doc, "alpha", NULL)), 0.05, 0.0);
+    assert_int_equal(json_array_size(at(doc, "reports", NULL)), 2);
+    assert_string_equal(json_string_value(at(json_array_get(at(doc, "reports", NULL), 1), "host",
+                                             NULL)), "host-b");
+    assert_string_equal(json_string_value(at(json_array_get(at(doc, "reports", NULL), 0), "date",
+                                             NULL)), "2025-03-01T10:00:00Z");
+
+    pairs = at(doc, "pairs", NULL);
+    assert_int_equal(json_array_size(pairs), 2);
+
+    /* clock 256KB: A run 0 against B run 2; every B scan faster */
+    p = json_array_get(pairs, 0);
+    assert_string_equal(json_string_value(at(p, "a", "name")), "fixture pool_size=256K policy=clock");
+    assert_string_equal(json_string_value(at(p, "b", "name")), "fixture pool_size=256K policy=clock");
+    assert_int_equal(json_integer_value(at(p, "b", "report")), 1);
+    assert_string_equal(json_string_value(at(p, "parameters", "policy")), "clock");
+    assert_int_equal(json_integer_value(at(p, "parameters", "footprint")), 262144);
+    assert_int_equal(json_integer_value(at(p, "parameters", "pool_size")), 262144);
+    assert_int_equal(json_object_size(at(p, "parameters", NULL)), 12);
+    assert_true(json_real_value(at(p, "a", "median")) == median_of(fx->r[0], 0));
+    assert_true(json_real_value(at(p, "b", "median")) == median_of(fx->r[1], 2));
+    assert_true(json_real_value(at(p, "ratio", NULL)) ==
+                median_of(fx->r[1], 2) / median_of(fx->r[0], 0));
+    assert_near(json_real_value(at(p, "ratio", NULL)), 1.6, 1e-12);
+    assert_near(json_real_value(at(p, "p", NULL)), 2.0 / 252.0, 1e-12);
+    assert_true(json_is_true(at(p, "exact", NULL)));
+    assert_true(json_is_true(at(p, "significant", NULL)));
+    /* counters: A has none, B three of four (l2_miss_per_page null in both: left out) */
+    c = at(p, "counters", NULL);
+    assert_int_equal(json_object_size(c), 3);
+    assert_null(json_object_get(c, "l2_miss_per_page"));
+    assert_true(json_is_null(at(c, "l2_writeback_per_page", "a")));
+    assert_near(json_number_value(at(c, "l2_writeback_per_page", "b")), 65.0, 0.0);
+    assert_true(json_is_null(at(c, "l2_writeback_per_page", "difference")));
+    assert_true(json_is_null(at(c, "mem_read_bytes_per_table_byte", "a")));
+    assert_near(json_number_value(at(c, "mem_read_bytes_per_table_byte", "b")), 2.0, 0.0);
+    assert_true(json_is_null(at(c, "mem_write_bytes_per_table_byte", "difference")));
+    assert_near(json_number_value(at(c, "mem_write_bytes_per_table_byte", "b")), 1.5, 0.0);
+
+    /* ring 64KB in 256KB: interleaved, U of B = 14, p = 2 * P(U >= 14) = 2 * 106/252 */
+    p = json_array_get(pairs, 1);
+    assert_string_equal(json_string_value(at(p, "a", "name")), "fixture pool_size=256K policy=ring");
+    assert_string_equal(json_string_value(at(p, "b", "name")), "fixture pool_size=256K policy=ring");
+    assert_int_equal(json_integer_value(at(p, "parameters", "footprint")), 65536);
+    assert_near(json_real_value(at(p, "ratio", NULL)), 25600.0 / 25000.0, 1e-12);
+    assert_near(json_real_value(at(p, "p", NULL)), 212.0 / 252.0, 1e-12);
+    assert_true(json_is_true(at(p, "exact", NULL)));
+    assert_true(json_is_false(at(p, "significant", NULL)));
+    assert_int_equal(json_object_size(at(p, "counters", NULL)), 0);
+
+    /* the runs with no partner: B's first, then A's */
+    unmatched = at(doc, "unmatched", NULL);
+    assert_int_equal(json_array_size(unmatched), 2);
+    assert_int_equal(json_integer_value(at(json_array_get(unmatched, 0), "report", NULL)), 1);
+    assert_string_equal(json_string_value(at(json_array_get(unmatched, 0), "name", NULL)),
+                        "fixture pool_size=512K policy=ring");
+    assert_int_equal(json_integer_value(at(json_array_get(unmatched, 1), "report", NULL)), 0);
+    assert_string_equal(json_string_value(at(json_array_get(unmatched, 1), "name", NULL)),
+                        "fixture pool_size=512K policy=clock");
+    json_decref(doc);
+}
+
+static void test_compare_counter_difference(void **state)
+{
+    struct reports *fx = *state;
+    json_t *a = json_deep_copy(fx->r[0]);
+    json_t *reports[2] = {a, fx->r[1]};
+    json_t *doc;
+    const json_t *c;
+
+    /* give A's clock 256KB run a write-back figure: the difference is B - A */
+    json_object_set_new(json_object_get(json_object_get(json_array_get(json_object_get(a, "runs"),
+                                                                       0), "counters"), "derived"),
+                        "l2_writeback_per_page", json_real(60.0));
+    doc = sb_compare_build(reports, fixture_paths, 2);
+    c = at(json_array_get(json_object_get(doc, "pairs"), 0), "counters", NULL);
+    assert_near(json_number_value(at(c, "l2_writeback_per_page", "a")), 60.0, 0.0);
+    assert_near(json_number_value(at(c, "l2_writeback_per_page", "difference")), 5.0,
+                        0.0);
+    assert_true(json_is_null(at(c, "mem_read_bytes_per_table_byte", "difference")));
+    json_decref(doc);
+    json_decref(a);
+}
+
+static void test_compare_three(void **state)
+{
+    struct reports *fx = *state;
+    json_t *reports[3] = {fx->r[0], fx->r[1], fx->r[0]};
+    json_t *doc = sb_compare_build(reports, fixture_paths, 3);
+    const json_t *pairs = json_object_get(doc, "pairs"), *p;
+
+    /* A against B (2 pairs), then A against itself (3 pairs): equal samples, all ties */
+    assert_int_equal(json_array_size(pairs), 5);
+    for (size_t i = 2; i < 5; i++) {
+        p = json_array_get(pairs, i);
+        assert_int_equal(json_integer_value(at(p, "b", "report")), 2);
+        assert_near(json_real_value(at(p, "ratio", NULL)), 1.0, 0.0);
+        assert_near(json_real_value(at(p, "p", NULL)), 1.0, 0.0);
+        assert_true(json_is_false(at(p, "exact", NULL)));
+        assert_true(json_is_false(at(p, "significant", NULL)));
+    }
+    /* every A run has a partner in the third report; B's extra run has none */
+    assert_int_equal(json_array_size(json_object_get(doc, "unmatched")), 1);
+    json_decref(doc);
+}
+
+static void test_compare_render(void **state)
+{
+    struct reports *fx = *state;
+    json_t *doc = sb_compare_build(fx->r, fixture_paths, 2);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    sb_compare_render(out, doc);
+    assert_int_equal(fclose(out), 0);
+    assert_contains(text, "A = report-a.json (host host-a, AMD EPYC 7B13, 2025-03-01T10:00:00Z)");
+    assert_contains(text, "count clock 256KB memcpy table 1MB");
+    assert_contains(text, "count ring 64KB in 256KB memcpy table 1MB");
+    assert_contains(text, "   1.600   0.0079 *\n");
+    assert_contains(text, "   1.024   0.8413 ~\n");
+    assert_contains(text, "A n/a  X 65.000");
+    assert_contains(text, "runs with no partner:\n  B: fixture pool_size=512K policy=ring\n"
+                          "  A: fixture pool_size=512K policy=clock\n");
+    assert_golden(text, "compare-ab.txt");
+    free(text);
+    json_decref(doc);
+}
+
+/* ---- the table and the plot script -------------------------------------------------------- */
+
+static void test_render_stored(void **state)
+{
+    struct reports *fx = *state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    assert_int_equal(sb_render_table(out, fx->r[0]), 0);
+    assert_int_equal(fclose(out), 0);
+    assert_golden(text, "report-a.table");
+    free(text);
+}
+
+static char *plot_script(const json_t *report, const char *output, int want)
+{
+    char *text = NULL;
+    size_t len = 0;
+    struct sb_error err = {0};
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    assert_int_equal(sb_plot_script(out, report, output, &err), want);
+    assert_int_equal(fclose(out), 0);
+    if (want != SB_OK) {
+        assert_int_equal(err.status, want);
+        if (!strstr(err.msg, output))
+            fail_msg("message does not name %s: %s", output, err.msg);
+    }
+    return text;
+}
+
+static void test_plot_script(void **state)
+{
+    struct reports *fx = *state;
+    char *text;
+
+    /* A: two lines (clock at 256KB and 512KB, ring at 64KB), three known caches, no counters */
+    text = plot_script(fx->r[0], "out/a.png", SB_OK);
+    assert_contains(text, "set terminal pngcairo");
+    assert_contains(text, "set output 'out/a.png'\n");
+    assert_contains(text, "set logscale x 2\n");
+    assert_contains(text, "set label 'L1d' at 32768,");
+    assert_contains(text, "set label 'L2' at 524288,");
+    assert_contains(text, "set label 'L3' at 33554432,");
+    assert_int_equal(count_of(text, "set label '"), 3);
+    assert_int_equal(count_of(text, "set arrow from "), 3);
+    /* x range from the smallest mark (L1d) to the largest (L3), widened 1.5 times each way */
+    assert_contains(text, "set xrange [21845.3:5.03316e+07]\n");
+    assert_int_equal(count_of(text, "<< EOD\n"), 2);
+    assert_contains(text, "$mbps0 << EOD\n262144 10000\n524288 15625\nEOD\n");
+    assert_contains(text, "$mbps1 << EOD\n65536 25000\nEOD\n");
+    assert_contains(text, "title 'count clock memcpy'");
+    assert_contains(text, "title 'count ring memcpy'");
+    assert_contains(text, "scanbench fixture on host-a (AMD EPYC 7B13)");
+    assert_null(strstr(text, "multiplot"));
+    free(text);
+
+    /* B: L3 unknown (no mark), counters in one run: a second plot from 3 more blocks a line */
+    text = plot_script(fx->r[1], "b.svg", SB_OK);
+    assert_contains(text, "set terminal svg");
+    assert_null(strstr(text, "pngcairo"));
+    assert_contains(text, "set logscale x 2\n");
+    assert_contains(text, "set label 'L1d' at 49152,");
+    assert_contains(text, "set label 'L2' at 1310720,");
+    assert_null(strstr(text, "'L3'"));
+    assert_int_equal(count_of(text, "set label '"), 2);
+    assert_int_equal(count_of(text, "<< EOD\n"), 8);
+    /* B's series: ring first (its first run), two ring points at 64KB; clock at 256KB */
+    assert_contains(text, "$mbps1 << EOD\n262144 16000\nEOD\n");
+    assert_contains(text, "$wb0 << EOD\nEOD\n");
+    assert_contains(text, "$wb1 << EOD\n262144 65\nEOD\n");
+    assert_contains(text, "$rd1 << EOD\n262144 16384\nEOD\n");
+    assert_contains(text, "$wr1 << EOD\n262144 12288\nEOD\n");
+    assert_contains(text, "set multiplot layout 2,1\n");
+    assert_contains(text, "unset multiplot\n");
+    /* the counters plot draws only lines with points: the ring series (0) has none */
+    assert_contains(text, "\nplot $wb1 using 1:2 with linespoints title 'count clock memcpy: L2 "
+                          "write-backs', $rd1 using");
+    assert_contains(text, "$wr1 using 1:2 axes x1y2");
+    assert_null(strstr(text, "$wb0 using"));
+    assert_null(strstr(text, "$rd0 using"));
+    free(text);
+
+    /* no run could read the write-backs: no write-back line at all (gnuplot fails on an axis
+     * whose every line is empty), the memory bytes still drawn */
+    {
+        json_t *b = json_deep_copy(fx->r[1]);
+        json_object_set_new(json_object_get(json_object_get(json_array_get(
+                                json_object_get(b, "runs"), 2), "counters"), "derived"),
+                            "l2_writeback_per_page", json_null());
+        text = plot_script(b, "b.svg", SB_OK);
+        assert_contains(text, "set multiplot layout 2,1\n");
+        assert_contains(text, "\nplot $rd1 using 1:2 axes x1y2");
+        assert_null(strstr(text, "$wb1 using"));
+        free(text);
+        json_decref(b);
+    }
+
+    /* neither .png nor .svg: refused, nothing written */
+    text = plot_script(fx->r[0], "a.jpg", SB_ERR_INPUT);
+    assert_string_equal(text, "");
+    free(text);
+    text = plot_script(fx->r[0], "png", SB_ERR_INPUT);
+    assert_string_equal(text, "");
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mw_separated),
+        cmocka_unit_test(test_mw_small_exact),
+        cmocka_unit_test(test_mw_ties),
+        cmocka_unit_test(test_mw_large),
+        cmocka_unit_test(test_load_good),
+        cmocka_unit_test(test_load_errors),
+        cmocka_unit_test_setup_teardown(test_compare_build, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_counter_difference, setup_reports,
+                                        teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_three, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_render, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_render_stored, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_plot_script, setup_reports, teardown_reports),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,416 @@
+#include "config.h"
+/* test_pg.c: unit tests for the parts of `scanbench pg` that need no server: the lineitem-like
+ * table's layout (row_width 100 gives 61 rows per 8KB page and a 124-byte tuple, as a live
+ * PostgreSQL 15 stores it; the widths a varlena header makes impossible; the dead rows), its
+ * load SQL; PostgreSQL's placement rule on both sides of NBuffers / 4 and the ring's cap at
+ * NBuffers / 8; the postgresql.conf settings and their quoting; parsing `postgres --version`,
+ * EXPLAIN (FORMAT JSON) and VACUUM VERBOSE (real PostgreSQL 15 output, TOAST table included);
+ * from a plan to server jobs (duplicates merged, pools below 128kB refused or left out, op none
+ * left out, ignored keys noted); and the run record's fields (those `compare` requires). */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "pg_conf.h"
+#include "pg_jobs.h"
+#include "pg_parse.h"
+#include "pg_record.h"
+#include "pg_rule.h"
+#include "pg_table.h"
+#include "plan.h"
+#include "report_read.h"
+
+static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
+
+static void test_table_shape(void **state)
+{
+    struct sb_pg_table_shape s;
+    char why[256];
+    (void)state;
+
+    /* 100 bytes: 63 fixed + 1-byte header + 36 characters; tuple 24 + 100 = 124 (lp_len on a
+     * live server), MAXALIGN 128 + 4 line pointer = 132; (8192 - 24) / 132 = 61 */
+    assert_true(sb_pg_table_shape(4u << 20, 8192, 100, 10, &s, why, sizeof why));
+    assert_int_equal(s.comment_len, 36);
+    assert_int_equal(s.data_bytes, 100);
+    assert_int_equal(s.rows_per_page, 61);
+    assert_int_equal(s.pages, 512);
+    assert_int_equal(s.rows, 512 * 61);
+    assert_int_equal(s.rows_deleted, 3129); /* what the server's DELETE reported */
+    assert_int_equal(s.rows_live, 31232 - 3129);
+    /* the widest short comment: 126 characters */
+    assert_true(sb_pg_table_shape(8192, 8192, 190, 0, &s, why, sizeof why));
+    assert_int_equal(s.comment_len, 126);
+    assert_int_equal(s.data_bytes, 190);
+    /* 191..194 would need 127..130 characters with a 1-byte header: impossible; 195 instead */
+    assert_true(sb_pg_table_shape(8192, 8192, 192, 0, &s, why, sizeof why));
+    assert_int_equal(s.comment_len, 127);
+    assert_int_equal(s.data_bytes, 195);
+    /* from 195: 4-byte header at 64 */
+    assert_true(sb_pg_table_shape(8192, 8192, 300, 0, &s, why, sizeof why));
+    assert_int_equal(s.comment_len, 232);
+    assert_int_equal(s.data_bytes, 300);
+    assert_int_equal(s.rows_per_page, (8192 - 24) / (328 + 4));
+    /* 64: an empty comment */
+    assert_true(sb_pg_table_shape(8192, 8192, 64, 0, &s, why, sizeof why));
+    assert_int_equal(s.comment_len, 0);
+    assert_int_equal(s.rows_per_page, (8192 - 24) / (88 + 4));
+    /* out of range, and not whole pages */
+    assert_false(sb_pg_table_shape(8192, 8192, 63, 0, &s, why, sizeof why));
+    assert_non_null(strstr(why, "64 to 1800"));
+    assert_false(sb_pg_table_shape(8192, 8192, 1801, 0, &s, why, sizeof why));
+    assert_false(sb_pg_table_shape(10000, 8192, 100, 0, &s, why, sizeof why));
+}
+
+static void test_rows_deleted(void **state)
+{
+    (void)state;
+    assert_int_equal(sb_pg_rows_deleted(1000, 0), 0);
+    assert_int_equal(sb_pg_rows_deleted(1000, 10), 100);
+    assert_int_equal(sb_pg_rows_deleted(1000, 100), 1000);
+    assert_int_equal(sb_pg_rows_deleted(5, 10), 5);   /* rows 1..5: residues 1..5 */
+    assert_int_equal(sb_pg_rows_deleted(100, 1), 1);  /* row 100 */
+    assert_int_equal(sb_pg_rows_deleted(99, 1), 0);
+    assert_int_equal(sb_pg_rows_deleted(105, 3), 3 + 2); /* 100; 1, 2, 101, 102 */
+}
+
+static void test_load_sql(void **state)
+{
+    struct sb_pg_table_shape s;
+    char why[128], buf[2048];
+    const char *stmt;
+    (void)state;
+
+    assert_true(sb_pg_table_shape(8u << 20, 8192, 100, 10, &s, why, sizeof why));
+    stmt = sb_pg_table_load_sql(&s, "sb_a", 0, buf, sizeof buf);
+    assert_string_equal(stmt, "DROP TABLE IF EXISTS lineitem");
+    stmt = sb_pg_table_load_sql(&s, "sb_a", 1, buf, sizeof buf);
+    assert_non_null(strstr(stmt, "CREATE TABLE lineitem (l_orderkey bigint"));
+    assert_non_null(strstr(stmt, "TABLESPACE sb_a"));
+    stmt = sb_pg_table_load_sql(&s, "sb_a", 2, buf, sizeof buf);
+    assert_non_null(strstr(stmt, "lpad(g::text, 36, 'x')"));
+    assert_non_null(strstr(stmt, "generate_series(1::bigint, 62464)"));
+    stmt = sb_pg_table_load_sql(&s, "sb_a", 3, buf, sizeof buf);
+    assert_string_equal(stmt, "DELETE FROM lineitem WHERE l_orderkey % 100 < 10");
+    assert_null(sb_pg_table_load_sql(&s, "sb_a", 4, buf, sizeof buf));
+    assert_true(sb_pg_table_shape(8u << 20, 8192, 100, 0, &s, why, sizeof why));
+    assert_null(sb_pg_table_load_sql(&s, "sb_a", 3, buf, sizeof buf)); /* nothing to delete */
+}
+
+static void test_placement_rule(void **state)
+{
+    struct sb_pg_placement p;
+    (void)state;
+
+    /* 16MB pool = 2048 buffers, a quarter = 512: a 512-page table is not larger: clock */
+    sb_pg_placement_decide("count", 512, 2048, 8192, 15, &p);
+    assert_string_equal(p.policy, "clock");
+    assert_int_equal(p.ring_size, 0);
+    assert_int_equal(p.footprint, 16u << 20);
+    assert_non_null(strstr(p.why, "not larger"));
+    sb_pg_placement_decide("count", 513, 2048, 8192, 15, &p);
+    assert_string_equal(p.policy, "ring");
+    assert_int_equal(p.ring_size, 256u * 1024);
+    assert_int_equal(p.footprint, 256u * 1024);
+    assert_non_null(strstr(p.why, "BAS_BULKREAD"));
+    /* VACUUM: always its ring, even for a tiny table */
+    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 15, &p);
+    assert_string_equal(p.policy, "ring");
+    assert_int_equal(p.ring_size, 256u * 1024);
+    assert_null(strstr(p.why, "vacuum_buffer_usage_limit"));
+    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 16, &p);
+    assert_non_null(strstr(p.why, "vacuum_buffer_usage_limit"));
+    /* the ring is at most NBuffers / 8: 1MB pool = 128 buffers -> 16 buffers, 128KB */
+    sb_pg_placement_decide("count", 512, 128, 8192, 15, &p);
+    assert_string_equal(p.policy, "ring");
+    assert_int_equal(p.ring_size, 128u * 1024);
+    assert_non_null(strstr(p.why, "shared_buffers / 8"));
+    /* the minimum pool, 16 buffers: a 2-buffer ring */
+    sb_pg_placement_decide("vacuum", 512, 16, 8192, 15, &p);
+    assert_int_equal(p.ring_size, 2 * 8192);
+}
+
+static void test_conf(void **state)
+{
+    struct sb_pg_conf c;
+    char text[4096];
+    json_t *j;
+    (void)state;
+
+    sb_pg_conf_build(&c, 15, "/tmp/scanbench-pg.x'y", 16u << 20, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "16384kB");
+    assert_string_equal(sb_pg_conf_get(&c, "listen_addresses"), "");
+    assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "0");
+    assert_string_equal(sb_pg_conf_get(&c, "autovacuum"), "off");
+    assert_null(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit")); /* unknown to 15 */
+    assert_true(sb_pg_conf_text(&c, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "shared_buffers = '16384kB'\t# the experiment's pool_size\n"));
+    assert_non_null(strstr(text, "listen_addresses = ''\t#"));
+    assert_non_null(strstr(text, "unix_socket_directories = '/tmp/scanbench-pg.x''y'"));
+    assert_int_equal(sb_pg_conf_text(&c, text, 64), -1);
+    j = sb_pg_conf_json(&c);
+    assert_string_equal(json_string_value(json_object_get(j, "wal_level")), "minimal");
+    json_decref(j);
+    sb_pg_conf_build(&c, 17, "/tmp/x", 128 * 1024, 2);
+    assert_string_equal(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit"), "256kB");
+    assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "128kB");
+    assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "2");
+}
+
+static void test_parse_version(void **state)
+{
+    char v[128];
+    int major = 0;
+    (void)state;
+
+    assert_true(sb_pg_parse_version("postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)\n", v,
+                                    sizeof v, &major));
+    assert_string_equal(v, "15.20 (Debian 15.20-0+deb12u1)");
+    assert_int_equal(major, 15);
+    assert_true(sb_pg_parse_version("postgres (PostgreSQL) 9.6.24\n", v, sizeof v, &major));
+    assert_int_equal(major, 9);
+    assert_true(sb_pg_parse_version("postgres (PostgreSQL) 17devel", v, sizeof v, &major));
+    assert_int_equal(major, 17);
+    assert_false(sb_pg_parse_version("bash: postgres: not found", v, sizeof v, &major));
+}
+
+/* EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) SELECT count(*), PostgreSQL 15 (cut). */
+static const char explain_json[] =
+    "[\n  {\n    \"Plan\": {\n      \"Node Type\": \"Aggregate\",\n      \"Actual Rows\": 1,\n"
+    "      \"Shared Hit Blocks\": 64,\n      \"Shared Read Blocks\": 32704,\n"
+    "      \"Shared Dirtied Blocks\": 0,\n      \"Shared Written Blocks\": 0,\n"
+    "      \"Plans\": [\n        {\n          \"Node Type\": \"Seq Scan\",\n"
+    "          \"Shared Hit Blocks\": 64,\n          \"Shared Read Blocks\": 32704,\n"
+    "          \"Shared Dirtied Blocks\": 0\n        }\n      ]\n    },\n"
+    "    \"Planning\": {\n      \"Shared Hit Blocks\": 3,\n      \"Shared Read Blocks\": 9\n"
+    "    },\n    \"Execution Time\": 273.719\n  }\n]";
+
+static void test_parse_explain(void **state)
+{
+    struct sb_pg_buffers b;
+    (void)state;
+
+    assert_true(sb_pg_parse_explain(explain_json, &b));
+    assert_true(b.have);
+    assert_int_equal(b.hit, 64);    /* the plan's, not planning's 3 */
+    assert_int_equal(b.read, 32704);
+    assert_int_equal(b.dirtied, 0);
+    assert_false(sb_pg_parse_explain("[{\"Plan\": {\"Node Type\": \"Seq Scan\"}}]", &b));
+    assert_false(b.have);
+    assert_false(sb_pg_parse_explain("QUERY PLAN", &b));
+}
+
+/* VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) lineitem on PostgreSQL 15, as the notice processor
+ * collects it: the table, then its TOAST table. */
+static const char vacuum_verbose[] =
+    "INFO:  aggressively vacuuming \"postgres.public.lineitem\"\n"
+    "INFO:  finished vacuuming \"postgres.public.lineitem\": index scans: 0\n"
+    "pages: 0 removed, 32768 remain, 32768 scanned (100.00% of total)\n"
+    "tuples: 0 removed, 1798959 remain, 0 are dead but not yet removable\n"
+    "avg read rate: 1597.385 MB/s, avg write rate: 0.000 MB/s\n"
+    "buffer usage: 34667 hits, 30890 misses, 0 dirtied\n"
+    "WAL usage: 0 records, 0 full page images, 0 bytes\n"
+    "INFO:  aggressively vacuuming \"postgres.pg_toast.pg_toast_16384\"\n"
+    "INFO:  finished vacuuming \"postgres.pg_toast.pg_toast_16384\": index scans: 0\n"
+    "buffer usage: 6 hits, 0 misses, 0 dirtied\n";
+
+static void test_parse_vacuum(void **state)
+{
+    struct sb_pg_buffers b;
+    (void)state;
+
+    assert_true(sb_pg_parse_vacuum_verbose(vacuum_verbose, "public.lineitem", &b));
+    assert_int_equal(b.hit, 34667);
+    assert_int_equal(b.read, 30890);
+    assert_int_equal(b.dirtied, 0);
+    /* the TOAST table's figures are not taken for the table's */
+    assert_true(sb_pg_parse_vacuum_verbose(vacuum_verbose + strlen("INFO:  aggressively "
+                                           "vacuuming \"postgres.public.lineitem\"\n"),
+                                           "public.lineitem", &b));
+    assert_int_equal(b.read, 30890);
+    assert_false(sb_pg_parse_vacuum_verbose(vacuum_verbose, "public.orders", &b));
+    assert_false(sb_pg_parse_vacuum_verbose("VACUUM\n", "public.lineitem", &b));
+}
+
+static int plan_of(const char *const *sets, struct sb_experiment *exp, struct sb_plan *plan)
+{
+    struct sb_error err = {0};
+
+    assert_int_equal(sb_experiment_init(exp, &err), SB_OK);
+    for (int i = 0; sets[i]; i++)
+        assert_int_equal(sb_experiment_set(exp, sets[i], &err), SB_OK);
+    return sb_plan_build(exp, &big_limit, plan, &err);
+}
+
+static void test_jobs(void **state)
+{
+    static const char *const sets[] = {"name=t", "table_size=4M", "pool_size=1M,16M",
+                                       "policy=clock,ring", "op=none,count,vacuum", NULL};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_error err = {0};
+    char note[512];
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(plan.nruns, 12);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
+    /* policy makes no jobs, op none none: count and vacuum over two pools */
+    assert_int_equal(jobs.n, 4);
+    assert_string_equal(jobs.jobs[0].op, "count");
+    assert_int_equal(jobs.jobs[0].pool_size, 1u << 20);
+    assert_int_equal(jobs.jobs[1].pool_size, 16u << 20);
+    assert_string_equal(jobs.jobs[2].op, "vacuum");
+    assert_int_equal(jobs.jobs[0].table.rows_per_page, 61);
+    assert_non_null(strstr(jobs.notes, "op none left out"));
+    /* every plan run finds its job, whatever its policy */
+    for (size_t r = 0; r < plan.nruns; r++)
+        if (strcmp(plan.runs[r].op->name, "none") != 0)
+            assert_non_null(sb_pg_jobs_find(&jobs, &plan.runs[r]));
+    assert_int_equal(sb_pg_jobs_disk_need(&jobs), 2 * (4u << 20) + (4u << 20) / 8 + (256u << 20));
+    sb_pg_ignored_keys_note(&exp, note, sizeof note);
+    assert_non_null(strstr(note, "policy ignored"));
+    assert_null(strstr(note, "kernel ignored")); /* left at its default */
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_jobs_small_pool(void **state)
+{
+    static const char *const sets[] = {"table_size=4M", "ring_size=8K", "pool_size=64K,1M",
+                                       NULL};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "--set pool_size=64K,1M: pool_size: 64KB is below "
+                                    "PostgreSQL's minimum shared_buffers (128kB)"));
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, false, &jobs, &err), SB_OK);
+    assert_int_equal(jobs.n, 1);
+    assert_non_null(strstr(jobs.notes, "below PostgreSQL's minimum"));
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_jobs_row_width(void **state)
+{
+    static const char *const sets[] = {"table_size=4M", "row_width=40", NULL};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "--set row_width=40: row_width: 40 bytes"));
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_record(void **state)
+{
+    static const char *const sets[] = {"name=t", "table_size=4M", "pool_size=1M", NULL};
+    static const double seconds[] = {0.004, 0.005};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_pg_measurement m;
+    struct sb_error err = {0};
+    json_t *run, *doc, *loaded;
+    char path[] = "/tmp/test_pg.XXXXXX";
+    int fd;
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
+    memset(&m, 0, sizeof m);
+    snprintf(m.server_version, sizeof m.server_version, "15.20 (Debian)");
+    m.relation_bytes = 4u << 20;
+    m.block_size = 8192;
+    m.nbuffers = 128;
+    sb_pg_placement_decide("count", 512, 128, 8192, 15, &m.placement);
+    m.nreps = 2;
+    m.seconds = seconds;
+    m.counts_ok = true;
+    m.scans_counted = 4;
+    m.buffers.have = true;
+    m.buffers.read = 512;
+    m.buffers_source = "EXPLAIN (ANALYZE, BUFFERS)";
+    m.have_occupancy = true;
+    m.table_buffers = 16;
+    m.used_buffers = 40;
+    run = sb_pg_record(&jobs.jobs[0], &m);
+    assert_non_null(run);
+    assert_string_equal(json_string_value(json_object_get(run, "source")), "postgresql");
+    assert_string_equal(json_string_value(json_object_get(run, "kernel")), "postgresql");
+    assert_string_equal(json_string_value(json_object_get(run, "policy")), "ring");
+    assert_int_equal(json_integer_value(json_object_get(run, "ring_size")), 128 * 1024);
+    assert_int_equal(json_integer_value(json_object_get(run, "pool_size")), 1u << 20);
+    /* MB/s: 4194304 bytes / 0.004 s = 1048.576 */
+    assert_true(json_number_value(json_object_get(json_object_get(run, "mbps"), "best")) >
+                1048.57);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(run, "postgresql"),
+                                                          "server_version")), "15.20 (Debian)");
+    assert_true(json_is_true(json_object_get(json_object_get(json_object_get(run, "postgresql"),
+                                                             "occupancy"), "consistent")));
+    /* a report holding it reads back as one compare accepts */
+    doc = json_pack("{s:s, s:i, s:{}, s:[o]}", "schema", "scanbench-report", "schema_version", 1,
+                    "context", "runs", run);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(doc, path, 0), 0);
+    assert_int_equal(sb_report_load(path, &loaded, &err), SB_OK);
+    json_decref(loaded);
+    unlink(path);
+    json_decref(doc);
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+static void test_occupancy(void **state)
+{
+    struct sb_pg_placement ring, clock;
+    (void)state;
+
+    sb_pg_placement_decide("count", 32768, 2048, 8192, 15, &ring);
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 32));
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 64));
+    assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 65));
+    assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 0));
+    sb_pg_placement_decide("count", 512, 2048, 8192, 15, &clock);
+    assert_true(sb_pg_occupancy_consistent(&clock, 512, 8192, 512));
+    assert_false(sb_pg_occupancy_consistent(&clock, 512, 8192, 32));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table_shape),    cmocka_unit_test(test_rows_deleted),
+        cmocka_unit_test(test_load_sql),       cmocka_unit_test(test_placement_rule),
+        cmocka_unit_test(test_conf),           cmocka_unit_test(test_parse_version),
+        cmocka_unit_test(test_parse_explain),  cmocka_unit_test(test_parse_vacuum),
+        cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
+        cmocka_unit_test(test_jobs_row_width), cmocka_unit_test(test_record),
+        cmocka_unit_test(test_occupancy),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
