@@ -16,6 +16,7 @@
 #include "op.h"
 #include "policy.h"
 #include "source.h"
+#include "ini_lines.h"
 #include "units.h"
 
 #define KB 1024ull
@@ -297,51 +298,6 @@ void sb_experiment_free(struct sb_experiment *exp)
 
 /* --- INI reading ---------------------------------------------------------------------------- */
 
-struct line_reader {
-    FILE *file;        /* reading a file, or */
-    const char *text;  /* reading a string */
-    int line;          /* the line last handed to inih */
-    bool too_long;
-};
-
-static char *read_line(char *buf, int size, void *stream)
-{
-    struct line_reader *r = stream;
-    size_t len;
-
-    if (r->file) {
-        if (!fgets(buf, size, r->file))
-            return NULL;
-    } else {
-        const char *nl;
-        size_t n;
-        if (*r->text == '\0')
-            return NULL;
-        nl = strchr(r->text, '\n');
-        n = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
-        if (n > (size_t)size - 1)
-            n = (size_t)size - 1;
-        memcpy(buf, r->text, n);
-        buf[n] = '\0';
-        r->text += n;
-    }
-    len = strlen(buf);
-    /* A line that does not fit: flag it (for this line only) and drop the rest of it, so that
-     * inih never sees the rest as a line of its own. */
-    r->too_long = len == (size_t)size - 1 && buf[len - 1] != '\n';
-    if (r->too_long) {
-        if (r->file) {
-            int c;
-            while ((c = getc(r->file)) != EOF && c != '\n')
-                ;
-        } else {
-            const char *nl = strchr(r->text, '\n');
-            r->text = nl ? nl + 1 : r->text + strlen(r->text);
-        }
-    }
-    r->line++;
-    return buf;
-}
 
 /* `figure = OP POLICY SIZE: VALUE UNIT`, e.g. `count clock 16MB: 1221 MB/s`. */
 static int thread_figure(struct sb_thread *t, const char *value, struct sb_error *err)
@@ -396,7 +352,7 @@ static int thread_key(struct sb_thread *t, const char *name, const char *value,
 
 struct parse_state {
     struct sb_experiment *exp;
-    struct line_reader *reader;
+    struct sb_ini_lines *reader;
     const char *label;
     bool seen[SB_NKEYS];
     struct sb_error *err;
@@ -451,11 +407,11 @@ static int on_key(void *user, const char *section, const char *name, const char 
     return 1;
 }
 
-static int parse(struct sb_experiment *exp, struct line_reader *reader, const char *label,
+static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const char *label,
                  struct sb_error *err)
 {
     struct parse_state ps = {.exp = exp, .reader = reader, .label = label, .err = err};
-    int rc = ini_parse_stream(read_line, reader, on_key, &ps);
+    int rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
 
     if (ps.status != SB_OK)
         return ps.status;
@@ -471,13 +427,13 @@ static int parse(struct sb_experiment *exp, struct line_reader *reader, const ch
 int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const char *label,
                               struct sb_error *err)
 {
-    struct line_reader reader = {.text = text};
+    struct sb_ini_lines reader = {.text = text};
     return parse(exp, &reader, label, err);
 }
 
 int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct sb_error *err)
 {
-    struct line_reader reader = {0};
+    struct sb_ini_lines reader = {0};
     int status;
 
     if (!path)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "configs_path.h"
+#include "ini_lines.h"
 #include "units.h"
 
 enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, NSECTIONS };
@@ -31,47 +32,12 @@ static const char *const key_names[NKEYS] = {"name", "description", "source", "w
 
 /* --- reading lines (inih's callbacks carry no line numbers) -------------------------------- */
 
-struct line_reader {
-    FILE *file;       /* reading a file, or */
-    const char *text; /* reading a string */
-    int line;         /* the line last handed to inih */
-    bool continued;   /* that line started with blanks: inih's continuation of a value */
-    bool too_long;
-};
-
-static char *read_line(char *buf, int size, void *stream)
-{
-    struct line_reader *r = stream;
-    size_t len;
-
-    if (r->file) {
-        if (!fgets(buf, size, r->file))
-            return NULL;
-    } else {
-        const char *nl;
-        size_t n;
-        if (*r->text == '\0')
-            return NULL;
-        nl = strchr(r->text, '\n');
-        n = nl ? (size_t)(nl - r->text) + 1 : strlen(r->text);
-        if (n > (size_t)size - 1)
-            n = (size_t)size - 1;
-        memcpy(buf, r->text, n);
-        buf[n] = '\0';
-        r->text += n;
-    }
-    len = strlen(buf);
-    r->too_long = len == (size_t)size - 1 && buf[len - 1] != '\n';
-    r->continued = buf[0] == ' ' || buf[0] == '\t';
-    r->line++;
-    return buf;
-}
 
 /* --- parsing ------------------------------------------------------------------------------- */
 
 struct parse_state {
     struct sb_machine *m;
-    struct line_reader *reader;
+    struct sb_ini_lines *reader;
     const char *label;
     int line_of[NSECTIONS][NKEYS]; /* where each key was set (0: not set) */
     int section_line[NSECTIONS];   /* the first key line of each section seen */
@@ -289,7 +255,7 @@ static int check_machine(struct parse_state *ps)
     return SB_OK;
 }
 
-static int parse(struct line_reader *reader, const char *label, struct sb_machine *m,
+static int parse(struct sb_ini_lines *reader, const char *label, struct sb_machine *m,
                  struct sb_error *err)
 {
     struct parse_state ps = {.m = m, .reader = reader, .label = label, .err = err,
@@ -300,7 +266,7 @@ static int parse(struct line_reader *reader, const char *label, struct sb_machin
     memset(m, 0, sizeof *m);
     snprintf(m->file, sizeof m->file, "%s", label);
     snprintf(m->name, sizeof m->name, "%.*s", (int)strcspn(base, "."), base);
-    rc = ini_parse_stream(read_line, reader, on_key, &ps);
+    rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
     if (ps.status != SB_OK)
         return ps.status;
     if (rc > 0)
@@ -314,13 +280,13 @@ static int parse(struct line_reader *reader, const char *label, struct sb_machin
 int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
                      struct sb_error *err)
 {
-    struct line_reader reader = {.text = text};
+    struct sb_ini_lines reader = {.text = text};
     return parse(&reader, label, m, err);
 }
 
 int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err)
 {
-    struct line_reader reader = {0};
+    struct sb_ini_lines reader = {0};
     char path[1024], known[512];
     int status;
 

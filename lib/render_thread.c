@@ -8,18 +8,11 @@
 
 #include "op.h"
 #include "units.h"
+#include "verdict.h"
 
 #define MAX_PLACEMENTS 64
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
-
-static void placement_of(const json_t *run, char *buf, size_t len)
-{
-    char size[32];
-    snprintf(buf, len, "%s %s", text(json_object_get(run, "policy")),
-             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
-                            sizeof size));
-}
 
 static uint64_t host_cache(const json_t *report, const char *level)
 {
@@ -30,30 +23,6 @@ static uint64_t host_cache(const json_t *report, const char *level)
             return (uint64_t)json_integer_value(json_object_get(json_object_get(c, "size"),
                                                                 "value"));
     return 0;
-}
-
-static const json_t *find_run(const json_t *runs, const char *op, const char *placement)
-{
-    size_t i;
-    json_t *run;
-    json_array_foreach(runs, i, run) {
-        char p[64];
-        placement_of(run, p, sizeof p);
-        if (strcmp(text(json_object_get(run, "op")), op) == 0 && strcmp(p, placement) == 0)
-            return run;
-    }
-    return NULL;
-}
-
-static const json_t *find_figure(const json_t *thread, const char *op, const char *placement)
-{
-    size_t i;
-    json_t *f;
-    json_array_foreach(json_object_get(thread, "figures"), i, f)
-        if (strcmp(text(json_object_get(f, "op")), op) == 0 &&
-            strcmp(text(json_object_get(f, "placement")), placement) == 0)
-            return f;
-    return NULL;
 }
 
 static void cell(FILE *out, const json_t *v)
@@ -128,7 +97,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
         char p[64];
         const char *op = text(json_object_get(run, "op"));
         int k;
-        placement_of(run, p, sizeof p);
+        sb_run_placement(run, p, sizeof p);
         for (k = 0; k < np && strcmp(placements[k], p) != 0; k++)
             ;
         if (k == np && np < MAX_PLACEMENTS)
@@ -163,7 +132,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
         char label[64];
         const json_t *any = NULL;
         for (int k = 0; k < nops && !any; k++)
-            any = find_run(runs, ops[k], placements[p]);
+            any = sb_find_run(runs, ops[k], placements[p]);
         if (l2 && any)
             snprintf(label, sizeof label, "%s (%.3g L2)", placements[p],
                      (double)json_integer_value(json_object_get(any, "footprint")) / (double)l2);
@@ -171,9 +140,9 @@ void sb_render_reproduction(FILE *out, const json_t *report)
             snprintf(label, sizeof label, "%s", placements[p]);
         fprintf(out, "%-26s", label);
         for (int k = 0; k < nops; k++) {
-            const json_t *r = find_run(runs, ops[k], placements[p]);
+            const json_t *r = sb_find_run(runs, ops[k], placements[p]);
             fprintf(out, " |");
-            cell(out, json_object_get(find_figure(thread, ops[k], placements[p]), "mbps"));
+            cell(out, json_object_get(sb_find_thread_figure(thread, ops[k], placements[p]), "mbps"));
             cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
             if (pg)
                 pg_cell(out, pg_run_for(report, r));
@@ -199,9 +168,9 @@ void sb_render_reproduction(FILE *out, const json_t *report)
             fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
                     json_is_true(json_object_get(cmp, "significant")) ? '*' : '~');
             if (pg) {
-                const json_t *f = pg_run_for(report, find_run(runs, ops[k], text(json_object_get(
+                const json_t *f = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
                                                  thread, "fast"))));
-                const json_t *sl = pg_run_for(report, find_run(runs, ops[k], text(json_object_get(
+                const json_t *sl = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
                                                   thread, "slow"))));
                 if (f && sl && median_mbps(sl) > 0)
                     fprintf(out, " %6.2f      ", median_mbps(f) / median_mbps(sl));
@@ -241,7 +210,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
                 "mem wr B");
         json_array_foreach(runs, i, v) {
             char p[64];
-            placement_of(v, p, sizeof p);
+            sb_run_placement(v, p, sizeof p);
             fprintf(out, "%-26s %-16s", p, text(json_object_get(v, "op")));
             derived_cell(out, v, "l2_writeback_per_page", " %10.1f");
             fprintf(out, " ");

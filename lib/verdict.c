@@ -42,7 +42,7 @@ json_t *sb_thread_json(const struct sb_thread *t)
                      "slow", t->slow, "fast", t->fast, "figures", figures);
 }
 
-static void placement_of(const json_t *run, char *buf, size_t len)
+void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];
     snprintf(buf, len, "%s %s", text(json_object_get(run, "policy")),
@@ -50,20 +50,21 @@ static void placement_of(const json_t *run, char *buf, size_t len)
                             sizeof size));
 }
 
-static const json_t *find_run(const json_t *runs, const char *op, const char *placement)
+const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement)
 {
     size_t i;
     json_t *run;
     json_array_foreach(runs, i, run) {
         char p[64];
-        placement_of(run, p, sizeof p);
+        sb_run_placement(run, p, sizeof p);
         if (strcmp(text(json_object_get(run, "op")), op) == 0 && strcmp(p, placement) == 0)
             return run;
     }
     return NULL;
 }
 
-static const json_t *find_figure(const json_t *thread, const char *op, const char *placement)
+const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
+                                    const char *placement)
 {
     size_t i;
     json_t *f;
@@ -159,8 +160,8 @@ static json_t *comparison(const json_t *report, const char *op)
                                                                                     "thread");
     const char *slow_p = text(json_object_get(thread, "slow"));
     const char *fast_p = text(json_object_get(thread, "fast"));
-    const json_t *slow = find_run(runs, op, slow_p), *fast = find_run(runs, op, fast_p);
-    const json_t *ts = find_figure(thread, op, slow_p), *tf = find_figure(thread, op, fast_p);
+    const json_t *slow = sb_find_run(runs, op, slow_p), *fast = sb_find_run(runs, op, fast_p);
+    const json_t *ts = sb_find_thread_figure(thread, op, slow_p), *tf = sb_find_thread_figure(thread, op, fast_p);
     const struct sb_op *o = sb_op_find(op);
     double here, thread_ratio = NAN;
     struct sb_mann_whitney mw = {0, 1, false};

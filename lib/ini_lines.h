@@ -1,0 +1,22 @@
+/* ini_lines.h: the line reader every INI file of scanbench is parsed through (experiments,
+ * machine models): inih's callbacks carry no line numbers in Debian's build, so inih reads
+ * through ini_parse_stream and this reader, which counts lines, flags a line too long for
+ * inih's buffer (and drops its rest), and notes an indented line (inih's continuation). */
+#ifndef SB_INI_LINES_H
+#define SB_INI_LINES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct sb_ini_lines {
+    FILE *file;        /* reading a file, or */
+    const char *text;  /* reading a string */
+    int line;          /* the line last handed to inih (1-based) */
+    bool too_long;     /* that line did not fit inih's buffer */
+    bool continued;    /* that line started with blanks: a continuation of the value above */
+};
+
+/* An ini_reader for ini_parse_stream; stream is a struct sb_ini_lines. */
+char *sb_ini_read_line(char *buf, int size, void *stream);
+
+#endif
