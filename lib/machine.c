@@ -394,7 +394,7 @@ int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
 
     memset(m, 0, sizeof *m);
     snprintf(m->name, sizeof m->name, "auto");
-    snprintf(m->file, sizeof m->file, "auto (host topology)");
+    snprintf(m->file, sizeof m->file, "the host topology");
     for (int l = 0; l < SB_NLEVELS; l++)
         if (l < SB_L3 && topo->cache[l].size.value == 0)
             return sb_fail(err, SB_ERR_INPUT, "the host's %s size is unknown (source %s): name a "

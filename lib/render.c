@@ -99,50 +99,48 @@ static int find_or_add(char names[][LABEL_LEN], int *n, int max, const char *nam
     return (*n)++;
 }
 
-/* One line per run whose counters gave figures: L2 misses and write-backs per page, memory
- * bytes per table byte, and the accuracy check (report.c) when it ran. */
-static void counter_figures(FILE *out, const json_t *runs)
+/* The accuracy check (report.c): one line for all runs when every checked run agrees, else a
+ * line for each run whose counter-derived memory bytes disagree with the bytes moved. */
+static void accuracy_lines(FILE *out, const json_t *runs)
 {
-    static const struct {
-        const char *key, *format;
-    } figures[] = {
-        {"l2_miss_per_page", "L2 misses %.2f/page"},
-        {"l2_writeback_per_page", "L2 write-backs %.2f/page"},
-        {"mem_read_bytes_per_table_byte", "memory read %.2f B/table B"},
-        {"mem_write_bytes_per_table_byte", "memory written %.2f B/table B"},
-    };
-    size_t i;
+    size_t i, checked = 0, disagree = 0;
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const json_t *counters = json_object_get(run, "counters");
-        const json_t *derived = json_object_get(counters, "derived");
-        const json_t *accuracy = json_object_get(counters, "accuracy");
-        int shown = 0;
+        const json_t *accuracy = json_object_get(json_object_get(run, "counters"), "accuracy");
+        const json_t *tolerance = json_object_get(accuracy, "tolerance");
+        bool low = json_is_true(json_object_get(accuracy, "lower_bound_applies"));
 
-        for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
-            const json_t *v = json_object_get(derived, figures[f].key);
-            if (!json_is_number(v))
-                continue;
-            if (shown++)
-                fprintf(out, ", ");
-            else
-                fprintf(out, "  %s: ", str_or(json_object_get(run, "name"), "?"));
-            fprintf(out, figures[f].format, json_number_value(v));
-        }
-        if (shown && json_is_true(json_object_get(accuracy, "checked"))) {
-            const json_t *tolerance = json_object_get(accuracy, "tolerance");
-            bool low = json_is_true(json_object_get(accuracy, "lower_bound_applies"));
-            fprintf(out, "; memory bytes measured/expected %.2f: %s (tolerance %.2f..%.2f%s)",
-                    json_number_value(json_object_get(accuracy, "ratio")),
-                    json_is_true(json_object_get(accuracy, "ok")) ? "agree" : "DISAGREE",
-                    low ? json_number_value(json_array_get(tolerance, 0)) : 0.0,
-                    json_number_value(json_array_get(tolerance, 1)),
-                    low ? "" : "; no lower bound: the table fits in the last-level cache");
-        }
-        if (shown)
-            fprintf(out, "\n");
+        if (!json_is_true(json_object_get(accuracy, "checked")))
+            continue;
+        checked++;
+        if (json_is_true(json_object_get(accuracy, "ok")))
+            continue;
+        disagree++;
+        fprintf(out, "accuracy: %s: memory bytes measured/expected %.2f: DISAGREE (tolerance "
+                "%.2f..%.2f%s)\n", str_or(json_object_get(run, "name"), "?"),
+                json_number_value(json_object_get(accuracy, "ratio")),
+                low ? json_number_value(json_array_get(tolerance, 0)) : 0.0,
+                json_number_value(json_array_get(tolerance, 1)),
+                low ? "" : "; no lower bound: the table fits in the last-level cache");
     }
+    if (checked && !disagree)
+        fprintf(out, "accuracy: memory bytes from the counters agree with the bytes each scan "
+                     "moved, within tolerance, in all %zu runs (see README)\n", checked);
+}
+
+/* "sim, ok, simulated: x4500 ..." or "papi, unavailable: why": what a run's counters were. */
+static void counters_summary(const json_t *run, char *buf, size_t len)
+{
+    const json_t *counters = json_object_get(run, "counters");
+    bool simulated = json_is_true(json_object_get(counters, "simulated"));
+
+    snprintf(buf, len, "%s, %s%s%s%s%s", str_or(json_object_get(counters, "backend"), "?"),
+             str_or(json_object_get(counters, "status"), "?"),
+             json_is_string(json_object_get(counters, "reason")) ? ": " : "",
+             str_or(json_object_get(counters, "reason"), ""),
+             simulated ? ", simulated: " : "",
+             simulated ? str_or(json_object_get(counters, "model"), "?") : "");
 }
 
 /* Under the MB/s table, when any run's counters gave figures: one row per run with the
@@ -316,22 +314,23 @@ int sb_render_table(FILE *out, const json_t *report)
             ncols == 2 ? "; ratio = right column / left column" : "");
     counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
-    json_array_foreach(runs, i, run) {
-        const json_t *counters = json_object_get(run, "counters");
-        bool uniform = key_varies(runs, "counters") == false;
-        bool simulated = json_is_true(json_object_get(counters, "simulated"));
-        if (uniform && i > 0)
-            break;
-        fprintf(out, "counters%s%s: %s, %s%s%s%s%s\n", uniform ? "" : " of ",
-                uniform ? "" : str_or(json_object_get(run, "name"), "?"),
-                str_or(json_object_get(counters, "backend"), "?"),
-                str_or(json_object_get(counters, "status"), "?"),
-                json_is_string(json_object_get(counters, "reason")) ? ": " : "",
-                str_or(json_object_get(counters, "reason"), ""),
-                simulated ? ", simulated: " : "",
-                simulated ? str_or(json_object_get(counters, "model"), "?") : "");
+    {
+        char first[512], here[512];
+        bool uniform = true;
+        json_array_foreach(runs, i, run) {
+            counters_summary(run, i ? here : first, sizeof first);
+            uniform &= i == 0 || strcmp(first, here) == 0;
+        }
+        if (uniform && json_array_size(runs))
+            fprintf(out, "counters: %s\n", first);
+        else
+            json_array_foreach(runs, i, run) {
+                counters_summary(run, here, sizeof here);
+                fprintf(out, "counters of %s: %s\n", str_or(json_object_get(run, "name"), "?"),
+                        here);
+            }
     }
-    counter_figures(out, runs);
+    accuracy_lines(out, runs);
     if (dropped)
         fprintf(out, "(%d runs not shown: the table has room for %d columns and %d rows; all "
                      "are in the report)\n", dropped, MAX_COLS, MAX_ROWS);
