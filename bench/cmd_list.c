@@ -26,6 +26,8 @@ int sb_cmd_list(int argc, char **argv)
                  k->supported() ? "" : k->requires);
         printf("  %-8s %-14s %s\n", k->name, status, k->description);
     }
+    printf("  %-8s %-14s %s\n", sb_kernel_pread.name, "(source file)",
+           sb_kernel_pread.description);
     printf("policies\n");
     for (const struct sb_policy *p = sb_policies; p->name; p++)
         printf("  %-8s %s\n", p->name, p->description);

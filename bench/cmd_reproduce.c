@@ -25,6 +25,7 @@
 #include "render_thread.h"
 #include "report.h"
 #include "runner.h"
+#include "stop.h"
 #include "timer.h"
 #include "verdict.h"
 
@@ -217,7 +218,7 @@ int sb_cmd_reproduce(int argc, char **argv)
     static struct reproduction r;
     const char *sets[256];
     int nsets = 0, status, compared = 0, faster = 0, lowered = 0, with_counters = 0;
-    bool quick = false;
+    bool quick = false, stopped = false;
     const char *outdir = NULL;
     struct sb_error err = {0};
     char *text = NULL;
@@ -236,6 +237,10 @@ int sb_cmd_reproduce(int argc, char **argv)
     if (status == SB_OK && outdir && mkdir(outdir, 0777) != 0)
         status = sb_fail(&err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
                          "never overwrites)", outdir, strerror(errno));
+    /* SIGINT, SIGTERM and the watchdog stop the reproduction between scans (lib/stop.h);
+     * with --pg, the server's handlers (installed over these) stop it too */
+    if (status == SB_OK)
+        sb_stop_install();
     if (status == SB_OK && r.pg)
         status = open_pg(&r, &session, &err);
     if (status != SB_OK)
@@ -270,6 +275,18 @@ int sb_cmd_reproduce(int argc, char **argv)
         status = sb_runner_run(&r.plans[i], report, true, &err);
         if (status == SB_OK && session)
             status = add_pg_runs(&r, i, session, report, &err);
+        stopped = status != SB_OK && sb_stop_requested();
+        if (stopped) {
+            /* the experiment's report keeps its runs finished, marked incomplete */
+            char why[320];
+            if (!json_is_true(json_object_get(report, "incomplete")))
+                sb_report_mark_interrupted(report, sb_stop_reason(why, sizeof why),
+                                           "postgresql runs", r.plans[i].nruns + 1,
+                                           r.plans[i].nruns);
+            json_object_set_new(report, "thread", sb_thread_json(&r.exps[i].thread));
+            fprintf(out, "%s== %s: interrupted: %s\n", i ? "\n" : "", r.names[i], err.msg);
+            fflush(out);
+        }
         if (status == SB_OK) {
             json_object_set_new(report, "thread", sb_thread_json(&r.exps[i].thread));
             json_object_set_new(report, "verdict", sb_verdict_build(report));
@@ -293,6 +310,12 @@ int sb_cmd_reproduce(int argc, char **argv)
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
             status = sb_report_write(report, path, &err);
+        } else if (stopped && outdir) {
+            char path[1024];
+            struct sb_error write_err = {0};
+            snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
+            if (sb_report_write(report, path, &write_err) != SB_OK)
+                fprintf(stderr, "scanbench: %s\n", write_err.msg);
         }
         json_decref(report);
         done_runs += r.plans[i].nruns;
@@ -312,6 +335,13 @@ int sb_cmd_reproduce(int argc, char **argv)
             status = save_text(outdir, "reproduction.txt", text, &err);
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
                 sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? outdir : "");
+    } else if (stopped) {
+        /* what was reproduced before the stop, printed and saved as it stands */
+        struct sb_error write_err = {0};
+        fflush(out);
+        fputs(text, stdout);
+        if (outdir && save_text(outdir, "reproduction.txt", text, &write_err) != SB_OK)
+            fprintf(stderr, "scanbench: %s\n", write_err.msg);
     }
 out:
     sb_pg_session_close(session);
@@ -328,5 +358,6 @@ out:
     sb_pg_jobs_free(&r.pg_all);
     if (r.pg)
         sb_pg_signals_finish();
+    sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

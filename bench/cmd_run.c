@@ -1,6 +1,7 @@
 /* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]`: reads
  * the experiment (the embedded default without a file), plans it, runs every run, prints the
- * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr. */
+ * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr.
+ * Stopped by SIGINT/SIGTERM or the watchdog, it prints and writes the runs finished so far. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include "render.h"
 #include "report.h"
 #include "runner.h"
+#include "stop.h"
 #include "topo.h"
 
 struct run_args {
@@ -82,6 +84,7 @@ int sb_cmd_run(int argc, char **argv)
     json_t *report = NULL;
     char *command = NULL;
     int status, exp_ready = 0;
+    bool stopped = false;
 
     if (argc > 256) {
         status = sb_fail(&err, SB_ERR_INPUT, "too many arguments");
@@ -114,15 +117,28 @@ int sb_cmd_run(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
+    /* SIGINT, SIGTERM and the watchdog stop the sweep between scans (lib/stop.h): the runs
+     * finished so far are still printed and written, the report marked incomplete */
+    sb_stop_install();
     status = sb_runner_run(&plan, report, args.quiet, &err);
-    if (status != SB_OK)
+    stopped = status != SB_OK && sb_stop_requested();
+    if (status != SB_OK && !stopped)
         goto out;
-    sb_render_table(stdout, report);
+    if (json_array_size(json_object_get(report, "runs")))
+        sb_render_table(stdout, report);
     fflush(stdout);
     if (args.output) {
-        status = sb_report_write(report, args.output, &err);
-        if (status == SB_OK && !args.quiet)
-            fprintf(stderr, "scanbench: report written to %s\n", args.output);
+        struct sb_error write_err = {0};
+        int written = sb_report_write(report, args.output, &write_err);
+        if (written != SB_OK && !stopped) {
+            status = written;
+            err = write_err;
+        } else if (written != SB_OK) {
+            fprintf(stderr, "scanbench: %s\n", write_err.msg);
+        } else if (!args.quiet || stopped) {
+            fprintf(stderr, "scanbench: report written to %s%s\n", args.output,
+                    stopped ? " (incomplete)" : "");
+        }
     }
 out:
     if (status != SB_OK)
@@ -132,5 +148,6 @@ out:
     sb_plan_free(&plan);
     if (exp_ready)
         sb_experiment_free(&exp);
+    sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

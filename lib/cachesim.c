@@ -366,7 +366,8 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
         L->hint_words = (L->ways + 7) / 8;
         L->tag_offset = 1 + L->hint_words;
         L->stride = L->tag_offset + L->ways;
-        L->order_mask = L->ways == 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
+        /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
+        L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
         L->replacement = c->replacement;
         L->inclusion = l == 0 ? SB_INCL_NON_INCLUSIVE : c->inclusion;
         plru_masks(L);
@@ -695,6 +696,21 @@ size_t sb_cachesim_state_bytes(const struct sb_cachesim *s)
 
     for (unsigned l = 0; l < s->nlevels; l++)
         bytes += s->level[l].sets * s->level[l].stride * sizeof(uint64_t);
+    return bytes;
+}
+
+uint64_t sb_cachesim_config_state_bytes(const struct sb_cachesim_config *cfg)
+{
+    uint64_t bytes = sizeof(struct sb_cachesim);
+
+    for (unsigned l = 0; l < cfg->nlevels && l < SB_CACHESIM_MAX_LEVELS; l++) {
+        const struct sb_cachesim_level_config *c = &cfg->level[l];
+        uint64_t set_bytes = (uint64_t)c->line_size * c->associativity;
+        /* a set as sb_cachesim_create lays it out: the replacement word, the hint words, the
+         * tags */
+        uint64_t words = 1 + (c->associativity + 7) / 8 + c->associativity;
+        bytes += (set_bytes ? c->size / set_bytes : 0) * words * sizeof(uint64_t);
+    }
     return bytes;
 }
 

@@ -137,6 +137,10 @@ uint32_t sb_cachesim_line_size(const struct sb_cachesim *sim);
 /* Memory the model's state takes (tags, replacement bits, WC buffers, the struct itself), and
  * the number of cache lines it simulates. */
 size_t sb_cachesim_state_bytes(const struct sb_cachesim *sim);
+
+/* The state bytes a model of cfg (a checked configuration) will take, before building it: what
+ * the plan counts against the memory the host can give. */
+uint64_t sb_cachesim_config_state_bytes(const struct sb_cachesim_config *cfg);
 uint64_t sb_cachesim_lines(const struct sb_cachesim *sim);
 
 #endif

@@ -1,12 +1,43 @@
-/* configs_path.c: finding data files under the configs directories (environment, source tree,
- * installed data), so that a built tree and an installed scanbench read the same files. */
+/* configs_path.c: finding data files under the configs directories (environment, source tree
+ * for the programs of the build tree, installed data), so that a built tree reads the files it
+ * was built with and an installed scanbench its installed copies. */
 #include "config.h"
 #include "configs_path.h"
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Whether this program runs from the build tree (its bench/, tests/ or fuzz/) rather than as an
+ * installed copy: only the build tree's programs read the source tree's configs, so an
+ * installed scanbench reads its own data whether or not the source tree is still there. */
+static bool running_from_build_tree(void)
+{
+#ifdef SB_BUILDDIR
+    static const char *const subdirs[] = {"bench", "tests", "fuzz"};
+    char exe[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+
+    if (n <= 0)
+        return true; /* no /proc: as if built here, the order the README gives */
+    exe[n] = '\0';
+    if (!(slash = strrchr(exe, '/')))
+        return true;
+    *slash = '\0';
+    for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
+        snprintf(dir, sizeof dir, "%s/%s", SB_BUILDDIR, subdirs[i]);
+        if (realpath(dir, real) && strcmp(real, exe) == 0)
+            return true;
+    }
+    return false;
+#else
+    return true;
+#endif
+}
 
 int sb_configs_dirs(const char *dirs[SB_CONFIGS_MAX_DIRS])
 {
@@ -16,7 +47,8 @@ int sb_configs_dirs(const char *dirs[SB_CONFIGS_MAX_DIRS])
     if (env && *env)
         dirs[n++] = env;
 #ifdef SB_SRCDIR_CONFIGS
-    dirs[n++] = SB_SRCDIR_CONFIGS;
+    if (running_from_build_tree())
+        dirs[n++] = SB_SRCDIR_CONFIGS;
 #endif
 #ifdef SB_PKGDATA_CONFIGS
     dirs[n++] = SB_PKGDATA_CONFIGS;

@@ -1,7 +1,9 @@
 /* configs_path.h: where scanbench finds its data files at run time (configs/events/NAME.ini,
- * configs/machines/NAME.ini, ...): $SCANBENCH_CONFIGS first, then the source tree's configs/
+ * configs/machines/NAME.ini, ...): $SCANBENCH_CONFIGS first, then, for the programs of the
+ * build tree (SB_BUILDDIR's bench/, tests/, fuzz/), the source tree's configs/
  * (SB_SRCDIR_CONFIGS, set by Makefile.am), then the installed $(pkgdatadir)/configs
- * (SB_PKGDATA_CONFIGS). A name with a '/' is a path and is taken as it is. */
+ * (SB_PKGDATA_CONFIGS). An installed scanbench never reads the source tree. A name with a '/'
+ * is a path and is taken as it is. */
 #ifndef SB_CONFIGS_PATH_H
 #define SB_CONFIGS_PATH_H
 

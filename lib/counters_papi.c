@@ -279,13 +279,12 @@ static void drop_set(struct sb_counters *c, struct papi_state *s, struct event_s
 
 static void finish_status(struct sb_counters *c, struct papi_state *s)
 {
-    int read = 0, events = 0, multiplexed_events = 0;
+    int read = 0, multiplexed_events = 0;
 
     for (int role = 0; role < SB_NROLES; role++)
         read += c->have[role];
     s->live_sets = 0;
     for (int i = 0; i < MAX_SETS; i++) {
-        events += s->sets[i].nevents;
         s->live_sets += s->sets[i].handle != PAPI_NULL && s->sets[i].nevents > 0;
         if (s->sets[i].multiplexed)
             multiplexed_events += s->sets[i].nevents;

@@ -185,6 +185,12 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
         uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size;
         uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size;
 
+        /* a bigtable page arrives by the device's DMA: written to memory, out of every cache */
+        if (run->bigtable) {
+            for (uint32_t off = 0; off < page_size; off += line)
+                sb_cachesim_stream_store(sim, src + off, line);
+            sb_cachesim_fence(sim);
+        }
         /* the copy, one source line then the destination line, through the page */
         for (uint32_t off = 0; off < page_size; off += line) {
             sb_cachesim_prefetch(sim, src + off + 8 * line);

@@ -79,6 +79,9 @@ const char *sb_events_map_for_cpu(const char *vendor, unsigned family, unsigned 
 
 /* --- reading a map file ---------------------------------------------------------------------- */
 
+/* The most a map may hold: far beyond any real one, and an end to /dev/zero or `yes`. */
+#define SB_EVENTS_MAX_BYTES (1u << 20)
+
 enum { SECTION_NONE = -2, SECTION_MAP = -1 }; /* else a role */
 
 struct reader {
@@ -368,31 +371,58 @@ int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_er
     return status == SB_OK ? check_names(&r) : status;
 }
 
-int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err)
+/* Parses the open map file f; path names it (and the map) in errors. */
+static int parse_stream(FILE *f, const char *path, struct sb_events_map *map,
+                        struct sb_error *err)
 {
     struct reader r = {.path = path, .section = SECTION_NONE, .map = map, .err = err};
-    FILE *f;
     char line[1024];
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t bytes = 0;
     int status = SB_OK;
 
     memset(map, 0, sizeof *map);
     snprintf(map->path, sizeof map->path, "%s", path);
     snprintf(map->name, sizeof map->name, "%.*s", (int)strcspn(base, "."), base);
-    f = fopen(path, "r");
-    if (!f)
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
     while (status == SB_OK && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
         r.line++;
-        if (strlen(line) == sizeof line - 1 && line[sizeof line - 2] != '\n')
+        bytes += len;
+        if (len == sizeof line - 1 && line[sizeof line - 2] != '\n')
             status = fail_at(&r, "line longer than %d characters", (int)sizeof line - 2);
+        else if ((len == 0 || line[len - 1] != '\n') && !feof(f))
+            status = fail_at(&r, "contains a NUL byte (not a text file)");
+        else if (bytes > SB_EVENTS_MAX_BYTES)
+            status = fail_at(&r, "more than 1MB (not an events map)");
         else
             status = on_line(&r, line);
     }
-    fclose(f);
     if (status == SB_OK)
         status = check_complete(&r);
     return status;
+}
+
+int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err)
+{
+    FILE *f = fopen(path, "r");
+    int status;
+
+    if (!f) {
+        memset(map, 0, sizeof *map);
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    }
+    status = parse_stream(f, path, map, err);
+    fclose(f);
+    return status;
+}
+
+int sb_events_map_read_stream(FILE *f, const char *label, struct sb_events_map *map,
+                              struct sb_error *err)
+{
+    struct reader r = {.path = label, .map = map, .err = err};
+    int status = parse_stream(f, label, map, err);
+
+    return status == SB_OK ? check_names(&r) : status;
 }
 
 /* --- choosing ------------------------------------------------------------------------------- */

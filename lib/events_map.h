@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "counters.h"
 #include "error.h"
@@ -58,6 +59,10 @@ int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_er
 
 /* The same without checking the event names against libpfm4 (map->checked left empty). */
 int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err);
+
+/* sb_events_map_read on an open file (or a memory stream); label names it in errors. */
+int sb_events_map_read_stream(FILE *f, const char *label, struct sb_events_map *map,
+                              struct sb_error *err);
 
 /* The map for a CPU: a pure function of the vendor string ("GenuineIntel", "AuthenticAMD"),
  * display family and model. Returns the map's name (e.g. "amd-zen3") and writes what the CPU

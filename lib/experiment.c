@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "counters.h"
 #include "kernel.h"
 #include "op.h"
+#include "placement.h"
 #include "policy.h"
 #include "source.h"
 #include "ini_lines.h"
@@ -27,6 +29,11 @@ const struct sb_key sb_keys[SB_NKEYS] = {
     [SB_K_DESCRIPTION] = {"description", SB_KEY_TEXT, "", false, 0, 0, "what it measures"},
     [SB_K_SOURCE] = {"source", SB_KEY_NAME, "memory", true, 0, 0,
                      "where pages come from (the IO cache)"},
+    [SB_K_BIGTABLE] = {"bigtable", SB_KEY_BOOL, "no", true, 0, 1,
+                       "yes: the table does not fit in the IO cache: every page comes from the "
+                       "device (file: dropped from the page cache; memory: a DMA-like fill)"},
+    [SB_K_DATA_DIR] = {"data_dir", SB_KEY_TEXT, "", false, 0, 0,
+                       "scratch directory of source file (empty: $TMPDIR, else /tmp)"},
     [SB_K_TABLE_SIZE] = {"table_size", SB_KEY_SIZE, "512M", true, 1, 1ull << 50,
                          "bytes of heap pages scanned"},
     [SB_K_PAGE_SIZE] = {"page_size", SB_KEY_SIZE, "8K", true, 1, 32 * KB,
@@ -43,8 +50,20 @@ const struct sb_key sb_keys[SB_NKEYS] = {
                      "where the next page lands in the pool"},
     [SB_K_RING_SIZE] = {"ring_size", SB_KEY_SIZE, "256K", true, 1, 1ull << 50,
                         "bytes of the ring (policy ring)"},
-    [SB_K_THREADS] = {"threads", SB_KEY_UINT, "1", true, 1, 1,
-                      "concurrent scanners (1 until concurrent scans are built)"},
+    [SB_K_IOCACHE_NODE] = {"iocache_node", SB_KEY_NAME, "local", true, 0, 0,
+                           "NUMA node of the table: local, remote, interleave or a node number"},
+    [SB_K_POOL_NODE] = {"pool_node", SB_KEY_NAME, "local", true, 0, 0,
+                        "NUMA node of the pool: local, remote, interleave or a node number"},
+    [SB_K_THREADS] = {"threads", SB_KEY_UINT, "1", true, 1, SB_MAX_THREADS,
+                      "concurrent scanners, pinned to distinct cores, started together"},
+    [SB_K_SHARED_TABLE] = {"shared_table", SB_KEY_BOOL, "no", true, 0, 1,
+                           "threads > 1: yes: all scan one table, dividing its pages; no: each "
+                           "its own table"},
+    [SB_K_SHARED_POOL] = {"shared_pool", SB_KEY_BOOL, "no", true, 0, 1,
+                          "yes: one clock-swept pool shared by all scanners (atomic pins and "
+                          "usage counts); no: each its own pool and policy"},
+    [SB_K_OVERSUBSCRIBE] = {"oversubscribe", SB_KEY_BOOL, "no", false, 0, 1,
+                            "yes: allow more threads than cores"},
     [SB_K_REPETITIONS] = {"repetitions", SB_KEY_UINT, "5", true, 1, 1000,
                           "timed scans of the whole table per run"},
     [SB_K_WARMUP] = {"warmup", SB_KEY_UINT, "1", true, 0, 100,
@@ -67,6 +86,9 @@ const struct sb_key sb_keys[SB_NKEYS] = {
     [SB_K_L3_SIZE] = {"l3_size", SB_KEY_AUTO_SIZE, "auto", false, 1, 64 * GB, "L3 size override"},
     [SB_K_LINE_SIZE] = {"line_size", SB_KEY_AUTO_SIZE, "auto", false, 1, 4 * KB,
                         "cache line size override"},
+    [SB_K_RUN_TIMEOUT] = {"run_timeout", SB_KEY_UINT, "0", false, 0, 30 * 24 * 3600,
+                          "seconds a run may take before the watchdog stops it (0: 600 s + 1 s "
+                          "per 20MB the run reads and writes)"},
 };
 
 enum sb_key_id sb_key_find(const char *name)
@@ -119,6 +141,14 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         KNOWN(sb_counter_backends);
         break;
+    case SB_K_IOCACHE_NODE:
+    case SB_K_POOL_NODE: {
+        struct sb_placement placement;
+        if (sb_placement_parse(value, &placement))
+            return SB_OK;
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a placement (local, remote, "
+                       "interleave, or a node number)", value);
+    }
     case SB_K_PREFETCH:
         if (strcmp(value, "machine") == 0 || strcmp(value, "no") == 0 || strcmp(value, "yes") == 0)
             return SB_OK;
@@ -318,8 +348,8 @@ static int thread_figure(struct sb_thread *t, const char *value, struct sb_error
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": \"%s\" is not a size", value, size);
     if (strcmp(unit, "MB/s") != 0 && strcmp(unit, "s") != 0)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": the unit is MB/s or s", value);
-    if (!(f->value > 0))
-        return sb_fail(err, SB_ERR_INPUT, "\"%s\": the figure must be positive", value);
+    if (!(f->value > 0) || !isfinite(f->value))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": the figure must be a positive number", value);
     snprintf(f->unit, sizeof f->unit, "%s", unit);
     t->nfigures++;
     return SB_OK;
@@ -415,6 +445,8 @@ static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const c
 
     if (ps.status != SB_OK)
         return ps.status;
+    if (reader->problem)
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, reader->line, reader->problem);
     if (rc > 0)
         return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value)",
                        label, rc);

@@ -16,17 +16,21 @@ enum sb_key_type {
     SB_KEY_SIZE,  /* a size: 8192, 256K, 16MB */
     SB_KEY_UINT,  /* a whole number within [min, max] */
     SB_KEY_NAME,  /* a name from a registry (kernel, policy, op, source, counters);
-                     kernel also takes `all`: every kernel this CPU can run */
+                     kernel also takes `all`: every kernel this CPU can run; the NUMA
+                     placements (iocache_node, pool_node) take local, remote, interleave or a
+                     node number */
     SB_KEY_AUTO_SIZE, /* `auto` or a size (topology overrides) */
     SB_KEY_BOOL,  /* yes/no (also true/false, on/off, 1/0): number 1 or 0 */
 };
 
 enum sb_key_id {
-    SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_TABLE_SIZE, SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
+    SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_BIGTABLE, SB_K_DATA_DIR, SB_K_TABLE_SIZE,
+    SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
     SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
-    SB_K_THREADS, SB_K_REPETITIONS, SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
+    SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
+    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE, SB_K_REPETITIONS, SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
     SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
-    SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE,
+    SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT,
     SB_NKEYS
 };
 
@@ -42,6 +46,7 @@ struct sb_key {
 extern const struct sb_key sb_keys[SB_NKEYS];
 
 #define SB_MAX_LIST 64
+#define SB_MAX_THREADS 256 /* the most scanners a run may have (key threads) */
 
 struct sb_setting {
     int nvalues;

@@ -1,4 +1,5 @@
-/* iocache.c: building the in-memory table (the simulated kernel IO cache) and its checksums. */
+/* iocache.c: building the table in memory (the simulated kernel IO cache) or, through
+ * source_file.c, as a file; and its checksums. */
 #include "config.h"
 #include "iocache.h"
 
@@ -6,15 +7,24 @@
 #include <string.h>
 
 #include "mem.h"
+#include "plan.h"
+#include "source_file.h"
 
-int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
-                      const struct sb_heap_layout *layout, struct sb_error *err)
+static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
+                            const struct sb_heap_layout *layout, const struct sb_placement *node,
+                            int home_node, struct sb_error *err)
 {
     memset(ioc, 0, sizeof *ioc);
     ioc->page_size = layout->page_size;
     ioc->layout = *layout;
     ioc->npages = table_size / layout->page_size;
-    ioc->pages = sb_mem_alloc(ioc->npages * ioc->page_size);
+    if (node) {
+        ioc->node = *node;
+        ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
+                                         &ioc->placement);
+    } else {
+        ioc->pages = sb_mem_alloc(ioc->npages * ioc->page_size);
+    }
     ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
     ioc->sum_after_op = calloc(ioc->npages, sizeof *ioc->sum_after_op);
     if (!ioc->pages || !ioc->sum_copy || !ioc->sum_after_op) {
@@ -24,10 +34,47 @@ int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
     }
     for (uint64_t b = 0; b < ioc->npages; b++) {
         uint8_t *page = ioc->pages + b * ioc->page_size;
-        ioc->live_rows += sb_heap_fill_page(layout, page, b);
-        ioc->sum_copy[b] = sb_page_checksum(page, ioc->page_size);
+        sb_iocache_note_page(ioc, b, page, sb_heap_fill_page(layout, page, b));
     }
     return SB_OK;
+}
+
+int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
+                      const struct sb_heap_layout *layout, struct sb_error *err)
+{
+    return create_in_memory(ioc, table_size, layout, NULL, -1, err);
+}
+
+int sb_iocache_build(struct sb_iocache *ioc, const struct sb_run_params *p, int home_node,
+                     struct sb_error *err)
+{
+    int status;
+
+    if (p->source->is_file)
+        return sb_file_table_create(ioc, p, home_node, err);
+    status = create_in_memory(ioc, p->table_size, &p->layout, &p->iocache_node, home_node, err);
+    if (status == SB_OK)
+        ioc->source = p->source;
+    return status;
+}
+
+bool sb_iocache_serves(const struct sb_iocache *ioc, const struct sb_run_params *p)
+{
+    const struct sb_source *source = ioc->source ? ioc->source : sb_source_find("memory");
+
+    return ioc->pages && ioc->npages * ioc->page_size == p->table_size &&
+           ioc->layout.page_size == p->layout.page_size &&
+           ioc->layout.row_width == p->layout.row_width &&
+           ioc->layout.dead_pct == p->layout.dead_pct && source == p->source &&
+           ioc->node.kind == p->iocache_node.kind && ioc->node.node == p->iocache_node.node &&
+           (!ioc->file || sb_file_table_in(ioc, p->data_dir));
+}
+
+void sb_iocache_note_page(struct sb_iocache *ioc, uint64_t block, const uint8_t *page,
+                          uint32_t live)
+{
+    ioc->live_rows += live;
+    ioc->sum_copy[block] = sb_page_checksum(page, ioc->page_size);
 }
 
 int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct sb_error *err)
@@ -56,7 +103,10 @@ int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct 
 
 void sb_iocache_destroy(struct sb_iocache *ioc)
 {
-    sb_mem_free(ioc->pages, ioc->npages * ioc->page_size);
+    if (ioc->file)
+        sb_file_table_destroy(ioc);
+    else
+        sb_mem_free(ioc->pages, ioc->npages * ioc->page_size);
     free(ioc->sum_copy);
     free(ioc->sum_after_op);
     memset(ioc, 0, sizeof *ioc);

@@ -136,11 +136,17 @@ const struct sb_kernel sb_kernels[] = {
     {NULL, NULL, NULL, NULL, NULL, false},
 };
 
+const struct sb_kernel sb_kernel_pread = {
+    "pread", "the operating system's copy (copy_to_user) of pread() from the page cache: source "
+    "file only", NULL, "", always, true};
+
 const struct sb_kernel *sb_kernel_find(const char *name)
 {
     for (const struct sb_kernel *k = sb_kernels; k->name; k++)
         if (strcmp(k->name, name) == 0)
             return k;
+    if (strcmp(name, sb_kernel_pread.name) == 0)
+        return &sb_kernel_pread;
     return NULL;
 }
 

@@ -14,7 +14,7 @@ typedef void (*sb_copy_fn)(void *restrict dst, const void *restrict src, size_t 
 struct sb_kernel {
     const char *name;
     const char *description;
-    sb_copy_fn copy;
+    sb_copy_fn copy;         /* NULL for `pread`: the source copies (source_file.c) */
     const char *requires;    /* the CPU feature it needs, as people name it ("avx2"), or "" */
     bool (*supported)(void); /* true when this CPU (and OS) can run it */
     bool temporal;           /* false for streaming stores that bypass the caches */
@@ -22,6 +22,12 @@ struct sb_kernel {
 
 extern const struct sb_kernel sb_kernels[]; /* terminated by an entry whose name is NULL */
 
+/* `pread`: the operating system's own copy (copy_to_user) of a pread() from the page cache into
+ * the pool buffer. Not a CPU kernel (copy is NULL, and `kernel = all` does not list it): it is
+ * the copy of source `file`, and only of that source (plan.c holds the two together). */
+extern const struct sb_kernel sb_kernel_pread;
+
+/* Finds a kernel of sb_kernels, or `pread`. */
 const struct sb_kernel *sb_kernel_find(const char *name);
 
 /* A yes/no CPU feature line for `scanbench list` and the report ("erms avx2 ..."). */

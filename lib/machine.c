@@ -269,6 +269,8 @@ static int parse(struct sb_ini_lines *reader, const char *label, struct sb_machi
     rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
     if (ps.status != SB_OK)
         return ps.status;
+    if (reader->problem)
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, reader->line, reader->problem);
     if (rc > 0)
         return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value or "
                        "[section])", label, rc);

@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "placement.h"
+
 static int read_u64_file(const char *path, uint64_t *value)
 {
     FILE *f = fopen(path, "r");
@@ -72,6 +74,19 @@ void *sb_mem_alloc(size_t len)
     if (p == MAP_FAILED)
         return NULL;
     memset(p, 0, len);
+    return p;
+}
+
+void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
+                          struct sb_placement_found *found)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (p == MAP_FAILED)
+        return NULL;
+    sb_placement_bind(p, len, placement, home_node, found);
+    memset(p, 0, len);
+    sb_placement_verify(p, len, false, found);
     return p;
 }
 

@@ -21,6 +21,13 @@ void sb_mem_limit_read(struct sb_mem_limit *limit, const char *proc_root, const 
 void *sb_mem_alloc(size_t len);
 void sb_mem_free(void *ptr, size_t len);
 
+/* The same, bound as placement asks before the first touch (placement.h; home_node: the node
+ * of the scanner that will use it), then verified on a sample of its pages into found. */
+struct sb_placement;
+struct sb_placement_found;
+void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
+                          struct sb_placement_found *found);
+
 /* Peak resident set size of this process so far, in bytes. */
 uint64_t sb_mem_peak_rss(void);
 

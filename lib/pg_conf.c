@@ -37,6 +37,9 @@ void sb_pg_conf_build(struct sb_pg_conf *conf, int server_major, const char *soc
     add(conf, "wal_level", "minimal", "the load, in the transaction that creates the table, "
                                       "writes no WAL");
     add(conf, "max_wal_senders", "0", "required by wal_level = minimal");
+    if (server_major >= 13)
+        add(conf, "wal_skip_threshold", "0", "a file created in the transaction is synced, "
+            "never WAL-logged through shared_buffers (which would put its pages there)");
     add(conf, "fsync", "off", "a throwaway cluster: no waiting for the disk");
     add(conf, "full_page_writes", "off", "a throwaway cluster: less WAL");
     add(conf, "max_connections", "10", "one client");

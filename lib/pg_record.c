@@ -9,10 +9,9 @@
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
                                 uint32_t block_size, int64_t table_buffers)
 {
-    if (placement->ring_size) {
-        int64_t ring = (int64_t)(placement->ring_size / block_size);
-        return table_buffers >= 1 && table_buffers <= 2 * ring;
-    }
+    if (placement->ring_size)
+        return table_buffers >= 0 &&
+               table_buffers <= 2 * (int64_t)(placement->ring_size / block_size);
     return table_buffers == (int64_t)table_pages;
 }
 
@@ -28,9 +27,10 @@ static json_t *occupancy_json(const struct sb_pg_job *job, const struct sb_pg_me
     consistent = sb_pg_occupancy_consistent(&m->placement, pages, m->block_size,
                                             m->table_buffers);
     if (m->placement.ring_size)
-        snprintf(expect, sizeof expect, "ring: about %llu buffers (the ring), at most %llu",
-                 (unsigned long long)(m->placement.ring_size / m->block_size),
-                 (unsigned long long)(2 * m->placement.ring_size / m->block_size));
+        snprintf(expect, sizeof expect, "ring: at most %llu buffers, twice the ring's %llu "
+                 "(fewer where the backend's own pages take ring buffers back)",
+                 (unsigned long long)(2 * m->placement.ring_size / m->block_size),
+                 (unsigned long long)(m->placement.ring_size / m->block_size));
     else
         snprintf(expect, sizeof expect, "clock: every page of the table (%llu buffers)",
                  (unsigned long long)pages);
@@ -69,7 +69,7 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "s:I, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:n, s:o, "
         "s:{s:b, s:[s, s], s:I, s:I, s:I}, "
         "s:{s:s, s:s, s:n, s:b, s:n, s:{}, s:{}, s:{}, s:n, s:n, s:{}, s:n}, "
-        "s:{s:s, s:s, s:I, s:i, s:I, s:i, s:I, s:s, s:o, s:o, s:s, s:s}}",
+        "s:{s:s, s:s, s:I, s:i, s:I, s:i, s:I, s:s, s:o, s:o, s:s, s:s, s:i}}",
         "name", job->run->name,
         "source", "postgresql",
         "policy", m->placement.policy,
@@ -111,7 +111,12 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "buffers", buffers_json(m), "occupancy", occupancy_json(job, m),
         "statement", counts ? "SELECT count(*) FROM lineitem"
                             : "VACUUM (DISABLE_PAGE_SKIPPING) lineitem",
-        "each_timed_scan", "starts with none of the table's pages in shared_buffers (the table "
-                           "moved to the other tablespace just before) and its file read into "
-                           "the OS cache");
+        "each_timed_scan", m->evictions_by_restart
+                               ? "starts with none of the table's pages in shared_buffers (the "
+                                 "server restarted just before: ALTER TABLE ran out of unpinned "
+                                 "buffers in this pool) and its file read into the OS cache"
+                               : "starts with none of the table's pages in shared_buffers (the "
+                                 "table moved to the other tablespace just before) and its file "
+                                 "read into the OS cache",
+        "evictions_by_restart", (int)m->evictions_by_restart);
 }

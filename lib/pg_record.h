@@ -33,10 +33,13 @@ struct sb_pg_measurement {
     int64_t table_buffers;      /* pg_buffercache: buffers holding the table's main fork */
     int64_t used_buffers;       /* pg_buffercache: buffers holding any page */
     char occupancy_why[256];    /* why there is no occupancy figure */
+    uint32_t evictions_by_restart; /* evictions done by restarting the server (a pool too small
+                                      for ALTER TABLE), of all the job's scans */
 };
 
-/* True when the occupancy agrees with the placement: a ring leaves at most its own buffers
- * (plus one ring's worth of slack) of the table in the pool; the clock sweep over a pool four
+/* True when the occupancy agrees with the placement: a ring leaves at most twice its own
+ * buffers of the table in the pool (after VACUUM, or in a small pool where the backend's own
+ * pages take ring buffers back, fewer, down to none); the clock sweep over a pool at least four
  * times the table leaves every page of it. */
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
                                 uint32_t block_size, int64_t table_buffers);

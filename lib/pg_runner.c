@@ -21,6 +21,7 @@
 #include "units.h"
 
 #define EXPLAIN_MAX 65536
+#define LOAD_POOL (16ull << 20) /* shared_buffers during a load, at least */
 
 struct sb_pg_session {
     struct sb_pg_server server;
@@ -32,6 +33,8 @@ struct sb_pg_session {
     struct sb_pg_table_shape table; /* what is loaded */
     uint64_t relation_bytes;        /* pg_relation_size of it */
     int tablespace;                 /* 0: sb_a, 1: sb_b (where the table lies now) */
+    uint64_t database_oid;          /* of database postgres */
+    uint64_t filenode;              /* the table's file now (pg_relation_filenode) */
     bool buffercache;
     char buffercache_why[256];
     json_t *loads;                  /* every load: size, rows, seconds */
@@ -123,6 +126,10 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
             return SB_ERR_RUN;
         snprintf(s->buffercache_why, sizeof s->buffercache_why, "%s", err->msg);
     }
+    status = sb_pg_client_u64(&s->client, "SELECT oid FROM pg_database WHERE datname = "
+                              "current_database()", &s->database_oid, err);
+    if (status != SB_OK)
+        return status;
     status = sb_pg_client_exec(&s->client,
                                "SELECT json_object_agg(name, current_setting(name) ORDER BY name) "
                                "FROM pg_settings WHERE source NOT IN ('default', 'override') OR "
@@ -232,6 +239,10 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
     int status = sb_pg_client_exec(&s->client, "SELECT pg_relation_filepath('" SB_PG_TABLE_NAME
                                    "')", rel, sizeof rel, NULL, err);
 
+    if (status == SB_OK)
+        status = sb_pg_client_u64(&s->client, "SELECT pg_relation_filenode('" SB_PG_TABLE_NAME
+                                  "')", &s->filenode, err);
+
     for (int segment = 0; status == SB_OK; segment++) {
         int fd;
         ssize_t n;
@@ -257,8 +268,10 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
 
 /* Drops the table's pages from shared_buffers (it moves to the other tablespace: a block copy;
  * the old file's buffers are invalidated and go back on the free list) and reads its new file
- * into the OS cache. */
-static int evict(struct sb_pg_session *s, struct sb_error *err)
+ * into the OS cache. In the smallest pools ALTER TABLE itself can run out of unpinned buffers:
+ * then the server is restarted instead (its pool starts empty; in so small a pool, mapping the
+ * few buffers a scan uses costs little) and the job's record says so. */
+static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb_error *err)
 {
     char sql[128];
     int status;
@@ -267,6 +280,13 @@ static int evict(struct sb_pg_session *s, struct sb_error *err)
     snprintf(sql, sizeof sql, "ALTER TABLE " SB_PG_TABLE_NAME " SET TABLESPACE sb_%c",
              'a' + s->tablespace);
     status = exec_sql(s, sql, err);
+    if (status != SB_OK && !sb_pg_signal_received() &&
+        strstr(err->msg, "no unpinned buffers available")) {
+        s->tablespace ^= 1; /* it did not move */
+        status = start_with_pool(s, s->running_pool, err);
+        if (status == SB_OK && m)
+            m->evictions_by_restart++;
+    }
     if (status == SB_OK)
         status = warm_os_cache(s, err);
     return status;
@@ -295,9 +315,11 @@ static int scan(struct sb_pg_session *s, const struct sb_pg_job *job, double *se
     return SB_OK;
 }
 
+/* The table's buffers after a scan. The query names the file and the database by number, so
+ * that it reads no catalog page: in a small pool those would take the ring's buffers back. */
 static int occupancy(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb_error *err)
 {
-    char value[128];
+    char value[128], sql[320];
     long long table = 0, used = 0;
     int status;
 
@@ -306,12 +328,10 @@ static int occupancy(struct sb_pg_session *s, struct sb_pg_measurement *m, struc
                  s->buffercache_why);
         return SB_OK;
     }
-    status = sb_pg_client_exec(&s->client,
-                               "SELECT count(*) FILTER (WHERE relfilenode = pg_relation_filenode('"
-                               SB_PG_TABLE_NAME "') AND relforknumber = 0 AND reldatabase = "
-                               "(SELECT oid FROM pg_database WHERE datname = current_database())) "
-                               "|| ' ' || count(relfilenode) FROM pg_buffercache",
-                               value, sizeof value, NULL, err);
+    snprintf(sql, sizeof sql, "SELECT count(*) FILTER (WHERE relfilenode = %" PRIu64 " AND "
+             "relforknumber = 0 AND reldatabase = %" PRIu64 ") || ' ' || count(relfilenode) FROM "
+             "pg_buffercache", s->filenode, s->database_oid);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
     if (status != SB_OK)
         return status;
     if (sscanf(value, "%lld %lld", &table, &used) != 2)
@@ -327,7 +347,7 @@ static int buffer_figures(struct sb_pg_session *s, const struct sb_pg_job *job,
                           struct sb_pg_measurement *m, struct sb_error *err)
 {
     static char explain[EXPLAIN_MAX];
-    int status = evict(s, err);
+    int status = evict(s, m, err);
 
     if (status != SB_OK)
         return status;
@@ -363,8 +383,13 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
     m.counts_ok = true;
     if (!seconds)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (!s->have_table || !sb_pg_table_same(&s->table, &job->table))
-        status = load_table(s, &job->table, quiet, err);
+    /* a load in a tiny pool runs out of unpinned buffers: load in at least LOAD_POOL */
+    if (!s->have_table || !sb_pg_table_same(&s->table, &job->table)) {
+        if (s->running_pool < LOAD_POOL)
+            status = start_with_pool(s, LOAD_POOL, err);
+        if (status == SB_OK)
+            status = load_table(s, &job->table, quiet, err);
+    }
     if (status == SB_OK && s->running_pool != job->pool_size)
         status = start_with_pool(s, job->pool_size, err);
     if (status == SB_OK)
@@ -384,12 +409,12 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
              sb_format_size(job->pool_size, pool, sizeof pool), m.placement.why);
     /* the first scan: hint bits set (count), dead rows removed (vacuum); then the warm-up */
     for (uint32_t w = 0; w <= job->warmup && status == SB_OK; w++) {
-        status = evict(s, err);
+        status = evict(s, &m, err);
         if (status == SB_OK)
             status = scan(s, job, NULL, &m, err);
     }
     for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
-        status = evict(s, err);
+        status = evict(s, &m, err);
         if (status == SB_OK)
             status = scan(s, job, &seconds[r], &m, err);
         if (status == SB_OK)

@@ -269,6 +269,21 @@ void sb_pg_log_tail(const char *path, int lines, char *buf, size_t len)
     free(text);
 }
 
+/* Writes (mode "w") or appends (mode "a") text to path; -1 on any failure, the file closed. */
+static int write_text(const char *path, const char *mode, const char *text)
+{
+    FILE *f = fopen(path, mode);
+    int status = 0;
+
+    if (!f)
+        return -1;
+    if (fputs(text, f) < 0)
+        status = -1;
+    if (fclose(f) != 0)
+        status = -1;
+    return status;
+}
+
 static int make_owned_dir(const struct sb_pg_server *s, const char *path)
 {
     if (mkdir(path, 0700) != 0)
@@ -282,7 +297,6 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
 {
     char initdb[600], log[400], path[400], tail[600];
     int status = SB_OK, rc;
-    FILE *f;
 
     snprintf(s->dir, sizeof s->dir, "%s/scanbench-pg.XXXXXX", parent);
     if (!mkdtemp(s->dir)) {
@@ -319,9 +333,8 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
         goto out;
     }
     snprintf(path, sizeof path, "%s/postgresql.conf", s->datadir);
-    f = fopen(path, "a");
-    if (!f || fprintf(f, "\n# scanbench: the settings of this measurement\n"
-                         "include 'scanbench.conf'\n") < 0 || fclose(f) != 0) {
+    if (write_text(path, "a", "\n# scanbench: the settings of this measurement\n"
+                              "include 'scanbench.conf'\n") != 0) {
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot append to it", path);
         goto out;
     }
@@ -336,16 +349,15 @@ int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
 {
     char path[400], pg_ctl[600], log[400], tail[700];
     static char text[8192];
-    FILE *f;
+    static const char header[] = "# written by scanbench pg for this run\n";
     int rc;
 
     s->conf = *conf;
     snprintf(path, sizeof path, "%s/scanbench.conf", s->datadir);
-    if (sb_pg_conf_text(conf, text, sizeof text) < 0)
+    memcpy(text, header, sizeof header);
+    if (sb_pg_conf_text(conf, text + sizeof header - 1, sizeof text - sizeof header + 1) < 0)
         return sb_fail(err, SB_ERR_RUN, "the settings do not fit in %zu bytes", sizeof text);
-    f = fopen(path, "w");
-    if (!f || fputs("# written by scanbench pg for this run\n", f) < 0 || fputs(text, f) < 0 ||
-        fclose(f) != 0)
+    if (write_text(path, "w", text) != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot write it", path);
     if (s->switch_user && chown(path, s->uid, s->gid) != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s", path, s->user);

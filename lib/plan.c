@@ -2,11 +2,16 @@
 #include "config.h"
 #include "plan.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "cpu_id.h"
+#include "dma_fill.h"
+#include "source_file.h"
 #include "topo.h"
 #include "units.h"
 
@@ -28,6 +33,72 @@ static int bad(struct sb_error *err, const struct sb_experiment *exp, enum sb_ke
     snprintf(what, sizeof what, fmt, a, b);
     return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s", exp->settings[key].origin, sb_keys[key].name,
                    what);
+}
+
+uint32_t sb_run_tables(const struct sb_run_params *run)
+{
+    return run->threads > 1 && !run->shared_table ? run->threads : 1;
+}
+
+uint32_t sb_run_pools(const struct sb_run_params *run)
+{
+    return run->threads > 1 && !run->shared_pool ? run->threads : 1;
+}
+
+bool sb_run_concurrent(const struct sb_run_params *run)
+{
+    return run->threads > 1 || run->shared_pool;
+}
+
+/* Tables held in RAM: the memory source's, and a warm file's page cache (a bigtable file is
+ * dropped from it as it is read). */
+static uint32_t tables_in_memory(const struct sb_run_params *run)
+{
+    return run->source->is_file && run->bigtable ? 0 : sb_run_tables(run);
+}
+
+/* The cache model's state (counters = sim: one model per run), before it is built. */
+static uint64_t model_bytes(const struct sb_run_params *run)
+{
+    return run->machine ? sb_cachesim_config_state_bytes(&run->machine->config) : 0;
+}
+
+/* Tables in RAM + pools + the model + overhead; false when that overflows. */
+static bool memory_need(const struct sb_run_params *run, uint64_t *need)
+{
+    uint64_t tables, pools;
+    return !__builtin_mul_overflow(run->table_size, tables_in_memory(run), &tables) &&
+           !__builtin_mul_overflow(run->pool_size, sb_run_pools(run), &pools) &&
+           !__builtin_add_overflow(tables, pools, need) &&
+           !__builtin_add_overflow(*need, model_bytes(run), need) &&
+           !__builtin_add_overflow(*need, SB_RUN_OVERHEAD_BYTES, need);
+}
+
+/* The watchdog's limit: run_timeout, or 600 s plus 1 s per 20MB the run copies (every table
+ * read and written by the build, the validation scan, the warm-up and the timed scans) plus,
+ * with the cache model, 1 s per million lines it replays (three per line of a timed scan). */
+static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
+                             const struct sb_run_params *run)
+{
+    double scans = 2.0 + run->warmup + run->repetitions;
+    double bytes = 2.0 * (double)run->table_size * sb_run_tables(run) * scans;
+    double lines = run->machine ? 3.0 * (double)run->table_size / 64 * run->repetitions : 0;
+
+    if (number_of(exp, idx, SB_K_RUN_TIMEOUT))
+        return (double)number_of(exp, idx, SB_K_RUN_TIMEOUT);
+    return 600.0 + bytes / 20e6 + lines / 1e6;
+}
+
+/* " x N" when there are several, else "". */
+static const char *times(uint32_t n)
+{
+    static char buf[4][24];
+    static int next;
+    char *b = buf[next++ & 3];
+    if (n == 1)
+        return "";
+    snprintf(b, sizeof buf[0], " x %u", n);
+    return b;
 }
 
 static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run,
@@ -62,17 +133,135 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
                              SB_K_ROW_WIDTH), (uint32_t)number_of(exp, idx, SB_K_DEAD_PCT)))
         return bad(err, exp, SB_K_ROW_WIDTH, "no %s-byte row fits on a %s page",
                    text_of(exp, idx, SB_K_ROW_WIDTH), b);
-    need = run->table_size + run->pool_size + SB_RUN_OVERHEAD_BYTES;
-    if (need < run->table_size || need > limit->bytes) {
-        char what[256];
-        snprintf(what, sizeof what, "table %s + pool %s + %s overhead is more than this host can "
-                 "give (%s, %s)", sb_format_size(run->table_size, a, sizeof a),
-                 sb_format_size(run->pool_size, b, sizeof b),
+    if (!memory_need(run, &need) || need > limit->bytes) {
+        char what[256], table[64] = "", model[64] = "";
+        if (tables_in_memory(run))
+            snprintf(table, sizeof table, "table %s%s + ",
+                     sb_format_size(run->table_size, a, sizeof a), times(tables_in_memory(run)));
+        if (model_bytes(run))
+            snprintf(model, sizeof model, " + model %s (%s)",
+                     sb_format_size(model_bytes(run) & ~((1ull << 20) - 1), c, sizeof c),
+                     run->machine->name);
+        snprintf(what, sizeof what, "%spool %s%s%s + %s overhead is more than this host can give "
+                 "(%s, %s)", table, sb_format_size(run->pool_size, b, sizeof b),
+                 times(sb_run_pools(run)), model,
                  sb_format_size(SB_RUN_OVERHEAD_BYTES, c, sizeof c),
                  sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
                  limit->source);
-        return bad(err, exp, run->table_size >= run->pool_size ? SB_K_TABLE_SIZE : SB_K_POOL_SIZE,
+        return bad(err, exp, model_bytes(run) > run->table_size + run->pool_size ? SB_K_MACHINE
+                             : run->table_size >= run->pool_size ? SB_K_TABLE_SIZE : SB_K_POOL_SIZE,
                    "%s%s", what, "");
+    }
+    return SB_OK;
+}
+
+/* --- sources, NUMA placement and concurrent scans (issue 6) ------------------------------ */
+
+/* What the checks below learn once per plan. */
+struct plan_host {
+    bool data_dir_ok;          /* a scratch file was made in data_dir */
+    struct sb_figure cores;    /* read when a run has threads > 1 */
+    bool cores_read;
+};
+
+/* The scratch directory of source file: data_dir, else $TMPDIR, else /tmp. */
+static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+{
+    const char *set = exp->settings[SB_K_DATA_DIR].values[0], *tmp = getenv("TMPDIR");
+    snprintf(dir, len, "%s", set[0] ? set : tmp && tmp[0] ? tmp : "/tmp");
+}
+
+/* Source file: a scratch file can be made in the directory (as the run will make it), and the
+ * disk has room for the run's files. The source decides the copy: file copies with `pread`
+ * whatever the kernel key says (a sweep over kernels makes one file run: sb_plan_build), and
+ * `pread` is only file's. */
+static int check_source(const struct sb_experiment *exp, struct sb_run_params *run,
+                        struct plan_host *host, struct sb_error *err)
+{
+    char a[32], b[32], why[256];
+    struct statvfs fs;
+    uint64_t need, free_bytes;
+
+    if (!run->source->is_file) {
+        if (run->kernel == &sb_kernel_pread)
+            return bad(err, exp, SB_K_KERNEL, "pread reads a file: it needs source file (source "
+                       "%s copies with a CPU kernel)%s", run->source->name, "");
+        if (run->bigtable && !sb_dma_fill_supported())
+            return bad(err, exp, SB_K_BIGTABLE, "source memory's DMA-like fill needs x86-64 "
+                       "non-temporal stores, which this build lacks%s%s", "", "");
+        return SB_OK;
+    }
+    run->kernel = &sb_kernel_pread; /* the source decides the copy */
+    if (!host->data_dir_ok) {
+        const char *how;
+        int fd = sb_file_scratch_open(run->data_dir, &how, why, sizeof why);
+        if (fd < 0)
+            return bad(err, exp, SB_K_DATA_DIR, "%s%s", why,
+                       exp->settings[SB_K_DATA_DIR].values[0][0] ? "" :
+                       " (data_dir empty: $TMPDIR, else /tmp)");
+        close(fd);
+        host->data_dir_ok = true;
+    }
+    if (statvfs(run->data_dir, &fs) != 0)
+        return bad(err, exp, SB_K_DATA_DIR, "%s: statvfs: %s", run->data_dir, strerror(errno));
+    free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
+    if (__builtin_mul_overflow(run->table_size, sb_run_tables(run), &need) ||
+        __builtin_add_overflow(need, SB_DISK_MARGIN_BYTES, &need) || need > free_bytes) {
+        snprintf(why, sizeof why, "table %s%s needs more disk than the %s free in %s (statvfs, "
+                 "keeping %s free; data_dir)", sb_format_size(run->table_size, a, sizeof a),
+                 times(sb_run_tables(run)), sb_format_size(free_bytes, b, sizeof b),
+                 run->data_dir, sb_format_size(SB_DISK_MARGIN_BYTES, (char[32]){0}, 32));
+        return bad(err, exp, SB_K_TABLE_SIZE, "%s%s", why, "");
+    }
+    return SB_OK;
+}
+
+static int check_placements(const struct sb_experiment *exp, const struct sb_run_params *run,
+                            struct sb_error *err)
+{
+    char why[256];
+
+    if (!sb_placement_check(&run->iocache_node, why, sizeof why))
+        return bad(err, exp, SB_K_IOCACHE_NODE, "%s%s", why, "");
+    if (!sb_placement_check(&run->pool_node, why, sizeof why))
+        return bad(err, exp, SB_K_POOL_NODE, "%s%s", why, "");
+    return SB_OK;
+}
+
+/* Threads: no more than the cores without oversubscribe; counters count one scanner; the
+ * shared pool is clock-swept and needs buffers to spare. */
+static int check_concurrency(const struct sb_experiment *exp, const int *idx,
+                             const struct sb_run_params *run, struct plan_host *host,
+                             struct sb_error *err)
+{
+    char why[256];
+    uint64_t nbuffers = run->pool_size / run->page_size;
+
+    if (run->threads > 1 && !host->cores_read) {
+        struct sb_topology topo;
+        sb_topology_detect(&topo, "");
+        host->cores = topo.cores;
+        host->cores_read = true;
+    }
+    if (run->threads > 1 && host->cores.value && run->threads > host->cores.value &&
+        !number_of(exp, idx, SB_K_OVERSUBSCRIBE)) {
+        snprintf(why, sizeof why, "%u scanners but this host has %llu cores (%s); "
+                 "--set oversubscribe=yes runs them anyway", run->threads,
+                 (unsigned long long)host->cores.value, host->cores.source);
+        return bad(err, exp, SB_K_THREADS, "%s%s", why, "");
+    }
+    if (sb_run_concurrent(run) && strcmp(run->counters->name, "none") != 0)
+        return bad(err, exp, run->threads > 1 ? SB_K_THREADS : SB_K_SHARED_POOL,
+                   "counters=%s counts one scanner's own scan: concurrent scans and the shared "
+                   "pool need counters=none%s", run->counters->name, "");
+    if (run->shared_pool && strcmp(run->policy->name, "clock") != 0)
+        return bad(err, exp, SB_K_SHARED_POOL, "the shared pool is clock-swept: policy %s is "
+                   "per scanner (shared_pool=no gives each scanner its own)%s",
+                   run->policy->name, "");
+    if (run->shared_pool && nbuffers < 2ull * run->threads) {
+        snprintf(why, sizeof why, "%llu buffers are too few to share among %u scanners (at "
+                 "least 2 each)", (unsigned long long)nbuffers, run->threads);
+        return bad(err, exp, SB_K_POOL_SIZE, "%s%s", why, "");
     }
     return SB_OK;
 }
@@ -85,7 +274,9 @@ static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_
         if (exp->settings[k].nvalues < 2 || used >= sizeof run->name)
             continue;
         used += (size_t)snprintf(run->name + used, sizeof run->name - used, " %s=%s",
-                                 sb_keys[k].name, text_of(exp, idx, (enum sb_key_id)k));
+                                 sb_keys[k].name, k == SB_K_KERNEL ? run->kernel->name
+                                                                   : text_of(exp, idx,
+                                                                             (enum sb_key_id)k));
     }
 }
 
@@ -153,6 +344,7 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     int idx[SB_NKEYS] = {0};
     size_t total = 1;
     int status = SB_OK;
+    struct plan_host host = {0};
 
     memset(plan, 0, sizeof *plan);
     for (int k = 0; k < SB_NKEYS; k++) {
@@ -185,15 +377,22 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     }
 
     for (size_t r = 0; r < total; r++) {
-        struct sb_run_params *run = &plan->runs[r];
+        struct sb_run_params *run = &plan->runs[plan->nruns];
         size_t rest = r;
 
+        memset(run, 0, sizeof *run); /* a slot a skipped run left */
         /* idx: the mixed-radix digits of r, the last key varying fastest */
         for (int k = SB_NKEYS - 1; k >= 0; k--) {
             idx[k] = (int)(rest % (size_t)exp->settings[k].nvalues);
             rest /= (size_t)exp->settings[k].nvalues;
         }
         run->source = sb_source_find(text_of(exp, idx, SB_K_SOURCE));
+        run->bigtable = number_of(exp, idx, SB_K_BIGTABLE) != 0;
+        resolve_data_dir(exp, run->data_dir, sizeof run->data_dir);
+        sb_placement_parse(text_of(exp, idx, SB_K_IOCACHE_NODE), &run->iocache_node);
+        sb_placement_parse(text_of(exp, idx, SB_K_POOL_NODE), &run->pool_node);
+        run->shared_table = number_of(exp, idx, SB_K_SHARED_TABLE) != 0;
+        run->shared_pool = number_of(exp, idx, SB_K_SHARED_POOL) != 0;
         run->table_size = number_of(exp, idx, SB_K_TABLE_SIZE);
         run->pool_size = number_of(exp, idx, SB_K_POOL_SIZE);
         run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
@@ -212,8 +411,18 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
                            ? &plan->machines[idx[SB_K_MACHINE]] : NULL;
         run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
                         : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
-        name_run(exp, idx, run);
+        run->run_timeout = run_timeout_of(exp, idx, run);
+        /* a file run copies with pread whatever the kernel: one run, not one per kernel */
+        if (run->source->is_file && idx[SB_K_KERNEL] > 0)
+            continue;
         status = check_run(exp, idx, run, limit, err);
+        if (status == SB_OK)
+            status = check_source(exp, run, &host, err);
+        name_run(exp, idx, run);
+        if (status == SB_OK)
+            status = check_placements(exp, run, err);
+        if (status == SB_OK)
+            status = check_concurrency(exp, idx, run, &host, err);
         if (status != SB_OK)
             break;
         plan->nruns++;

@@ -18,16 +18,24 @@
 #include "machine.h"
 #include "mem.h"
 #include "op.h"
+#include "placement.h"
 #include "policy.h"
 #include "source.h"
 
 /* Memory a run may need beyond table + pool (checksums, descriptors, the process itself). */
 #define SB_RUN_OVERHEAD_BYTES (16ull << 20)
+/* Disk a source file run leaves free beyond its files. */
+#define SB_DISK_MARGIN_BYTES (64ull << 20)
 #define SB_MAX_RUNS 10000
 
 struct sb_run_params {
     char name[256];
     const struct sb_source *source;
+    bool bigtable;                /* the table does not fit in the IO cache (source.h) */
+    char data_dir[512];           /* source file: the scratch directory, resolved */
+    struct sb_placement iocache_node, pool_node; /* NUMA placement (placement.h) */
+    bool shared_table;            /* threads > 1: all scan one table, dividing its pages */
+    bool shared_pool;             /* one clock-swept pool shared by every scanner */
     uint64_t table_size, pool_size, ring_size;
     uint32_t page_size;
     struct sb_heap_layout layout; /* page_size, row_width, dead_pct and rows per page */
@@ -42,6 +50,8 @@ struct sb_run_params {
     const struct sb_machine *machine;      /* counters=sim: the cache model's machine (owned
                                               by the plan; NULL for other backends) */
     int prefetch;                          /* the model's prefetcher: -1 the machine's, 0, 1 */
+    double run_timeout;                    /* seconds before the watchdog stops the run
+                                              (lib/stop.h): the key, or computed from the run */
 };
 
 struct sb_plan {
@@ -60,6 +70,12 @@ struct sb_plan {
 
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err);
+
+/* The tables a run scans (one per scanner, or one shared) and its pools. */
+uint32_t sb_run_tables(const struct sb_run_params *run);
+uint32_t sb_run_pools(const struct sb_run_params *run);
+/* Whether the run goes through the concurrent engine (threads.h) rather than scan.h's. */
+bool sb_run_concurrent(const struct sb_run_params *run);
 void sb_plan_free(struct sb_plan *plan);
 
 #endif

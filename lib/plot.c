@@ -21,6 +21,25 @@ struct series {
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
 
+/* Text from a report (another host's, perhaps hostile) as a gnuplot single-quoted string:
+ * quotes doubled, control characters as '?', so it can never end the string, the line or the
+ * command (single quotes also stop gnuplot's backquote substitution). Cut to fit buf. */
+static const char *gp_quote(const char *raw, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[used++] = '\'';
+    for (const char *p = raw; *p && used + 3 < len; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\'')
+            buf[used++] = '\'';
+        buf[used++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    buf[used++] = '\'';
+    buf[used] = '\0';
+    return buf;
+}
+
 static int by_footprint(const void *a, const void *b, void *runs)
 {
     json_int_t fa = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)a),
@@ -109,10 +128,12 @@ static void cache_marks(FILE *f, const json_t *report)
         const json_t *size = json_object_get(json_object_get(level, "size"), "value");
         if (!json_is_integer(size))
             continue;
+        char name[64];
         fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 lc rgb "
-                   "'#888888'\nset label '%s' at %lld, graph 0.97 offset 0.5,0 tc rgb '#555555'\n",
+                   "'#888888'\nset label %s at %lld, graph 0.97 offset 0.5,0 tc rgb '#555555'\n",
                 (long long)json_integer_value(size), (long long)json_integer_value(size),
-                text(json_object_get(level, "level")), (long long)json_integer_value(size));
+                gp_quote(text(json_object_get(level, "level")), name, sizeof name),
+                (long long)json_integer_value(size));
     }
 }
 
@@ -155,9 +176,12 @@ static void plot_command(FILE *f, const char *prefix, const struct series *s, si
                          const char *suffix)
 {
     fprintf(f, "plot ");
-    for (size_t k = 0; k < n; k++)
-        fprintf(f, "%s$%s%zu using 1:2 with linespoints title '%s%s'", k ? ", " : "", prefix, k,
-                s[k].title, suffix);
+    for (size_t k = 0; k < n; k++) {
+        char raw[160], title[2 * sizeof raw];
+        snprintf(raw, sizeof raw, "%s%s", s[k].title, suffix);
+        fprintf(f, "%s$%s%zu using 1:2 with linespoints title %s", k ? ", " : "", prefix, k,
+                gp_quote(raw, title, sizeof title));
+    }
     fprintf(f, "\n");
 }
 
@@ -168,6 +192,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     struct series *s = calloc(MAX_SERIES, sizeof *s);
     bool counters = has_counters(runs);
     const char *sep = "";
+    char quoted[2 * 4096], raw[1024], title[2 * 160];
     size_t n;
 
     if (!s)
@@ -181,7 +206,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
         return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
     }
     n = make_series(runs, s);
-    fprintf(f, "set output '%s'\n", output);
+    fprintf(f, "set output %s\n", gp_quote(output, quoted, sizeof quoted));
     data_blocks(f, "mbps", runs, s, n, "mbps");
     if (counters) {
         data_blocks(f, "wb", runs, s, n, "l2_writeback_per_page");
@@ -189,10 +214,11 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
         data_blocks(f, "wr", runs, s, n, "mem_write_bytes_per_table_byte");
         fprintf(f, "set multiplot layout 2,1\n");
     }
-    fprintf(f, "set title \"scanbench %s on %s (%s)\" noenhanced\n",
-            text(json_object_get(json_object_get(report, "experiment"), "name")),
-            text(json_object_get(json_object_get(report, "context"), "host")),
-            text(json_object_get(json_object_get(report, "context"), "cpu_model")));
+    snprintf(raw, sizeof raw, "scanbench %s on %s (%s)",
+             text(json_object_get(json_object_get(report, "experiment"), "name")),
+             text(json_object_get(json_object_get(report, "context"), "host")),
+             text(json_object_get(json_object_get(report, "context"), "cpu_model")));
+    fprintf(f, "set title %s noenhanced\n", gp_quote(raw, quoted, sizeof quoted));
     fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset grid\nset key outside right "
                "noenhanced\nset xlabel 'bytes the policy writes into (pool, ring or one page; "
                "log scale, binary units)'\nset ylabel 'MB/s (table bytes / s / 10^6, median)'\n");
@@ -208,18 +234,21 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
          * gnuplot fails when every line on an axis is empty */
         for (size_t k = 0; k < n; k++) {
             if (has_points(runs, &s[k], "l2_writeback_per_page")) {
-                fprintf(f, "%s$wb%zu using 1:2 with linespoints title '%s: L2 write-backs'",
-                        sep, k, s[k].title);
+                snprintf(raw, sizeof raw, "%s: L2 write-backs", s[k].title);
+                fprintf(f, "%s$wb%zu using 1:2 with linespoints title %s", sep, k,
+                        gp_quote(raw, title, sizeof title));
                 sep = ", ";
             }
             if (has_points(runs, &s[k], "mem_read_bytes_per_table_byte")) {
-                fprintf(f, "%s$rd%zu using 1:2 axes x1y2 with linespoints title '%s: memory "
-                           "bytes read'", sep, k, s[k].title);
+                snprintf(raw, sizeof raw, "%s: memory bytes read", s[k].title);
+                fprintf(f, "%s$rd%zu using 1:2 axes x1y2 with linespoints title %s", sep, k,
+                        gp_quote(raw, title, sizeof title));
                 sep = ", ";
             }
             if (has_points(runs, &s[k], "mem_write_bytes_per_table_byte")) {
-                fprintf(f, "%s$wr%zu using 1:2 axes x1y2 with linespoints title '%s: memory "
-                           "bytes written'", sep, k, s[k].title);
+                snprintf(raw, sizeof raw, "%s: memory bytes written", s[k].title);
+                fprintf(f, "%s$wr%zu using 1:2 axes x1y2 with linespoints title %s", sep, k,
+                        gp_quote(raw, title, sizeof title));
                 sep = ", ";
             }
         }

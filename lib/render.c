@@ -15,7 +15,8 @@
 
 /* Keys that, when they differ between runs, become part of the column label. */
 static const char *const distinguishing[] = {"kernel", "table_size", "page_size", "row_width",
-                                            "source", "dead_pct", "threads", "seed", NULL};
+                                            "source", "bigtable", "dead_pct", "threads",
+                                            "shared_table", "shared_pool", "seed", NULL};
 
 static const char *str_or(const json_t *v, const char *fallback)
 {
@@ -28,7 +29,11 @@ static bool key_varies(const json_t *runs, const char *key)
     size_t i;
     json_t *run;
 
-    json_array_foreach(runs, i, run) if (!json_equal(json_object_get(run, key), first)) return true;
+    json_array_foreach(runs, i, run) {
+        const json_t *v = json_object_get(run, key);
+        if ((v || first) && !json_equal(v, first)) /* absent in every run: not varying */
+            return true;
+    }
     return false;
 }
 
@@ -74,6 +79,9 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
             continue;
         if (json_is_string(v))
             used += (size_t)snprintf(label + used, len - used, " %s", json_string_value(v));
+        else if (json_is_boolean(v))
+            used += (size_t)snprintf(label + used, len - used, " %s=%s", distinguishing[k],
+                                     json_is_true(v) ? "yes" : "no");
         else if (strstr(distinguishing[k], "size"))
             used += (size_t)snprintf(label + used, len - used, " %s=%s", distinguishing[k],
                                      sb_format_size((uint64_t)json_integer_value(v), size,
@@ -86,6 +94,28 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
     if (used < len && model_varies(runs))
         used += (size_t)snprintf(label + used, len - used, " %s",
                                  model_tag(run, size, sizeof size));
+}
+
+/* ", 2 scanners (own tables, one shared pool; ...)" when the first run is concurrent, the
+ * tables and pools said where they do not vary (else the columns say it); else "". */
+static const char *scanners_note(const json_t *runs, char *buf, size_t len)
+{
+    const json_t *run = json_array_get(runs, 0);
+    long long threads = json_integer_value(json_object_get(run, "threads"));
+    bool shared_table = json_is_true(json_object_get(run, "shared_table"));
+    bool shared_pool = json_is_true(json_object_get(run, "shared_pool"));
+
+    buf[0] = '\0';
+    if (threads > 1 || shared_pool)
+        snprintf(buf, len, ", %lld scanner%s (%s%s%s%sMB/s of all together)", threads,
+                 threads > 1 ? "s" : "",
+                 key_varies(runs, "shared_table")    ? ""
+                 : shared_table || threads == 1       ? "one table, "
+                                                      : "own tables, ",
+                 key_varies(runs, "shared_pool") ? "" : shared_pool ? "one shared pool" :
+                                                                      "own pools",
+                 key_varies(runs, "shared_pool") ? "" : "; ", "");
+    return buf;
 }
 
 static int find_or_add(char names[][LABEL_LEN], int *n, int max, const char *name)
@@ -246,7 +276,7 @@ int sb_render_table(FILE *out, const json_t *report)
     const json_t *first, *exp = json_object_get(report, "experiment");
     json_t *run;
     size_t i;
-    char size[32];
+    char size[32], threads[96];
 
     if (!json_is_array(runs))
         return -1;
@@ -274,14 +304,18 @@ int sb_render_table(FILE *out, const json_t *report)
             str_or(json_object_get(exp, "name"), "?"),
             str_or(json_object_get(exp, "description"), ""));
     if (first)
-        fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s, "
+        fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s, "
                 "%lld timed scans after %lld warm-up\n\n",
                 sb_format_size((uint64_t)json_integer_value(json_object_get(first, "table_size")),
                                size, sizeof size),
-                (long long)json_integer_value(json_object_get(first, "pages")),
+                (long long)(json_integer_value(json_object_get(first, "table_size")) /
+                            (json_integer_value(json_object_get(first, "page_size")) ?
+                             json_integer_value(json_object_get(first, "page_size")) : 1)),
                 (long long)json_integer_value(json_object_get(first, "page_size")),
                 (long long)json_integer_value(json_object_get(first, "rows_per_page")),
                 str_or(json_object_get(first, "source"), "?"),
+                json_is_true(json_object_get(first, "bigtable")) ? " (bigtable)" : "",
+                scanners_note(runs, threads, sizeof threads),
                 (long long)json_array_size(json_object_get(first, "repetitions")),
                 (long long)json_integer_value(json_object_get(first, "warmup")));
 

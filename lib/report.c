@@ -14,6 +14,7 @@
 #include "machine.h"
 #include "experiment.h"
 #include "mem.h"
+#include "report_scanners.h"
 #include "stats.h"
 #include "timer.h"
 
@@ -184,7 +185,7 @@ static json_t *counters_json(const struct sb_counters *c, const struct sb_run_re
 void sb_report_add_run(json_t *report, const struct sb_run_params *p,
                        const struct sb_run_result *res)
 {
-    json_t *seconds = json_array();
+    json_t *seconds = json_array(), *runs;
     const struct sb_validation *v = &res->validation;
 
     for (uint32_t r = 0; r < res->nreps; r++)
@@ -229,6 +230,24 @@ void sb_report_add_run(json_t *report, const struct sb_run_params *p,
                   "rows_expected", (json_int_t)v->rows_expected,
                   "scans_row_checked", (json_int_t)v->scans_row_checked,
                   "counters", counters_json(&res->counters, res, llc_size(report))));
+    runs = json_object_get(report, "runs");
+    sb_report_add_scanners(json_array_get(runs, json_array_size(runs) - 1), p, res);
+}
+
+void sb_report_mark_complete(json_t *report)
+{
+    json_object_set_new(report, "incomplete", json_false());
+}
+
+void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
+                                size_t run_index, size_t runs_planned)
+{
+    json_object_set_new(report, "incomplete", json_true());
+    json_object_set_new(report, "interrupted",
+                        json_pack("{s:s, s:s, s:I, s:I, s:I}", "by", by, "run", run, "run_index",
+                                  (json_int_t)run_index, "runs_planned", (json_int_t)runs_planned,
+                                  "runs_done",
+                                  (json_int_t)json_array_size(json_object_get(report, "runs"))));
 }
 
 int sb_report_check_target(const char *path, struct sb_error *err)

@@ -28,6 +28,13 @@ void sb_report_add_run(json_t *report, const struct sb_run_params *p,
  * run so that a long experiment does not end unable to save. */
 int sb_report_check_target(const char *path, struct sb_error *err);
 
+/* Whether the plan ran to its end: "incomplete": false, or, when it was stopped (a signal, the
+ * watchdog: lib/stop.h), "incomplete": true and "interrupted": {by, run (the run stopped),
+ * run_index (1-based), runs_planned, runs_done}. The runs finished before it stay in "runs". */
+void sb_report_mark_complete(json_t *report);
+void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
+                                size_t run_index, size_t runs_planned);
+
 /* Writes the report to path.tmp.XXXXXX, fsyncs, links it to path (never replacing a file that
  * exists) and removes the temporary name. */
 int sb_report_write(json_t *report, const char *path, struct sb_error *err);

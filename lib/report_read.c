@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "experiment.h"
+#include "plan.h"
 #include "report.h"
 
 /* Every run must carry these, with these JSON types, for the readers to work on it. */
@@ -19,10 +21,11 @@ static const struct {
     {"threads", JSON_INTEGER},
 };
 
-int sb_report_load(const char *path, json_t **report, struct sb_error *err)
+/* Checks a parsed document (doc, possibly NULL with jerr saying why); takes doc over. */
+static int check_report(json_t *doc, const json_error_t *jerr, const char *path, json_t **report,
+                        struct sb_error *err)
 {
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr), *runs, *run;
+    json_t *runs, *run;
     const char *schema;
     json_int_t version;
     size_t i;
@@ -30,11 +33,11 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 
     *report = NULL;
     if (!doc) {
-        if (jerr.line < 0)
-            return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, jerr.text);
+        if (jerr->line < 0)
+            return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, jerr->text);
         return sb_fail(err, SB_ERR_INPUT, "%s:%d:%d: not a scanbench report (%s%s)", path,
-                       jerr.line, jerr.column, jerr.text,
-                       json_error_code(&jerr) == json_error_premature_end_of_input ? ": truncated?"
+                       jerr->line, jerr->column, jerr->text,
+                       json_error_code(jerr) == json_error_premature_end_of_input ? ": truncated?"
                                                                                   : "");
     }
     schema = json_string_value(json_object_get(doc, "schema"));
@@ -59,7 +62,16 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
         status = sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
         goto out;
     }
+    /* bounds scanbench itself keeps (plan.h, the repetitions key), so that compare's pairing and
+     * Mann-Whitney U stay quick whatever a file holds */
+    if (json_array_size(runs) > SB_MAX_RUNS) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: %zu runs: scanbench writes at most %d", path,
+                         json_array_size(runs), SB_MAX_RUNS);
+        goto out;
+    }
     json_array_foreach(runs, i, run) {
+        json_t *seconds;
+        size_t r;
         for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
             json_t *v = json_object_get(run, run_fields[f].key);
             if (!v || json_typeof(v) != run_fields[f].type) {
@@ -73,6 +85,19 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
                              path, i);
             goto out;
         }
+        if (json_array_size(json_object_get(run, "repetitions")) >
+            sb_keys[SB_K_REPETITIONS].max) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path,
+                             i, (unsigned long long)sb_keys[SB_K_REPETITIONS].max);
+            goto out;
+        }
+        json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {
+            if (!json_is_number(seconds) || !(json_number_value(seconds) > 0)) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
+                                 "positive number of seconds", path, i, r);
+                goto out;
+            }
+        }
     }
 out:
     if (status == SB_OK)
@@ -80,4 +105,21 @@ out:
     else
         json_decref(doc);
     return status;
+}
+
+int sb_report_load(const char *path, json_t **report, struct sb_error *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_load_file(path, 0, &jerr);
+
+    return check_report(doc, &jerr, path, report, err);
+}
+
+int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
+                    struct sb_error *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_loadb(text, len, 0, &jerr);
+
+    return check_report(doc, &jerr, label, report, err);
 }

@@ -5,10 +5,15 @@
 #define SB_REPORT_READ_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 #include "error.h"
 
 /* Loads and checks path; on success *report holds a new reference. */
 int sb_report_load(const char *path, json_t **report, struct sb_error *err);
+
+/* The same for a report already in memory (len bytes of text); label names it in errors. */
+int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
+                    struct sb_error *err);
 
 #endif

@@ -22,6 +22,45 @@ struct sb_validation {
     uint64_t pool_pages_checked;       /* after the last timed scan: pages left in the pool */
     uint64_t rows_expected;            /* live rows in the table (per scan) */
     uint64_t scans_row_checked;        /* timed and warm-up scans whose row count was checked */
+    uint64_t pages_read_once;          /* validation scan: pages of every table read exactly
+                                          once (checked by a per-page count) */
+};
+
+/* One scanner of a run: where it ran and what it did in the timed scans. */
+#define SB_MAX_CPUS_SEEN 8
+struct sb_scanner_record {
+    uint32_t thread;
+    bool pinned;                 /* bound to one PU (threads > 1, with hwloc) */
+    int pu, core, node;          /* the PU (os index) it was bound to, its core (logical index)
+                                    and NUMA node; -1 when not pinned or unknown */
+    int cpus_seen[SB_MAX_CPUS_SEEN]; /* CPUs it ran on (sched_getcpu at each timed scan's start
+                                        and end), distinct, the first SB_MAX_CPUS_SEEN */
+    unsigned ncpus_seen;
+    uint32_t table;              /* which table it scanned (0 with a shared table) */
+    double *seconds;             /* each timed scan: from the barrier to its last page */
+    uint64_t *pages;             /* each timed scan: the pages it read */
+    struct sb_stats mbps;        /* its own pages * page_size / its own seconds */
+};
+
+/* Where the pages came from, beyond the table itself (sources other than plain memory). */
+struct sb_io_result {
+    double device_mbps;          /* bigtable: the device's rate (a pass of fills, or a pread
+                                    pass over the dropped file); 0: not measured */
+    double resident_min;         /* warm file: lowest fraction resident before a timed scan */
+    double resident_max_start;   /* bigtable file: highest fraction resident when a scan began */
+    double resident_after_drop;  /* bigtable file: fraction resident right after the first drop */
+    uint64_t drops;              /* bigtable file: DONTNEED calls in the timed scans */
+    const char *scratch;         /* file: how the scratch file was made nameless */
+    double write_seconds;        /* file: generating, writing and syncing the (first) table */
+};
+
+/* The shared pool's accounting (shared_pool = yes). */
+struct sb_shared_accounting {
+    bool used;
+    uint32_t nbuffers;
+    uint64_t acquisitions;       /* buffers pinned over the timed scans: must equal the pages */
+    uint64_t pages;              /* pages read over the timed scans */
+    uint32_t pins_left;          /* buffers still pinned after a scan (the largest seen): 0 */
 };
 
 struct sb_run_result {
@@ -34,12 +73,22 @@ struct sb_run_result {
     double clock_visits_per_page;  /* buffer headers examined per page (policy work) */
     struct sb_validation validation;
     struct sb_counters counters;
+    struct sb_placement_found iocache_placement; /* the (first) table's */
+    struct sb_placement_found pool_placement;    /* the (first) pool's */
+    struct sb_io_result io;
+    uint32_t nscanners;
+    struct sb_scanner_record *scanners;        /* one per scanner */
+    struct sb_shared_accounting shared;
 };
 
-/* Runs p over the table in ioc (built for p's layout and table size). On a validation
+/* Runs p over the table in ioc (built for p's layout and table size) with one scanner, the
+ * calling thread (threads = 1, no shared pool; threads.h runs the others). On a validation
  * mismatch: SB_ERR_RUN with the page, buffer and checksums in the message. */
 int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb_run_result *res,
                 struct sb_error *err);
+
+/* Adds the CPU the caller runs on to rec's CPUs seen. */
+void sb_scanner_record_cpu(struct sb_scanner_record *rec);
 void sb_run_result_free(struct sb_run_result *res);
 
 #endif

@@ -118,6 +118,14 @@ check "settings recorded" jq -e '.postgresql.settings | .listen_addresses == "" 
 expect_status 0 "compare reads the report" $S compare "$R" "$R"
 out_contains "ring"
 
+# PostgreSQL's minimum pool, 128kB (16 buffers), end to end: a 2-buffer ring
+expect_status 0 "minimum pool" env TMPDIR="$PGTMP" $S pg --set table_size=1M --set pool_size=128K \
+    --set op=count --set repetitions=1 -q -o "$SCRATCH/min.json"
+check "minimum pool: ring of 16KB, counts right, evicted by moving" jq -e '.runs[0] |
+    .ring_size == 16384 and .validation.ok and .validation.rows_counted == 7020 and
+    .postgresql.evictions_by_restart == 0 and .postgresql.buffers.shared_read == 128' "$SCRATCH/min.json"
+no_cluster_left "after the minimum pool"
+
 # reproduce --pg: a postgresql column beside this host's figures
 expect_status 0 "reproduce --pg" env TMPDIR="$PGTMP" $S reproduce x4500-memtable --quick --pg \
     --set table_size=4M --set repetitions=2 -o "$SCRATCH/repro"

@@ -9,7 +9,7 @@ D="$SCRATCH/repro"
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 
 expect_status 0 "reproduce all --quick" $S reproduce all --quick -o "$D"
-for name in x4500-memtable luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
+for name in x4500-memtable x4500-bigtable luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
     check "$name report written" test -f "$D/$name.json"
     check "$name has thread and verdict" jq -e '.thread.who != "" and (.verdict | has("comparisons"))' "$D/$name.json"
     out_contains "== $name:"
@@ -18,6 +18,8 @@ check "text kept" test -s "$D/reproduction.txt"
 out_contains "== overall: in"
 out_contains "SELECT COUNT(*)"
 check "thread figures beside: 1221 and 3033 MB/s" jq -e '[.thread.figures[].value] == [1221, 1709, 1320, 3033]' "$D/x4500-memtable.json"
+check "bigtable figures: 973, 1206, 1059, 1597 and VACUUM after a SELECT, 1608 MB/s" jq -e '[.thread.figures[].value] == [973, 1206, 1059, 1597, 1608]' "$D/x4500-bigtable.json"
+check "bigtable runs are DMA-filled bigtables with a device rate" jq -e '[.runs[] | .bigtable and .io.device_mbps > 0] | all' "$D/x4500-bigtable.json"
 check "memtable compares count and vacuum" jq -e '[.verdict.comparisons[].op] == ["count", "vacuum"]' "$D/x4500-memtable.json"
 check "elapsed seconds become MB/s (11GB / 101 s)" jq -e '.thread.figures[0].mbps | . > 116 and . < 117' "$D/kirkwood-piii.json"
 check "every comparison has a verdict text" jq -e '[.verdict.comparisons[] | .text | length > 0] | all' "$D/pg83-ring.json"

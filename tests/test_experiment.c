@@ -294,7 +294,7 @@ static void test_file_unknown_names(void **state)
     expect_file_error("[experiment]\nop = select\n", 2,
                       "op: \"select\" is not a known op (known: none, count, vacuum)");
     expect_file_error("[experiment]\nsource = disk\n", 2,
-                      "source: \"disk\" is not a known source (known: memory)");
+                      "source: \"disk\" is not a known source (known: memory, file)");
     {   /* the known backends, from the registry (more are added as they are built) */
         char rest[256];
         size_t used = (size_t)snprintf(rest, sizeof rest, "counters: \"perf\" is not a known "

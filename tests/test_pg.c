@@ -152,6 +152,7 @@ static void test_conf(void **state)
     assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "0");
     assert_string_equal(sb_pg_conf_get(&c, "autovacuum"), "off");
     assert_null(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit")); /* unknown to 15 */
+    assert_string_equal(sb_pg_conf_get(&c, "wal_skip_threshold"), "0");
     assert_true(sb_pg_conf_text(&c, text, sizeof text) > 0);
     assert_non_null(strstr(text, "shared_buffers = '16384kB'\t# the experiment's pool_size\n"));
     assert_non_null(strstr(text, "listen_addresses = ''\t#"));
@@ -395,7 +396,7 @@ static void test_occupancy(void **state)
     assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 32));
     assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 64));
     assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 65));
-    assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 0));
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 0)); /* taken back */
     sb_pg_placement_decide("count", 512, 2048, 8192, 15, &clock);
     assert_true(sb_pg_occupancy_consistent(&clock, 512, 8192, 512));
     assert_false(sb_pg_occupancy_consistent(&clock, 512, 8192, 32));

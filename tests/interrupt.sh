@@ -1,0 +1,91 @@
+#!/bin/bash
+# interrupt.sh: SIGINT and SIGTERM during a sweep or a reproduction stop it cleanly: the runs
+# finished so far are written as a valid report marked incomplete (naming the run that was
+# interrupted), nothing is left in the scratch directory, and the exit status is 130 or 143;
+# the watchdog (run_timeout) stops a run that takes too long: exit 1, naming it, report marked
+# incomplete. Deterministic: each signal is sent once a progress line on stderr shows that a
+# later run has started.
+. "$top_srcdir/tests/lib.sh"
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }
+
+# wait_for FILE TEXT PID: waits (up to 120 s) until FILE holds TEXT; false if PID ended first
+wait_for() {
+    local i
+    for i in $(seq 1 2400); do
+        grep -qF -- "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
+# A sweep of 40 short runs (a 4MB table, 200 timed scans each: well under a second a run).
+SWEEP=(--set table_size=4M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,ring
+       --set ring_size=128K --set op=count,vacuum,none,count --set repetitions=200 --set warmup=0)
+
+# check_interrupted SIGNAL STATUS: the sweep, the signal once run 3 has started
+check_interrupted() {
+    local sig=$1 want=$2 pid status report="$SCRATCH/$1.json"
+    mkdir -p "$SCRATCH/data-$sig"
+    "$SCANBENCH" run "${SWEEP[@]}" --set source=file --set data_dir="$SCRATCH/data-$sig" \
+        -o "$report" >"$SCRATCH/$sig.out" 2>"$SCRATCH/$sig.err" &
+    pid=$!
+    if ! wait_for "$SCRATCH/$sig.err" "run 3/" $pid; then
+        fail "$sig: run 3 never started: $(tail -3 "$SCRATCH/$sig.err")"; wait $pid; return
+    fi
+    kill -"$sig" $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq "$want" ] && pass || fail "$sig: exit status $status, want $want"
+    [ -f "$report" ] && pass || { fail "$sig: no report written"; return; }
+    jq -e '.schema == "scanbench-report" and .incomplete == true' "$report" >/dev/null &&
+        pass || fail "$sig: the report is not marked incomplete"
+    jq -e --arg s "SIG$sig" '.interrupted.by == $s and .interrupted.runs_planned == 40 and
+        .interrupted.runs_done == (.runs | length) and .interrupted.run_index == (.runs | length) + 1
+        and (.interrupted.run | type) == "string"' "$report" >/dev/null &&
+        pass || fail "$sig: interrupted block: $(jq -c .interrupted "$report")"
+    jq -e '(.runs | length) >= 2 and all(.runs[]; .validation.ok == true)' "$report" >/dev/null &&
+        pass || fail "$sig: the finished runs are not all in the report"
+    # the report reads back (compare's reader checks every run)
+    "$SCANBENCH" compare "$report" "$report" >/dev/null 2>&1 && pass ||
+        fail "$sig: compare cannot read the incomplete report"
+    grep -q 'interrupted' "$SCRATCH/$sig.err" && pass || fail "$sig: stderr does not say so"
+    grep -q 'MB/s' "$SCRATCH/$sig.out" && pass || fail "$sig: no table of the finished runs"
+    [ -z "$(ls -A "$SCRATCH/data-$sig")" ] && pass ||
+        fail "$sig: scratch files left: $(ls -A "$SCRATCH/data-$sig")"
+}
+check_interrupted INT 130
+check_interrupted TERM 143
+
+# A reproduction: interrupted in its second experiment; the first one's report is whole.
+"$SCANBENCH" reproduce x4500-memtable luke-experiment1 --quick --set table_size=4M \
+    --set repetitions=100 -o "$SCRATCH/repro" >"$SCRATCH/repro.out" 2>"$SCRATCH/repro.err" &
+pid=$!
+if wait_for "$SCRATCH/repro.err" "experiment 2/2" $pid; then
+    sleep 0.2
+    kill -INT $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq 130 ] && pass || fail "reproduce: exit status $status, want 130"
+    jq -e '.incomplete == false and (.runs | length) == 4' "$SCRATCH/repro/x4500-memtable.json" \
+        >/dev/null && pass || fail "reproduce: the first experiment's report is not whole"
+    jq -e '.incomplete == true and .interrupted.by == "SIGINT"' \
+        "$SCRATCH/repro/luke-experiment1.json" >/dev/null && pass ||
+        fail "reproduce: the second experiment's report is not marked incomplete"
+    grep -q 'interrupted' "$SCRATCH/repro/reproduction.txt" && pass ||
+        fail "reproduce: reproduction.txt does not say it was interrupted"
+else
+    fail "reproduce: experiment 2 never started: $(tail -3 "$SCRATCH/repro.err")"
+    wait $pid
+fi
+
+# The watchdog: a run that takes longer than run_timeout is stopped, named, and marked.
+expect_status 1 "run_timeout" "$SCANBENCH" run --set table_size=16M --set op=count --set policy=clock \
+    --set repetitions=1000 \
+    --set run_timeout=1 -o "$SCRATCH/timeout.json"
+grep -q 'run_timeout' "$SCRATCH/err" && grep -q 'run 1/1' "$SCRATCH/err" && pass ||
+    fail "run_timeout: stderr does not name the run: $(cat "$SCRATCH/err")"
+jq -e '.incomplete == true and (.interrupted.by | startswith("run_timeout")) and
+    (.runs | length) == 0' "$SCRATCH/timeout.json" >/dev/null && pass ||
+    fail "run_timeout: report: $(jq -c '{incomplete, interrupted}' "$SCRATCH/timeout.json")"
+finish
