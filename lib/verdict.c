@@ -13,6 +13,9 @@
 #include "op.h"
 #include "units.h"
 
+/* A counter figure must fall by more than this share to count as lowered. */
+#define SB_VERDICT_MIN_CHANGE 0.02
+
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 json_t *sb_thread_json(const struct sb_thread *t)
@@ -130,17 +133,20 @@ static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *se
     sentence[0] = '\0';
     if (have_wb) {
         double a = json_number_value(wbs), b = json_number_value(wbf);
-        json_object_set_new(ev, "writebacks_lowered", json_boolean(b < a));
+        bool fewer = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        json_object_set_new(ev, "writebacks_lowered", json_boolean(fewer));
         snprintf(sentence, len, "L2 write-backs per page %.1f -> %.1f (%s): %s. ", a, b, label,
-                 b < a ? "fewer, as the hypothesis says" : "not fewer, against the hypothesis");
+                 fewer ? "fewer, as the hypothesis says"
+                       : "not fewer (within 2%), against the hypothesis");
     }
     if (have_mem) {
         double a = json_number_value(rs) + json_number_value(ws);
         double b = json_number_value(rf) + json_number_value(wf);
         size_t used = strlen(sentence);
-        json_object_set_new(ev, "memory_traffic_lowered", json_boolean(b < a));
+        bool less = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        json_object_set_new(ev, "memory_traffic_lowered", json_boolean(less));
         snprintf(sentence + used, len - used, "Memory bytes per table byte %.2f -> %.2f (%s): %s.",
-                 a, b, label, b < a ? "less traffic" : "no less traffic");
+                 a, b, label, less ? "less traffic" : "no less traffic (within 2%)");
     }
     return ev;
 }
@@ -234,7 +240,7 @@ static json_t *knees(const json_t *runs)
             }
             prev = run;
         }
-        if (best_a && points >= 3) /* a sweep, not a slow/fast pair */
+        if (best_a && points >= 4) /* a sweep, not a slow/fast pair or triple */
             json_array_append_new(out, json_pack("{s:s, s:I, s:I, s:f}", "op", o->name, "from",
                                                  json_integer_value(json_object_get(best_a,
                                                                                     "footprint")),
