@@ -1,18 +1,27 @@
 /* cachesim.c: the cache-hierarchy model (see cachesim.h): lookups, fills, evictions through the
  * inclusion policies, write-backs, write-combining buffers and the next-line prefetcher.
  *
- * Each level is one flat array of sets; a set is one block of uint64 words:
- *   word 0           the replacement state: for LRU the ways in recency order, 4 bits each,
- *                    most recent in the low bits (so LRU sets have at most 16 ways); for
- *                    pseudo-LRU a binary tree of ways-1 bits in heap order (node 1 the root,
- *                    node n's children 2n and 2n+1, the leaves ways..2*ways-1; a bit of 0 sends
- *                    the victim search left, 1 right; a touch points its path away from the way)
- *   hint words       one byte per way: a hash of the line (0x80..0xff), 0 for a free way, 0xff
- *                    for the padding up to a multiple of 8 ways; eight ways are compared at once
- *                    (a zero-byte search on hints ^ key), and only a matching hint's tag is read
- *   tag words        (line number << 2) | PREFETCHED | DIRTY, or TAG_INVALID for a free way.
+ * Each level keeps its sets in three flat arrays, indexed by set (structure of arrays, so that
+ * a lookup reads only the set's hint bytes, packed with its neighbours', and at most one tag):
+ *   repl   one word per set: for LRU the ways in recency order, 4 bits each, most recent in
+ *          the low bits (so LRU sets have at most 16 ways); for pseudo-LRU a binary tree of
+ *          ways-1 bits in heap order (node 1 the root, node n's children 2n and 2n+1, the leaves
+ *          ways..2*ways-1; a bit of 0 sends the victim search left, 1 right; a touch points its
+ *          path away from the way) and, up to 32 ways, the last way touched in the top 6 bits
+ *   hints  one byte per way, rounded up to 8, 16, 32 or 64 bytes: a hash of the line
+ *          (0x80..0xff, the same at every level), 0 for a free way, 0x7f for the padding; a
+ *          lookup compares 16 at once (SSE2, or two words elsewhere) and reads only the tags
+ *          of matching hints
+ *   tags   one word per way: (line number << 2) | PREFETCHED | DIRTY, or TAG_INVALID.
  * Free LRU ways are kept at the least-recent end of the order, so the victim is always the
- * last way of the order. */
+ * last way of the order.
+ *
+ * The replay's steps branch on the model's shape: the number of levels, each level's
+ * replacement and inclusion, whether any level has more than 16 ways, the prefetcher. They
+ * are inlined functions of a shape passed by value: the general path passes the model's own
+ * (read at run time), and the copies of the batch loop (sb_cachesim_copy) for the common
+ * shapes, those of configs/machines and of machine=auto, pass a constant one, so that the
+ * compiler drops the branches and the code for the other shapes. Same code, same counts. */
 #include "config.h"
 #include "cachesim.h"
 
@@ -29,6 +38,12 @@
 #define TAG_OF(line, flags) (((line) << 2) | (flags))
 #define LINE_OF(tag) ((tag) >> 2)
 
+#define HINT_FREE 0x00u
+#define HINT_PADDING 0x7fu /* never free, never a line's hint */
+#define PLRU_MRU_SHIFT 58  /* pseudo-LRU up to 32 ways: the last way touched */
+#define PLRU_MRU_MAX_WAYS 32u
+#define NARROW_WAYS 16u    /* a level of up to 16 ways has its hints compared at once */
+
 const char *const sb_replacement_names[] = {[SB_REPL_LRU] = "lru", [SB_REPL_PLRU] = "plru", NULL};
 const char *const sb_inclusion_names[] = {[SB_INCL_NON_INCLUSIVE] = "non-inclusive",
                                           [SB_INCL_INCLUSIVE] = "inclusive",
@@ -36,21 +51,63 @@ const char *const sb_inclusion_names[] = {[SB_INCL_NON_INCLUSIVE] = "non-inclusi
 const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS] = {"L1d", "L2", "L3"};
 
 struct level {
-    uint64_t *sets_mem;   /* sets * stride words */
+    uint64_t *repl;       /* sets words */
+    uint8_t *hints;       /* sets * hint_bytes bytes, then the tags (a 16-byte load may run on) */
+    uint64_t *tags;       /* sets * ways words */
     uint64_t set_mask;    /* sets - 1 */
-    uint64_t sets;
     uint64_t order_mask;  /* LRU: the low 4 * ways bits of the order word */
-    unsigned set_bits;    /* log2(sets) */
+    uint64_t ways_mask;   /* the low ways bits: the ways of a 16-byte hint comparison */
     uint32_t ways;
-    uint32_t hint_words;  /* ceil(ways / 8) */
-    uint32_t stride;      /* words per set: 1 + hint_words + ways */
-    uint32_t tag_offset;  /* 1 + hint_words */
-    enum sb_replacement replacement;
-    enum sb_inclusion inclusion;
+    uint32_t hint_bytes;  /* ways rounded up to 8, 16, 32 or 64 */
+    unsigned hint_shift;  /* log2(hint_bytes) */
+    unsigned lru_shift;   /* LRU: 4 * (ways - 1), where the least recent way sits */
+    unsigned plru_depth;  /* PLRU: log2(ways), the tree's depth */
+    bool mru_known;       /* the set's word names its most recently used way */
+    uint64_t sets;
+    uint64_t *mem;        /* the one allocation holding repl, hints and tags */
     struct sb_cachesim_level_counts n;
     uint64_t plru_clear[SB_CACHESIM_MAX_WAYS]; /* PLRU: a touch of way w is */
     uint64_t plru_set[SB_CACHESIM_MAX_WAYS];   /* (bits & ~plru_clear[w]) | plru_set[w] */
+    uint8_t plru_top[128]; /* PLRU: the node of depth 3 (minus 8) that tree bits 1..7 lead to */
 };
+
+/* What the replay branches on, per level. */
+struct level_kind {
+    bool lru; /* else pseudo-LRU */
+    enum sb_inclusion inclusion;
+};
+
+/* What the replay branches on: constant in the specialised copies, the model's own in the
+ * general path. */
+struct shape {
+    unsigned nlevels;
+    bool prefetch;
+    bool wide; /* a level has more than NARROW_WAYS ways */
+    struct level_kind level[SB_CACHESIM_MAX_LEVELS];
+};
+
+/* The shapes with a copy of the batch loop of their own: those of configs/machines, and of
+ * machine=auto (LRU, a non-inclusive L2, an L3 that is an exclusive victim cache on AMD and
+ * inclusive elsewhere, or no L3). Any other shape runs the general path. */
+#define LRU_LEVEL(inclusion) {true, inclusion}
+#define PLRU_LEVEL(inclusion) {false, inclusion}
+#define NI SB_INCL_NON_INCLUSIVE
+static const struct shape common_shapes[] = {
+    /* x4500 */
+    {2, false, false, {LRU_LEVEL(NI), PLRU_LEVEL(SB_INCL_EXCLUSIVE)}},
+    /* piii-1260, xeon-1mb */
+    {2, false, false, {PLRU_LEVEL(NI), PLRU_LEVEL(NI)}},
+    /* xeon-spr */
+    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(NI)}},
+    /* epyc-zen4 */
+    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_INCLUSIVE), LRU_LEVEL(SB_INCL_EXCLUSIVE)}},
+    /* auto: AMD, others, no L3 */
+    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_EXCLUSIVE)}},
+    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_INCLUSIVE)}},
+    {2, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI)}},
+};
+#undef NI
+#define NCOMMON_SHAPES (sizeof common_shapes / sizeof *common_shapes)
 
 struct wc_buffer {
     uint64_t line;
@@ -61,16 +118,24 @@ struct wc_buffer {
 
 struct sb_cachesim {
     struct level level[SB_CACHESIM_MAX_LEVELS];
+    struct shape shape;
+    int common_shape; /* its index in common_shapes, or -1 */
     unsigned nlevels;
     unsigned line_shift;
     uint32_t line_size;
     uint64_t lines_per_4k_mask; /* the prefetcher does not cross a 4KB page */
     bool prefetch;
     unsigned nwc;
+    unsigned wc_busy; /* buffers holding a line */
     uint64_t wc_age;
+    uint64_t wc_full_mask[SB_CACHESIM_MAX_LINE / 64]; /* a buffer's mask when its line is whole */
     struct wc_buffer wc[SB_CACHESIM_MAX_WC_BUFFERS];
     struct sb_cachesim_counts n; /* the per-level counts live in level[].n */
 };
+
+/* The steps of the replay are always inlined (a call costs as much as a step, and the shape
+ * folds only into inlined code). */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static bool is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
@@ -88,86 +153,138 @@ static unsigned log2_of(uint64_t x)
 #define BYTES_80 0x8080808080808080ull
 #define NIBBLES_1 0x1111111111111111ull
 
-static inline uint64_t *set_of(const struct level *L, uint64_t line)
+/* The line's hint byte, the same at every level: 0x80 | 7 bits of a multiplicative hash of the
+ * line number (never 0, the mark of a free way, nor 0x7f, the padding's). */
+static ALWAYS_INLINE uint8_t hint_of(uint64_t line)
 {
-    return L->sets_mem + (line & L->set_mask) * L->stride;
+    return (uint8_t)(0x80 | ((line * 0x9e3779b97f4a7c15ull) >> 57));
 }
 
-static inline uint64_t *tags_of(const struct level *L, uint64_t *set)
-{
-    return set + L->tag_offset;
-}
+/* byte_key(b) holds b in every byte; bytes_equal(bytes, n, key) has bit i set where bytes[i] is
+ * the key's byte, for n = 16, 32 or 64 bytes. SSE2 compares 16 bytes at once (every x86-64 has
+ * it); elsewhere, or built with SB_CACHESIM_PORTABLE, a zero-byte search on words does. */
+#if defined(__SSE2__) && !defined(SB_CACHESIM_PORTABLE)
+#include <emmintrin.h>
 
-/* The line's hint byte: 0x80 | the low 7 bits of the tag above the set index (never 0, the
- * mark of a free way, nor 0x7f, the padding's). */
-static inline uint64_t hint_of(const struct level *L, uint64_t line)
-{
-    return 0x80 | ((line >> L->set_bits) & 0x7f);
-}
+typedef __m128i byte_key;
 
-static inline void set_hint(const struct level *L, uint64_t *set, uint32_t way, uint64_t hint)
+static ALWAYS_INLINE byte_key key_of(uint8_t byte) { return _mm_set1_epi8((char)byte); }
+
+static ALWAYS_INLINE uint64_t bytes_equal(const uint8_t *bytes, uint32_t n, byte_key key)
 {
-    uint64_t *word = set + 1 + way / 8;
-    unsigned shift = (way % 8) * 8;
-    (void)L;
-    *word = (*word & ~(0xffull << shift)) | (hint << shift);
+    uint64_t m = 0;
+
+    for (uint32_t i = 0; i < n; i += 16)
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+                 _mm_loadu_si128((const __m128i *)(const void *)(bytes + i)), key)) << i;
+    return m;
+}
+#else
+typedef uint64_t byte_key;
+
+static ALWAYS_INLINE byte_key key_of(uint8_t byte) { return byte * BYTES_01; }
+
+/* Eight bytes as one word, byte i in bits 8i..8i+7 whatever the host's byte order. */
+static ALWAYS_INLINE uint64_t load_bytes(const uint8_t *p)
+{
+    uint64_t word;
+
+    memcpy(&word, p, sizeof word);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    word = __builtin_bswap64(word);
+#endif
+    return word;
 }
 
 /* The high bit of every byte of x that is zero (exact: no carry crosses a byte). */
-static inline uint64_t zero_bytes(uint64_t x)
+static ALWAYS_INLINE uint64_t zero_bytes(uint64_t x)
 {
     return ~(((x & ~BYTES_80) + ~BYTES_80) | x | ~BYTES_80);
 }
 
-/* The way holding line, or -1: the ways whose hint matches, then their tags. */
-static inline int find_way(const struct level *L, uint64_t *set, uint64_t line)
+static ALWAYS_INLINE uint64_t bytes_equal(const uint8_t *bytes, uint32_t n, byte_key key)
 {
-    uint64_t key = hint_of(L, line) * BYTES_01;
-    const uint64_t *tags = tags_of(L, set);
-    uint32_t i = 0;
+    uint64_t m = 0;
 
-    do {
-        uint64_t m = zero_bytes(set[1 + i] ^ key);
-        while (m) {
-            uint32_t w = i * 8 + (uint32_t)(__builtin_ctzll(m) >> 3);
-            if (LINE_OF(tags[w]) == line)
-                return (int)w;
-            m &= m - 1;
-        }
-    } while (++i < L->hint_words);
+    for (uint32_t i = 0; i < n; i += 8) {
+        uint64_t z = zero_bytes(load_bytes(bytes + i) ^ key) >> 7; /* 1 in each equal byte */
+        m |= ((z * 0x0102040810204080ull) >> 56) << i;               /* gathered: bit per byte */
+    }
+    return m;
+}
+#endif
+
+/* The ways of the set whose hint is the key's byte. A narrow level (wide false in its shape)
+ * compares 16 bytes, its own and, below 16 ways, some of the next set's or of the tags, which
+ * the ways mask drops. */
+static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, uint64_t set, byte_key key,
+                                          bool wide)
+{
+    const uint8_t *hints = L->hints + (set << L->hint_shift);
+
+    if (!wide)
+        return bytes_equal(hints, 16, key) & L->ways_mask;
+    return bytes_equal(hints, L->hint_bytes < 16 ? 16 : L->hint_bytes, key) & L->ways_mask;
+}
+
+/* The way of the set holding line, or -1: the ways whose hint matches, then their tags. */
+static ALWAYS_INLINE int find_way(const struct level *L, uint64_t set, uint64_t line,
+                                  byte_key key, bool wide)
+{
+    const uint64_t *tags = L->tags + set * L->ways;
+    uint64_t m = hints_equal(L, set, key, wide);
+
+    while (m) {
+        uint32_t w = (uint32_t)__builtin_ctzll(m);
+        if (LINE_OF(tags[w]) == line)
+            return (int)w;
+        m &= m - 1;
+    }
     return -1;
 }
 
-/* An empty set: every way free, LRU order 0, 1, 2, ... (way 0 most recent), PLRU bits 0. */
-static void set_clear(const struct level *L, uint64_t *set)
+/* The set's most recently used way (mru_known levels only). */
+static ALWAYS_INLINE uint32_t mru_way(struct level_kind k, uint64_t repl)
 {
-    set[0] = L->replacement == SB_REPL_LRU ? 0xfedcba9876543210ull & L->order_mask : 0;
-    for (uint32_t i = 0; i < L->hint_words; i++)
-        set[1 + i] = 0;
-    for (uint32_t w = L->ways; w < L->hint_words * 8; w++)
-        set_hint(L, set, w, 0x7f); /* padding: never free, never a line's hint */
+    return k.lru ? (uint32_t)(repl & 15) : (uint32_t)(repl >> PLRU_MRU_SHIFT);
+}
+
+/* An empty set: every way free, LRU order 0, 1, 2, ... (way 0 most recent), PLRU bits 0. */
+static void set_clear(const struct level *L, bool lru, uint64_t set)
+{
+    L->repl[set] = lru ? 0xfedcba9876543210ull & L->order_mask : 0;
+    memset(L->hints + (set << L->hint_shift), HINT_FREE, L->ways);
+    memset(L->hints + (set << L->hint_shift) + L->ways, HINT_PADDING, L->hint_bytes - L->ways);
     for (uint32_t w = 0; w < L->ways; w++)
-        tags_of(L, set)[w] = TAG_INVALID;
+        L->tags[set * L->ways + w] = TAG_INVALID;
 }
 
 /* LRU: where way sits in the order (0 = most recent). */
-static inline unsigned lru_position(const struct level *L, uint64_t order, uint32_t way)
+static ALWAYS_INLINE unsigned lru_position(const struct level *L, uint64_t order, uint32_t way)
 {
     uint64_t x = order ^ (way * NIBBLES_1);
     uint64_t nonzero = (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIBBLES_1;
     return (unsigned)__builtin_ctzll(~nonzero & NIBBLES_1 & L->order_mask) / 4;
 }
 
-static inline uint64_t low_nibbles(unsigned n) { return n >= 16 ? UINT64_MAX : (1ull << (4 * n)) - 1; }
+/* The low n nibbles, n from 0 to 15. */
+static ALWAYS_INLINE uint64_t low_nibbles(unsigned n) { return (1ull << (4 * n)) - 1; }
 
-/* Pseudo-LRU: point every node on the way's path away from it (masks made by plru_masks). */
-static inline uint64_t plru_touch(const struct level *L, uint64_t bits, uint32_t way)
+/* Pseudo-LRU: point every node on the way's path away from it (masks made by plru_masks),
+ * and, up to 32 ways, record the way as the most recent. */
+static ALWAYS_INLINE uint64_t plru_touch(const struct level *L, uint64_t bits, uint32_t way)
 {
     return (bits & ~L->plru_clear[way]) | L->plru_set[way];
 }
 
 static void plru_masks(struct level *L)
 {
+    for (uint64_t top = 0; top < 128; top++) {
+        uint64_t bits = top << 1, node = 1;
+        for (int step = 0; step < 3; step++)
+            node = 2 * node + ((bits >> node) & 1);
+        L->plru_top[top] = (uint8_t)(node - 8);
+    }
     for (uint32_t way = 0; way < L->ways; way++) {
         L->plru_clear[way] = L->plru_set[way] = 0;
         for (uint64_t node = way + L->ways; node > 1; node >>= 1) {
@@ -176,82 +293,90 @@ static void plru_masks(struct level *L)
             if (!(node & 1)) /* came from the left: the victim search goes right */
                 L->plru_set[way] |= 1ull << parent;
         }
+        if (L->mru_known) {
+            L->plru_clear[way] |= ~0ull << PLRU_MRU_SHIFT;
+            L->plru_set[way] |= (uint64_t)way << PLRU_MRU_SHIFT;
+        }
     }
 }
 
-static inline uint32_t plru_victim(const struct level *L, uint64_t bits)
+/* Pseudo-LRU: the first free way, else the way the tree points at. */
+static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, uint64_t set, uint64_t bits,
+                                          bool wide)
 {
+    uint64_t free = hints_equal(L, set, key_of(HINT_FREE), wide);
     uint64_t node = 1;
+    unsigned depth = L->plru_depth;
 
-    while (node < L->ways)
+    if (free)
+        return (uint32_t)__builtin_ctzll(free);
+    if (depth >= 3) { /* the first three steps at once */
+        node = 8 + L->plru_top[(bits >> 1) & 127];
+        depth -= 3;
+    }
+    for (; depth; depth--)
         node = 2 * node + ((bits >> node) & 1);
     return (uint32_t)(node - L->ways);
 }
 
-/* A hit: the way becomes the most recently used; its tag becomes tag. */
-static inline void touch(const struct level *L, uint64_t *set, uint32_t way, uint64_t tag)
+/* A hit: the way becomes the most recently used. */
+static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, uint64_t set,
+                                uint32_t way)
 {
-    tags_of(L, set)[way] = tag;
-    if (L->replacement == SB_REPL_LRU) {
-        uint64_t order = set[0];
+    uint64_t repl = L->repl[set];
+
+    if (k.lru) {
         unsigned p;
-        if ((order & 15) == way)
+        if ((repl & 15) == way)
             return; /* already the most recent */
-        p = lru_position(L, order, way);
-        set[0] = (order & ~low_nibbles(p + 1)) | ((order & low_nibbles(p)) << 4) | way;
+        p = lru_position(L, repl, way);
+        L->repl[set] = (repl & ~((low_nibbles(p) << 4) | 15)) | ((repl & low_nibbles(p)) << 4) |
+                       way;
     } else {
-        set[0] = plru_touch(L, set[0], way);
+        L->repl[set] = plru_touch(L, repl, way);
     }
 }
 
 /* Takes the line out of the set (the way becomes free); returns its tag. */
-static inline uint64_t take_out(const struct level *L, uint64_t *set, uint32_t way)
+static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind k, uint64_t set,
+                                       uint32_t way)
 {
-    uint64_t *tags = tags_of(L, set);
-    uint64_t tag = tags[way];
+    uint64_t *tag = &L->tags[set * L->ways + way];
+    uint64_t old = *tag;
 
-    tags[way] = TAG_INVALID;
-    set_hint(L, set, way, 0);
-    if (L->replacement == SB_REPL_LRU) {
-        uint64_t order = set[0];
+    *tag = TAG_INVALID;
+    if (k.lru) {
+        uint64_t order = L->repl[set];
         unsigned p = lru_position(L, order, way);
-        set[0] = (order & low_nibbles(p)) | ((order >> 4) & ~low_nibbles(p)) |
-                 ((uint64_t)way << (4 * (L->ways - 1)));
+        L->repl[set] = (order & low_nibbles(p)) | ((order >> 4) & ~low_nibbles(p)) |
+                       ((uint64_t)way << L->lru_shift);
     }
-    return tag;
+    L->hints[(set << L->hint_shift) + way] = HINT_FREE;
+    return old;
 }
 
-/* Places tag in its set as the most recently used; returns the tag it replaced (TAG_INVALID
- * when a way was free). */
-static inline uint64_t place(struct level *L, uint64_t tag)
+/* Places tag (whose line's hint is hint) in its set as the most recently used; returns the tag
+ * it replaced (TAG_INVALID when a way was free). */
+static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool wide, uint64_t tag,
+                                    uint8_t hint)
 {
-    uint64_t line = LINE_OF(tag);
-    uint64_t *set = set_of(L, line);
-    uint64_t *tags = tags_of(L, set);
-    uint64_t victim;
+    const uint64_t set = LINE_OF(tag) & L->set_mask;
+    const uint64_t repl = L->repl[set];
+    uint64_t *slot, victim;
     uint32_t way;
 
     L->n.fills++;
-    if (L->replacement == SB_REPL_LRU) {
-        uint64_t order = set[0];
-        way = (uint32_t)(order >> (4 * (L->ways - 1))) & 15;
-        set[0] = ((order << 4) & L->order_mask) | way;
+    if (k.lru) {
+        way = (uint32_t)(repl >> L->lru_shift) & 15;
+        L->repl[set] = ((repl << 4) & L->order_mask) | way;
     } else {
-        way = L->ways;
-        for (uint32_t i = 0; i < L->hint_words; i++) {
-            uint64_t m = zero_bytes(set[1 + i]);
-            if (m) {
-                way = i * 8 + (uint32_t)(__builtin_ctzll(m) >> 3);
-                break;
-            }
-        }
-        if (way >= L->ways)
-            way = plru_victim(L, set[0]);
-        set[0] = plru_touch(L, set[0], way);
+        way = plru_victim(L, set, repl, wide);
+        L->repl[set] = plru_touch(L, repl, way);
     }
-    victim = tags[way];
-    tags[way] = tag;
-    set_hint(L, set, way, hint_of(L, line));
+    slot = &L->tags[set * L->ways + way];
+    victim = *slot;
+    *slot = tag;
+    L->hints[(set << L->hint_shift) + way] = hint;
     return victim;
 }
 
@@ -330,6 +455,71 @@ int sb_cachesim_config_check(const struct sb_cachesim_config *cfg, struct sb_cac
     return SB_OK;
 }
 
+/* The words of one level's state: a replacement word, the hint words and the tags per set. */
+static uint64_t level_words(const struct level *L)
+{
+    return L->sets * (1 + L->hint_bytes / 8 + L->ways);
+}
+
+/* Sets up level l's geometry and its cold state; false when out of memory. */
+static bool level_init(struct level *L, const struct sb_cachesim_level_config *c)
+{
+    const bool lru = c->replacement == SB_REPL_LRU;
+    size_t bytes;
+
+    L->ways = c->associativity;
+    L->sets = c->size / ((uint64_t)c->line_size * c->associativity);
+    L->set_mask = L->sets - 1;
+    L->hint_bytes = L->ways <= 8 ? 8 : 1u << log2_of(L->ways); /* LRU: up to 16 ways; PLRU: a
+                                                                   power of two */
+    L->hint_shift = log2_of(L->hint_bytes);
+    L->ways_mask = L->ways == 64 ? UINT64_MAX : (1ull << L->ways) - 1;
+    /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
+    L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
+    L->lru_shift = 4 * (L->ways - 1);
+    L->plru_depth = log2_of(L->ways);
+    L->mru_known = lru || L->ways <= PLRU_MRU_MAX_WAYS;
+    plru_masks(L);
+    /* 64-byte aligned, so that a set of 8 tags is one line of the host's caches */
+    bytes = (size_t)level_words(L) * sizeof(uint64_t);
+    L->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!L->mem)
+        return false;
+    L->repl = L->mem;
+    L->hints = (uint8_t *)(L->mem + L->sets);
+    L->tags = L->mem + L->sets + L->sets * L->hint_bytes / 8;
+    for (uint64_t set = 0; set < L->sets; set++)
+        set_clear(L, lru, set);
+    return true;
+}
+
+static bool shape_equal(const struct shape *a, const struct shape *b)
+{
+    if (a->nlevels != b->nlevels || a->prefetch != b->prefetch || a->wide != b->wide)
+        return false;
+    for (unsigned l = 0; l < a->nlevels; l++)
+        if (a->level[l].lru != b->level[l].lru || a->level[l].inclusion != b->level[l].inclusion)
+            return false;
+    return true;
+}
+
+/* The model's shape, and which common one it is. */
+static void shape_init(struct sb_cachesim *s, const struct sb_cachesim_config *cfg)
+{
+    memset(&s->shape, 0, sizeof s->shape);
+    s->shape.nlevels = cfg->nlevels;
+    s->shape.prefetch = cfg->prefetch;
+    for (unsigned l = 0; l < cfg->nlevels; l++) {
+        s->shape.level[l].lru = cfg->level[l].replacement == SB_REPL_LRU;
+        s->shape.level[l].inclusion = l == 0 ? SB_INCL_NON_INCLUSIVE : cfg->level[l].inclusion;
+        s->shape.wide |= cfg->level[l].associativity > NARROW_WAYS;
+    }
+    s->common_shape = -1;
+    for (size_t i = 0; i < NCOMMON_SHAPES; i++)
+        if (shape_equal(&s->shape, &common_shapes[i]))
+            s->common_shape = (int)i;
+}
+
 int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim **out,
                        struct sb_error *err)
 {
@@ -355,30 +545,17 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
     s->lines_per_4k_mask = (4096u >> s->line_shift) - 1;
     s->prefetch = cfg->prefetch;
     s->nwc = cfg->wc_buffers;
+    shape_init(s, cfg);
+    for (uint32_t word = 0; word * 64 < s->line_size; word++) {
+        uint32_t bits = s->line_size - word * 64 >= 64 ? 64 : s->line_size - word * 64;
+        s->wc_full_mask[word] = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+    }
     for (unsigned l = 0; l < s->nlevels; l++) {
-        const struct sb_cachesim_level_config *c = &cfg->level[l];
-        struct level *L = &s->level[l];
-
-        L->ways = c->associativity;
-        L->sets = c->size / ((uint64_t)c->line_size * c->associativity);
-        L->set_mask = L->sets - 1;
-        L->set_bits = log2_of(L->sets);
-        L->hint_words = (L->ways + 7) / 8;
-        L->tag_offset = 1 + L->hint_words;
-        L->stride = L->tag_offset + L->ways;
-        /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
-        L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
-        L->replacement = c->replacement;
-        L->inclusion = l == 0 ? SB_INCL_NON_INCLUSIVE : c->inclusion;
-        plru_masks(L);
-        L->sets_mem = malloc(L->sets * L->stride * sizeof *L->sets_mem);
-        if (!L->sets_mem) {
+        if (!level_init(&s->level[l], &cfg->level[l])) {
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's %s",
                              sb_cache_level_names[l]);
             goto out;
         }
-        for (uint64_t set = 0; set < L->sets; set++)
-            set_clear(L, L->sets_mem + set * L->stride);
     }
 out:
     if (status == SB_OK)
@@ -393,136 +570,231 @@ void sb_cachesim_destroy(struct sb_cachesim *s)
     if (!s)
         return;
     for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++)
-        free(s->level[l].sets_mem);
+        free(s->level[l].mem);
     free(s);
 }
 
 /* --- the hierarchy --------------------------------------------------------------------------- */
 
+/* The hierarchy's steps take their level (0, 1 or 2) and the shape as constants, so that each
+ * level's fields sit at a fixed offset, no loop runs over the levels and the branches on the
+ * shape fold: shape_id is an index in common_shapes, or -1 for the model's own shape. */
+
+static ALWAYS_INLINE const struct shape *shape_of(const struct sb_cachesim *s, const int shape_id)
+{
+    return shape_id >= 0 ? &common_shapes[shape_id] : &s->shape;
+}
+
 /* An inclusive level l dropped line: the copies above it go too; returns whether any of them
  * was dirty (its data then leaves with level l's copy). */
-static bool invalidate_above(struct sb_cachesim *s, unsigned l, uint64_t line)
+static ALWAYS_INLINE bool invalidate_above(struct sb_cachesim *s, const int shape_id,
+                                           const unsigned l, uint64_t line)
 {
+    const struct shape *sh = shape_of(s, shape_id);
+    const byte_key key = key_of(hint_of(line));
     bool dirty = false;
 
     for (unsigned k = 0; k < l; k++) {
         struct level *K = &s->level[k];
-        uint64_t *set = set_of(K, line);
-        int w = find_way(K, set, line);
+        uint64_t set = line & K->set_mask;
+        int w = find_way(K, set, line, key, sh->wide);
         if (w >= 0) {
-            dirty |= take_out(K, set, (uint32_t)w) & TAG_DIRTY;
+            dirty |= take_out(K, sh->level[k], set, (uint32_t)w) & TAG_DIRTY;
             K->n.invalidations++;
         }
     }
     return dirty;
 }
 
-/* Places tag into level l (the line is not there) and follows the victim down: into the
- * exclusive level below (a victim cache takes clean and dirty lines), or, if dirty, written
- * back into the level below (marked dirty there, or allocated where a non-inclusive level no
- * longer holds it) or to memory. An inclusive level's victim takes its copies above with it. */
-static void insert(struct sb_cachesim *s, unsigned l, uint64_t tag)
+/* Places tag (hint: its line's) into level l (the line is not there) and deals with the victim:
+ * dropped, marked dirty in the level below (a write-back to a level that holds it), written to
+ * memory below the last level, or returned: the tag to place into level l + 1 (a victim cache
+ * takes clean and dirty lines; a non-inclusive level that no longer holds a dirty line
+ * allocates it). Returns TAG_INVALID when nothing goes further. An inclusive level's victim
+ * takes its copies above with it. */
+static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int shape_id,
+                                              const unsigned l, uint64_t tag, uint8_t hint)
 {
-    for (;;) {
-        struct level *L = &s->level[l], *below;
-        uint64_t victim = place(L, tag), line;
-        bool dirty;
+    const struct shape *sh = shape_of(s, shape_id);
+    struct level *L = &s->level[l], *below;
+    uint64_t victim = place(L, sh->level[l], sh->wide, tag, hint), line, set;
+    bool dirty;
+    int w;
 
-        if (victim == TAG_INVALID)
-            return;
-        line = LINE_OF(victim);
-        dirty = victim & TAG_DIRTY;
-        if (l > 0 && L->inclusion == SB_INCL_INCLUSIVE)
-            dirty |= invalidate_above(s, l, line);
+    if (victim == TAG_INVALID)
+        return TAG_INVALID;
+    line = LINE_OF(victim);
+    dirty = victim & TAG_DIRTY;
+    if (l > 0 && sh->level[l].inclusion == SB_INCL_INCLUSIVE)
+        dirty |= invalidate_above(s, shape_id, l, line);
+    if (dirty)
+        L->n.writebacks++;
+    if (l + 1 >= SB_CACHESIM_MAX_LEVELS || l + 1 == sh->nlevels) {
         if (dirty)
-            L->n.writebacks++;
-        if (l + 1 == s->nlevels) {
-            if (dirty)
-                s->n.mem_write_bytes += s->line_size;
+            s->n.mem_write_bytes += s->line_size;
+        return TAG_INVALID;
+    }
+    below = &s->level[l + 1];
+    if (sh->level[l + 1].inclusion == SB_INCL_EXCLUSIVE)
+        return TAG_OF(line, dirty ? TAG_DIRTY : 0);
+    if (!dirty)
+        return TAG_INVALID;
+    set = line & below->set_mask;
+    w = find_way(below, set, line, key_of(hint_of(line)), sh->wide);
+    if (w < 0)
+        return TAG_OF(line, TAG_DIRTY);
+    below->tags[set * below->ways + (uint32_t)w] |= TAG_DIRTY;
+    return TAG_INVALID;
+}
+
+/* Places tag (hint: its line's) into level l (the line is not there) and follows the victims
+ * down. */
+static ALWAYS_INLINE void insert(struct sb_cachesim *s, const int shape_id, const unsigned l,
+                                 uint64_t tag, uint8_t hint)
+{
+    switch (l) {
+    case 0:
+        tag = place_and_evict(s, shape_id, 0, tag, hint);
+        if (tag == TAG_INVALID)
             return;
-        }
-        below = &s->level[l + 1];
-        if (below->inclusion != SB_INCL_EXCLUSIVE) {
-            uint64_t *set;
-            int w;
-            if (!dirty)
-                return;
-            set = set_of(below, line);
-            w = find_way(below, set, line);
-            if (w >= 0) {
-                tags_of(below, set)[w] |= TAG_DIRTY;
-                return;
-            }
-        }
-        tag = TAG_OF(line, dirty ? TAG_DIRTY : 0);
-        l++;
+        hint = hint_of(LINE_OF(tag));
+        /* fall through */
+    case 1:
+        tag = place_and_evict(s, shape_id, 1, tag, hint);
+        if (tag == TAG_INVALID)
+            return;
+        hint = hint_of(LINE_OF(tag));
+        /* fall through */
+    default:
+        place_and_evict(s, shape_id, 2, tag, hint);
     }
 }
 
-/* L1d missed line: looks in each level below in turn (a hit in an exclusive level moves the
- * line up and out of it), reads memory below the last, then fills the non-exclusive levels
- * from the bottom up, L1d last. */
-static void fill_from_below(struct sb_cachesim *s, uint64_t line, unsigned flags)
+/* Looks for line in level l (below L1d): a hit in an exclusive level moves the line out of it
+ * (*dirty: whether it was dirty), in another touches it. */
+static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id,
+                                       const unsigned l, uint64_t line, byte_key key, bool *dirty)
 {
-    unsigned found = s->nlevels;
+    const struct shape *sh = shape_of(s, shape_id);
+    struct level *L = &s->level[l];
+    const uint64_t set = line & L->set_mask;
+    int w = find_way(L, set, line, key, sh->wide);
+
+    if (w < 0) {
+        L->n.misses++;
+        return false;
+    }
+    L->n.hits++;
+    if (sh->level[l].inclusion == SB_INCL_EXCLUSIVE)
+        *dirty = take_out(L, sh->level[l], set, (uint32_t)w) & TAG_DIRTY;
+    else
+        touch(L, sh->level[l], set, (uint32_t)w);
+    return true;
+}
+
+/* L1d missed line (hint: its hint): looks in each level below in turn (a hit in an exclusive
+ * level moves the line up and out of it), reads memory below the last, then fills the
+ * non-exclusive levels from the bottom up, L1d last (its tag flags: flags). */
+static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape_id,
+                                          uint64_t line, uint8_t hint, uint64_t flags)
+{
+    const struct shape *sh = shape_of(s, shape_id);
+    unsigned found = sh->nlevels;
     bool dirty = false;
 
-    for (unsigned l = 1; l < s->nlevels; l++) {
-        struct level *L = &s->level[l];
-        uint64_t *set = set_of(L, line);
-        int w = find_way(L, set, line);
-        if (w >= 0) {
-            L->n.hits++;
-            if (L->inclusion == SB_INCL_EXCLUSIVE)
-                dirty = take_out(L, set, (uint32_t)w) & TAG_DIRTY;
-            else
-                touch(L, set, (uint32_t)w, tags_of(L, set)[w]);
-            found = l;
-            break;
-        }
-        L->n.misses++;
+    if (sh->nlevels > 1) {
+        const byte_key key = key_of(hint);
+        if (lookup_below(s, shape_id, 1, line, key, &dirty))
+            found = 1;
+        else if (sh->nlevels > 2 && lookup_below(s, shape_id, 2, line, key, &dirty))
+            found = 2;
     }
-    if (found == s->nlevels)
+    if (found == sh->nlevels)
         s->n.mem_read_bytes += s->line_size;
-    for (unsigned l = found - 1; l >= 1; l--) {
-        if (s->level[l].inclusion == SB_INCL_EXCLUSIVE)
-            continue; /* a victim cache is not filled from below */
-        insert(s, l, TAG_OF(line, dirty ? TAG_DIRTY : 0));
-        dirty = false; /* the level just filled keeps the dirty data */
+    /* a victim cache is not filled from below; the level filled keeps the dirty data */
+    if (found > 2 && sh->level[2].inclusion != SB_INCL_EXCLUSIVE) {
+        insert(s, shape_id, 2, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+        dirty = false;
     }
-    insert(s, 0, TAG_OF(line, flags | (dirty ? TAG_DIRTY : 0)));
+    if (found > 1 && sh->level[1].inclusion != SB_INCL_EXCLUSIVE) {
+        insert(s, shape_id, 1, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+        dirty = false;
+    }
+    insert(s, shape_id, 0, TAG_OF(line, flags | (dirty ? TAG_DIRTY : 0)), hint);
 }
 
 /* Tagged next-line prefetch: after a miss, or the first hit on a prefetched line, the next
  * line (within the same 4KB page) is brought into L1d, marked as prefetched. */
-static void prefetch_after(struct sb_cachesim *s, uint64_t line)
+static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint64_t line)
 {
     struct level *L1 = &s->level[0];
-    uint64_t next = line + 1;
+    const uint64_t next = line + 1;
+    const uint8_t hint = hint_of(next);
 
-    if ((next & s->lines_per_4k_mask) == 0 || find_way(L1, set_of(L1, next), next) >= 0)
+    if ((next & s->lines_per_4k_mask) == 0 ||
+        find_way(L1, next & L1->set_mask, next, key_of(hint), s->shape.wide) >= 0)
         return;
     s->n.prefetches++;
-    fill_from_below(s, next, TAG_PREFETCHED);
+    fill_from_below(s, -1, next, hint, TAG_PREFETCHED);
 }
 
-static inline void access_line(struct sb_cachesim *s, uint64_t line, bool is_write)
+/* L1d misses line (a load, or a store when write is TAG_DIRTY; hint: its hint): the levels
+ * below, then the prefetcher. */
+static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uint64_t line,
+                                  uint8_t hint, uint64_t write)
 {
-    struct level *L1 = &s->level[0];
-    uint64_t *set = set_of(L1, line);
-    int w = find_way(L1, set, line);
+    const struct shape *sh = shape_of(s, shape_id);
+    s->level[0].n.misses++;
+    fill_from_below(s, shape_id, line, hint, write);
+    if (sh->prefetch)
+        prefetch_after(s, line);
+}
 
-    if (w >= 0) {
-        uint64_t tag = tags_of(L1, set)[w] | (is_write ? TAG_DIRTY : 0);
-        L1->n.hits++;
-        touch(L1, set, (uint32_t)w, tag & ~(uint64_t)TAG_PREFETCHED);
-        if (tag & TAG_PREFETCHED)
-            prefetch_after(s, line);
+/* The same for the model's own shape, out of line: for accesses that mostly hit. */
+static __attribute__((noinline)) void l1_miss_call(struct sb_cachesim *s, uint64_t line,
+                                                   uint8_t hint, uint64_t write)
+{
+    l1_miss(s, -1, line, hint, write);
+}
+
+/* One line looked up in L1d: a load, or a store when write is TAG_DIRTY. With mru_first (for
+ * accesses that often return to a line) the most recently used way is tried first, where a
+ * hit changes no replacement state. With inline_miss (a copy's lines, which mostly miss) the
+ * path below is inlined, else called. */
+static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
+                                      uint64_t line, uint64_t write, bool mru_first,
+                                      bool inline_miss)
+{
+    const struct shape *sh = shape_of(s, shape_id);
+    struct level *L1 = &s->level[0];
+    const uint64_t set = line & L1->set_mask;
+    uint64_t *tags = L1->tags + set * L1->ways, tag;
+    uint8_t hint;
+    int w;
+
+    if (mru_first && L1->mru_known) {
+        uint32_t mru = mru_way(sh->level[0], L1->repl[set]);
+        tag = tags[mru];
+        if (LINE_OF(tag) == line && !(tag & TAG_PREFETCHED)) {
+            L1->n.hits++;
+            tags[mru] = tag | write;
+            return;
+        }
+    }
+    hint = hint_of(line);
+    w = find_way(L1, set, line, key_of(hint), sh->wide);
+    if (w < 0) {
+        if (inline_miss)
+            l1_miss(s, shape_id, line, hint, write);
+        else
+            l1_miss_call(s, line, hint, write);
         return;
     }
-    L1->n.misses++;
-    fill_from_below(s, line, is_write ? TAG_DIRTY : 0);
-    if (s->prefetch)
+    tag = tags[w] | write;
+    L1->n.hits++;
+    tags[w] = tag & ~(uint64_t)TAG_PREFETCHED;
+    touch(L1, sh->level[0], set, (uint32_t)w);
+    if (tag & TAG_PREFETCHED)
         prefetch_after(s, line);
 }
 
@@ -531,9 +803,10 @@ void sb_cachesim_prefetch(const struct sb_cachesim *s, uint64_t address)
     uint64_t line = address >> s->line_shift;
 
     for (unsigned l = 0; l < s->nlevels; l++) {
-        const uint64_t *set = set_of(&s->level[l], line);
-        __builtin_prefetch(set);
-        __builtin_prefetch(set + 8);
+        const struct level *L = &s->level[l];
+        uint64_t set = line & L->set_mask;
+        __builtin_prefetch(L->hints + (set << L->hint_shift));
+        __builtin_prefetch(L->tags + set * L->ways);
     }
 }
 
@@ -546,43 +819,89 @@ void sb_cachesim_access(struct sb_cachesim *s, uint64_t address, uint64_t size, 
     line = address >> s->line_shift;
     last = (address + size - 1) >> s->line_shift;
     for (; line <= last; line++)
-        access_line(s, line, is_write);
+        access_line(s, -1, line, is_write ? TAG_DIRTY : 0, true, false);
+}
+
+/* An L1d access that did not hit the set's most recently used way, out of line. */
+static __attribute__((noinline)) void access_line_call(struct sb_cachesim *s, uint64_t line,
+                                                       uint64_t write)
+{
+    access_line(s, -1, line, write, false, false);
+}
+
+void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref *refs, size_t n)
+{
+    struct level *L1 = &s->level[0];
+    const struct sb_cachesim_ref *ref, *end = refs + n;
+    /* where the set's word keeps its most recently used way (mru_known levels) */
+    const unsigned mru_shift = s->shape.level[0].lru ? 0 : PLRU_MRU_SHIFT;
+    const uint64_t mru_mask = !L1->mru_known ? 0 : s->shape.level[0].lru ? 15 : 63;
+
+    for (ref = refs; ref < end; ref++) {
+        const uint64_t write = ref->is_write ? TAG_DIRTY : 0;
+        uint64_t line = ref->address >> s->line_shift;
+        const uint64_t last = (ref->address + ref->size - 1) >> s->line_shift;
+        if (ref->size == 0)
+            continue;
+        do {
+            /* the common case: the set's most recently used way (no replacement state
+             * changes), as the op's accesses return to the lines the copy just left */
+            const uint64_t set = line & L1->set_mask;
+            uint64_t *tag = &L1->tags[set * L1->ways + ((L1->repl[set] >> mru_shift) & mru_mask)];
+            if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(line, 0)) { /* or prefetched */
+                *tag |= write;
+                L1->n.hits++;
+            } else {
+                access_line_call(s, line, write);
+            }
+        } while (++line <= last);
+    }
 }
 
 /* --- write combining ------------------------------------------------------------------------- */
 
-static bool wc_full(const struct sb_cachesim *s, const struct wc_buffer *b)
-{
-    for (uint32_t word = 0; word * 64 < s->line_size; word++) {
-        uint32_t bits = s->line_size - word * 64 >= 64 ? 64 : s->line_size - word * 64;
-        uint64_t want = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
-        if ((b->mask[word] & want) != want)
-            return false;
-    }
-    return true;
-}
-
-/* Writes the buffer to memory: the caches give up the line first (a dirty copy is written
- * back), then a whole line goes out without a read, a partial one as a partial write. */
-static void wc_flush(struct sb_cachesim *s, struct wc_buffer *b)
+/* The caches give up the line a streaming store wrote (a dirty copy is written back first). */
+static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
 {
     for (unsigned l = 0; l < s->nlevels; l++) {
         struct level *L = &s->level[l];
-        uint64_t *set = set_of(L, b->line);
-        int w = find_way(L, set, b->line);
+        uint64_t set = line & L->set_mask;
+        int w = find_way(L, set, line, key_of(hint_of(line)), s->shape.wide);
         if (w < 0)
             continue;
         L->n.invalidations++;
-        if (take_out(L, set, (uint32_t)w) & TAG_DIRTY) {
+        if (take_out(L, s->shape.level[l], set, (uint32_t)w) & TAG_DIRTY) {
             L->n.writebacks++;
             s->n.mem_write_bytes += s->line_size;
         }
     }
+}
+
+static bool wc_full(const struct sb_cachesim *s, const struct wc_buffer *b)
+{
+    for (uint32_t word = 0; word < SB_CACHESIM_MAX_LINE / 64; word++)
+        if ((b->mask[word] & s->wc_full_mask[word]) != s->wc_full_mask[word])
+            return false;
+    return true;
+}
+
+/* A whole line leaves a WC buffer: written without a read. */
+static void wc_write_line(struct sb_cachesim *s, uint64_t line)
+{
+    stream_invalidate(s, line);
+    s->n.wc_full_lines++;
+    s->n.mem_write_bytes += s->line_size;
+}
+
+/* Writes the buffer to memory: a whole line without a read, a partial one as a partial
+ * write; the buffer becomes free. */
+static void wc_flush(struct sb_cachesim *s, struct wc_buffer *b)
+{
     if (wc_full(s, b)) {
-        s->n.wc_full_lines++;
-        s->n.mem_write_bytes += s->line_size;
+        wc_write_line(s, b->line);
     } else {
         uint64_t bytes = 0;
+        stream_invalidate(s, b->line);
         for (uint32_t word = 0; word < SB_CACHESIM_MAX_LINE / 64; word++)
             bytes += (uint64_t)__builtin_popcountll(b->mask[word]);
         s->n.wc_partial_flushes++;
@@ -590,24 +909,37 @@ static void wc_flush(struct sb_cachesim *s, struct wc_buffer *b)
         s->n.mem_write_bytes += bytes;
     }
     b->busy = false;
+    s->wc_busy--;
 }
 
-static void wc_write(struct sb_cachesim *s, uint64_t line, uint32_t offset, uint32_t len)
+/* The buffer holding line (NULL if none), and in *idle the first free one and in *oldest the
+ * oldest busy one. */
+static struct wc_buffer *wc_find(struct sb_cachesim *s, uint64_t line, struct wc_buffer **idle,
+                                 struct wc_buffer **oldest)
 {
-    struct wc_buffer *b = NULL, *oldest = NULL, *idle = NULL;
-
+    *idle = *oldest = NULL;
     for (unsigned i = 0; i < s->nwc; i++) {
         struct wc_buffer *c = &s->wc[i];
         if (!c->busy) {
-            if (!idle)
-                idle = c;
+            if (!*idle)
+                *idle = c;
         } else if (c->line == line) {
-            b = c;
-            break;
-        } else if (!oldest || c->age < oldest->age) {
-            oldest = c;
+            return c;
+        } else if (!*oldest || c->age < (*oldest)->age) {
+            *oldest = c;
         }
     }
+    return NULL;
+}
+
+/* Bytes offset..offset+len-1 of line into its WC buffer (a new one if none holds the line: a
+ * free one, else the oldest, flushed first); a buffer whose line is whole goes at once. */
+static void wc_write(struct sb_cachesim *s, uint64_t line, uint32_t offset, uint32_t len)
+{
+    struct wc_buffer *idle = &s->wc[0], *oldest = NULL, *b = NULL;
+
+    if (s->wc_busy)
+        b = wc_find(s, line, &idle, &oldest);
     if (!b) {
         if (idle) {
             b = idle;
@@ -616,14 +948,48 @@ static void wc_write(struct sb_cachesim *s, uint64_t line, uint32_t offset, uint
             b = oldest;
         }
         b->busy = true;
+        s->wc_busy++;
         b->line = line;
         b->age = ++s->wc_age;
         memset(b->mask, 0, sizeof b->mask);
     }
-    for (uint32_t i = offset; i < offset + len; i++)
-        b->mask[i / 64] |= 1ull << (i % 64);
+    for (uint32_t word = offset / 64; word * 64 < offset + len; word++) {
+        uint32_t from = offset > word * 64 ? offset - word * 64 : 0;
+        uint32_t to = offset + len - word * 64 < 64 ? offset + len - word * 64 : 64;
+        uint64_t upto = to == 64 ? UINT64_MAX : (1ull << to) - 1;
+        b->mask[word] |= upto & ~((1ull << from) - 1);
+    }
     if (wc_full(s, b))
         wc_flush(s, b);
+}
+
+/* A whole line streamed: the same as wc_write of every byte (it fills whichever buffer it
+ * gets, which is then flushed at once), without filling a buffer. */
+static void wc_write_whole_line(struct sb_cachesim *s, uint64_t line)
+{
+    if (s->wc_busy) {
+        struct wc_buffer *idle, *oldest, *b = wc_find(s, line, &idle, &oldest);
+        if (b) { /* its buffer becomes whole */
+            b->busy = false;
+            s->wc_busy--;
+            wc_write_line(s, line);
+            return;
+        }
+        if (!idle)
+            wc_flush(s, oldest); /* the buffer it takes */
+    }
+    s->wc_age++;
+    wc_write_line(s, line);
+}
+
+static inline void stream_line(struct sb_cachesim *s, uint64_t address, uint32_t offset,
+                               uint32_t len)
+{
+    s->n.line_accesses++; /* L1d's hits and misses are added in read_counts */
+    if (len == s->line_size)
+        wc_write_whole_line(s, address >> s->line_shift);
+    else
+        wc_write(s, address >> s->line_shift, offset, len);
 }
 
 void sb_cachesim_stream_store(struct sb_cachesim *s, uint64_t address, uint64_t len)
@@ -633,8 +999,7 @@ void sb_cachesim_stream_store(struct sb_cachesim *s, uint64_t address, uint64_t 
         uint32_t n = s->line_size - offset;
         if (n > len)
             n = (uint32_t)len;
-        s->n.line_accesses++; /* L1d's hits and misses are added in read_counts */
-        wc_write(s, address >> s->line_shift, offset, n);
+        stream_line(s, address, offset, n);
         address += n;
         len -= n;
     }
@@ -643,14 +1008,75 @@ void sb_cachesim_stream_store(struct sb_cachesim *s, uint64_t address, uint64_t 
 void sb_cachesim_fence(struct sb_cachesim *s)
 {
     /* oldest first, as the buffers drain in order */
-    for (;;) {
+    while (s->wc_busy) {
         struct wc_buffer *oldest = NULL;
         for (unsigned i = 0; i < s->nwc; i++)
             if (s->wc[i].busy && (!oldest || s->wc[i].age < oldest->age))
                 oldest = &s->wc[i];
-        if (!oldest)
-            return;
         wc_flush(s, oldest);
+    }
+}
+
+/* --- batches ------------------------------------------------------------------------------- */
+
+/* A copy of lines whole lines: src_line's loaded, dst_line's stored or streamed, in turn. */
+static ALWAYS_INLINE void copy_lines(struct sb_cachesim *s, const int shape_id,
+                                     uint64_t src_line, uint64_t dst_line, uint64_t lines,
+                                     bool stream)
+{
+    for (uint64_t i = 0; i < lines; i++) {
+        access_line(s, shape_id, src_line + i, 0, false, true);
+        if (stream) {
+            s->n.line_accesses++;
+            wc_write_whole_line(s, dst_line + i);
+        } else {
+            access_line(s, shape_id, dst_line + i, TAG_DIRTY, false, true);
+        }
+    }
+}
+
+void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_t len,
+                      bool stream)
+{
+    const uint64_t line_size = s->line_size;
+    const uint64_t src_line = src >> s->line_shift, dst_line = dst >> s->line_shift;
+    const uint64_t lines = (len + line_size - 1) >> s->line_shift;
+
+    if ((src | dst) & (line_size - 1)) { /* each chunk spans two lines of each */
+        for (uint64_t off = 0; off < len; off += line_size) {
+            sb_cachesim_access(s, src + off, line_size, false);
+            if (stream)
+                sb_cachesim_stream_store(s, dst + off, line_size);
+            else
+                sb_cachesim_access(s, dst + off, line_size, true);
+        }
+        return;
+    }
+    _Static_assert(NCOMMON_SHAPES == 7, "a case below per common shape");
+    switch (s->common_shape) { /* the common shapes' own copies of the loop */
+    case 0:
+        copy_lines(s, 0, src_line, dst_line, lines, stream);
+        break;
+    case 1:
+        copy_lines(s, 1, src_line, dst_line, lines, stream);
+        break;
+    case 2:
+        copy_lines(s, 2, src_line, dst_line, lines, stream);
+        break;
+    case 3:
+        copy_lines(s, 3, src_line, dst_line, lines, stream);
+        break;
+    case 4:
+        copy_lines(s, 4, src_line, dst_line, lines, stream);
+        break;
+    case 5:
+        copy_lines(s, 5, src_line, dst_line, lines, stream);
+        break;
+    case 6:
+        copy_lines(s, 6, src_line, dst_line, lines, stream);
+        break;
+    default:
+        copy_lines(s, -1, src_line, dst_line, lines, stream);
     }
 }
 
@@ -674,17 +1100,16 @@ void sb_cachesim_reset_counts(struct sb_cachesim *s)
 bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t address, bool *dirty)
 {
     const struct level *L;
-    uint64_t line = address >> s->line_shift;
-    uint64_t *set;
+    uint64_t line = address >> s->line_shift, set;
     int w;
 
     if (level >= s->nlevels)
         return false;
     L = &s->level[level];
-    set = set_of(L, line);
-    w = find_way(L, set, line);
+    set = line & L->set_mask;
+    w = find_way(L, set, line, key_of(hint_of(line)), s->shape.wide);
     if (w >= 0 && dirty)
-        *dirty = tags_of(L, set)[w] & TAG_DIRTY;
+        *dirty = L->tags[set * L->ways + (uint32_t)w] & TAG_DIRTY;
     return w >= 0;
 }
 
@@ -695,7 +1120,7 @@ size_t sb_cachesim_state_bytes(const struct sb_cachesim *s)
     size_t bytes = sizeof *s;
 
     for (unsigned l = 0; l < s->nlevels; l++)
-        bytes += s->level[l].sets * s->level[l].stride * sizeof(uint64_t);
+        bytes += level_words(&s->level[l]) * sizeof(uint64_t);
     return bytes;
 }
 

@@ -7,12 +7,13 @@
  * hits, misses, fills and write-backs (dirty evictions). The model persists until destroyed;
  * sb_cachesim_reset_counts() zeroes the counts and keeps the cache contents.
  *
- * The state is one flat array of sets per level; a set is one word of replacement state (LRU:
- * the ways in recency order, 4 bits each, so LRU takes at most 16 ways; pseudo-LRU: a tree of
- * ways-1 bits), one hint byte per way (a hash of the line, compared eight ways at a time) and
- * one uint64 tag per way (the line number, a dirty bit, a prefetched bit): 9.5 bytes per
- * simulated line for 16 ways, 10 for 8. Sets are powers of two (shift and mask); nothing is
- * allocated per access. */
+ * The state is, per level, three flat arrays indexed by set: one word of replacement state per
+ * set (LRU: the ways in recency order, 4 bits each, so LRU takes at most 16 ways; pseudo-LRU: a
+ * tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16 ways at a time),
+ * rounded up to 8 bytes, and one uint64 tag per way (the line number, a dirty bit, a prefetched
+ * bit): 9.5 bytes per simulated line for 16 ways, 10 for 8. Sets are powers of two (shift and
+ * mask); nothing is allocated per access. sb_cachesim_copy() and sb_cachesim_access_list() take
+ * a page's worth of accesses in one call (the fast way to feed a scan). */
 #ifndef SB_CACHESIM_H
 #define SB_CACHESIM_H
 
@@ -110,6 +111,26 @@ void sb_cachesim_destroy(struct sb_cachesim *sim);
  * looked up in L1d, and on a miss brought from below (a store miss reads the line first:
  * write-allocate) and marked dirty on a store. */
 void sb_cachesim_access(struct sb_cachesim *sim, uint64_t address, uint64_t size, bool is_write);
+
+/* One access of a list: size bytes at address, a load or a store. */
+struct sb_cachesim_ref {
+    uint64_t address;
+    uint32_t size;
+    bool is_write;
+};
+
+/* The accesses of refs in order: exactly sb_cachesim_access() of each, faster (one call). */
+void sb_cachesim_access_list(struct sb_cachesim *sim, const struct sb_cachesim_ref *refs,
+                             size_t n);
+
+/* A copy of len bytes from src to dst as the temporal and streaming copy kernels make it, one
+ * line-sized chunk at a time: the chunk of src loaded, then the chunk of dst at the same offset
+ * stored (stream false: write-allocate) or streamed through the WC buffers (stream true; no
+ * fence). Exactly sb_cachesim_access(src + off, line, false) followed by
+ * sb_cachesim_access(dst + off, line, true) or sb_cachesim_stream_store(dst + off, line), for
+ * off = 0, line, 2 * line, ... below len; faster, one call for a whole page. */
+void sb_cachesim_copy(struct sb_cachesim *sim, uint64_t src, uint64_t dst, uint64_t len,
+                      bool stream);
 
 /* A hint, nothing counted: the line at address will be accessed soon; the host fetches the
  * model's sets for it (a replay that knows its next accesses runs faster). */

@@ -129,6 +129,26 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
+/* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order. */
+struct access_batch {
+    struct sb_cachesim *sim;
+    size_t n;
+    struct sb_cachesim_ref ref[256];
+};
+
+static void batch_flush(struct access_batch *b)
+{
+    sb_cachesim_access_list(b->sim, b->ref, b->n);
+    b->n = 0;
+}
+
+static void batch_add(struct access_batch *b, uint64_t address, uint32_t size, bool is_write)
+{
+    if (b->n == sizeof b->ref / sizeof *b->ref)
+        batch_flush(b);
+    b->ref[b->n++] = (struct sb_cachesim_ref){address, size, is_write};
+}
+
 /* The op's accesses to the page at dst, in the order heap.c makes them, walked on the source
  * page src (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
  * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21).
@@ -141,34 +161,38 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const u
     uint32_t n = sb_page_nitems(src);
     uint64_t live = 0;
     bool pruned = false;
+    struct access_batch b;
 
-    sb_cachesim_access(sim, dst + 12, 2, false); /* pd_lower */
+    b.sim = sim;
+    b.n = 0;
+    batch_add(&b, dst + 12, 2, false); /* pd_lower */
     for (uint32_t i = 0; i < n; i++) {
         uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
         uint32_t off, flags, len;
         bool is_live;
 
-        sb_cachesim_access(sim, lp, SB_LINE_POINTER_SIZE, false);
+        batch_add(&b, lp, SB_LINE_POINTER_SIZE, false);
         sb_page_item(src, i, &off, &flags, &len);
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        sb_cachesim_access(sim, dst + off + 4, 18, false); /* t_xmax .. t_infomask */
+        batch_add(&b, dst + off + 4, 18, false); /* t_xmax .. t_infomask */
         is_live = tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
         if (is_live) {
-            sb_cachesim_access(sim, dst + off + 20, 2, true); /* hint bits */
+            batch_add(&b, dst + off + 20, 2, true); /* hint bits */
         } else {
-            sb_cachesim_access(sim, lp, SB_LINE_POINTER_SIZE, true); /* unused */
+            batch_add(&b, lp, SB_LINE_POINTER_SIZE, true); /* unused */
             pruned = true;
         }
     }
     if (vacuum) {
         if (pruned)
-            sb_cachesim_access(sim, dst + 10, 2, true); /* pd_flags |= PD_HAS_FREE_LINES */
-        sb_cachesim_access(sim, dst + 20, 4, true);     /* pd_prune_xid = 0 */
+            batch_add(&b, dst + 10, 2, true); /* pd_flags |= PD_HAS_FREE_LINES */
+        batch_add(&b, dst + 20, 4, true);     /* pd_prune_xid = 0 */
     }
+    batch_flush(&b);
     return live;
 }
 
@@ -177,7 +201,6 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
     const struct sb_run_params *run = t->run;
     const uint32_t page_size = t->ioc->page_size;
     const bool temporal = run->kernel->temporal;
-    const uint32_t line = sb_cachesim_line_size(sim);
     uint64_t live = 0;
 
     for (uint64_t block = 0; block < t->ioc->npages; block++) {
@@ -185,22 +208,14 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
         uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size;
         uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size;
 
-        /* a bigtable page arrives by the device's DMA: written to memory, out of every cache */
+        /* a bigtable page arrives by the device's DMA: written to memory, out of every cache
+         * (streamed line by line, then fenced) */
         if (run->bigtable) {
-            for (uint32_t off = 0; off < page_size; off += line)
-                sb_cachesim_stream_store(sim, src + off, line);
+            sb_cachesim_stream_store(sim, src, page_size);
             sb_cachesim_fence(sim);
         }
         /* the copy, one source line then the destination line, through the page */
-        for (uint32_t off = 0; off < page_size; off += line) {
-            sb_cachesim_prefetch(sim, src + off + 8 * line);
-            sb_cachesim_prefetch(sim, dst + off + 8 * line);
-            sb_cachesim_access(sim, src + off, line, false);
-            if (temporal)
-                sb_cachesim_access(sim, dst + off, line, true);
-            else
-                sb_cachesim_stream_store(sim, dst + off, line);
-        }
+        sb_cachesim_copy(sim, src, dst, page_size, !temporal);
         if (!temporal)
             sb_cachesim_fence(sim);
         if (run->op->pass)

@@ -18,13 +18,9 @@ static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
     ioc->page_size = layout->page_size;
     ioc->layout = *layout;
     ioc->npages = table_size / layout->page_size;
-    if (node) {
-        ioc->node = *node;
-        ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
-                                         &ioc->placement);
-    } else {
-        ioc->pages = sb_mem_alloc(ioc->npages * ioc->page_size);
-    }
+    ioc->node = *node;
+    ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
+                                     &ioc->placement);
     ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
     ioc->sum_after_op = calloc(ioc->npages, sizeof *ioc->sum_after_op);
     if (!ioc->pages || !ioc->sum_copy || !ioc->sum_after_op) {
@@ -42,7 +38,8 @@ static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
 int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
                       const struct sb_heap_layout *layout, struct sb_error *err)
 {
-    return create_in_memory(ioc, table_size, layout, NULL, -1, err);
+    static const struct sb_placement local = {SB_PLACE_LOCAL, 0};
+    return create_in_memory(ioc, table_size, layout, &local, -1, err);
 }
 
 int sb_iocache_build(struct sb_iocache *ioc, const struct sb_run_params *p, int home_node,

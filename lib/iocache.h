@@ -33,8 +33,8 @@ struct sb_iocache {
     struct sb_placement_found placement; /* and where its pages were found */
 };
 
-/* Allocates and fills the table in memory (first touch). Status SB_ERR_RUN on allocation
- * failure. */
+/* Allocates and fills the table in memory, placed `local` to the caller. Status SB_ERR_RUN on
+ * allocation failure. */
 int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
                       const struct sb_heap_layout *layout, struct sb_error *err);
 

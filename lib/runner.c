@@ -140,6 +140,10 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
         if (status == SB_OK) {
             if (!quiet)
                 fprintf(stderr, " %.0f MB/s median, validation ok\n", res.mbps.median);
+            if (!res.iocache_placement.ok || !res.pool_placement.ok)
+                fprintf(stderr, "scanbench: warning: %s: %s pages found elsewhere than asked "
+                        "(the report's placement)\n", p->name,
+                        res.iocache_placement.ok ? "pool" : "table");
             sb_report_add_run(report, p, &res);
         } else if (!quiet) {
             fprintf(stderr, " %s\n", sb_stop_requested() ? "stopped" : "failed");

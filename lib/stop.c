@@ -3,6 +3,7 @@
 #include "config.h"
 #include "stop.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,8 +109,18 @@ void sb_watchdog_arm(double seconds, const char *what)
     double grace = seconds / 10 > 30 ? seconds / 10 : 30;
     int n;
 
+    sigset_t alarm_only, before;
+    const struct timespec now = {0, 0};
+
+    /* an alarm of the run before may still be pending: taken here, it cannot stop this one */
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    pthread_sigmask(SIG_BLOCK, &alarm_only, &before);
     sb_watchdog_disarm();
+    while (sigtimedwait(&alarm_only, NULL, &now) == SIGALRM)
+        ;
     watchdog_fired = 0;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
     if (!(seconds > 0))
         return;
     if (!watchdog_made) {
