@@ -1,8 +1,9 @@
 /* sim-speed.c: how fast the cache model runs: the `sim` backend's own replay of a scan (the same
  * function, sb_sim_feed_scan, the same line accesses, in the same order) timed apart from the
  * scan itself. Counts the lines fed to the model (L1d lookups of loads and stores, plus lines
- * of streaming stores) and divides by the seconds the model took; prints every repetition,
- * the median, and the model's memory (bytes per simulated cache line).
+ * of streaming stores) and divides by the seconds the model took, wall and the thread's CPU
+ * time (on a shared host, the CPU time leaves out the time others had the core); prints every
+ * repetition, the medians, and the model's memory (bytes per simulated cache line).
  * usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS
  *        e.g. sim-speed x4500 64M 16M clock memcpy count 5 (machine: a name, a path or auto) */
 #include "config.h"
