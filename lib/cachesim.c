@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "units.h"
 
 #define TAG_DIRTY 1u
@@ -65,6 +66,7 @@ struct level {
     bool mru_known;       /* the set's word names its most recently used way */
     uint64_t sets;
     uint64_t *mem;        /* the one allocation holding repl, hints and tags */
+    size_t mem_bytes;     /* its length (a mapping of its own: see level_init) */
     struct sb_cachesim_level_counts n;
     uint64_t plru_clear[SB_CACHESIM_MAX_WAYS]; /* PLRU: a touch of way w is */
     uint64_t plru_set[SB_CACHESIM_MAX_WAYS];   /* (bits & ~plru_clear[w]) | plru_set[w] */
@@ -480,11 +482,14 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->plru_depth = log2_of(L->ways);
     L->mru_known = lru || L->ways <= PLRU_MRU_MAX_WAYS;
     plru_masks(L);
-    /* 64-byte aligned, so that a set of 8 tags is one line of the host's caches */
+    /* page aligned (so a set of 8 tags is one line of the host's caches), and a mapping of its
+     * own: from malloc, a sweep that makes and frees models of several sizes grows the heap
+     * (glibc raises its mmap threshold to the largest block freed, then fragments) */
     bytes = (size_t)level_words(L) * sizeof(uint64_t);
-    L->mem = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    L->mem = sb_mem_alloc(bytes);
     if (!L->mem)
         return false;
+    L->mem_bytes = bytes;
     L->repl = L->mem;
     L->hints = (uint8_t *)(L->mem + L->sets);
     L->tags = L->mem + L->sets + L->sets * L->hint_bytes / 8;
@@ -570,7 +575,7 @@ void sb_cachesim_destroy(struct sb_cachesim *s)
     if (!s)
         return;
     for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++)
-        free(s->level[l].mem);
+        sb_mem_free(s->level[l].mem, s->level[l].mem_bytes);
     free(s);
 }
 
