@@ -1,10 +1,11 @@
 /* sim-speed.c: how fast the cache model runs: the `sim` backend's own replay of a scan (the same
- * function, sb_sim_feed_scan, the same line accesses, in the same order) timed apart from the
+ * function, sb_sim_model_replay, the same line accesses, in the same order) timed apart from the
  * scan itself. Counts the lines fed to the model (L1d lookups of loads and stores, plus lines
- * of streaming stores) and divides by the seconds the model took, wall and the thread's CPU
+ * of streaming stores) and divides by the seconds the model took, wall and the process's CPU
  * time (on a shared host, the CPU time leaves out the time others had the core); prints every
- * repetition, the medians, and the model's memory (bytes per simulated cache line).
- * usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS
+ * repetition, the medians, and the model's memory (bytes per simulated cache line). SLICES:
+ * the model's slices, each on a thread (default: as the sim backend, one per CPU here).
+ * usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS [SLICES]
  *        e.g. sim-speed x4500 64M 16M clock memcpy count 5 (machine: a name, a path or auto) */
 #include "config.h"
 
@@ -13,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "counters_sim.h"
+#include "sim_replay.h"
 #include "cpu_id.h"
 #include "iocache.h"
 #include "machine.h"
@@ -25,18 +26,20 @@
 
 #define PAGE 8192u
 
-/* The seconds of CPU time this thread has used: on a shared host, the model's own time. */
-static double thread_seconds(void)
+/* The seconds of CPU time this process's threads have used: on a shared host, the model's own
+ * time (the slices' threads included). */
+static double cpu_seconds(void)
 {
     struct timespec t;
 
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS\n");
+    fprintf(stderr, "usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS "
+            "[SLICES]\n");
     return 2;
 }
 
@@ -46,16 +49,18 @@ int main(int argc, char **argv)
     struct sb_iocache ioc = {0};
     struct sb_policy_state ps = {0};
     struct sb_machine machine;
+    struct sb_sim_model *model = NULL;
     struct sb_cachesim *sim = NULL;
     struct sb_error err = {0};
-    uint64_t table_size, pool_size, reps;
+    uint64_t table_size, pool_size, reps, slices = sb_sim_default_slices();
     uint32_t *victims = NULL;
     double *rate = NULL, *cpu_rate = NULL;
     int status = 1;
 
-    if (argc != 8 || !sb_parse_size(argv[2], &table_size) || !sb_parse_size(argv[3], &pool_size) ||
-        !sb_parse_uint(argv[7], &reps) || reps == 0 || reps > 100 || table_size < PAGE ||
-        pool_size < PAGE)
+    if ((argc != 8 && argc != 9) || !sb_parse_size(argv[2], &table_size) ||
+        !sb_parse_size(argv[3], &pool_size) || !sb_parse_uint(argv[7], &reps) || reps == 0 ||
+        reps > 100 || table_size < PAGE || pool_size < PAGE ||
+        (argc == 9 && (!sb_parse_uint(argv[8], &slices) || slices == 0 || slices > 64)))
         return usage();
     run.policy = sb_policy_find(argv[4]);
     run.kernel = sb_kernel_find(argv[5]);
@@ -73,6 +78,7 @@ int main(int argc, char **argv)
     }
     if (status != SB_OK || !sb_heap_layout_init(&run.layout, PAGE, 100, 10) ||
         (status = sb_iocache_create(&ioc, table_size, &run.layout, &err)) != SB_OK ||
+        (status = sb_sim_model_create(&machine.config, (unsigned)slices, &model, &err)) != SB_OK ||
         (status = sb_cachesim_create(&machine.config, &sim, &err)) != SB_OK) {
         fprintf(stderr, "sim-speed: %s\n", err.msg);
         goto out;
@@ -93,9 +99,11 @@ int main(int argc, char **argv)
     }
     printf("machine %s (%s): %s\n", machine.name, machine.file,
            sb_machine_geometry(&machine, (char[256]){0}, 256));
-    printf("model state %zu bytes for %llu simulated lines: %.2f bytes per line\n",
-           sb_cachesim_state_bytes(sim), (unsigned long long)sb_cachesim_lines(sim),
-           (double)sb_cachesim_state_bytes(sim) / (double)sb_cachesim_lines(sim));
+    printf("model state %zu bytes for %llu simulated lines: %.2f bytes per line; %u slices, each "
+           "on a thread of its own\n", sb_sim_model_state_bytes(model),
+           (unsigned long long)sb_sim_model_lines(model),
+           (double)sb_sim_model_state_bytes(model) / (double)sb_sim_model_lines(model),
+           sb_sim_model_slices(model));
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
         struct sb_scan_trace trace = {&run, &ioc, NULL, victims};
         struct sb_cachesim_counts n;
@@ -103,13 +111,11 @@ int main(int argc, char **argv)
 
         for (uint64_t b = 0; b < ioc.npages; b++)
             victims[b] = run.policy->victim(&ps);
-        sb_cachesim_reset_counts(sim);
-        c0 = thread_seconds();
+        c0 = cpu_seconds();
         t0 = sb_timer_now();
-        sb_sim_feed_scan(sim, &trace);
+        sb_sim_model_replay(model, &trace, &n);
         t1 = sb_timer_now();
-        c1 = thread_seconds();
-        sb_cachesim_read_counts(sim, &n);
+        c1 = cpu_seconds();
         if (r == 0)
             continue;
         rate[r - 1] = (double)n.line_accesses / (t1 - t0);
@@ -124,8 +130,9 @@ int main(int argc, char **argv)
     printf("median %.1f million simulated line accesses per second, %.1f million per CPU second "
            "(%s %s over a %s pool, kernel %s, op %s)\n", sb_median(rate, (size_t)reps) / 1e6,
            sb_median(cpu_rate, (size_t)reps) / 1e6, argv[2], argv[4], argv[3], argv[5], argv[6]);
-    /* the two extremes, for scale: loads that all hit L1d (16 lines in turn), and loads that
-     * all miss every level (a stream through 1GB, each line once) */
+    /* the two extremes, for scale, on one thread (the whole model): loads that all hit L1d (16
+     * lines in turn), and loads that all miss every level (a stream through 1GB, each line
+     * once) */
     {
         const uint32_t line = sb_cachesim_line_size(sim);
         const uint64_t n = 16u << 20;
@@ -145,6 +152,7 @@ int main(int argc, char **argv)
 out:
     sb_policy_state_destroy(&ps);
     sb_cachesim_destroy(sim);
+    sb_sim_model_destroy(model);
     sb_iocache_destroy(&ioc);
     free(victims);
     free(rate);

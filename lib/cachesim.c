@@ -120,6 +120,11 @@ struct wc_buffer {
 
 struct sb_cachesim {
     struct level level[SB_CACHESIM_MAX_LEVELS];
+    /* a slice (sb_cachesim_create_slice) keeps the lines whose low slice_shift bits are
+     * slice_index, numbered line >> slice_shift; a whole model has shift 0 */
+    unsigned slice_shift;
+    uint64_t slice_mask; /* (1 << slice_shift) - 1 */
+    uint64_t slice_index;
     struct shape shape;
     int common_shape; /* its index in common_shapes, or -1 */
     unsigned nlevels;
@@ -463,14 +468,16 @@ static uint64_t level_words(const struct level *L)
     return L->sets * (1 + L->hint_bytes / 8 + L->ways);
 }
 
-/* Sets up level l's geometry and its cold state; false when out of memory. */
-static bool level_init(struct level *L, const struct sb_cachesim_level_config *c)
+/* Sets up level l's geometry (the sets of one slice of 1 << slice_shift) and its cold state;
+ * false when out of memory. */
+static bool level_init(struct level *L, const struct sb_cachesim_level_config *c,
+                       unsigned slice_shift)
 {
     const bool lru = c->replacement == SB_REPL_LRU;
     size_t bytes;
 
     L->ways = c->associativity;
-    L->sets = c->size / ((uint64_t)c->line_size * c->associativity);
+    L->sets = c->size / ((uint64_t)c->line_size * c->associativity) >> slice_shift;
     L->set_mask = L->sets - 1;
     L->hint_bytes = L->ways <= 8 ? 8 : 1u << log2_of(L->ways); /* LRU: up to 16 ways; PLRU: a
                                                                    power of two */
@@ -525,8 +532,31 @@ static void shape_init(struct sb_cachesim *s, const struct sb_cachesim_config *c
             s->common_shape = (int)i;
 }
 
+unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg)
+{
+    unsigned shift = SB_CACHESIM_MAX_SLICE_SHIFT;
+
+    if (cfg->prefetch) /* the next line is in another slice */
+        return 0;
+    for (unsigned l = 0; l < cfg->nlevels && l < SB_CACHESIM_MAX_LEVELS; l++) {
+        const struct sb_cachesim_level_config *c = &cfg->level[l];
+        uint64_t set_bytes = (uint64_t)c->line_size * c->associativity;
+        uint64_t sets = set_bytes ? c->size / set_bytes : 0;
+        while (shift > 0 && sets >> shift == 0)
+            shift--;
+    }
+    return shift;
+}
+
 int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim **out,
                        struct sb_error *err)
+{
+    return sb_cachesim_create_slice(cfg, 0, 0, out, err);
+}
+
+int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
+                             uint64_t slice_index, struct sb_cachesim **out,
+                             struct sb_error *err)
 {
     struct sb_cachesim_problem p;
     struct sb_cachesim *s = NULL;
@@ -539,11 +569,21 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
                          p.key, p.what);
         goto out;
     }
+    if (slice_shift > sb_cachesim_max_slice_shift(cfg) || slice_index >> slice_shift) {
+        status = sb_fail(err, SB_ERR_INPUT, "slice %llu of %u: the model %s", (unsigned long long)
+                         slice_index, 1u << slice_shift, cfg->prefetch ? "has a prefetcher (its "
+                         "next line is in another slice)" : "has too few sets or the slice is "
+                         "out of range");
+        goto out;
+    }
     s = calloc(1, sizeof *s);
     if (!s) {
         status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
         goto out;
     }
+    s->slice_shift = slice_shift;
+    s->slice_mask = (1ull << slice_shift) - 1;
+    s->slice_index = slice_index;
     s->nlevels = cfg->nlevels;
     s->line_size = cfg->level[0].line_size;
     s->line_shift = log2_of(s->line_size);
@@ -556,7 +596,7 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
         s->wc_full_mask[word] = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
     }
     for (unsigned l = 0; l < s->nlevels; l++) {
-        if (!level_init(&s->level[l], &cfg->level[l])) {
+        if (!level_init(&s->level[l], &cfg->level[l], slice_shift)) {
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's %s",
                              sb_cache_level_names[l]);
             goto out;
@@ -803,10 +843,19 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
         prefetch_after(s, line);
 }
 
+/* Whether the model (a slice) keeps line, a line number of the whole address space. */
+static ALWAYS_INLINE bool in_slice(const struct sb_cachesim *s, uint64_t line)
+{
+    return ((line ^ s->slice_index) & s->slice_mask) == 0;
+}
+
 void sb_cachesim_prefetch(const struct sb_cachesim *s, uint64_t address)
 {
     uint64_t line = address >> s->line_shift;
 
+    if (!in_slice(s, line))
+        return;
+    line >>= s->slice_shift;
     for (unsigned l = 0; l < s->nlevels; l++) {
         const struct level *L = &s->level[l];
         uint64_t set = line & L->set_mask;
@@ -824,7 +873,8 @@ void sb_cachesim_access(struct sb_cachesim *s, uint64_t address, uint64_t size, 
     line = address >> s->line_shift;
     last = (address + size - 1) >> s->line_shift;
     for (; line <= last; line++)
-        access_line(s, -1, line, is_write ? TAG_DIRTY : 0, true, false);
+        if (in_slice(s, line))
+            access_line(s, -1, line >> s->slice_shift, is_write ? TAG_DIRTY : 0, true, false);
 }
 
 /* An L1d access that did not hit the set's most recently used way, out of line. */
@@ -851,13 +901,16 @@ void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref
         do {
             /* the common case: the set's most recently used way (no replacement state
              * changes), as the op's accesses return to the lines the copy just left */
-            const uint64_t set = line & L1->set_mask;
+            const uint64_t here = line >> s->slice_shift;
+            const uint64_t set = here & L1->set_mask;
             uint64_t *tag = &L1->tags[set * L1->ways + ((L1->repl[set] >> mru_shift) & mru_mask)];
-            if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(line, 0)) { /* or prefetched */
+            if (!in_slice(s, line))
+                continue;
+            if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) { /* or prefetched */
                 *tag |= write;
                 L1->n.hits++;
             } else {
-                access_line_call(s, line, write);
+                access_line_call(s, here, write);
             }
         } while (++line <= last);
     }
@@ -990,11 +1043,15 @@ static void wc_write_whole_line(struct sb_cachesim *s, uint64_t line)
 static inline void stream_line(struct sb_cachesim *s, uint64_t address, uint32_t offset,
                                uint32_t len)
 {
+    const uint64_t line = address >> s->line_shift;
+
+    if (!in_slice(s, line))
+        return;
     s->n.line_accesses++; /* L1d's hits and misses are added in read_counts */
     if (len == s->line_size)
-        wc_write_whole_line(s, address >> s->line_shift);
+        wc_write_whole_line(s, line >> s->slice_shift);
     else
-        wc_write(s, address >> s->line_shift, offset, len);
+        wc_write(s, line >> s->slice_shift, offset, len);
 }
 
 void sb_cachesim_stream_store(struct sb_cachesim *s, uint64_t address, uint64_t len)
@@ -1044,10 +1101,12 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
                       bool stream)
 {
     const uint64_t line_size = s->line_size;
-    const uint64_t src_line = src >> s->line_shift, dst_line = dst >> s->line_shift;
-    const uint64_t lines = (len + line_size - 1) >> s->line_shift;
+    uint64_t src_line = src >> s->line_shift, dst_line = dst >> s->line_shift;
+    uint64_t lines = (len + line_size - 1) >> s->line_shift;
 
-    if ((src | dst) & (line_size - 1)) { /* each chunk spans two lines of each */
+    /* each chunk spans two lines of each, or (in a slice) the source and destination lines of
+     * a chunk fall in different slices: line by line */
+    if ((src | dst) & (line_size - 1) || ((src_line ^ dst_line) & s->slice_mask)) {
         for (uint64_t off = 0; off < len; off += line_size) {
             sb_cachesim_access(s, src + off, line_size, false);
             if (stream)
@@ -1056,6 +1115,14 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
                 sb_cachesim_access(s, dst + off, line_size, true);
         }
         return;
+    }
+    if (s->slice_mask) { /* the chunks whose lines are in the slice: every (mask + 1)th */
+        uint64_t first = (s->slice_index - src_line) & s->slice_mask;
+        if (first >= lines)
+            return;
+        lines = (lines - first + s->slice_mask) >> s->slice_shift;
+        src_line = (src_line + first) >> s->slice_shift;
+        dst_line = (dst_line + first) >> s->slice_shift;
     }
     _Static_assert(NCOMMON_SHAPES == 7, "a case below per common shape");
     switch (s->common_shape) { /* the common shapes' own copies of the loop */
@@ -1095,6 +1162,24 @@ void sb_cachesim_read_counts(const struct sb_cachesim *s, struct sb_cachesim_cou
     counts->line_accesses += counts->level[0].hits + counts->level[0].misses;
 }
 
+void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cachesim_counts *more)
+{
+    for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++) {
+        sum->level[l].hits += more->level[l].hits;
+        sum->level[l].misses += more->level[l].misses;
+        sum->level[l].fills += more->level[l].fills;
+        sum->level[l].writebacks += more->level[l].writebacks;
+        sum->level[l].invalidations += more->level[l].invalidations;
+    }
+    sum->line_accesses += more->line_accesses;
+    sum->prefetches += more->prefetches;
+    sum->mem_read_bytes += more->mem_read_bytes;
+    sum->mem_write_bytes += more->mem_write_bytes;
+    sum->wc_full_lines += more->wc_full_lines;
+    sum->wc_partial_flushes += more->wc_partial_flushes;
+    sum->wc_partial_bytes += more->wc_partial_bytes;
+}
+
 void sb_cachesim_reset_counts(struct sb_cachesim *s)
 {
     memset(&s->n, 0, sizeof s->n);
@@ -1108,8 +1193,9 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
     uint64_t line = address >> s->line_shift, set;
     int w;
 
-    if (level >= s->nlevels)
+    if (level >= s->nlevels || !in_slice(s, line))
         return false;
+    line >>= s->slice_shift;
     L = &s->level[level];
     set = line & L->set_mask;
     w = find_way(L, set, line, key_of(hint_of(line)), s->shape.wide);

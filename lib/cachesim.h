@@ -105,6 +105,28 @@ struct sb_cachesim;
  * names the level and key), SB_ERR_RUN when out of memory. */
 int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim **sim,
                        struct sb_error *err);
+
+/* Slices: every level's set index starts with the low bits of the line number (one line size
+ * at every level, power-of-two set counts), so the lines whose low k bits are i meet only each
+ * other, in the sets whose low k bits are i, at every level. The model splits into 1 << k
+ * independent slices of 1/2^k of the sets each; slice i, fed the whole trace, keeps only its
+ * lines (numbered line >> k, so its sets are the same as the whole model's), and the counts of
+ * the slices add up to the whole model's exactly, whatever runs them in parallel. Exact as
+ * long as nothing relates two lines: the next-line prefetcher does (a model with it has no
+ * slices), and so do the WC buffers once a partly written line waits in one (the oldest is
+ * evicted across lines): a slice is exact for whole-line streaming stores, as the scan's
+ * copies make, and a fence after each page. */
+#define SB_CACHESIM_MAX_SLICE_SHIFT 3 /* at most 8 slices */
+
+/* The largest k for which the model of cfg splits into 1 << k slices (0: it does not): every
+ * level must keep at least one set per slice, and no prefetcher. */
+unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg);
+
+/* Builds slice slice_index of 1 << slice_shift (a cold model of that slice's sets); shift 0,
+ * index 0 is the whole model. SB_ERR_INPUT beyond sb_cachesim_max_slice_shift(). */
+int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
+                             uint64_t slice_index, struct sb_cachesim **sim,
+                             struct sb_error *err);
 void sb_cachesim_destroy(struct sb_cachesim *sim);
 
 /* A load (is_write false) or a store of size bytes at address: every line it overlaps is
@@ -146,6 +168,9 @@ void sb_cachesim_stream_store(struct sb_cachesim *sim, uint64_t address, uint64_
 void sb_cachesim_fence(struct sb_cachesim *sim);
 
 void sb_cachesim_read_counts(const struct sb_cachesim *sim, struct sb_cachesim_counts *counts);
+
+/* sum += more, count by count (the slices' counts into the whole model's). */
+void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cachesim_counts *more);
 void sb_cachesim_reset_counts(struct sb_cachesim *sim);
 
 /* Whether the line holding address is in the level (for tests), and if so whether dirty. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "counters_sim.h"
+#include "sim_replay.h"
 #include "iocache.h"
 #include "machine.h"
 #include "plan.h"
@@ -301,6 +302,97 @@ static void test_determinism_and_prefetch(void **state)
     sb_run_result_free(&pf);
 }
 
+/* A model in 2, 4 or 8 slices, each replayed on a thread of its own, counts exactly what the
+ * whole model counts, scan after scan (its state carrying over), for every shape of the
+ * machine files and one of none of them, temporal and streaming copies, with and without the
+ * bigtable's DMA refill; and a model with a prefetcher has no slices. */
+static void check_slices(const struct sb_cachesim_config *cfg, const char *what)
+{
+    static const char *kernels[] = {"memcpy", "nt"};
+    uint32_t *victims = calloc(NPAGES, sizeof *victims);
+    struct sb_run_params p;
+
+    assert_non_null(victims);
+    memset(&p, 0, sizeof p);
+    p.op = sb_op_find("vacuum");
+    for (int k = 0; k < 2; k++) {
+        for (int bigtable = 0; bigtable < 2; bigtable++) {
+            struct sb_cachesim_counts whole[2];
+            p.kernel = sb_kernel_find(kernels[k]);
+            p.bigtable = bigtable;
+            for (unsigned want = 1; want <= 8; want *= 2) {
+                struct sb_sim_model *model = NULL;
+                struct sb_error err = {0};
+                struct sb_scan_trace trace = {&p, &table, NULL, victims};
+                if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
+                    fail_msg("%s: %s", what, err.msg);
+                assert_int_equal(sb_sim_model_slices(model), want);
+                for (int scan = 0; scan < 2; scan++) {
+                    struct sb_cachesim_counts n;
+                    /* scattered buffers of a 16MB pool, different in each scan */
+                    for (uint32_t b = 0; b < NPAGES; b++)
+                        victims[b] = (b * 7919u + (uint32_t)scan * 104729u) % (POOL / PAGE);
+                    assert_int_equal(sb_sim_model_replay(model, &trace, &n), table.live_rows);
+                    if (want == 1)
+                        whole[scan] = n;
+                    else if (memcmp(&n, &whole[scan], sizeof n) != 0)
+                        fail_msg("%s, %s, bigtable %d, scan %d: %u slices count differently "
+                                 "(L2 write-backs %llu, whole model %llu)", what, kernels[k],
+                                 bigtable, scan, want,
+                                 (unsigned long long)n.level[1].writebacks,
+                                 (unsigned long long)whole[scan].level[1].writebacks);
+                    assert_true(n.level[0].misses > 0);
+                }
+                sb_sim_model_destroy(model);
+            }
+        }
+    }
+    free(victims);
+}
+
+static void test_slices_add_up(void **state)
+{
+    static const char *files[] = {"x4500", "piii-1260", "xeon-1mb", "xeon-spr", "epyc-zen4"};
+    struct sb_machine m = test_machine();
+    struct sb_cachesim_config odd;
+    struct sb_cachesim *sim = NULL;
+    struct sb_sim_model *model = NULL;
+    struct sb_error err = {0};
+
+    (void)state;
+    check_slices(&m.config, m.name);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        assert_int_equal(sb_machine_load(files[i], &m, &err), SB_OK);
+        check_slices(&m.config, files[i]);
+    }
+    /* a shape of no machine file (the general path): PLRU L1d, exclusive L2, inclusive L3 */
+    memset(&odd, 0, sizeof odd);
+    odd.nlevels = 3;
+    odd.level[0] = (struct sb_cachesim_level_config){16 << 10, 64, 4, SB_REPL_PLRU, 0};
+    odd.level[1] = (struct sb_cachesim_level_config){256 << 10, 64, 8, SB_REPL_LRU,
+                                                     SB_INCL_EXCLUSIVE};
+    odd.level[2] = (struct sb_cachesim_level_config){2 << 20, 64, 32, SB_REPL_PLRU,
+                                                     SB_INCL_INCLUSIVE};
+    odd.wc_buffers = 2;
+    check_slices(&odd, "plru/exclusive/inclusive");
+    /* the prefetcher relates a line to the next: no slices */
+    odd.prefetch = true;
+    assert_int_equal(sb_cachesim_max_slice_shift(&odd), 0);
+    assert_int_equal(sb_sim_model_create(&odd, 8, &model, &err), SB_OK);
+    assert_int_equal(sb_sim_model_slices(model), 1);
+    sb_sim_model_destroy(model);
+    assert_int_equal(sb_cachesim_create_slice(&odd, 1, 0, &sim, &err), SB_ERR_INPUT);
+    assert_null(sim);
+    /* a slice needs a set of its own at every level */
+    odd.prefetch = false;
+    odd.level[0] = (struct sb_cachesim_level_config){256, 64, 2, SB_REPL_LRU, 0}; /* 2 sets */
+    assert_int_equal(sb_cachesim_max_slice_shift(&odd), 1);
+    assert_int_equal(sb_cachesim_create_slice(&odd, 2, 0, &sim, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_cachesim_create_slice(&odd, 1, 2, &sim, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_cachesim_create_slice(&odd, 1, 1, &sim, &err), SB_OK);
+    sb_cachesim_destroy(sim);
+}
+
 /* --- machine models ----------------------------------------------------------------------- */
 
 /* Every file of configs/machines parses, and the thread's machines have the geometry the
@@ -462,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_op_walks),
         cmocka_unit_test(test_walk_counts_live_rows),
         cmocka_unit_test(test_determinism_and_prefetch),
+        cmocka_unit_test(test_slices_add_up),
         cmocka_unit_test(test_machine_files),
         cmocka_unit_test(test_bad_machine_files),
         cmocka_unit_test(test_machine_from_topology),
