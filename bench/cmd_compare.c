@@ -29,7 +29,7 @@ int sb_cmd_compare(int argc, char **argv)
             as_json = true;
         else if (argv[i][0] == '-' && argv[i][1] != '\0')
             status = sb_fail(&err, SB_ERR_INPUT, "%s: unknown option (usage: scanbench compare "
-                             "REPORT REPORT... [--json])", argv[i]);
+                             SB_ARGS_COMPARE ")", argv[i]);
         else if (n == MAX_REPORTS)
             status = sb_fail(&err, SB_ERR_INPUT, "%s: at most %d reports", argv[i], MAX_REPORTS);
         else {

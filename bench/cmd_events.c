@@ -156,8 +156,8 @@ int sb_cmd_events(int argc, char **argv)
         else
             arg = NULL;
         if (!arg || strncmp(arg, "events=", 7) != 0 || arg[7] == '\0') {
-            fprintf(stderr, "scanbench events: %s: usage: scanbench events "
-                    "[--set events=FILE]\n", argv[i]);
+            fprintf(stderr, "scanbench events: %s: usage: scanbench events " SB_ARGS_EVENTS
+                    "\n", argv[i]);
             return SB_ERR_INPUT;
         }
         setting = arg + 7;

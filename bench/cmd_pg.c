@@ -3,13 +3,13 @@
  * cluster with shared_buffers = pool_size, a lineitem-like table of table_size, SELECT count(*)
  * and VACUUM timed on the client; PostgreSQL's own rule places the pages (its ring, or the
  * clock sweep). Prints the table on stdout, writes the same report format as `run` (source
- * `postgresql`). The cluster is removed on every path, SIGINT and SIGTERM included. */
+ * `postgresql`). Each run is bounded by run_timeout (the watchdog of stop.h cancels its
+ * statement). The cluster is removed on every path, SIGINT, SIGTERM and the watchdog included. */
 #include "config.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "commands.h"
 #include "experiment.h"
@@ -18,42 +18,10 @@
 #include "plan.h"
 #include "render_pg.h"
 #include "report.h"
+#include "run_args.h"
 #include "runner.h"
+#include "stop.h"
 #include "topo.h"
-
-#define USAGE "scanbench pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]"
-
-struct pg_args {
-    const char *file;
-    const char *output;
-    const char **sets;
-    int nsets;
-    bool quiet;
-};
-
-static int parse_args(int argc, char **argv, struct pg_args *a, struct sb_error *err)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-s") == 0) && i + 1 < argc)
-            a->sets[a->nsets++] = argv[++i];
-        else if (strncmp(arg, "--set=", 6) == 0)
-            a->sets[a->nsets++] = arg + 6;
-        else if (strcmp(arg, "-o") == 0 && i + 1 < argc && !a->output)
-            a->output = argv[++i];
-        else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0)
-            a->quiet = true;
-        else if (arg[0] == '-' && arg[1] != '\0')
-            return sb_fail(err, SB_ERR_INPUT, "%s: unknown option, missing value or -o given "
-                           "twice (usage: " USAGE ")", arg);
-        else if (a->file)
-            return sb_fail(err, SB_ERR_INPUT, "%s: only one experiment file (already %s)", arg,
-                           a->file);
-        else
-            a->file = arg;
-    }
-    return SB_OK;
-}
 
 /* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
  * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */
@@ -77,28 +45,9 @@ static int collapse_ignored_lists(struct sb_experiment *exp, struct sb_error *er
     return status;
 }
 
-static char *join_command(int argc, char **argv)
-{
-    size_t len = strlen("scanbench") + 1;
-    char *s;
-
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    s = malloc(len);
-    if (!s)
-        return NULL;
-    strcpy(s, "scanbench");
-    for (int i = 0; i < argc; i++) {
-        strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
 int sb_cmd_pg(int argc, char **argv)
 {
-    const char *sets[256];
-    struct pg_args args = {.sets = sets};
+    struct sb_run_args args;
     struct sb_error err = {0};
     struct sb_experiment exp;
     struct sb_mem_limit limit;
@@ -110,11 +59,7 @@ int sb_cmd_pg(int argc, char **argv)
     char *command = NULL, why[256], ignored[768], notes[1800];
     int status, exp_ready = 0;
 
-    if (argc > 256) {
-        status = sb_fail(&err, SB_ERR_INPUT, "too many arguments");
-        goto out;
-    }
-    status = parse_args(argc, argv, &args, &err);
+    status = sb_run_args_parse(argc, argv, "scanbench pg " SB_ARGS_PG, &args, &err);
     if (status == SB_OK && !sb_pg_built(why, sizeof why))
         status = sb_fail(&err, SB_ERR_INPUT, "pg: %s", why);
     if (status != SB_OK)
@@ -125,6 +70,10 @@ int sb_cmd_pg(int argc, char **argv)
         status = sb_experiment_read_file(&exp, args.file, &err);
     for (int i = 0; status == SB_OK && i < args.nsets; i++)
         status = sb_experiment_set(&exp, args.sets[i], &err);
+    /* keys the server runs do not honour (bigtable, threads...) are refused before planning,
+     * whose own checks of them (cores for threads...) would not be the point */
+    if (status == SB_OK)
+        status = sb_pg_check_keys(&exp, &err);
     if (status == SB_OK) {
         sb_pg_ignored_keys_note(&exp, ignored, sizeof ignored);
         status = collapse_ignored_lists(&exp, &err);
@@ -146,7 +95,7 @@ int sb_cmd_pg(int argc, char **argv)
              jobs.notes);
 
     sb_runner_topology(&plan, &topo);
-    command = join_command(argc, argv);
+    command = sb_args_command_line(argc, argv);
     report = sb_report_new(&plan, &topo, command ? command : "scanbench pg");
     if (!report) {
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
@@ -182,5 +131,6 @@ out:
     if (exp_ready)
         sb_experiment_free(&exp);
     sb_pg_signals_finish();
+    sb_stop_finish(); /* the watchdog's timer (pg_runner.c arms it per run) goes */
     return status;
 }

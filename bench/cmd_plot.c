@@ -22,14 +22,14 @@ int sb_cmd_plot(int argc, char **argv)
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             output = argv[++i];
         else if ((argv[i][0] == '-' && argv[i][1] != '\0') || input)
-            status = sb_fail(&err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot REPORT "
-                             "[-o FILE.png|FILE.svg])", argv[i]);
+            status = sb_fail(&err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot "
+                             SB_ARGS_PLOT ")", argv[i]);
         else
             input = argv[i];
     }
     if (status == SB_OK && !input)
-        status = sb_fail(&err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot REPORT "
-                         "[-o FILE.png|FILE.svg])");
+        status = sb_fail(&err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot "
+                         SB_ARGS_PLOT ")");
     if (status == SB_OK)
         status = sb_report_load(input, &report, &err);
     if (status != SB_OK)

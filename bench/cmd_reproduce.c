@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "render_thread.h"
 #include "report.h"
+#include "run_args.h"
 #include "runner.h"
 #include "stop.h"
 #include "timer.h"
@@ -88,18 +89,18 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
     bool all = false;
 
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--quick") == 0)
+        const char *a = argv[i], *assignment;
+        if (sb_args_take_set(argc, argv, &i, &assignment))
+            sets[(*nsets)++] = assignment;
+        else if (strcmp(a, "--quick") == 0)
             *quick = true;
         else if (strcmp(a, "--pg") == 0)
             r->pg = true;
         else if (strcmp(a, "-o") == 0 && i + 1 < argc)
             *outdir = argv[++i];
-        else if (strcmp(a, "--set") == 0 && i + 1 < argc)
-            sets[(*nsets)++] = argv[++i];
         else if (a[0] == '-')
             return sb_fail(err, SB_ERR_INPUT, "%s: unknown option (usage: scanbench reproduce "
-                           "[NAME...|all] [--quick] [--pg] [-o DIR] [--set KEY=VALUE]...)", a);
+                           SB_ARGS_REPRODUCE ")", a);
         else if (strcmp(a, "all") == 0)
             all = true;
         else {

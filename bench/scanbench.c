@@ -1,38 +1,80 @@
-/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each). */
+/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each, with
+ * the usage that `scanbench --help` and `scanbench NAME --help` print). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 
+#define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
+                 "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
+                 "makes a sweep; scanbench\n                    list shows every key\n"
+#define EXIT_HELP "Exit status: 0 done, 1 a run failed, 2 bad input, 3 counters required " \
+                  "(require_counters=yes) but unavailable.\n"
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *usage;
+    const char *args;    /* what follows `scanbench NAME` in its usage line */
+    const char *summary; /* what it does, in one line */
+    const char *options; /* its arguments, one per line, for `scanbench NAME --help` */
 } commands[] = {
-    {"run", sb_cmd_run, "run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]"},
-    {"topo", sb_cmd_topo, "topo            the caches, cores and NUMA nodes, with their source"},
-    {"list", sb_cmd_list, "list            kernels, policies, ops, sources, backends and keys"},
-    {"events", sb_cmd_events, "events [--set events=FILE]  hardware counters here: PAPI, PMU, "
-                              "the events map, each role"},
-    {"reproduce", sb_cmd_reproduce,
-     "reproduce [NAME...|all] [--quick] [--pg] [-o DIR]   the thread's tables on this host"},
-    {"compare", sb_cmd_compare, "compare REPORT REPORT... [--json]   runs matched across reports"},
-    {"plot", sb_cmd_plot, "plot REPORT [-o FILE.png|FILE.svg]  MB/s and counters against pool size"},
-    {"pg", sb_cmd_pg, "pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json]   the same on a "
-                      "live PostgreSQL server"},
-    {NULL, NULL, NULL},
+    {"run", sb_cmd_run, SB_ARGS_RUN,
+     "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
+     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -q, --quiet       no progress on stderr\n"},
+    {"topo", sb_cmd_topo, "", "the caches, cores and NUMA nodes, with their source", ""},
+    {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
+    {"events", sb_cmd_events, SB_ARGS_EVENTS,
+     "hardware counters here: PAPI, PMU, the events map, each role",
+     "  --set events=FILE  the events map to diagnose (a name of configs/events or a path; "
+     "default auto)\n"},
+    {"reproduce", sb_cmd_reproduce, SB_ARGS_REPRODUCE, "the thread's tables on this host",
+     "  NAME...|all       experiments of configs/experiments with a [thread] section "
+     "(default all)\n"
+     "  --quick           a 64MB table, five repetitions, no warm-up\n"
+     "  --pg              also on a live PostgreSQL server (a column beside this host's)\n"
+     "  -o DIR            a new directory: one report per experiment and reproduction.txt\n"
+     SET_HELP},
+    {"compare", sb_cmd_compare, SB_ARGS_COMPARE, "runs matched across reports",
+     "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
+     "  --json            the comparison as a JSON document\n"},
+    {"plot", sb_cmd_plot, SB_ARGS_PLOT, "MB/s and counters against pool size (gnuplot)",
+     "  REPORT            a report of run or pg\n"
+     "  -o FILE           the plot, .png or .svg (default: the report's name with .png; an\n"
+     "                    existing file is refused)\n"},
+    {"pg", sb_cmd_pg, SB_ARGS_PG,
+     "the experiment on a live PostgreSQL server (a throwaway cluster)",
+     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -q, --quiet       no progress on stderr\n"},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: scanbench COMMAND [ARGS]\n");
+    fprintf(out, "usage: scanbench COMMAND [ARGS]   (scanbench COMMAND --help: its own usage)\n");
     for (int i = 0; commands[i].name; i++)
-        fprintf(out, "  scanbench %s\n", commands[i].usage);
-    fprintf(out, "  scanbench --version\n"
-                 "Exit status: 0 done, 1 a run failed, 2 bad input, 3 counters required "
-                 "(require_counters=yes) but unavailable.\n");
+        fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name,
+                commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary);
+    fprintf(out, "  scanbench --version\n" EXIT_HELP);
+}
+
+static bool asks_for_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* `scanbench NAME --help`: the command's usage, what it does and its arguments, on stdout. */
+static int command_usage(int i)
+{
+    printf("usage: scanbench %s%s%s\n%s\n%s" EXIT_HELP, commands[i].name,
+           commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary,
+           commands[i].options);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -41,8 +83,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (asks_for_help(argv[1]) || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return 0;
     }
@@ -50,9 +91,15 @@ int main(int argc, char **argv)
         printf("scanbench %s (%s)\n", PACKAGE_VERSION, SB_GIT_HASH);
         return 0;
     }
-    for (int i = 0; commands[i].name; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+    for (int i = 0; commands[i].name; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0)
+            continue;
+        /* --help or -h anywhere among the command's arguments */
+        for (int a = 2; a < argc; a++)
+            if (asks_for_help(argv[a]))
+                return command_usage(i);
+        return commands[i].run(argc - 1, argv + 1);
+    }
     fprintf(stderr, "scanbench: %s: unknown command (try scanbench --help)\n", argv[1]);
     return 2;
 }

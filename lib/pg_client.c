@@ -7,19 +7,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stop.h"
 #include "timer.h"
 
 static volatile sig_atomic_t signal_received;
 static PGcancel *volatile current_cancel;
 
-static void on_signal(int sig)
+void sb_pg_cancel_statement(void)
 {
     char errbuf[256];
     PGcancel *cancel = current_cancel;
 
-    signal_received = sig;
     if (cancel)
         PQcancel(cancel, errbuf, sizeof errbuf);
+}
+
+static void on_signal(int sig)
+{
+    signal_received = sig;
+    sb_pg_cancel_statement();
 }
 
 void sb_pg_signals_install(void)
@@ -43,7 +49,8 @@ void sb_pg_signals_finish(void)
         raise(signal_received);
 }
 
-/* Sets or clears the cancel object the handler uses, with the signals blocked. */
+/* Sets or clears the cancel object the handlers use (signals, the watchdog's alarm), with
+ * their signals blocked. */
 static void set_cancel(PGcancel *cancel)
 {
     sigset_t block, old;
@@ -52,6 +59,7 @@ static void set_cancel(PGcancel *cancel)
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGALRM);
     sigprocmask(SIG_BLOCK, &block, &old);
     previous = current_cancel;
     current_cancel = cancel;
@@ -106,6 +114,15 @@ void sb_pg_client_close(struct sb_pg_client *c)
     c->conn = NULL;
 }
 
+int sb_pg_client_stop_check(struct sb_error *err)
+{
+    if (signal_received)
+        return sb_fail(err, SB_ERR_RUN, "interrupted by signal %d", (int)signal_received);
+    if (sb_watchdog_overran())
+        return sb_stop_check(err);
+    return SB_OK;
+}
+
 int sb_pg_client_exec(struct sb_pg_client *c, const char *sql, char *value, size_t len,
                       double *seconds, struct sb_error *err)
 {
@@ -114,21 +131,22 @@ int sb_pg_client_exec(struct sb_pg_client *c, const char *sql, char *value, size
     double t0, t1;
     int status = SB_OK;
 
-    if (signal_received)
-        return sb_fail(err, SB_ERR_RUN, "interrupted by signal %d", (int)signal_received);
+    status = sb_pg_client_stop_check(err);
+    if (status != SB_OK)
+        return status;
     t0 = sb_timer_now();
     res = PQexec(c->conn, sql);
     t1 = sb_timer_now();
     st = PQresultStatus(res);
     c->affected = 0;
-    if (signal_received) {
-        status = sb_fail(err, SB_ERR_RUN, "interrupted by signal %d", (int)signal_received);
-    } else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+    /* cancelled or to be stopped: the stop, not the server's message, says why */
+    status = sb_pg_client_stop_check(err);
+    if (status == SB_OK && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(c->conn);
         status = sb_fail(err, SB_ERR_RUN, "the server refused `%.120s%s`: %s", sql,
                          strlen(sql) > 120 ? "..." : "", msg);
         err->msg[strcspn(err->msg, "\n")] = '\0';
-    } else {
+    } else if (status == SB_OK) {
         c->affected = strtoull(PQcmdTuples(res), NULL, 10);
         if (seconds)
             *seconds = t1 - t0;

@@ -24,7 +24,7 @@ void sb_pg_client_close(struct sb_pg_client *c);
 
 /* Runs a statement; with value, copies the first column of the first row (or "" when none)
  * and, with seconds, the client-side elapsed time of PQexec. SB_ERR_RUN with the server's
- * message, or "interrupted by signal N" when a signal came. */
+ * message, or the stop's (sb_pg_client_stop_check) when a signal or the watchdog came. */
 int sb_pg_client_exec(struct sb_pg_client *c, const char *sql, char *value, size_t len,
                       double *seconds, struct sb_error *err);
 
@@ -33,5 +33,9 @@ int sb_pg_client_u64(struct sb_pg_client *c, const char *sql, uint64_t *out,
                      struct sb_error *err);
 
 void sb_pg_client_notices_clear(struct sb_pg_client *c);
+
+/* SB_OK, or SB_ERR_RUN when the work must stop: "interrupted by signal N" (SIGINT, SIGTERM),
+ * or the watchdog's "stopped (run_timeout: ...)" once a run passed its limit (stop.h). */
+int sb_pg_client_stop_check(struct sb_error *err);
 
 #endif

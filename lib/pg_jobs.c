@@ -20,8 +20,26 @@ static const struct {
     {SB_K_RING_SIZE, "the server's rings are 256KB"},
     {SB_K_SEED, "no random policy"},
     {SB_K_COUNTERS, "the server's scans are not instrumented"},
+    {SB_K_EVENTS, "the server's scans are not instrumented"},
     {SB_K_MACHINE, "no cache model"},
     {SB_K_PREFETCH, "no cache model"},
+};
+
+/* Keys that ask for a measurement the server runs do not make: refused by `scanbench pg`,
+ * noted by `reproduce --pg`, when set to anything but their default. */
+static const struct {
+    enum sb_key_id key;
+    const char *why;
+} unsupported_keys[] = {
+    {SB_K_BIGTABLE, "scanbench pg scans a table the OS cache holds"},
+    {SB_K_DATA_DIR, "scanbench pg puts its cluster under $TMPDIR (else /tmp)"},
+    {SB_K_IOCACHE_NODE, "scanbench pg does not place the server's memory"},
+    {SB_K_POOL_NODE, "scanbench pg does not place the server's memory"},
+    {SB_K_THREADS, "scanbench pg runs one client"},
+    {SB_K_SHARED_TABLE, "scanbench pg runs one client"},
+    {SB_K_SHARED_POOL, "scanbench pg runs one client"},
+    {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
+    {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
 };
 
 static void note(struct sb_pg_jobs *jobs, const char *fmt, const char *a, const char *b)
@@ -53,6 +71,54 @@ void sb_pg_ignored_keys_note(const struct sb_experiment *exp, char *buf, size_t 
     }
 }
 
+/* The first value of the key that is not its default (compared as numbers for numbers and
+ * yes/no, so `threads = 01` or `bigtable = off` is the default), or NULL. */
+static const char *non_default_value(const struct sb_experiment *exp, enum sb_key_id key)
+{
+    const struct sb_setting *s = &exp->settings[key];
+    const struct sb_key *k = &sb_keys[key];
+
+    for (int v = 0; v < s->nvalues; v++) {
+        bool is_default;
+        if (k->type == SB_KEY_BOOL)
+            is_default = s->numbers[v] == (strcmp(k->default_value, "yes") == 0);
+        else if (k->type == SB_KEY_UINT)
+            is_default = s->numbers[v] == strtoull(k->default_value, NULL, 10);
+        else
+            is_default = strcmp(s->values[v], k->default_value) == 0;
+        if (!is_default)
+            return s->values[v];
+    }
+    return NULL;
+}
+
+int sb_pg_check_keys(const struct sb_experiment *exp, struct sb_error *err)
+{
+    for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
+        enum sb_key_id key = unsupported_keys[k].key;
+        const char *value = non_default_value(exp, key);
+        if (value)
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s; %s = %s is not supported",
+                           exp->settings[key].origin, sb_keys[key].name, unsupported_keys[k].why,
+                           sb_keys[key].name, value);
+    }
+    return SB_OK;
+}
+
+/* reproduce --pg: the keys the server runs leave aside, said in the notes. */
+static void note_unsupported_keys(const struct sb_experiment *exp, struct sb_pg_jobs *jobs)
+{
+    for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
+        enum sb_key_id key = unsupported_keys[k].key;
+        const char *value = non_default_value(exp, key);
+        char what[320];
+        if (!value)
+            continue;
+        snprintf(what, sizeof what, "%s = %s", sb_keys[key].name, value);
+        note(jobs, "%s: not on the server (%s)", what, unsupported_keys[k].why);
+    }
+}
+
 static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *run)
 {
     return strcmp(job->op, run->op->name) == 0 && job->pool_size == run->pool_size &&
@@ -71,7 +137,11 @@ int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp
     jobs->jobs = calloc(plan->nruns ? plan->nruns : 1, sizeof *jobs->jobs);
     if (!jobs->jobs)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
-    for (size_t r = 0; r < plan->nruns; r++) {
+    if (strict)
+        status = sb_pg_check_keys(exp, err);
+    else
+        note_unsupported_keys(exp, jobs);
+    for (size_t r = 0; r < plan->nruns && status == SB_OK; r++) {
         const struct sb_run_params *run = &plan->runs[r];
         struct sb_pg_job *job = &jobs->jobs[jobs->n];
         char why[256], size[32];

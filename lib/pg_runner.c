@@ -17,6 +17,7 @@
 #include "pg_record.h"
 #include "pg_rule.h"
 #include "pg_server.h"
+#include "stop.h"
 #include "timer.h"
 #include "units.h"
 
@@ -73,8 +74,9 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_err
     struct sb_pg_conf conf;
     int status;
 
-    if (sb_pg_signal_received())
-        return sb_fail(err, SB_ERR_RUN, "interrupted by signal %d", sb_pg_signal_received());
+    status = sb_pg_client_stop_check(err);
+    if (status != SB_OK)
+        return status;
     if (s->connected) {
         sb_pg_client_close(&s->client);
         s->connected = false;
@@ -245,7 +247,7 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
 
     for (int segment = 0; status == SB_OK; segment++) {
         int fd;
-        ssize_t n;
+        ssize_t n = 0;
         if (segment == 0)
             snprintf(path, sizeof path, "%s/%s", s->server.datadir, rel);
         else
@@ -257,9 +259,11 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
                                  strerror(errno));
             break;
         }
-        while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-            ;
-        if (n < 0 || fdatasync(fd) != 0)
+        /* a big table takes a while: a signal or the watchdog stops the reading */
+        while (status == SB_OK &&
+               ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+            status = sb_pg_client_stop_check(err);
+        if (status == SB_OK && (n < 0 || fdatasync(fd) != 0))
             status = sb_fail(err, SB_ERR_RUN, "%s: %s", path, strerror(errno));
         close(fd);
     }
@@ -442,8 +446,23 @@ int sb_pg_session_run(struct sb_pg_session *s, const struct sb_pg_jobs *jobs, js
 {
     int status = SB_OK;
 
-    for (size_t j = 0; j < jobs->n && status == SB_OK; j++)
-        status = run_job(s, &jobs->jobs[j], runs, quiet, err);
+    for (size_t j = 0; j < jobs->n && status == SB_OK; j++) {
+        const struct sb_pg_job *job = &jobs->jobs[j];
+        char what[320], more[64] = "";
+
+        /* the watchdog bounds the job, its table's load included, as runner.c bounds a run:
+         * past run_timeout it cancels the statement in flight and the job stops */
+        snprintf(what, sizeof what, "pg run %zu/%zu %s", j + 1, jobs->n, job->run->name);
+        sb_watchdog_arm(job->run->run_timeout, what);
+        status = run_job(s, job, runs, quiet, err);
+        sb_watchdog_disarm();
+        if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal()) {
+            if (jobs->n > j + 1)
+                snprintf(more, sizeof more, "; %zu more not run", jobs->n - j - 1);
+            status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
+                             "stopped%s", what, job->run->run_timeout, more);
+        }
+    }
     return status;
 }
 

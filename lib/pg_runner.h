@@ -31,7 +31,10 @@ bool sb_pg_built(char *why, size_t len);
 int sb_pg_session_open(struct sb_pg_session **session, const struct sb_pg_jobs *jobs, bool quiet,
                        struct sb_error *err);
 
-/* Runs the jobs, appending one run record (pg_record.h) per job to runs. */
+/* Runs the jobs, appending one run record (pg_record.h) per job to runs. Each job, its table's
+ * load included, is bounded by its run's run_timeout (the watchdog of stop.h, which cancels the
+ * statement in flight): past it, SB_ERR_RUN "pg run J/N NAME ran longer than its run_timeout
+ * of S s: stopped", and sb_watchdog_overran() is true. */
 int sb_pg_session_run(struct sb_pg_session *session, const struct sb_pg_jobs *jobs, json_t *runs,
                       bool quiet, struct sb_error *err);
 

@@ -45,4 +45,6 @@ void sb_pg_signals_install(void) {}
 
 int sb_pg_signal_received(void) { return 0; }
 
+void sb_pg_cancel_statement(void) {}
+
 void sb_pg_signals_finish(void) {}

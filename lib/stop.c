@@ -42,6 +42,7 @@ static void on_alarm(int sig)
     if (!watchdog_fired) {
         watchdog_fired = 1;
         timer_settime(watchdog_timer, 0, &watchdog_grace, NULL);
+        sb_pg_cancel_statement(); /* a PostgreSQL run's statement in flight, if any */
         return;
     }
     if (write(STDERR_FILENO, stuck_line, stuck_len) < 0)

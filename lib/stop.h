@@ -5,7 +5,9 @@
  * cleanup path removes what it made (tables, scratch files, servers); sb_stop_finish() then
  * ends the process by the signal it received (exit status 130 or 143 from a shell). A second
  * SIGINT or SIGTERM ends the process at once. A run still inside one scan a grace period after
- * its limit is stuck: the watchdog then ends the process itself (exit 1), naming the run. */
+ * its limit is stuck: the watchdog then ends the process itself (exit 1), naming the run. A run
+ * on a PostgreSQL server (pg_runner.c) is bounded the same way: at its limit the watchdog also
+ * cancels the server statement in flight (pg_signals.h), and the runner stops before the next. */
 #ifndef SB_STOP_H
 #define SB_STOP_H
 

@@ -97,6 +97,18 @@ err_is_one_line_containing "--set pool_size: want KEY=VALUE"
 expect_status 2 "unknown option" $S run --fast
 err_is_one_line_containing "--fast: unknown option"
 
+# run and pg share their command line (bench/run_args.c), reproduce its three spellings of --set
+expect_status 2 "unknown option of pg" $S pg --fast
+err_is_one_line_containing "--fast: unknown option or missing value (usage: scanbench pg [EXPERIMENT.ini]"
+expect_status 2 "-o twice" $S run -o "$R" -o "$SCRATCH/other.json"
+err_is_one_line_containing "-o $SCRATCH/other.json: -o given twice (already -o $R)"
+expect_status 2 "two experiment files" $S pg a.ini b.ini
+err_is_one_line_containing "b.ini: only one experiment file (already a.ini)"
+expect_status 2 "-s" $S run -s pool_size=12QB
+err_is_one_line_containing '--set pool_size=12QB: pool_size: "12QB" is not a size'
+expect_status 2 "--set= in reproduce" $S reproduce x4500-memtable --set=pool_size=12QB
+err_is_one_line_containing '--set pool_size=12QB: pool_size: "12QB" is not a size'
+
 expect_status 2 "unwritable report directory" $S run -o "$SCRATCH/no/such/dir/r.json"
 err_is_one_line_containing "cannot write into $SCRATCH/no/such/dir"
 

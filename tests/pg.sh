@@ -1,12 +1,14 @@
 #!/bin/sh
 # pg.sh: `scanbench pg` against a live PostgreSQL server. Always: bad input (no server programs,
-# a pool below 128kB, a table too large for the free disk) is refused with exit 2 in one line.
+# a pool below 128kB, a table too large for the free disk, keys the server runs cannot honour:
+# bigtable, threads...) is refused with exit 2 in one line.
 # When the server's programs are installed (pg_config --bindir, or /usr/lib/postgresql/*/bin;
 # as root also the `postgres` user), a small end-to-end run: the server starts, both sides of
 # PostgreSQL's ring rule show in the placements and in pg_buffercache's figures, every count(*)
 # equals the live rows loaded, the report carries source postgresql and the server's version
 # and `compare` reads it; `reproduce --pg` adds the server's column; the cluster directory is gone afterwards and no server process of
-# ours is left. A SIGTERM mid-run leaves no cluster and no server; a server that cannot start
+# ours is left. A SIGTERM mid-run leaves no cluster and no server, nor does a run stopped by
+# its run_timeout (exit 1, the run named); a server that cannot start
 # (a socket path too long) is reported with its log's last lines. Otherwise exit 77 (skip).
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
@@ -30,6 +32,28 @@ expect_status 2 "op none only" $S pg $SMALL --set op=none
 err_is_one_line_containing "op: nothing a server can run"
 expect_status 2 "row width the table cannot have" $S pg $SMALL --set row_width=20
 err_is_one_line_containing "row_width: 20 bytes"
+
+# keys the server runs cannot honour, set to anything but their default: refused before the
+# server's programs are looked for (here there are none), naming the key, its origin and value
+NOPG="env SCANBENCH_PG_BINDIR=/nonexistent"
+f="$SCRATCH/bigtable.ini"
+printf '%s\n' "[experiment]" "table_size = 4M" "bigtable = yes" >"$f"
+expect_status 2 "bigtable" $NOPG $S pg "$f"
+err_is_one_line_containing "$f:3: bigtable: scanbench pg scans a table the OS cache holds; bigtable = yes is not supported"
+expect_status 2 "threads" $NOPG $S pg $SMALL --set threads=2
+err_is_one_line_containing "--set threads=2: threads: scanbench pg runs one client; threads = 2 is not supported"
+expect_status 2 "threads in a list" $NOPG $S pg $SMALL --set threads=1,4
+err_is_one_line_containing "--set threads=1,4: threads: scanbench pg runs one client; threads = 4 is not supported"
+for kv in data_dir=/tmp iocache_node=remote pool_node=interleave shared_table=yes shared_pool=yes \
+          oversubscribe=yes require_counters=yes; do
+    expect_status 2 "$kv" $NOPG $S pg $SMALL --set "$kv"
+    err_is_one_line_containing "--set $kv: ${kv%%=*}: scanbench pg "
+    err_is_one_line_containing "; ${kv%%=*} = ${kv#*=} is not supported"
+done
+# their defaults, however spelled, are accepted: the refusal is then the missing server's
+expect_status 2 "defaults of those keys" $NOPG $S pg $SMALL --set threads=1 --set bigtable=off \
+    --set shared_pool=no --set iocache_node=local
+err_is_one_line_containing "install the server: Debian package postgresql"
 
 # a table too large for the free disk: on a small file system (tmpfs), when the table still
 # fits in memory (the plan checks memory before the disk is looked at)
@@ -157,6 +181,17 @@ if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM: exit status $got, want 143
 if grep -q "interrupted by signal 15" "$SCRATCH/sig.err"; then pass; else
     fail "SIGTERM: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
 no_cluster_left "after SIGTERM"
+
+# run_timeout bounds each server run, its table's load included (the watchdog cancels the
+# statement in flight): exit 1 naming the run, long before the 1000 scans would end and before
+# the watchdog's 30 s grace; the cluster removed
+t0=$(date +%s)
+expect_status 1 "a run over its run_timeout" env TMPDIR="$PGTMP" $S pg --set table_size=64M \
+    --set pool_size=16M --set op=count,vacuum --set repetitions=1000 --set run_timeout=1 -q
+elapsed=$(($(date +%s) - t0))
+err_is_one_line_containing "pg run 1/2 default op=count ran longer than its run_timeout of 1 s: stopped; 1 more not run"
+if [ "$elapsed" -lt 30 ]; then pass; else fail "run_timeout=1: stopped after $elapsed s"; fi
+no_cluster_left "after run_timeout"
 
 # A server that cannot start: the socket path is too long (over 107 bytes)
 LONG="$PGTMP/$(printf '%075d' 0)"
