@@ -1206,6 +1206,13 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
 
 uint32_t sb_cachesim_line_size(const struct sb_cachesim *s) { return s->line_size; }
 
+void sb_cachesim_slice_of(const struct sb_cachesim *s, struct sb_cachesim_slice *slice)
+{
+    slice->line_shift = s->line_shift;
+    slice->mask = s->slice_mask;
+    slice->index = s->slice_index;
+}
+
 size_t sb_cachesim_state_bytes(const struct sb_cachesim *s)
 {
     size_t bytes = sizeof *s;

@@ -122,6 +122,15 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
  * level must keep at least one set per slice, and no prefetcher. */
 unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg);
 
+/* Which lines a model keeps: those whose number (address >> line_shift) has index in the bits
+ * of mask (mask 0: the whole model keeps every line). */
+struct sb_cachesim_slice {
+    unsigned line_shift;
+    uint64_t mask;
+    uint64_t index;
+};
+void sb_cachesim_slice_of(const struct sb_cachesim *sim, struct sb_cachesim_slice *slice);
+
 /* Builds slice slice_index of 1 << slice_shift (a cold model of that slice's sets); shift 0,
  * index 0 is the whole model. SB_ERR_INPUT beyond sb_cachesim_max_slice_shift(). */
 int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
