@@ -54,7 +54,8 @@ static void batch_flush(struct access_batch *b)
     b->n = 0;
 }
 
-static void batch_add(struct access_batch *b, uint64_t address, uint32_t size, bool is_write)
+static inline __attribute__((always_inline)) void batch_add(struct access_batch *b, uint64_t address,
+                                                        uint32_t size, bool is_write)
 {
     const uint64_t first = address >> b->slice.line_shift;
     const uint64_t last = (address + size - 1) >> b->slice.line_shift;
