@@ -1,10 +1,12 @@
-/* events_map.c: reading and checking configs/events/<arch>.ini, and choosing the map for this
- * CPU (a table of vendor/family/model ranges) or the one `--set events=FILE` names. */
+/* events_map.c: reading and checking configs/events/<arch>.ini (inih, through the shared line
+ * reader lib/ini_lines, so that every error names its file and line), and choosing the map for
+ * this CPU (a table of vendor/family/model ranges) or the one `--set events=FILE` names. */
 #include "config.h"
 #include "events_map.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <ini.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "configs_path.h"
 #include "cpu_id.h"
+#include "ini_lines.h"
 #ifdef HAVE_LIBPFM
 #include "events_pfm.h"
 #endif
@@ -79,36 +82,24 @@ const char *sb_events_map_for_cpu(const char *vendor, unsigned family, unsigned 
 
 /* --- reading a map file ---------------------------------------------------------------------- */
 
-/* The most a map may hold: far beyond any real one, and an end to /dev/zero or `yes`. */
-#define SB_EVENTS_MAX_BYTES (1u << 20)
-
 enum { SECTION_NONE = -2, SECTION_MAP = -1 }; /* else a role */
 
 struct reader {
     const char *path;
-    int line;
+    struct sb_ini_lines *lines; /* inih's line reader, while the file is read */
+    int line;                   /* the line read, or the one an error is about */
     int section;
     bool seen_section[SB_NROLES + 1]; /* [0] is [map] */
     bool seen_description, seen_pmus;
     bool seen_key[SB_NROLES][5];
     struct sb_events_map *map;
     struct sb_error *err;
+    int status;                 /* the first error's status, and its line */
+    int error_line;
 };
 
 static const char *const role_keys[] = {"events", "scale", "counts", "caveats", "reason"};
 enum { KEY_EVENTS, KEY_SCALE, KEY_COUNTS, KEY_CAVEATS, KEY_REASON, NROLE_KEYS };
-
-static char *trim(char *s)
-{
-    char *end;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
 
 static int fail_at(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -121,7 +112,9 @@ static int fail_at(struct reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return sb_fail(r->err, SB_ERR_INPUT, "%s:%d: %s", r->path, r->line, what);
+    r->error_line = r->line;
+    r->status = sb_fail(r->err, SB_ERR_INPUT, "%s:%d: %s", r->path, r->line, what);
+    return r->status;
 }
 
 static void known_roles(char *buf, size_t len)
@@ -157,12 +150,33 @@ static int on_section(struct reader *r, const char *name)
     return SB_OK;
 }
 
+/* The hook of the line reader: inih itself tells no handler of a section (see ini_lines.h). */
+static bool on_section_line(void *user, const char *raw_name)
+{
+    struct reader *r = user;
+    char name[256];
+
+    if (r->status != SB_OK)
+        return false;
+    r->line = r->lines->line;
+    snprintf(name, sizeof name, "%s", raw_name);
+    return on_section(r, sb_ini_trim(name)) == SB_OK;
+}
+
+/* The end of a list line: a comma after its last name, so that the list goes on on the next
+ * (indented) line. */
+static bool list_goes_on(const char *item, const char *cursor, int items_before)
+{
+    return *item == '\0' && !cursor && items_before > 0;
+}
+
+/* pmus = a, b: more PMUs (also on the lines that continue it). */
 static int on_pmus(struct reader *r, char *value)
 {
     char *cursor = value, *item;
 
-    while ((item = strsep(&cursor, ",")) != NULL) {
-        item = trim(item);
+    for (int n = 0; (item = sb_ini_list_next(&cursor)) != NULL && !list_goes_on(item, cursor, n);
+         n++) {
         if (*item == '\0')
             return fail_at(r, "pmus: empty name in the list");
         if (r->map->npmus == SB_EVENTS_MAX_PMUS)
@@ -204,18 +218,24 @@ static bool valid_event_name(const char *name)
     return true;
 }
 
-static int on_events(struct reader *r, struct sb_events_role *role, char *value)
+/* events = A, B or none; continued: a line that continues it, with more events. */
+static int on_events(struct reader *r, struct sb_events_role *role, char *value, bool continued)
 {
     const char *name = sb_role_names[r->section];
     char *cursor = value, *item;
 
-    role->events_line = r->line;
-    if (strcmp(value, "none") == 0) {
-        role->none = true;
-        return SB_OK;
+    if (!continued) {
+        role->events_line = r->line;
+        if (strcmp(value, "none") == 0) {
+            role->none = true;
+            return SB_OK;
+        }
     }
-    while ((item = strsep(&cursor, ",")) != NULL) {
-        item = trim(item);
+    if (role->none)
+        return fail_at(r, "%s: events: \"none\" stands alone (no event on this architecture)",
+                       name);
+    for (int n = 0; (item = sb_ini_list_next(&cursor)) != NULL && !list_goes_on(item, cursor, n);
+         n++) {
         if (strcmp(item, "none") == 0)
             return fail_at(r, "%s: events: \"none\" stands alone (no event on this "
                            "architecture)", name);
@@ -225,20 +245,28 @@ static int on_events(struct reader *r, struct sb_events_role *role, char *value)
         if (role->nevents == SB_EVENTS_MAX_PER_ROLE)
             return fail_at(r, "%s: events: more than %d events", name,
                            SB_EVENTS_MAX_PER_ROLE);
+        role->event_lines[role->nevents] = r->line;
         snprintf(role->events[role->nevents++], SB_EVENT_NAME_LEN, "%s", item);
     }
     return SB_OK;
+}
+
+static int role_key_index(const char *key)
+{
+    int k;
+
+    for (k = 0; k < NROLE_KEYS; k++)
+        if (strcmp(key, role_keys[k]) == 0)
+            break;
+    return k;
 }
 
 static int on_role_key(struct reader *r, const char *key, char *value)
 {
     struct sb_events_role *role = &r->map->roles[r->section];
     const char *name = sb_role_names[r->section];
-    int k;
+    int k = role_key_index(key);
 
-    for (k = 0; k < NROLE_KEYS; k++)
-        if (strcmp(key, role_keys[k]) == 0)
-            break;
     if (k == NROLE_KEYS)
         return fail_at(r, "%s: unknown key in [%s] (known: events, scale, counts, caveats, "
                        "reason)", key, name);
@@ -249,7 +277,7 @@ static int on_role_key(struct reader *r, const char *key, char *value)
         return fail_at(r, "%s: %s: empty value", name, key);
     switch (k) {
     case KEY_EVENTS:
-        return on_events(r, role, value);
+        return on_events(r, role, value, false);
     case KEY_SCALE: {
         char *end;
         errno = 0;
@@ -270,28 +298,70 @@ static int on_role_key(struct reader *r, const char *key, char *value)
     }
 }
 
-static int on_line(struct reader *r, char *line)
+/* An indented line after key (already read and checked on its first line): more of its text,
+ * or more names of its list. */
+static int on_continued(struct reader *r, const char *key, char *value)
 {
-    char *s = trim(line), *eq;
+    char *text;
+    size_t size, used;
 
-    if (*s == '\0' || *s == '#' || *s == ';')
-        return SB_OK;
-    if (*s == '[') {
-        char *close = strchr(s, ']');
-        if (!close || close[1] != '\0')
-            return fail_at(r, "not a valid line (want [section] or key = value)");
-        *close = '\0';
-        return on_section(r, trim(s + 1));
+    if (r->section == SECTION_MAP && strcmp(key, "pmus") == 0)
+        return on_pmus(r, value);
+    if (r->section == SECTION_MAP) {
+        text = r->map->description;
+        size = sizeof r->map->description;
+    } else {
+        struct sb_events_role *role = &r->map->roles[r->section];
+        switch (role_key_index(key)) {
+        case KEY_EVENTS:
+            return on_events(r, role, value, true);
+        case KEY_SCALE:
+            return fail_at(r, "%s: scale: \"%s\" continues a number (an indented line goes on "
+                           "with text or a list)", sb_role_names[r->section], value);
+        case KEY_COUNTS:
+            text = role->counts;
+            size = sizeof role->counts;
+            break;
+        case KEY_CAVEATS:
+            text = role->caveats;
+            size = sizeof role->caveats;
+            break;
+        default:
+            text = role->reason;
+            size = sizeof role->reason;
+            break;
+        }
     }
-    eq = strchr(s, '=');
-    if (!eq || eq == s)
-        return fail_at(r, "not a valid line (want [section] or key = value)");
-    *eq = '\0';
-    if (r->section == SECTION_NONE)
-        return fail_at(r, "%s: keys belong in [map] or a [role] section", trim(s));
-    if (r->section == SECTION_MAP)
-        return on_map_key(r, trim(s), trim(eq + 1));
-    return on_role_key(r, trim(s), trim(eq + 1));
+    used = strlen(text);
+    snprintf(text + used, size - used, " %s", value);
+    return SB_OK;
+}
+
+/* inih's handler: one `key = value` line, or a line that continues the value above. */
+static int on_key(void *user, const char *section, const char *key, const char *value)
+{
+    struct reader *r = user;
+    char text[INI_MAX_LINE];
+
+    (void)section; /* r->section: on_section_line has seen the line that opened it */
+    if (r->status != SB_OK)
+        return 0; /* inih goes on after an error: keep the first */
+    r->line = r->lines->line;
+    snprintf(text, sizeof text, "%s", value);
+    if (r->lines->too_long)
+        fail_at(r, "line longer than %d characters (a long value goes on over indented lines)",
+                INI_MAX_LINE - 2);
+    else if (*key == '\0')
+        fail_at(r, "not a valid line (want [section] or key = value)");
+    else if (r->section == SECTION_NONE)
+        fail_at(r, "%s: keys belong in [map] or a [role] section", key);
+    else if (r->lines->continued)
+        on_continued(r, key, text);
+    else if (r->section == SECTION_MAP)
+        on_map_key(r, key, text);
+    else
+        on_role_key(r, key, text);
+    return r->status == SB_OK;
 }
 
 /* What every section must have, checked once the file is read. */
@@ -341,7 +411,7 @@ static int check_names(struct reader *r)
         for (int e = 0; e < role->nevents; e++) {
             char why[384];
             bool checked;
-            r->line = role->events_line;
+            r->line = role->event_lines[e];
             if (!sb_pfm_check_event(role->events[e], (const char (*)[48])map->pmus,
                                     map->npmus, &checked, why, sizeof why))
                 return sb_fail(r->err, SB_ERR_INPUT, "%s:%d: %s: \"%s\": %s (%s)", r->path,
@@ -375,31 +445,30 @@ int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_er
 static int parse_stream(FILE *f, const char *path, struct sb_events_map *map,
                         struct sb_error *err)
 {
-    struct reader r = {.path = path, .section = SECTION_NONE, .map = map, .err = err};
-    char line[1024];
+    struct sb_ini_lines lines = {.file = f};
+    struct reader r = {.path = path, .lines = &lines, .section = SECTION_NONE, .map = map,
+                       .err = err};
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t bytes = 0;
-    int status = SB_OK;
+    int rc;
 
     memset(map, 0, sizeof *map);
     snprintf(map->path, sizeof map->path, "%s", path);
     snprintf(map->name, sizeof map->name, "%.*s", (int)strcspn(base, "."), base);
-    while (status == SB_OK && fgets(line, sizeof line, f)) {
-        size_t len = strlen(line);
-        r.line++;
-        bytes += len;
-        if (len == sizeof line - 1 && line[sizeof line - 2] != '\n')
-            status = fail_at(&r, "line longer than %d characters", (int)sizeof line - 2);
-        else if ((len == 0 || line[len - 1] != '\n') && !feof(f))
-            status = fail_at(&r, "contains a NUL byte (not a text file)");
-        else if (bytes > SB_EVENTS_MAX_BYTES)
-            status = fail_at(&r, "more than 1MB (not an events map)");
-        else
-            status = on_line(&r, line);
-    }
-    if (status == SB_OK)
-        status = check_complete(&r);
-    return status;
+    lines.on_section = on_section_line;
+    lines.user = &r;
+    rc = ini_parse_stream(sb_ini_read_line, &lines, on_key, &r);
+    /* the first error in the file: a line inih could not read, or one of ours */
+    if (rc > 0 && (r.status == SB_OK || rc < r.error_line))
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid line (want [section] or key = "
+                       "value)", path, rc);
+    if (r.status != SB_OK)
+        return r.status;
+    if (lines.problem)
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", path, lines.line, lines.problem);
+    if (rc != 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", path);
+    r.lines = NULL;
+    return check_complete(&r);
 }
 
 int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err)

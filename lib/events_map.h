@@ -14,9 +14,14 @@
  *     [l2_writeback]
  *     events = none                   ; no event on this architecture
  *     reason = why                    ; required with none
- * Comments are whole lines starting with # or ;. A role without a section is "no event in this
- * map". Bad input (exit 2, file:line): an unknown section (role), an unknown key, a key twice,
- * a line that is not `key = value` or `[section]`, a missing required key, a bad scale, and,
+ * The file is read by inih through lib/ini_lines, as experiments and machine models are:
+ * comments are lines starting with # or ;, or the end of a key line from a ; after a blank; a
+ * line holds at most 198 characters (inih's buffer): a longer value goes on over indented
+ * lines, which continue its text (joined with a blank) or its list (each such line holds more
+ * names; a comma may end a line of a list, and the line break separates names as a comma
+ * does). A role without a section is "no event in this map". Bad input (exit 2, file:line): an
+ * unknown section (role), a section twice, an unknown key, a key twice, a line that is not
+ * `key = value` or `[section]`, a line too long, a missing required key, a bad scale, and,
  * when built with libpfm4, an event its tables do not have. */
 #ifndef SB_EVENTS_MAP_H
 #define SB_EVENTS_MAP_H
@@ -38,6 +43,7 @@ struct sb_events_role {
     bool none;                /* `events = none`: no event on this architecture */
     int nevents;
     char events[SB_EVENTS_MAX_PER_ROLE][SB_EVENT_NAME_LEN];
+    int event_lines[SB_EVENTS_MAX_PER_ROLE]; /* the line each event is named on */
     double scale;             /* 1 unless given */
     char counts[512];
     char caveats[512];

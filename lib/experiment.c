@@ -4,7 +4,6 @@
 #include "config.h"
 #include "experiment.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
@@ -231,18 +230,6 @@ static int expand_all_kernels(struct sb_experiment *exp, struct sb_setting *next
     return SB_OK;
 }
 
-static char *trim(char *s)
-{
-    char *end;
-
-    while (isspace((unsigned char)*s))
-        s++;
-    end = s + strlen(s);
-    while (end > s && isspace((unsigned char)end[-1]))
-        *--end = '\0';
-    return s;
-}
-
 static void setting_clear(struct sb_setting *s)
 {
     for (int i = 0; i < s->nvalues; i++)
@@ -263,11 +250,10 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     cursor = copy;
     if (sb_keys[key].type == SB_KEY_TEXT) {
-        next.values[next.nvalues++] = strdup(trim(copy));
+        next.values[next.nvalues++] = strdup(sb_ini_trim(copy));
         goto done;
     }
-    while ((item = strsep(&cursor, ",")) != NULL) {
-        item = trim(item);
+    while ((item = sb_ini_list_next(&cursor)) != NULL) {
         if (*item == '\0') {
             status = sb_fail(err, SB_ERR_INPUT, "empty value in \"%s\"", text);
             goto done;
@@ -327,7 +313,6 @@ void sb_experiment_free(struct sb_experiment *exp)
 }
 
 /* --- INI reading ---------------------------------------------------------------------------- */
-
 
 /* `figure = OP POLICY SIZE: VALUE UNIT`, e.g. `count clock 16MB: 1221 MB/s`. */
 static int thread_figure(struct sb_thread *t, const char *value, struct sb_error *err)

@@ -30,9 +30,6 @@ static const char *const key_names[NKEYS] = {"name", "description", "source", "w
                                              "prefetch", "size", "line_size", "associativity",
                                              "replacement", "inclusion"};
 
-/* --- reading lines (inih's callbacks carry no line numbers) -------------------------------- */
-
-
 /* --- parsing ------------------------------------------------------------------------------- */
 
 struct parse_state {

@@ -214,6 +214,48 @@ static void test_read_good(void **state)
 #endif
 }
 
+/* Values that go on over indented lines (a line holds at most 198 characters, inih's buffer):
+ * text joined with a blank, lists one or more names a line, a comma allowed at a line's end;
+ * each event remembers its own line. An inline comment (';' after a blank) is cut off a key
+ * line. */
+static void test_read_continued(void **state)
+{
+    struct sb_events_map map;
+    struct sb_error err = {0};
+    const char *path = write_file("continued.ini",
+                                  "[map]\n"                                  /* 1 */
+                                  "description = a map ; with a comment\n"   /* 2 */
+                                  "    over two lines\n"                     /* 3 */
+                                  "pmus = amd64_fam19h_zen3,\n"              /* 4 */
+                                  "    perf\n"                               /* 5 */
+                                  "[mem_read_bytes]\n"                       /* 6 */
+                                  "events = perf::TASK-CLOCK,\n"             /* 7 */
+                                  "    perf::PAGE-FAULTS\n"                  /* 8 */
+                                  "\tperf::CPU-CLOCK\n"                      /* 9 */
+                                  "counts = three events\n"                  /* 10 */
+                                  "  summed\n"                               /* 11 */
+                                  "[l2_writeback]\n"                         /* 12 */
+                                  "events = none\n"                          /* 13 */
+                                  "reason = Zen has\n"                       /* 14 */
+                                  "  no such event\n");                      /* 15 */
+    (void)state;
+
+    if (sb_events_map_read(path, &map, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(map.description, "a map over two lines");
+    assert_int_equal(map.npmus, 2);
+    assert_string_equal(map.pmus[1], "perf");
+    assert_int_equal(map.roles[SB_ROLE_MEM_READ_BYTES].nevents, 3);
+    assert_string_equal(map.roles[SB_ROLE_MEM_READ_BYTES].events[2], "perf::CPU-CLOCK");
+    assert_int_equal(map.roles[SB_ROLE_MEM_READ_BYTES].events_line, 7);
+    assert_int_equal(map.roles[SB_ROLE_MEM_READ_BYTES].event_lines[0], 7);
+    assert_int_equal(map.roles[SB_ROLE_MEM_READ_BYTES].event_lines[1], 8);
+    assert_int_equal(map.roles[SB_ROLE_MEM_READ_BYTES].event_lines[2], 9);
+    assert_string_equal(map.roles[SB_ROLE_MEM_READ_BYTES].counts, "three events summed");
+    assert_string_equal(map.roles[SB_ROLE_L2_WRITEBACK].reason, "Zen has no such event");
+    assert_int_equal(map.roles[SB_ROLE_L2_WRITEBACK].line, 12);
+}
+
 /* A map whose text is head + body: refused, naming the file, the line and part. */
 static void expect_bad(const char *body, int line, const char *part)
 {
@@ -265,6 +307,18 @@ static void test_read_bad(void **state)
     expect_bad("[cycles]\nevents = A,,B\ncounts = c\n", 5, "cycles: events: \"\" is not an event");
     expect_bad("[cycles]\ncounts =\n", 5, "cycles: counts: empty value");
     expect_bad("[map]\n", 4, "[map]: section given twice");
+    expect_bad("[cycles]\nevents = X\ncounts = c\n[nosuch]\n", 7, "[nosuch]: unknown role");
+    expect_bad("[cycles]\nevents = none\n  CYCLES_NOT_IN_HALT\nreason = r\n", 6,
+               "cycles: events: \"none\" stands alone");
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nscale = 6\n  4\ncounts = c\n", 7,
+               "cycles: scale: \"4\" continues a number");
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\ncaveats = "
+               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+               "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 7,
+               "line longer than 198 characters (a long value goes on over indented lines)");
+    /* the first error in the file wins, whether inih or the map's checks find it */
+    expect_bad("[cycles]\nthis line is wrong\nevents = A\nevents = B\n", 5, "not a valid line");
     {
         struct sb_events_map map;
         struct sb_error err = {0};
@@ -398,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_cpuid_decode),
         cmocka_unit_test(test_shipped_maps),
         cmocka_unit_test(test_read_good),
+        cmocka_unit_test(test_read_continued),
         cmocka_unit_test(test_read_bad),
         cmocka_unit_test(test_read_unknown_event),
         cmocka_unit_test(test_configs_find),
