@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mannwhitney.h"
+#include "report_runs.h"
 #include "units.h"
 
 /* The parameters that make two runs the same experiment. */
@@ -42,23 +43,6 @@ static json_t *parameters(const json_t *run)
     return p;
 }
 
-/* Seconds of each repetition turned into MB/s, as the medians are. */
-static double *mbps_of(const json_t *run, size_t *n)
-{
-    const json_t *reps = json_object_get(run, "repetitions");
-    double bytes = (double)json_integer_value(json_object_get(run, "table_size"));
-    double *v;
-    size_t i;
-    json_t *s;
-
-    *n = json_array_size(reps);
-    v = calloc(*n ? *n : 1, sizeof *v);
-    if (!v)
-        return NULL;
-    json_array_foreach(reps, i, s) v[i] = bytes / json_number_value(s) / SB_MB_DECIMAL;
-    return v;
-}
-
 static json_t *counter_differences(const json_t *a, const json_t *b)
 {
     const json_t *da = json_object_get(json_object_get(a, "counters"), "derived");
@@ -84,9 +68,8 @@ static json_t *counter_differences(const json_t *a, const json_t *b)
 static json_t *pair(const json_t *a, const json_t *b, size_t report_b)
 {
     size_t na, nb;
-    double *va = mbps_of(a, &na), *vb = mbps_of(b, &nb);
-    double ma = json_number_value(json_object_get(json_object_get(a, "mbps"), "median"));
-    double mb = json_number_value(json_object_get(json_object_get(b, "mbps"), "median"));
+    double *va = sb_run_mbps_samples(a, &na), *vb = sb_run_mbps_samples(b, &nb);
+    double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b);
     struct sb_mann_whitney mw = {0.0, 1.0, false};
     json_t *p;
 
@@ -176,15 +159,14 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
     return doc;
 }
 
+/* "op placement [in pool] kernel table size", e.g. "count ring 64KB in 256KB memcpy table 1MB". */
 static void label(const json_t *params, char *buf, size_t len)
 {
-    char fp[32], pool[32], table[32];
-    const char *policy = text(json_object_get(params, "policy"));
-    bool ring = strcmp(policy, "ring") == 0;
+    char placement[64], pool[32], table[32];
+    bool ring = strcmp(text(json_object_get(params, "policy")), "ring") == 0;
 
-    snprintf(buf, len, "%s %s %s%s%s %s table %s", text(json_object_get(params, "op")), policy,
-             sb_format_size((uint64_t)json_integer_value(json_object_get(params, "footprint")),
-                            fp, sizeof fp),
+    sb_run_placement(params, placement, sizeof placement);
+    snprintf(buf, len, "%s %s%s%s %s table %s", text(json_object_get(params, "op")), placement,
              ring ? " in " : "",
              ring ? sb_format_size((uint64_t)json_integer_value(json_object_get(params,
                                    "pool_size")), pool, sizeof pool) : "",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "report_runs.h"
 #include "units.h"
 #include "verdict.h"
 
@@ -53,16 +54,11 @@ static const json_t *pg_run_for(const json_t *report, const json_t *run)
     return NULL;
 }
 
-static double median_mbps(const json_t *run)
-{
-    return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
-}
-
 /* The postgresql column: MB/s and the placement PostgreSQL chose (ring or clock). */
 static void pg_cell(FILE *out, const json_t *pg)
 {
     if (pg)
-        fprintf(out, " %6.0f %-5s", median_mbps(pg), text(json_object_get(pg, "policy")));
+        fprintf(out, " %6.0f %-5s", sb_run_median_mbps(pg), text(json_object_get(pg, "policy")));
     else
         fprintf(out, " %6s %-5s", "-", "");
 }
@@ -172,8 +168,8 @@ void sb_render_reproduction(FILE *out, const json_t *report)
                                                  thread, "fast"))));
                 const json_t *sl = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
                                                   thread, "slow"))));
-                if (f && sl && median_mbps(sl) > 0)
-                    fprintf(out, " %6.2f      ", median_mbps(f) / median_mbps(sl));
+                if (f && sl && sb_run_median_mbps(sl) > 0)
+                    fprintf(out, " %6.2f      ", sb_run_median_mbps(f) / sb_run_median_mbps(sl));
                 else
                     fprintf(out, " %6s      ", "-");
             }

@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "mannwhitney.h"
 #include "op.h"
+#include "report_runs.h"
 #include "units.h"
 
 /* A counter figure must fall by more than this share to count as lowered. */
@@ -45,27 +46,6 @@ json_t *sb_thread_json(const struct sb_thread *t)
                      "slow", t->slow, "fast", t->fast, "figures", figures);
 }
 
-void sb_run_placement(const json_t *run, char *buf, size_t len)
-{
-    char size[32];
-    snprintf(buf, len, "%s %s", text(json_object_get(run, "policy")),
-             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
-                            sizeof size));
-}
-
-const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement)
-{
-    size_t i;
-    json_t *run;
-    json_array_foreach(runs, i, run) {
-        char p[64];
-        sb_run_placement(run, p, sizeof p);
-        if (strcmp(text(json_object_get(run, "op")), op) == 0 && strcmp(p, placement) == 0)
-            return run;
-    }
-    return NULL;
-}
-
 const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
                                     const char *placement)
 {
@@ -76,26 +56,6 @@ const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
             strcmp(text(json_object_get(f, "placement")), placement) == 0)
             return f;
     return NULL;
-}
-
-static double median_of(const json_t *run)
-{
-    return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
-}
-
-static double *mbps_samples(const json_t *run, size_t *n)
-{
-    const json_t *reps = json_object_get(run, "repetitions");
-    double bytes = (double)json_integer_value(json_object_get(run, "table_size"));
-    double *v = calloc(json_array_size(reps) + 1, sizeof *v);
-    size_t i;
-    json_t *s;
-
-    *n = 0;
-    if (!v)
-        return NULL;
-    json_array_foreach(reps, i, s) v[(*n)++] = bytes / json_number_value(s) / SB_MB_DECIMAL;
-    return v;
 }
 
 /* Counter evidence: derived figures of both runs, and whether fast lowered them. */
@@ -178,9 +138,9 @@ static json_t *comparison(const json_t *report, const char *op)
 
     if (!slow || !fast)
         return NULL;
-    here = median_of(fast) / median_of(slow);
-    vs = mbps_samples(slow, &ns);
-    vf = mbps_samples(fast, &nf);
+    here = sb_run_median_mbps(fast) / sb_run_median_mbps(slow);
+    vs = sb_run_mbps_samples(slow, &ns);
+    vf = sb_run_mbps_samples(fast, &nf);
     if (vs && vf && ns && nf)
         mw = sb_mann_whitney(vf, nf, vs, ns);
     if (json_is_number(json_object_get(ts, "mbps")) && json_is_number(json_object_get(tf, "mbps")))
@@ -209,9 +169,9 @@ static json_t *comparison(const json_t *report, const char *op)
     free(vf);
     return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:f, s:f, s:b, s:o, s:o, s:s}",
                      "op", op, "slow", "placement", slow_p, "run",
-                     text(json_object_get(slow, "name")), "median", median_of(slow), "fast",
+                     text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow), "fast",
                      "placement", fast_p, "run", text(json_object_get(fast, "name")), "median",
-                     median_of(fast), "ratio_here", here, "p", mw.p, "significant",
+                     sb_run_median_mbps(fast), "ratio_here", here, "p", mw.p, "significant",
                      mw.p < SB_COMPARE_ALPHA, "ratio_thread",
                      isnan(thread_ratio) ? json_null() : json_real(thread_ratio), "counters",
                      evidence, "text", sentence);
@@ -233,8 +193,8 @@ static json_t *knees(const json_t *runs)
                 strcmp(text(json_object_get(run, "policy")), "clock") != 0)
                 continue;
             points++;
-            if (prev && median_of(run) > 0 && median_of(prev) / median_of(run) > best) {
-                best = median_of(prev) / median_of(run);
+            if (prev && sb_run_median_mbps(run) > 0 && sb_run_median_mbps(prev) / sb_run_median_mbps(run) > best) {
+                best = sb_run_median_mbps(prev) / sb_run_median_mbps(run);
                 best_a = prev;
                 best_b = run;
             }

@@ -17,12 +17,6 @@ json_t *sb_thread_json(const struct sb_thread *thread);
 /* The report's "verdict" block, from its "runs" and "thread" blocks. */
 json_t *sb_verdict_build(const json_t *report);
 
-/* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
-void sb_run_placement(const json_t *run, char *buf, size_t len);
-
-/* The run of op at placement in runs, or NULL. */
-const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement);
-
 /* The [thread] figure of op at placement in the report's "thread" block, or NULL. */
 const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
                                     const char *placement);
