@@ -246,4 +246,6 @@ void sb_render_reproduction(FILE *out, const json_t *report)
                     (double)to / (double)l2);
         fprintf(out, ".\n");
     }
+    json_array_foreach(json_object_get(verdict, "no_knee"), i, v)
+        fprintf(out, "  %s\n", text(json_object_get(v, "text")));
 }

@@ -16,6 +16,8 @@
 
 /* A counter figure must fall by more than this share to count as lowered. */
 #define SB_VERDICT_MIN_CHANGE 0.02
+/* The pool sizes a sweep needs for a knee: a sweep, not a slow/fast pair or triple. */
+#define SB_VERDICT_KNEE_POINTS 4
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
@@ -177,43 +179,56 @@ static json_t *comparison(const json_t *report, const char *op)
                      evidence, "text", sentence);
 }
 
-/* For a sweep of one policy over pool sizes: the step with the largest fall in MB/s. */
-static json_t *knees(const json_t *runs)
+/* For a sweep of the clock policy over pool sizes, per op: the step with the largest fall in
+ * MB/s (knees), or, for a sweep too short to place one, a sentence that says so (no_knee). */
+static void knees(const json_t *runs, json_t *found, json_t *no_knee)
 {
-    json_t *out = json_array();
-    const struct sb_op *o;
-
-    for (o = sb_ops; o->name; o++) {
+    for (const struct sb_op *o = sb_ops; o->name; o++) {
         const json_t *prev = NULL, *best_a = NULL, *best_b = NULL;
         double best = 1.0;
-        size_t i, points = 0;
+        size_t i, points = 0, used = 0;
+        char pools[128] = "", sentence[384];
         json_t *run;
         json_array_foreach(runs, i, run) {
+            char size[32];
             if (strcmp(text(json_object_get(run, "op")), o->name) != 0 ||
                 strcmp(text(json_object_get(run, "policy")), "clock") != 0)
                 continue;
             points++;
-            if (prev && sb_run_median_mbps(run) > 0 && sb_run_median_mbps(prev) / sb_run_median_mbps(run) > best) {
+            sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
+                           sizeof size);
+            if (used < sizeof pools)
+                used += (size_t)snprintf(pools + used, sizeof pools - used, "%s%s",
+                                         used ? ", " : "", size);
+            if (prev && sb_run_median_mbps(run) > 0 &&
+                sb_run_median_mbps(prev) / sb_run_median_mbps(run) > best) {
                 best = sb_run_median_mbps(prev) / sb_run_median_mbps(run);
                 best_a = prev;
                 best_b = run;
             }
             prev = run;
         }
-        if (best_a && points >= 4) /* a sweep, not a slow/fast pair or triple */
-            json_array_append_new(out, json_pack("{s:s, s:I, s:I, s:f}", "op", o->name, "from",
-                                                 json_integer_value(json_object_get(best_a,
-                                                                                    "footprint")),
-                                                 "to", json_integer_value(json_object_get(best_b,
-                                                                                          "footprint")),
-                                                 "fall", best));
+        if (points >= SB_VERDICT_KNEE_POINTS && best_a) {
+            json_array_append_new(found, json_pack("{s:s, s:I, s:I, s:f}", "op", o->name, "from",
+                                                   json_integer_value(json_object_get(best_a,
+                                                                                      "footprint")),
+                                                   "to", json_integer_value(json_object_get(best_b,
+                                                                                            "footprint")),
+                                                   "fall", best));
+        } else if (points >= 2 && points < SB_VERDICT_KNEE_POINTS) {
+            snprintf(sentence, sizeof sentence, "%s: no knee: the clock sweep has %zu pool sizes "
+                     "(%s), too few points for a knee (at least %d needed).", o->label, points,
+                     pools, SB_VERDICT_KNEE_POINTS);
+            json_array_append_new(no_knee, json_pack("{s:s, s:I, s:i, s:s}", "op", o->name,
+                                                     "points", (json_int_t)points, "needed",
+                                                     SB_VERDICT_KNEE_POINTS, "text", sentence));
+        }
     }
-    return out;
 }
 
 json_t *sb_verdict_build(const json_t *report)
 {
-    json_t *list = json_array();
+    json_t *list = json_array(), *found = json_array(), *no_knee = json_array();
     int compared = 0, faster = 0;
 
     for (const struct sb_op *o = sb_ops; o->name; o++) {
@@ -225,7 +240,7 @@ json_t *sb_verdict_build(const json_t *report)
                   json_number_value(json_object_get(c, "ratio_here")) > 1.0;
         json_array_append_new(list, c);
     }
-    return json_pack("{s:o, s:o, s:i, s:i}", "comparisons", list, "knees",
-                     knees(json_object_get(report, "runs")), "compared", compared,
-                     "confined_faster", faster);
+    knees(json_object_get(report, "runs"), found, no_knee);
+    return json_pack("{s:o, s:o, s:o, s:i, s:i}", "comparisons", list, "knees", found, "no_knee",
+                     no_knee, "compared", compared, "confined_faster", faster);
 }

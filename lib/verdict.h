@@ -2,7 +2,9 @@
  * report alone: for each op, the L2-confined ("fast") placement against the scattered ("slow")
  * one: the MB/s ratio here and in the thread, whether the difference is significant
  * (Mann-Whitney U), and whether the counters (measured or simulated, labelled) show fewer L2
- * write-backs and less memory traffic per page; for sweeps, where MB/s falls most. */
+ * write-backs and less memory traffic per page; for sweeps of the clock policy over pool sizes,
+ * where MB/s falls most ("knees", from 4 pool sizes on), or that a sweep of 2 or 3 has too few
+ * points for a knee ("no_knee", with a sentence that says so). */
 #ifndef SB_VERDICT_H
 #define SB_VERDICT_H
 
