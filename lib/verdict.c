@@ -179,34 +179,53 @@ static json_t *comparison(const json_t *report, const char *op)
                      evidence, "text", sentence);
 }
 
-/* For a sweep of the clock policy over pool sizes, per op: the step with the largest fall in
- * MB/s (knees), or, for a sweep too short to place one, a sentence that says so (no_knee). */
+/* Orders clock runs by pool size (footprint), smallest first. */
+static int by_footprint(const void *a, const void *b)
+{
+    json_int_t fa = json_integer_value(json_object_get(*(json_t *const *)a, "footprint"));
+    json_int_t fb = json_integer_value(json_object_get(*(json_t *const *)b, "footprint"));
+
+    return (fa > fb) - (fa < fb);
+}
+
+/* For a sweep of the clock policy over pool sizes, per op (the runs of the first kernel the
+ * report has for it, in order of pool size whatever the file's order): the step to the next
+ * larger pool with the largest fall in MB/s (knees), or, for a sweep of 3 pool sizes, too
+ * short to place one, a sentence that says so (no_knee; 2 are a slow/fast pair, no sweep). */
+#define MAX_SWEEP_POINTS 256
 static void knees(const json_t *runs, json_t *found, json_t *no_knee)
 {
     for (const struct sb_op *o = sb_ops; o->name; o++) {
-        const json_t *prev = NULL, *best_a = NULL, *best_b = NULL;
+        json_t *sweep[MAX_SWEEP_POINTS], *run;
+        const json_t *best_a = NULL, *best_b = NULL;
+        const char *kernel = NULL;
         double best = 1.0;
         size_t i, points = 0, used = 0;
         char pools[128] = "", sentence[384];
-        json_t *run;
         json_array_foreach(runs, i, run) {
-            char size[32];
             if (strcmp(text(json_object_get(run, "op")), o->name) != 0 ||
                 strcmp(text(json_object_get(run, "policy")), "clock") != 0)
                 continue;
-            points++;
-            sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
-                           sizeof size);
+            if (!kernel)
+                kernel = text(json_object_get(run, "kernel"));
+            if (strcmp(text(json_object_get(run, "kernel")), kernel) == 0 &&
+                points < MAX_SWEEP_POINTS)
+                sweep[points++] = run;
+        }
+        qsort(sweep, points, sizeof *sweep, by_footprint);
+        for (i = 0; i < points; i++) {
+            char size[32];
+            sb_format_size((uint64_t)json_integer_value(json_object_get(sweep[i], "footprint")),
+                           size, sizeof size);
             if (used < sizeof pools)
                 used += (size_t)snprintf(pools + used, sizeof pools - used, "%s%s",
                                          used ? ", " : "", size);
-            if (prev && sb_run_median_mbps(run) > 0 &&
-                sb_run_median_mbps(prev) / sb_run_median_mbps(run) > best) {
-                best = sb_run_median_mbps(prev) / sb_run_median_mbps(run);
-                best_a = prev;
-                best_b = run;
+            if (i > 0 && sb_run_median_mbps(sweep[i]) > 0 &&
+                sb_run_median_mbps(sweep[i - 1]) / sb_run_median_mbps(sweep[i]) > best) {
+                best = sb_run_median_mbps(sweep[i - 1]) / sb_run_median_mbps(sweep[i]);
+                best_a = sweep[i - 1];
+                best_b = sweep[i];
             }
-            prev = run;
         }
         if (points >= SB_VERDICT_KNEE_POINTS && best_a) {
             json_array_append_new(found, json_pack("{s:s, s:I, s:I, s:f}", "op", o->name, "from",
@@ -215,7 +234,7 @@ static void knees(const json_t *runs, json_t *found, json_t *no_knee)
                                                    "to", json_integer_value(json_object_get(best_b,
                                                                                             "footprint")),
                                                    "fall", best));
-        } else if (points >= 2 && points < SB_VERDICT_KNEE_POINTS) {
+        } else if (points >= 3 && points < SB_VERDICT_KNEE_POINTS) {
             snprintf(sentence, sizeof sentence, "%s: no knee: the clock sweep has %zu pool sizes "
                      "(%s), too few points for a knee (at least %d needed).", o->label, points,
                      pools, SB_VERDICT_KNEE_POINTS);
