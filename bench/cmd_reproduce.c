@@ -96,6 +96,9 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
             *quick = true;
         else if (strcmp(a, "--pg") == 0)
             r->pg = true;
+        else if (strcmp(a, "-o") == 0 && i + 1 < argc && *outdir)
+            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
+                           argv[i + 1], *outdir);
         else if (strcmp(a, "-o") == 0 && i + 1 < argc)
             *outdir = argv[++i];
         else if (a[0] == '-')

@@ -102,6 +102,8 @@ expect_status 2 "unknown option of pg" $S pg --fast
 err_is_one_line_containing "--fast: unknown option or missing value (usage: scanbench pg [EXPERIMENT.ini]"
 expect_status 2 "-o twice" $S run -o "$R" -o "$SCRATCH/other.json"
 err_is_one_line_containing "-o $SCRATCH/other.json: -o given twice (already -o $R)"
+expect_status 2 "-o twice in reproduce" $S reproduce x4500-memtable -o "$SCRATCH/a" -o "$SCRATCH/b"
+err_is_one_line_containing "-o $SCRATCH/b: -o given twice (already -o $SCRATCH/a)"
 expect_status 2 "two experiment files" $S pg a.ini b.ini
 err_is_one_line_containing "b.ini: only one experiment file (already a.ini)"
 expect_status 2 "-s" $S run -s pool_size=12QB
