@@ -46,6 +46,7 @@ static const struct {
 int sb_sim_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
 {
     struct sim_state *s = NULL;
+    unsigned slices;
     int status = SB_OK;
 
     c->simulated = true;
@@ -60,6 +61,9 @@ int sb_sim_open(struct sb_counters *c, const struct sb_run_params *run, struct s
                  run->op->name);
         goto out;
     }
+    status = sb_sim_slices_wanted(&slices, err);
+    if (status != SB_OK)
+        goto out;
     s = calloc(1, sizeof *s);
     if (!s) {
         status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
@@ -68,7 +72,7 @@ int sb_sim_open(struct sb_counters *c, const struct sb_run_params *run, struct s
     s->model = *run->machine;
     if (run->prefetch >= 0)
         s->model.config.prefetch = run->prefetch != 0;
-    status = sb_sim_model_create(&s->model.config, sb_sim_default_slices(), &s->sim, err);
+    status = sb_sim_model_create(&s->model.config, slices, &s->sim, err);
     if (status != SB_OK) {
         sb_error_prefix(err, "%s: machine %s", run->name, s->model.file);
         goto out;

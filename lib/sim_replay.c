@@ -24,6 +24,7 @@
 #include "heap.h"
 #include "iocache.h"
 #include "plan.h"
+#include "units.h"
 
 #define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
 
@@ -179,6 +180,21 @@ unsigned sb_sim_default_slices(void)
     while (n * 2 <= (unsigned)count && n * 2 <= MAX_SLICES)
         n *= 2;
     return n;
+}
+
+int sb_sim_slices_wanted(unsigned *slices, struct sb_error *err)
+{
+    const char *v = getenv("SCANBENCH_SIM_THREADS");
+    uint64_t n;
+
+    *slices = sb_sim_default_slices();
+    if (!v)
+        return SB_OK;
+    if (!sb_parse_uint(v, &n) || n < 1 || n > 64)
+        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_SIM_THREADS=%s: not a number of threads "
+                       "from 1 to 64", v);
+    *slices = (unsigned)n;
+    return SB_OK;
 }
 
 int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slices,

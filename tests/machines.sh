@@ -2,8 +2,8 @@
 # machines.sh: the cache model end to end: `scanbench run --set counters=sim` with every machine
 # of configs/machines and with machine=auto (the report says simulated, names the model and
 # carries the roles; cycles and instructions are absent), machines found through
-# $SCANBENCH_CONFIGS, and every kind of bad machine file or value: exit 2, one line naming
-# the file, the line and the key.
+# $SCANBENCH_CONFIGS, the same counts whatever $SCANBENCH_SIM_THREADS, and every kind of bad
+# machine file or value: exit 2, one line naming the file, the line and the key.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 SMALL="--set table_size=2M --set pool_size=1M --set ring_size=256K --set repetitions=2 --set warmup=0"
@@ -30,6 +30,19 @@ check "x4500 has none" jq -e '.runs[0].counters.values | has("l3_miss") | not' "
 check "a ring of 256KB in a 1MB L2 writes nothing back after its first lap" jq -e \
     '[.runs[] | select(.policy == "ring") | .counters.values.l2_writeback[1]] == [0]' \
     "$SCRATCH/xeon-1mb.json"
+
+# the replay's threads change nothing but the time: 1 thread and 4 slices count the same
+expect_status 0 "one replay thread" env SCANBENCH_SIM_THREADS=1 $S run $SMALL --set counters=sim \
+    --set machine=epyc-zen4 --set kernel=memcpy,nt --set op=vacuum -o "$SCRATCH/threads1.json"
+expect_status 0 "four replay threads" env SCANBENCH_SIM_THREADS=4 $S run $SMALL --set counters=sim \
+    --set machine=epyc-zen4 --set kernel=memcpy,nt --set op=vacuum -o "$SCRATCH/threads4.json"
+check "1 and 4 replay threads: the same counts" jq -e -n --slurpfile a "$SCRATCH/threads1.json" \
+    --slurpfile b "$SCRATCH/threads4.json" \
+    '[$a[0].runs[].counters.values] == [$b[0].runs[].counters.values] and
+     ($a[0].runs | length) == 4'
+expect_status 2 "SCANBENCH_SIM_THREADS=0" env SCANBENCH_SIM_THREADS=0 $S run -q $SMALL \
+    --set counters=sim
+err_is_one_line_containing "SCANBENCH_SIM_THREADS=0: not a number of threads from 1 to 64"
 
 # the default model: this host's topology
 expect_status 0 "machine=auto" $S run $SMALL --set counters=sim -o "$SCRATCH/auto.json"
