@@ -38,7 +38,6 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
-/* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order. */
 /* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order;
  * a slice's batch leaves out at once the accesses whose lines are all in other slices (which
  * the model would skip one by one). */
@@ -55,8 +54,9 @@ static void batch_flush(struct access_batch *b)
     b->n = 0;
 }
 
-static inline __attribute__((always_inline)) void batch_add(struct access_batch *b, uint64_t address,
-                                                        uint32_t size, bool is_write)
+static inline __attribute__((always_inline)) void batch_add(struct access_batch *b,
+                                                           uint64_t address, uint32_t size,
+                                                           bool is_write)
 {
     const uint64_t first = address >> b->slice.line_shift;
     const uint64_t last = (address + size - 1) >> b->slice.line_shift;
