@@ -58,11 +58,11 @@ struct level {
     uint64_t set_mask;    /* sets - 1 */
     uint64_t order_mask;  /* LRU: the low 4 * ways bits of the order word */
     uint64_t ways_mask;   /* the low ways bits: the ways of a 16-byte hint comparison */
-    uint32_t ways;
-    uint32_t hint_bytes;  /* ways rounded up to 8, 16, 32 or 64 */
+    uint64_t ways;        /* 64 bits, as hint_bytes: a multiplier of a set's index */
+    uint64_t hint_bytes;  /* ways rounded up to 8, 16, 32 or 64 */
     unsigned hint_shift;  /* log2(hint_bytes) */
     unsigned lru_shift;   /* LRU: 4 * (ways - 1), where the least recent way sits */
-    unsigned plru_depth;  /* PLRU: log2(ways), the tree's depth */
+    unsigned plru_down;   /* PLRU: the levels of the tree below the first 3 (plru_top's) */
     bool mru_known;       /* the set's word names its most recently used way */
     uint64_t sets;
     uint64_t *mem;        /* the one allocation holding repl, hints and tags */
@@ -70,7 +70,8 @@ struct level {
     struct sb_cachesim_level_counts n;
     uint64_t plru_clear[SB_CACHESIM_MAX_WAYS]; /* PLRU: a touch of way w is */
     uint64_t plru_set[SB_CACHESIM_MAX_WAYS];   /* (bits & ~plru_clear[w]) | plru_set[w] */
-    uint8_t plru_top[128]; /* PLRU: the node of depth 3 (minus 8) that tree bits 1..7 lead to */
+    uint8_t plru_top[128]; /* PLRU: the node of depth 3 (or the tree's depth, if less) that
+                              tree bits 1..7 lead to */
 };
 
 /* What the replay branches on, per level. */
@@ -221,25 +222,42 @@ static ALWAYS_INLINE uint64_t bytes_equal(const uint8_t *bytes, uint32_t n, byte
 }
 #endif
 
-/* The ways of the set whose hint is the key's byte. A narrow level (wide false in its shape)
- * compares 16 bytes, its own and, below 16 ways, some of the next set's or of the tags, which
- * the ways mask drops. */
-static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, uint64_t set, byte_key key,
-                                          bool wide)
-{
-    const uint8_t *hints = L->hints + (set << L->hint_shift);
+/* A set of a level: its index and where its tags and hints start. A line's set is found once
+ * per level and access (its lookup), and kept for the fill that follows: recomputed after the
+ * stores in between, it would cost the level's geometry loaded again (a hint store, a char
+ * store, may alias any of it). */
+struct set_ref {
+    uint64_t set;
+    uint64_t *tags;
+    uint8_t *hints;
+};
 
+static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, uint64_t line)
+{
+    const uint64_t set = line & L->set_mask;
+
+    /* hint_bytes is a power of two, but a multiply takes its operand from memory where a
+     * shift would need it in a register first */
+    return (struct set_ref){set, L->tags + set * L->ways, L->hints + set * L->hint_bytes};
+}
+
+/* The ways of the set (its hints) whose hint is the key's byte. A narrow level (wide false in
+ * its shape) compares 16 bytes, its own and, below 16 ways, some of the next set's or of the
+ * tags, which the ways mask drops. */
+static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, const uint8_t *hints,
+                                          byte_key key, bool wide)
+{
     if (!wide)
         return bytes_equal(hints, 16, key) & L->ways_mask;
     return bytes_equal(hints, L->hint_bytes < 16 ? 16 : L->hint_bytes, key) & L->ways_mask;
 }
 
 /* The way of the set holding line, or -1: the ways whose hint matches, then their tags. */
-static ALWAYS_INLINE int find_way(const struct level *L, uint64_t set, uint64_t line,
+static ALWAYS_INLINE int find_way(const struct level *L, struct set_ref r, uint64_t line,
                                   byte_key key, bool wide)
 {
-    const uint64_t *tags = L->tags + set * L->ways;
-    uint64_t m = hints_equal(L, set, key, wide);
+    const uint64_t *tags = r.tags;
+    uint64_t m = hints_equal(L, r.hints, key, wide);
 
     while (m) {
         uint32_t w = (uint32_t)__builtin_ctzll(m);
@@ -266,16 +284,16 @@ static void set_clear(const struct level *L, bool lru, uint64_t set)
         L->tags[set * L->ways + w] = TAG_INVALID;
 }
 
-/* LRU: where way sits in the order (0 = most recent). */
-static ALWAYS_INLINE unsigned lru_position(const struct level *L, uint64_t order, uint32_t way)
+/* LRU: the nibbles of the order more recent than way (the low p nibbles, where way sits at
+ * position p, 0 = most recent): below the lowest bit of the nibbles equal to way's number. */
+static ALWAYS_INLINE uint64_t lru_more_recent(const struct level *L, uint64_t order,
+                                              uint32_t way)
 {
     uint64_t x = order ^ (way * NIBBLES_1);
     uint64_t nonzero = (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIBBLES_1;
-    return (unsigned)__builtin_ctzll(~nonzero & NIBBLES_1 & L->order_mask) / 4;
+    uint64_t at = ~nonzero & NIBBLES_1 & L->order_mask; /* way's nibble: one bit */
+    return (at & -at) - 1;
 }
-
-/* The low n nibbles, n from 0 to 15. */
-static ALWAYS_INLINE uint64_t low_nibbles(unsigned n) { return (1ull << (4 * n)) - 1; }
 
 /* Pseudo-LRU: point every node on the way's path away from it (masks made by plru_masks),
  * and, up to 32 ways, record the way as the most recent. */
@@ -286,11 +304,13 @@ static ALWAYS_INLINE uint64_t plru_touch(const struct level *L, uint64_t bits, u
 
 static void plru_masks(struct level *L)
 {
+    const unsigned depth = log2_of(L->ways);
+
     for (uint64_t top = 0; top < 128; top++) {
         uint64_t bits = top << 1, node = 1;
-        for (int step = 0; step < 3; step++)
+        for (unsigned step = 0; step < 3 && step < depth; step++)
             node = 2 * node + ((bits >> node) & 1);
-        L->plru_top[top] = (uint8_t)(node - 8);
+        L->plru_top[top] = (uint8_t)node;
     }
     for (uint32_t way = 0; way < L->ways; way++) {
         L->plru_clear[way] = L->plru_set[way] = 0;
@@ -308,21 +328,27 @@ static void plru_masks(struct level *L)
 }
 
 /* Pseudo-LRU: the first free way, else the way the tree points at. */
-static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, uint64_t set, uint64_t bits,
-                                          bool wide)
+static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, const uint8_t *hints,
+                                          uint64_t bits, bool wide)
 {
-    uint64_t free = hints_equal(L, set, key_of(HINT_FREE), wide);
-    uint64_t node = 1;
-    unsigned depth = L->plru_depth;
+    uint64_t free = hints_equal(L, hints, key_of(HINT_FREE), wide);
+    uint64_t node;
+    unsigned down;
 
     if (free)
         return (uint32_t)__builtin_ctzll(free);
-    if (depth >= 3) { /* the first three steps at once */
-        node = 8 + L->plru_top[(bits >> 1) & 127];
-        depth -= 3;
-    }
-    for (; depth; depth--)
+    /* the first three steps (or fewer) at once, then one step per level further down (at
+     * most three) */
+    node = L->plru_top[(bits >> 1) & 127];
+    down = L->plru_down;
+    if (down) {
         node = 2 * node + ((bits >> node) & 1);
+        if (down > 1) {
+            node = 2 * node + ((bits >> node) & 1);
+            if (down > 2)
+                node = 2 * node + ((bits >> node) & 1);
+        }
+    }
     return (uint32_t)(node - L->ways);
 }
 
@@ -333,43 +359,45 @@ static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, uint
     uint64_t repl = L->repl[set];
 
     if (k.lru) {
-        unsigned p;
+        uint64_t newer;
         if ((repl & 15) == way)
             return; /* already the most recent */
-        p = lru_position(L, repl, way);
-        L->repl[set] = (repl & ~((low_nibbles(p) << 4) | 15)) | ((repl & low_nibbles(p)) << 4) |
-                       way;
+        newer = lru_more_recent(L, repl, way);
+        L->repl[set] = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
     } else {
         L->repl[set] = plru_touch(L, repl, way);
     }
 }
 
 /* Takes the line out of the set (the way becomes free); returns its tag. */
-static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind k, uint64_t set,
-                                       uint32_t way)
+static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind k,
+                                       struct set_ref r, uint32_t way)
 {
-    uint64_t *tag = &L->tags[set * L->ways + way];
+    uint64_t *tag = &r.tags[way];
     uint64_t old = *tag;
 
     *tag = TAG_INVALID;
     if (k.lru) {
-        uint64_t order = L->repl[set];
-        unsigned p = lru_position(L, order, way);
-        L->repl[set] = (order & low_nibbles(p)) | ((order >> 4) & ~low_nibbles(p)) |
-                       ((uint64_t)way << L->lru_shift);
+        uint64_t order = L->repl[r.set];
+        uint64_t newer = lru_more_recent(L, order, way);
+        L->repl[r.set] = (order & newer) | ((order >> 4) & ~newer) |
+                         ((uint64_t)way << L->lru_shift);
     }
-    L->hints[(set << L->hint_shift) + way] = HINT_FREE;
+    r.hints[way] = HINT_FREE;
     return old;
 }
 
-/* Places tag (whose line's hint is hint) in its set as the most recently used; returns the tag
- * it replaced (TAG_INVALID when a way was free). */
-static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool wide, uint64_t tag,
-                                    uint8_t hint)
+/* Places tag (whose line's hint is hint) in its set r as the most recently used; returns the
+ * tag it replaced (TAG_INVALID when a way was free) and in *victim_hint that tag's hint (read
+ * from the set rather than hashed again). */
+static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool wide,
+                                    struct set_ref r, uint64_t tag, uint8_t hint,
+                                    uint8_t *victim_hint)
 {
-    const uint64_t set = LINE_OF(tag) & L->set_mask;
+    const uint64_t set = r.set;
     const uint64_t repl = L->repl[set];
     uint64_t *slot, victim;
+    uint8_t *hint_slot;
     uint32_t way;
 
     L->n.fills++;
@@ -377,13 +405,15 @@ static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool w
         way = (uint32_t)(repl >> L->lru_shift) & 15;
         L->repl[set] = ((repl << 4) & L->order_mask) | way;
     } else {
-        way = plru_victim(L, set, repl, wide);
+        way = plru_victim(L, r.hints, repl, wide);
         L->repl[set] = plru_touch(L, repl, way);
     }
-    slot = &L->tags[set * L->ways + way];
+    slot = &r.tags[way];
+    hint_slot = &r.hints[way];
     victim = *slot;
+    *victim_hint = *hint_slot;
     *slot = tag;
-    L->hints[(set << L->hint_shift) + way] = hint;
+    *hint_slot = hint;
     return victim;
 }
 
@@ -486,7 +516,7 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
     L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
     L->lru_shift = 4 * (L->ways - 1);
-    L->plru_depth = log2_of(L->ways);
+    L->plru_down = log2_of(L->ways) > 3 ? log2_of(L->ways) - 3 : 0;
     L->mru_known = lru || L->ways <= PLRU_MRU_MAX_WAYS;
     plru_masks(L);
     /* page aligned (so a set of 8 tags is one line of the host's caches), and a mapping of its
@@ -633,36 +663,39 @@ static ALWAYS_INLINE const struct shape *shape_of(const struct sb_cachesim *s, c
 /* An inclusive level l dropped line: the copies above it go too; returns whether any of them
  * was dirty (its data then leaves with level l's copy). */
 static ALWAYS_INLINE bool invalidate_above(struct sb_cachesim *s, const int shape_id,
-                                           const unsigned l, uint64_t line)
+                                           const unsigned l, uint64_t line, byte_key key)
 {
     const struct shape *sh = shape_of(s, shape_id);
-    const byte_key key = key_of(hint_of(line));
     bool dirty = false;
 
     for (unsigned k = 0; k < l; k++) {
         struct level *K = &s->level[k];
-        uint64_t set = line & K->set_mask;
-        int w = find_way(K, set, line, key, sh->wide);
+        struct set_ref r = set_ref_of(K, line);
+        int w = find_way(K, r, line, key, sh->wide);
         if (w >= 0) {
-            dirty |= take_out(K, sh->level[k], set, (uint32_t)w) & TAG_DIRTY;
+            dirty |= take_out(K, sh->level[k], r, (uint32_t)w) & TAG_DIRTY;
             K->n.invalidations++;
         }
     }
     return dirty;
 }
 
-/* Places tag (hint: its line's) into level l (the line is not there) and deals with the victim:
+/* Places tag (hint: its line's) into level l, in its set r (the line is not there), and deals
+ * with the victim:
  * dropped, marked dirty in the level below (a write-back to a level that holds it), written to
  * memory below the last level, or returned: the tag to place into level l + 1 (a victim cache
  * takes clean and dirty lines; a non-inclusive level that no longer holds a dirty line
- * allocates it). Returns TAG_INVALID when nothing goes further. An inclusive level's victim
- * takes its copies above with it. */
+ * allocates it), its hint in *next_hint. Returns TAG_INVALID when nothing goes further. An
+ * inclusive level's victim takes its copies above with it. */
 static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int shape_id,
-                                              const unsigned l, uint64_t tag, uint8_t hint)
+                                              const unsigned l, struct set_ref r, uint64_t tag,
+                                              uint8_t hint, uint8_t *next_hint)
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L = &s->level[l], *below;
-    uint64_t victim = place(L, sh->level[l], sh->wide, tag, hint), line, set;
+    uint8_t victim_hint;
+    uint64_t victim = place(L, sh->level[l], sh->wide, r, tag, hint, &victim_hint), line;
+    struct set_ref rb;
     bool dirty;
     int w;
 
@@ -671,7 +704,7 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
     line = LINE_OF(victim);
     dirty = victim & TAG_DIRTY;
     if (l > 0 && sh->level[l].inclusion == SB_INCL_INCLUSIVE)
-        dirty |= invalidate_above(s, shape_id, l, line);
+        dirty |= invalidate_above(s, shape_id, l, line, key_of(victim_hint));
     if (dirty)
         L->n.writebacks++;
     if (l + 1 >= SB_CACHESIM_MAX_LEVELS || l + 1 == sh->nlevels) {
@@ -680,50 +713,52 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
         return TAG_INVALID;
     }
     below = &s->level[l + 1];
+    *next_hint = victim_hint;
     if (sh->level[l + 1].inclusion == SB_INCL_EXCLUSIVE)
         return TAG_OF(line, dirty ? TAG_DIRTY : 0);
     if (!dirty)
         return TAG_INVALID;
-    set = line & below->set_mask;
-    w = find_way(below, set, line, key_of(hint_of(line)), sh->wide);
+    rb = set_ref_of(below, line);
+    w = find_way(below, rb, line, key_of(victim_hint), sh->wide);
     if (w < 0)
         return TAG_OF(line, TAG_DIRTY);
-    below->tags[set * below->ways + (uint32_t)w] |= TAG_DIRTY;
+    rb.tags[w] |= TAG_DIRTY;
     return TAG_INVALID;
 }
 
-/* Places tag (hint: its line's) into level l (the line is not there) and follows the victims
- * down. */
+/* Places tag (hint: its line's) into level l, in its set r (the line is not there), and
+ * follows the victims down (each into its own set of the level below). */
 static ALWAYS_INLINE void insert(struct sb_cachesim *s, const int shape_id, const unsigned l,
-                                 uint64_t tag, uint8_t hint)
+                                 struct set_ref r, uint64_t tag, uint8_t hint)
 {
     switch (l) {
     case 0:
-        tag = place_and_evict(s, shape_id, 0, tag, hint);
+        tag = place_and_evict(s, shape_id, 0, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        hint = hint_of(LINE_OF(tag));
+        r = set_ref_of(&s->level[1], LINE_OF(tag));
         /* fall through */
     case 1:
-        tag = place_and_evict(s, shape_id, 1, tag, hint);
+        tag = place_and_evict(s, shape_id, 1, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        hint = hint_of(LINE_OF(tag));
+        r = set_ref_of(&s->level[2], LINE_OF(tag));
         /* fall through */
     default:
-        place_and_evict(s, shape_id, 2, tag, hint);
+        place_and_evict(s, shape_id, 2, r, tag, hint, &hint);
     }
 }
 
-/* Looks for line in level l (below L1d): a hit in an exclusive level moves the line out of it
- * (*dirty: whether it was dirty), in another touches it. */
+/* Looks for line in level l (below L1d), in its set *r (set here): a hit in an exclusive level
+ * moves the line out of it (*dirty: whether it was dirty), in another touches it. */
 static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id,
-                                       const unsigned l, uint64_t line, byte_key key, bool *dirty)
+                                       const unsigned l, uint64_t line, byte_key key, bool *dirty,
+                                       struct set_ref *r)
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L = &s->level[l];
-    const uint64_t set = line & L->set_mask;
-    int w = find_way(L, set, line, key, sh->wide);
+    const uint64_t set = (*r = set_ref_of(L, line)).set;
+    int w = find_way(L, *r, line, key, sh->wide);
 
     if (w < 0) {
         L->n.misses++;
@@ -731,41 +766,44 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
     }
     L->n.hits++;
     if (sh->level[l].inclusion == SB_INCL_EXCLUSIVE)
-        *dirty = take_out(L, sh->level[l], set, (uint32_t)w) & TAG_DIRTY;
+        *dirty = take_out(L, sh->level[l], *r, (uint32_t)w) & TAG_DIRTY;
     else
         touch(L, sh->level[l], set, (uint32_t)w);
     return true;
 }
 
-/* L1d missed line (hint: its hint): looks in each level below in turn (a hit in an exclusive
- * level moves the line up and out of it), reads memory below the last, then fills the
- * non-exclusive levels from the bottom up, L1d last (its tag flags: flags). */
+/* L1d missed line (hint: its hint; r1: its set in L1d): looks in each level below in turn (a
+ * hit in an exclusive level moves the line up and out of it), reads memory below the last,
+ * then fills the non-exclusive levels from the bottom up, each in the set its lookup found,
+ * L1d last (its tag flags: flags). */
 static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape_id,
-                                          uint64_t line, uint8_t hint, uint64_t flags)
+                                          uint64_t line, uint8_t hint, uint64_t flags,
+                                          struct set_ref r1)
 {
     const struct shape *sh = shape_of(s, shape_id);
     unsigned found = sh->nlevels;
     bool dirty = false;
+    struct set_ref r2 = {0, NULL, NULL}, r3 = {0, NULL, NULL};
 
     if (sh->nlevels > 1) {
         const byte_key key = key_of(hint);
-        if (lookup_below(s, shape_id, 1, line, key, &dirty))
+        if (lookup_below(s, shape_id, 1, line, key, &dirty, &r2))
             found = 1;
-        else if (sh->nlevels > 2 && lookup_below(s, shape_id, 2, line, key, &dirty))
+        else if (sh->nlevels > 2 && lookup_below(s, shape_id, 2, line, key, &dirty, &r3))
             found = 2;
     }
     if (found == sh->nlevels)
         s->n.mem_read_bytes += s->line_size;
     /* a victim cache is not filled from below; the level filled keeps the dirty data */
     if (found > 2 && sh->level[2].inclusion != SB_INCL_EXCLUSIVE) {
-        insert(s, shape_id, 2, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+        insert(s, shape_id, 2, r3, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
         dirty = false;
     }
     if (found > 1 && sh->level[1].inclusion != SB_INCL_EXCLUSIVE) {
-        insert(s, shape_id, 1, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+        insert(s, shape_id, 1, r2, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
         dirty = false;
     }
-    insert(s, shape_id, 0, TAG_OF(line, flags | (dirty ? TAG_DIRTY : 0)), hint);
+    insert(s, shape_id, 0, r1, TAG_OF(line, flags | (dirty ? TAG_DIRTY : 0)), hint);
 }
 
 /* Tagged next-line prefetch: after a miss, or the first hit on a prefetched line, the next
@@ -775,22 +813,23 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
     struct level *L1 = &s->level[0];
     const uint64_t next = line + 1;
     const uint8_t hint = hint_of(next);
+    const struct set_ref r1 = set_ref_of(L1, next);
 
-    if ((next & s->lines_per_4k_mask) == 0 ||
-        find_way(L1, next & L1->set_mask, next, key_of(hint), s->shape.wide) >= 0)
+    if ((next & s->lines_per_4k_mask) == 0 || find_way(L1, r1, next, key_of(hint),
+                                                       s->shape.wide) >= 0)
         return;
     s->n.prefetches++;
-    fill_from_below(s, -1, next, hint, TAG_PREFETCHED);
+    fill_from_below(s, -1, next, hint, TAG_PREFETCHED, r1);
 }
 
-/* L1d misses line (a load, or a store when write is TAG_DIRTY; hint: its hint): the levels
- * below, then the prefetcher. */
+/* L1d misses line (a load, or a store when write is TAG_DIRTY; hint: its hint; r1: its set):
+ * the levels below, then the prefetcher. */
 static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uint64_t line,
-                                  uint8_t hint, uint64_t write)
+                                  uint8_t hint, uint64_t write, struct set_ref r1)
 {
     const struct shape *sh = shape_of(s, shape_id);
     s->level[0].n.misses++;
-    fill_from_below(s, shape_id, line, hint, write);
+    fill_from_below(s, shape_id, line, hint, write, r1);
     if (sh->prefetch)
         prefetch_after(s, line);
 }
@@ -799,7 +838,7 @@ static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uin
 static __attribute__((noinline)) void l1_miss_call(struct sb_cachesim *s, uint64_t line,
                                                    uint8_t hint, uint64_t write)
 {
-    l1_miss(s, -1, line, hint, write);
+    l1_miss(s, -1, line, hint, write, set_ref_of(&s->level[0], line));
 }
 
 /* One line looked up in L1d: a load, or a store when write is TAG_DIRTY. With mru_first (for
@@ -812,8 +851,9 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L1 = &s->level[0];
-    const uint64_t set = line & L1->set_mask;
-    uint64_t *tags = L1->tags + set * L1->ways, tag;
+    const struct set_ref r1 = set_ref_of(L1, line);
+    const uint64_t set = r1.set;
+    uint64_t *tags = r1.tags, tag;
     uint8_t hint;
     int w;
 
@@ -827,10 +867,10 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
         }
     }
     hint = hint_of(line);
-    w = find_way(L1, set, line, key_of(hint), sh->wide);
+    w = find_way(L1, r1, line, key_of(hint), sh->wide);
     if (w < 0) {
         if (inline_miss)
-            l1_miss(s, shape_id, line, hint, write);
+            l1_miss(s, shape_id, line, hint, write, r1);
         else
             l1_miss_call(s, line, hint, write);
         return;
@@ -891,29 +931,38 @@ void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref
     /* where the set's word keeps its most recently used way (mru_known levels) */
     const unsigned mru_shift = s->shape.level[0].lru ? 0 : PLRU_MRU_SHIFT;
     const uint64_t mru_mask = !L1->mru_known ? 0 : s->shape.level[0].lru ? 15 : 63;
+    /* the geometry in locals: the stores below (to tags, counts) could alias the model's
+     * fields, which the loop would then load again for every line */
+    const unsigned line_shift = s->line_shift, slice_shift = s->slice_shift;
+    const uint64_t slice_mask = s->slice_mask, slice_index = s->slice_index;
+    const uint64_t set_mask = L1->set_mask, ways = L1->ways;
+    uint64_t *const tags = L1->tags;
+    const uint64_t *const repl = L1->repl;
+    uint64_t hits = 0; /* the hits on the most recent way, added to L1d's at the end */
 
     for (ref = refs; ref < end; ref++) {
         const uint64_t write = ref->is_write ? TAG_DIRTY : 0;
-        uint64_t line = ref->address >> s->line_shift;
-        const uint64_t last = (ref->address + ref->size - 1) >> s->line_shift;
+        uint64_t line = ref->address >> line_shift;
+        const uint64_t last = (ref->address + ref->size - 1) >> line_shift;
         if (ref->size == 0)
             continue;
         do {
             /* the common case: the set's most recently used way (no replacement state
              * changes), as the op's accesses return to the lines the copy just left */
-            const uint64_t here = line >> s->slice_shift;
-            const uint64_t set = here & L1->set_mask;
-            uint64_t *tag = &L1->tags[set * L1->ways + ((L1->repl[set] >> mru_shift) & mru_mask)];
-            if (!in_slice(s, line))
+            const uint64_t here = line >> slice_shift;
+            const uint64_t set = here & set_mask;
+            uint64_t *tag = &tags[set * ways + ((repl[set] >> mru_shift) & mru_mask)];
+            if ((line ^ slice_index) & slice_mask) /* not in the slice */
                 continue;
             if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) { /* or prefetched */
                 *tag |= write;
-                L1->n.hits++;
+                hits++;
             } else {
                 access_line_call(s, here, write);
             }
         } while (++line <= last);
     }
+    L1->n.hits += hits;
 }
 
 /* --- write combining ------------------------------------------------------------------------- */
@@ -923,12 +972,12 @@ static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
 {
     for (unsigned l = 0; l < s->nlevels; l++) {
         struct level *L = &s->level[l];
-        uint64_t set = line & L->set_mask;
-        int w = find_way(L, set, line, key_of(hint_of(line)), s->shape.wide);
+        const struct set_ref r = set_ref_of(L, line);
+        int w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
         if (w < 0)
             continue;
         L->n.invalidations++;
-        if (take_out(L, s->shape.level[l], set, (uint32_t)w) & TAG_DIRTY) {
+        if (take_out(L, s->shape.level[l], r, (uint32_t)w) & TAG_DIRTY) {
             L->n.writebacks++;
             s->n.mem_write_bytes += s->line_size;
         }
@@ -1190,17 +1239,18 @@ void sb_cachesim_reset_counts(struct sb_cachesim *s)
 bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t address, bool *dirty)
 {
     const struct level *L;
-    uint64_t line = address >> s->line_shift, set;
+    uint64_t line = address >> s->line_shift;
+    struct set_ref r;
     int w;
 
     if (level >= s->nlevels || !in_slice(s, line))
         return false;
     line >>= s->slice_shift;
     L = &s->level[level];
-    set = line & L->set_mask;
-    w = find_way(L, set, line, key_of(hint_of(line)), s->shape.wide);
+    r = set_ref_of(L, line);
+    w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
     if (w >= 0 && dirty)
-        *dirty = L->tags[set * L->ways + (uint32_t)w] & TAG_DIRTY;
+        *dirty = r.tags[w] & TAG_DIRTY;
     return w >= 0;
 }
 
