@@ -924,45 +924,48 @@ static __attribute__((noinline)) void access_line_call(struct sb_cachesim *s, ui
     access_line(s, -1, line, write, false, false);
 }
 
-void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref *refs, size_t n)
+/* sb_cachesim_access_list, for an L1d of LRU (lru true) or pseudo-LRU replacement: a constant,
+ * so that where the set's word keeps its most recently used way is one too (a shift by a
+ * variable takes a register of its own on x86). */
+static ALWAYS_INLINE void access_list_as(struct sb_cachesim *s, const struct sb_cachesim_ref *refs,
+                                         size_t n, const bool lru)
 {
     struct level *L1 = &s->level[0];
     const struct sb_cachesim_ref *ref, *end = refs + n;
     /* where the set's word keeps its most recently used way (mru_known levels) */
-    const unsigned mru_shift = s->shape.level[0].lru ? 0 : PLRU_MRU_SHIFT;
-    const uint64_t mru_mask = !L1->mru_known ? 0 : s->shape.level[0].lru ? 15 : 63;
-    /* the geometry in locals: the stores below (to tags, counts) could alias the model's
-     * fields, which the loop would then load again for every line */
-    const unsigned line_shift = s->line_shift, slice_shift = s->slice_shift;
-    const uint64_t slice_mask = s->slice_mask, slice_index = s->slice_index;
-    const uint64_t set_mask = L1->set_mask, ways = L1->ways;
-    uint64_t *const tags = L1->tags;
-    const uint64_t *const repl = L1->repl;
-    uint64_t hits = 0; /* the hits on the most recent way, added to L1d's at the end */
+    const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
+    const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63; /* LRU: always known */
 
     for (ref = refs; ref < end; ref++) {
         const uint64_t write = ref->is_write ? TAG_DIRTY : 0;
-        uint64_t line = ref->address >> line_shift;
-        const uint64_t last = (ref->address + ref->size - 1) >> line_shift;
+        uint64_t line = ref->address >> s->line_shift;
+        const uint64_t last = (ref->address + ref->size - 1) >> s->line_shift;
         if (ref->size == 0)
             continue;
         do {
             /* the common case: the set's most recently used way (no replacement state
              * changes), as the op's accesses return to the lines the copy just left */
-            const uint64_t here = line >> slice_shift;
-            const uint64_t set = here & set_mask;
-            uint64_t *tag = &tags[set * ways + ((repl[set] >> mru_shift) & mru_mask)];
-            if ((line ^ slice_index) & slice_mask) /* not in the slice */
+            const uint64_t here = line >> s->slice_shift;
+            const uint64_t set = here & L1->set_mask;
+            uint64_t *tag = &L1->tags[set * L1->ways + ((L1->repl[set] >> mru_shift) & mru_mask)];
+            if (!in_slice(s, line))
                 continue;
             if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) { /* or prefetched */
                 *tag |= write;
-                hits++;
+                L1->n.hits++;
             } else {
                 access_line_call(s, here, write);
             }
         } while (++line <= last);
     }
-    L1->n.hits += hits;
+}
+
+void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref *refs, size_t n)
+{
+    if (s->shape.level[0].lru)
+        access_list_as(s, refs, n, true);
+    else
+        access_list_as(s, refs, n, false);
 }
 
 /* --- write combining ------------------------------------------------------------------------- */
