@@ -333,22 +333,14 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, const uint8_t *
 {
     uint64_t free = hints_equal(L, hints, key_of(HINT_FREE), wide);
     uint64_t node;
-    unsigned down;
 
     if (free)
         return (uint32_t)__builtin_ctzll(free);
     /* the first three steps (or fewer) at once, then one step per level further down (at
      * most three) */
     node = L->plru_top[(bits >> 1) & 127];
-    down = L->plru_down;
-    if (down) {
+    for (unsigned down = L->plru_down; down; down--)
         node = 2 * node + ((bits >> node) & 1);
-        if (down > 1) {
-            node = 2 * node + ((bits >> node) & 1);
-            if (down > 2)
-                node = 2 * node + ((bits >> node) & 1);
-        }
-    }
     return (uint32_t)(node - L->ways);
 }
 
@@ -1149,6 +1141,24 @@ static ALWAYS_INLINE void copy_lines(struct sb_cachesim *s, const int shape_id,
     }
 }
 
+/* Each shape's copy of the loop is a function of its own: the register allocation of one
+ * (a long inlined path, short of registers) then does not shift with the code of the others. */
+#define COPY_LINES_OF(shape_id, name)                                                          \
+    static __attribute__((noinline)) void name(struct sb_cachesim *s, uint64_t src_line,      \
+                                               uint64_t dst_line, uint64_t lines, bool stream) \
+    {                                                                                          \
+        copy_lines(s, shape_id, src_line, dst_line, lines, stream);                            \
+    }
+COPY_LINES_OF(0, copy_lines_0)
+COPY_LINES_OF(1, copy_lines_1)
+COPY_LINES_OF(2, copy_lines_2)
+COPY_LINES_OF(3, copy_lines_3)
+COPY_LINES_OF(4, copy_lines_4)
+COPY_LINES_OF(5, copy_lines_5)
+COPY_LINES_OF(6, copy_lines_6)
+COPY_LINES_OF(-1, copy_lines_own)
+#undef COPY_LINES_OF
+
 void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_t len,
                       bool stream)
 {
@@ -1179,28 +1189,28 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
     _Static_assert(NCOMMON_SHAPES == 7, "a case below per common shape");
     switch (s->common_shape) { /* the common shapes' own copies of the loop */
     case 0:
-        copy_lines(s, 0, src_line, dst_line, lines, stream);
+        copy_lines_0(s, src_line, dst_line, lines, stream);
         break;
     case 1:
-        copy_lines(s, 1, src_line, dst_line, lines, stream);
+        copy_lines_1(s, src_line, dst_line, lines, stream);
         break;
     case 2:
-        copy_lines(s, 2, src_line, dst_line, lines, stream);
+        copy_lines_2(s, src_line, dst_line, lines, stream);
         break;
     case 3:
-        copy_lines(s, 3, src_line, dst_line, lines, stream);
+        copy_lines_3(s, src_line, dst_line, lines, stream);
         break;
     case 4:
-        copy_lines(s, 4, src_line, dst_line, lines, stream);
+        copy_lines_4(s, src_line, dst_line, lines, stream);
         break;
     case 5:
-        copy_lines(s, 5, src_line, dst_line, lines, stream);
+        copy_lines_5(s, src_line, dst_line, lines, stream);
         break;
     case 6:
-        copy_lines(s, 6, src_line, dst_line, lines, stream);
+        copy_lines_6(s, src_line, dst_line, lines, stream);
         break;
     default:
-        copy_lines(s, -1, src_line, dst_line, lines, stream);
+        copy_lines_own(s, src_line, dst_line, lines, stream);
     }
 }
 
