@@ -881,21 +881,6 @@ static ALWAYS_INLINE bool in_slice(const struct sb_cachesim *s, uint64_t line)
     return ((line ^ s->slice_index) & s->slice_mask) == 0;
 }
 
-void sb_cachesim_prefetch(const struct sb_cachesim *s, uint64_t address)
-{
-    uint64_t line = address >> s->line_shift;
-
-    if (!in_slice(s, line))
-        return;
-    line >>= s->slice_shift;
-    for (unsigned l = 0; l < s->nlevels; l++) {
-        const struct level *L = &s->level[l];
-        uint64_t set = line & L->set_mask;
-        __builtin_prefetch(L->hints + (set << L->hint_shift));
-        __builtin_prefetch(L->tags + set * L->ways);
-    }
-}
-
 void sb_cachesim_access(struct sb_cachesim *s, uint64_t address, uint64_t size, bool is_write)
 {
     uint64_t line, last;
@@ -1269,12 +1254,6 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
 
 uint32_t sb_cachesim_line_size(const struct sb_cachesim *s) { return s->line_size; }
 
-void sb_cachesim_slice_of(const struct sb_cachesim *s, struct sb_cachesim_slice *slice)
-{
-    slice->line_shift = s->line_shift;
-    slice->mask = s->slice_mask;
-    slice->index = s->slice_index;
-}
 
 size_t sb_cachesim_state_bytes(const struct sb_cachesim *s)
 {

@@ -122,15 +122,6 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
  * level must keep at least one set per slice, and no prefetcher. */
 unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg);
 
-/* Which lines a model keeps: those whose number (address >> line_shift) has index in the bits
- * of mask (mask 0: the whole model keeps every line). */
-struct sb_cachesim_slice {
-    unsigned line_shift;
-    uint64_t mask;
-    uint64_t index;
-};
-void sb_cachesim_slice_of(const struct sb_cachesim *sim, struct sb_cachesim_slice *slice);
-
 /* Builds slice slice_index of 1 << slice_shift (a cold model of that slice's sets); shift 0,
  * index 0 is the whole model. SB_ERR_INPUT beyond sb_cachesim_max_slice_shift(). */
 int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
@@ -162,10 +153,6 @@ void sb_cachesim_access_list(struct sb_cachesim *sim, const struct sb_cachesim_r
  * off = 0, line, 2 * line, ... below len; faster, one call for a whole page. */
 void sb_cachesim_copy(struct sb_cachesim *sim, uint64_t src, uint64_t dst, uint64_t len,
                       bool stream);
-
-/* A hint, nothing counted: the line at address will be accessed soon; the host fetches the
- * model's sets for it (a replay that knows its next accesses runs faster). */
-void sb_cachesim_prefetch(const struct sb_cachesim *sim, uint64_t address);
 
 /* Non-temporal stores of len bytes at address, through the WC buffers: a buffer that fills a
  * whole line is written to memory at once without reading the line; a buffer needed for a new

@@ -38,12 +38,10 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
-/* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order;
- * a slice's batch leaves out at once the accesses whose lines are all in other slices (which
- * the model would skip one by one). */
+/* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order
+ * (a slice skips the lines of other slices there). */
 struct access_batch {
     struct sb_cachesim *sim;
-    struct sb_cachesim_slice slice;
     size_t n;
     struct sb_cachesim_ref ref[256];
 };
@@ -54,16 +52,8 @@ static void batch_flush(struct access_batch *b)
     b->n = 0;
 }
 
-static inline __attribute__((always_inline)) void batch_add(struct access_batch *b,
-                                                           uint64_t address, uint32_t size,
-                                                           bool is_write)
+static void batch_add(struct access_batch *b, uint64_t address, uint32_t size, bool is_write)
 {
-    const uint64_t first = address >> b->slice.line_shift;
-    const uint64_t last = (address + size - 1) >> b->slice.line_shift;
-
-    if (((first ^ b->slice.index) & b->slice.mask) && ((last ^ b->slice.index) & b->slice.mask) &&
-        last - first < 2)
-        return;
     if (b->n == sizeof b->ref / sizeof *b->ref)
         batch_flush(b);
     b->ref[b->n++] = (struct sb_cachesim_ref){address, size, is_write};
@@ -84,7 +74,6 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const u
     struct access_batch b;
 
     b.sim = sim;
-    sb_cachesim_slice_of(sim, &b.slice);
     b.n = 0;
     batch_add(&b, dst + 12, 2, false); /* pd_lower */
     for (uint32_t i = 0; i < n; i++) {
