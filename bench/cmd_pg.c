@@ -67,9 +67,7 @@ int sb_cmd_pg(int argc, char **argv)
     status = sb_experiment_init(&exp, &err);
     exp_ready = 1;
     if (status == SB_OK)
-        status = sb_experiment_read_file(&exp, args.file, &err);
-    for (int i = 0; status == SB_OK && i < args.nsets; i++)
-        status = sb_experiment_set(&exp, args.sets[i], &err);
+        status = sb_run_args_read_experiment(&args, &exp, &err);
     /* keys the server runs do not honour (bigtable, threads...) are refused before planning,
      * whose own checks of them (cores for threads...) would not be the point */
     if (status == SB_OK)

@@ -37,9 +37,7 @@ int sb_cmd_run(int argc, char **argv)
     status = sb_experiment_init(&exp, &err);
     exp_ready = 1;
     if (status == SB_OK)
-        status = sb_experiment_read_file(&exp, args.file, &err);
-    for (int i = 0; status == SB_OK && i < args.nsets; i++)
-        status = sb_experiment_set(&exp, args.sets[i], &err);
+        status = sb_run_args_read_experiment(&args, &exp, &err);
     if (status != SB_OK)
         goto out;
     sb_mem_limit_read(&limit, "", "");
