@@ -945,6 +945,47 @@ void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref
         access_list_as(s, refs, n, false);
 }
 
+/* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (as
+ * access_list_as). */
+static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t *lines, size_t n,
+                                          const bool lru)
+{
+    struct level *L1 = &s->level[0];
+    const uint64_t *p, *end = lines + n;
+    /* the fields the loop reads, in locals: the stores to the tags may alias any field */
+    const unsigned slice_shift = s->slice_shift;
+    const uint64_t slice_mask = s->slice_mask, slice_index = s->slice_index;
+    const uint64_t set_mask = L1->set_mask, ways = L1->ways;
+    const uint64_t *repl = L1->repl;
+    uint64_t *tags = L1->tags, hits = 0;
+    const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
+    const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63;
+    _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY, "a list entry's write bit is the tag's");
+
+    for (p = lines; p < end; p++) {
+        const uint64_t line = *p >> 1, write = *p & SB_CACHESIM_LINE_WRITE;
+        const uint64_t here = line >> slice_shift, set = here & set_mask;
+        uint64_t *tag = &tags[set * ways + ((repl[set] >> mru_shift) & mru_mask)];
+        if ((line ^ slice_index) & slice_mask)
+            continue; /* another slice's */
+        if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) {
+            *tag |= write;
+            hits++;
+        } else {
+            access_line_call(s, here, write);
+        }
+    }
+    L1->n.hits += hits;
+}
+
+void sb_cachesim_access_lines(struct sb_cachesim *s, const uint64_t *lines, size_t n)
+{
+    if (s->shape.level[0].lru)
+        access_lines_as(s, lines, n, true);
+    else
+        access_lines_as(s, lines, n, false);
+}
+
 /* --- write combining ------------------------------------------------------------------------- */
 
 /* The caches give up the line a streaming store wrote (a dirty copy is written back first). */

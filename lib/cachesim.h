@@ -145,6 +145,13 @@ struct sb_cachesim_ref {
 void sb_cachesim_access_list(struct sb_cachesim *sim, const struct sb_cachesim_ref *refs,
                              size_t n);
 
+/* Whole lines looked up in L1d, in order: each entry is a line number (the address shifted
+ * right by log2 of the line size) shifted left by one, with SB_CACHESIM_LINE_WRITE set for a
+ * store. Exactly sb_cachesim_access(line * line_size, 1, is_write) of each; the fastest way to
+ * feed accesses that are not copies (sim_replay's op walk). */
+#define SB_CACHESIM_LINE_WRITE 1u
+void sb_cachesim_access_lines(struct sb_cachesim *sim, const uint64_t *lines, size_t n);
+
 /* A copy of len bytes from src to dst as the temporal and streaming copy kernels make it, one
  * line-sized chunk at a time: the chunk of src loaded, then the chunk of dst at the same offset
  * stored (stream false: write-allocate) or streamed through the WC buffers (stream true; no

@@ -10,23 +10,21 @@
 
 #include <string.h>
 
-#define PD_FLAGS 10
-#define PD_LOWER 12
-#define PD_UPPER 14
+#define PD_FLAGS SB_PD_FLAGS
+#define PD_LOWER SB_PD_LOWER
+#define PD_UPPER SB_PD_UPPER
 #define PD_SPECIAL 16
 #define PD_PAGESIZE_VERSION 18
 #define PD_PRUNE_XID 20
 #define T_XMIN 0
-#define T_XMAX 4
+#define T_XMAX SB_T_XMAX
 #define T_CID 8
 #define T_CTID 12
 #define T_INFOMASK2 18
-#define T_INFOMASK 20
+#define T_INFOMASK SB_T_INFOMASK
 #define T_HOFF 22
 #define PG_PAGE_LAYOUT_VERSION 4
 
-static inline uint16_t load16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static inline void store16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
 static inline void store32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
@@ -145,41 +143,12 @@ uint32_t sb_page_checksum(const void *page_mem, uint32_t page_size)
     return result;
 }
 
-uint16_t sb_page_lower(const void *page) { return load16((const uint8_t *)page + PD_LOWER); }
-uint16_t sb_page_upper(const void *page) { return load16((const uint8_t *)page + PD_UPPER); }
-uint16_t sb_page_flags(const void *page) { return load16((const uint8_t *)page + PD_FLAGS); }
-
-uint32_t sb_page_nitems(const void *page)
-{
-    uint16_t lower = sb_page_lower(page);
-    return lower > SB_PAGE_HEADER_SIZE ? (lower - SB_PAGE_HEADER_SIZE) / SB_LINE_POINTER_SIZE : 0;
-}
-
-void sb_page_item(const void *page, uint32_t index, uint32_t *off, uint32_t *flags, uint32_t *len)
-{
-    uint32_t item =
-        load32((const uint8_t *)page + SB_PAGE_HEADER_SIZE + index * SB_LINE_POINTER_SIZE);
-    *off = item & 0x7fffu;
-    *flags = (item >> 15) & 3u;
-    *len = item >> 17;
-}
-
-uint16_t sb_tuple_infomask(const void *page, uint32_t off)
-{
-    return load16((const uint8_t *)page + off + T_INFOMASK);
-}
-
-uint32_t sb_tuple_xmax(const void *page, uint32_t off)
-{
-    return load32((const uint8_t *)page + off + T_XMAX);
-}
-
 /* A tuple is visible when its inserter committed and it has no committed deleter
  * (HeapTupleSatisfiesMVCC for a snapshot taken after every generated transaction). */
 static inline bool tuple_is_live(const uint8_t *tup)
 {
-    uint16_t infomask = load16(tup + T_INFOMASK);
-    uint32_t xmax = load32(tup + T_XMAX);
+    uint16_t infomask = sb_load16(tup + T_INFOMASK);
+    uint32_t xmax = sb_load32(tup + T_XMAX);
 
     if (infomask & SB_HEAP_XMIN_INVALID)
         return false;
@@ -193,7 +162,7 @@ uint32_t sb_heap_count(void *page_mem, uint32_t page_size)
     uint32_t visible = 0;
 
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t item = load32(page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE);
+        uint32_t item = sb_load32(page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE);
         uint32_t off = item & 0x7fffu;
 
         if (((item >> 15) & 3u) != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
@@ -211,7 +180,7 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
 
     for (uint32_t i = 0; i < n; i++) {
         uint8_t *lp = page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE;
-        uint32_t item = load32(lp);
+        uint32_t item = sb_load32(lp);
         uint32_t off = item & 0x7fffu;
         uint8_t *tup = page + off;
 
@@ -219,7 +188,7 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
             continue;
         if (tuple_is_live(tup)) {
             store16(tup + T_INFOMASK,
-                    (uint16_t)(load16(tup + T_INFOMASK) | SB_HEAP_XMIN_COMMITTED |
+                    (uint16_t)(sb_load16(tup + T_INFOMASK) | SB_HEAP_XMIN_COMMITTED |
                                SB_HEAP_XMAX_INVALID));
             live++;
         } else {
@@ -228,7 +197,7 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
         }
     }
     if (pruned)
-        store16(page + PD_FLAGS, (uint16_t)(load16(page + PD_FLAGS) | SB_PD_HAS_FREE_LINES));
+        store16(page + PD_FLAGS, (uint16_t)(sb_load16(page + PD_FLAGS) | SB_PD_HAS_FREE_LINES));
     store32(page + PD_PRUNE_XID, 0);
     return live;
 }

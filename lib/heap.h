@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SB_PAGE_HEADER_SIZE 24u  /* sizeof(PageHeaderData) */
 #define SB_LINE_POINTER_SIZE 4u  /* sizeof(ItemIdData) */
@@ -58,13 +59,58 @@ uint32_t sb_page_checksum(const void *page, uint32_t page_size);
 uint32_t sb_heap_count(void *page, uint32_t page_size);
 uint32_t sb_heap_vacuum(void *page, uint32_t page_size);
 
-/* Accessors used by the passes and the tests (byte offsets as in PostgreSQL's structs). */
-uint16_t sb_page_lower(const void *page);
-uint16_t sb_page_upper(const void *page);
-uint16_t sb_page_flags(const void *page);
-uint32_t sb_page_nitems(const void *page);
-void sb_page_item(const void *page, uint32_t index, uint32_t *off, uint32_t *flags, uint32_t *len);
-uint16_t sb_tuple_infomask(const void *page, uint32_t off);
-uint32_t sb_tuple_xmax(const void *page, uint32_t off);
+/* Accessors used by the passes, the cache model's op walk and the tests (byte offsets as in
+ * PostgreSQL's structs; inline: the model's walk reads every line pointer of every page). */
+#define SB_PD_FLAGS 10u
+#define SB_PD_LOWER 12u
+#define SB_PD_UPPER 14u
+#define SB_T_XMAX 4u
+#define SB_T_INFOMASK 20u
+
+static inline uint16_t sb_load16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t sb_load32(const void *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+
+static inline uint16_t sb_page_lower(const void *page)
+{
+    return sb_load16((const uint8_t *)page + SB_PD_LOWER);
+}
+
+static inline uint16_t sb_page_upper(const void *page)
+{
+    return sb_load16((const uint8_t *)page + SB_PD_UPPER);
+}
+
+static inline uint16_t sb_page_flags(const void *page)
+{
+    return sb_load16((const uint8_t *)page + SB_PD_FLAGS);
+}
+
+/* The line pointers on the page (from pd_lower). */
+static inline uint32_t sb_page_nitems(const void *page)
+{
+    uint16_t lower = sb_page_lower(page);
+    return lower > SB_PAGE_HEADER_SIZE ? (lower - SB_PAGE_HEADER_SIZE) / SB_LINE_POINTER_SIZE : 0;
+}
+
+/* Line pointer index (from 0): lp_off, lp_flags, lp_len. */
+static inline void sb_page_item(const void *page, uint32_t index, uint32_t *off, uint32_t *flags,
+                                uint32_t *len)
+{
+    uint32_t item = sb_load32((const uint8_t *)page + SB_PAGE_HEADER_SIZE +
+                              index * SB_LINE_POINTER_SIZE);
+    *off = item & 0x7fffu;
+    *flags = (item >> 15) & 3u;
+    *len = item >> 17;
+}
+
+static inline uint16_t sb_tuple_infomask(const void *page, uint32_t off)
+{
+    return sb_load16((const uint8_t *)page + off + SB_T_INFOMASK);
+}
+
+static inline uint32_t sb_tuple_xmax(const void *page, uint32_t off)
+{
+    return sb_load32((const uint8_t *)page + off + SB_T_XMAX);
+}
 
 #endif

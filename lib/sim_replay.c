@@ -38,25 +38,23 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
-/* Accesses gathered and fed to the model a list at a time (sb_cachesim_access_list), in order
- * (a slice skips the lines of other slices there). */
-struct access_batch {
-    struct sb_cachesim *sim;
-    size_t n;
-    struct sb_cachesim_ref ref[256];
-};
+/* The op's line accesses, gathered and fed to the model a list at a time
+ * (sb_cachesim_access_lines: a slice skips the lines of other slices there). Each entry:
+ * line << 1 | SB_CACHESIM_LINE_WRITE for a store. */
+#define BATCH_LINES 512
+#define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a write (two) */
 
-static void batch_flush(struct access_batch *b)
+/* The lines of size bytes at address (a load, or a store if write is SB_CACHESIM_LINE_WRITE)
+ * at *end, which moves past them; at most two lines (size at most the smallest line size). */
+static inline uint64_t *add_lines(uint64_t *end, uint64_t address, uint32_t size,
+                                  unsigned line_shift, uint64_t write)
 {
-    sb_cachesim_access_list(b->sim, b->ref, b->n);
-    b->n = 0;
-}
+    const uint64_t line = address >> line_shift, last = (address + size - 1) >> line_shift;
 
-static void batch_add(struct access_batch *b, uint64_t address, uint32_t size, bool is_write)
-{
-    if (b->n == sizeof b->ref / sizeof *b->ref)
-        batch_flush(b);
-    b->ref[b->n++] = (struct sb_cachesim_ref){address, size, is_write};
+    *end++ = line << 1 | write;
+    if (last != line)
+        *end++ = last << 1 | write;
+    return end;
 }
 
 /* The op's accesses to the page at dst, in the order heap.c makes them, walked on the source
@@ -67,42 +65,47 @@ static void batch_add(struct access_batch *b, uint64_t address, uint32_t size, b
 static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const uint8_t *src,
                         uint64_t dst, uint32_t page_size)
 {
-    bool vacuum = op->pass == sb_heap_vacuum;
-    uint32_t n = sb_page_nitems(src);
-    uint64_t live = 0;
+    const uint64_t W = SB_CACHESIM_LINE_WRITE;
+    const unsigned shift = (unsigned)__builtin_ctz(sb_cachesim_line_size(sim));
+    const bool vacuum = op->pass == sb_heap_vacuum;
+    const uint32_t n = sb_page_nitems(src);
+    uint64_t live = 0, entry[BATCH_LINES], *end = entry;
     bool pruned = false;
-    struct access_batch b;
 
-    b.sim = sim;
-    b.n = 0;
-    batch_add(&b, dst + 12, 2, false); /* pd_lower */
+    _Static_assert(SB_T_INFOMASK + 2 - SB_T_XMAX <= SB_CACHESIM_MIN_LINE + 2 &&
+                   SB_LINE_POINTER_SIZE <= SB_CACHESIM_MIN_LINE, "no access spans 3 lines");
+    end = add_lines(end, dst + SB_PD_LOWER, 2, shift, 0);
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
+        const uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
         uint32_t off, flags, len;
         bool is_live;
 
-        batch_add(&b, lp, SB_LINE_POINTER_SIZE, false);
+        if (end > entry + BATCH_LINES - TUPLE_MAX_LINES) {
+            sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
+            end = entry;
+        }
+        *end++ = (lp >> shift) << 1; /* aligned: in one line */
         sb_page_item(src, i, &off, &flags, &len);
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        batch_add(&b, dst + off + 4, 18, false); /* t_xmax .. t_infomask */
+        end = add_lines(end, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, shift, 0);
         is_live = tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
         if (is_live) {
-            batch_add(&b, dst + off + 20, 2, true); /* hint bits */
+            end = add_lines(end, dst + off + SB_T_INFOMASK, 2, shift, W); /* hint bits */
         } else {
-            batch_add(&b, lp, SB_LINE_POINTER_SIZE, true); /* unused */
+            *end++ = (lp >> shift) << 1 | W; /* unused */
             pruned = true;
         }
     }
     if (vacuum) {
         if (pruned)
-            batch_add(&b, dst + 10, 2, true); /* pd_flags |= PD_HAS_FREE_LINES */
-        batch_add(&b, dst + 20, 4, true);     /* pd_prune_xid = 0 */
+            end = add_lines(end, dst + SB_PD_FLAGS, 2, shift, W); /* pd_flags |= ... */
+        end = add_lines(end, dst + 20, 4, shift, W);              /* pd_prune_xid = 0 */
     }
-    batch_flush(&b);
+    sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
     return live;
 }
 
