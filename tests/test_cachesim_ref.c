@@ -8,8 +8,9 @@
  * every line size, the prefetcher, streaming stores and fences; the shapes that have their own
  * copy of the batch loop (those of configs/machines and machine=auto), small and at the
  * shipped machines' own sizes; and the batch entries (sb_cachesim_copy, aligned or not, temporal
- * or streaming, and sb_cachesim_access_list) against one access at a time. Built twice: against
- * the library, and with lib/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
+ * or streaming, sb_cachesim_access_list and sb_cachesim_access_lines) against one access at a
+ * time. Built twice: against the library, and with lib/cachesim.c compiled with
+ * SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -518,6 +519,16 @@ static void both_list(struct pair *p, const struct sb_cachesim_ref *refs, size_t
     pair_check(p);
 }
 
+/* The line list against the reference's accesses of one byte of each line, one at a time. */
+static void both_lines(struct pair *p, const uint64_t *lines, size_t n)
+{
+    sb_cachesim_access_lines(p->sim, lines, n);
+    for (size_t i = 0; i < n; i++)
+        ref_access(&p->ref, (lines[i] >> 1) * p->ref.line_size, 1,
+                   lines[i] & SB_CACHESIM_LINE_WRITE);
+    pair_check(p);
+}
+
 /* --- traces --------------------------------------------------------------------------------- */
 
 /* A random valid configuration: one to three levels, tiny sets (so that lines meet), every
@@ -573,6 +584,14 @@ static void random_trace(struct pair *p, uint64_t base, uint64_t span, int steps
             if (rnd() % 8 == 0)
                 len = rnd() % (3 * line);
             both_copy(p, address, dst, len, rnd() % 3 == 0);
+        } else if (r < 90) {
+            uint64_t lines[24];
+            size_t n = rnd() % 24;
+            for (size_t i = 0; i < n; i++) /* often the line before, as the op's walk returns */
+                lines[i] = (i && rnd() % 3 == 0 ? lines[i - 1] >> 1
+                                                 : (base + rnd() % span) / line) << 1 |
+                           (rnd() % 3 == 0 ? SB_CACHESIM_LINE_WRITE : 0);
+            both_lines(p, lines, n);
         } else if (r < 97) {
             struct sb_cachesim_ref refs[24];
             size_t n = rnd() % 24;
