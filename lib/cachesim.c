@@ -1,17 +1,18 @@
 /* cachesim.c: the cache-hierarchy model (see cachesim.h): lookups, fills, evictions through the
  * inclusion policies, write-backs, write-combining buffers and the next-line prefetcher.
  *
- * Each level keeps its sets in three flat arrays, indexed by set (structure of arrays, so that
- * a lookup reads only the set's hint bytes, packed with its neighbours', and at most one tag):
- *   repl   one word per set: for LRU the ways in recency order, 4 bits each, most recent in
+ * Each level keeps its sets in one flat array, a set after the other, each set's state together
+ * (one or two lines of the host's cache for up to 8 ways), at offsets that are constants for a
+ * level of up to 16 ways (so that a set is found with one multiply and no other load):
+ *   repl   one word: for LRU the ways in recency order, 4 bits each, most recent in
  *          the low bits (so LRU sets have at most 16 ways); for pseudo-LRU a binary tree of
  *          ways-1 bits in heap order (node 1 the root, node n's children 2n and 2n+1, the leaves
  *          ways..2*ways-1; a bit of 0 sends the victim search left, 1 right; a touch points its
  *          path away from the way) and, up to 32 ways, the last way touched in the top 6 bits
- *   hints  one byte per way, rounded up to 8, 16, 32 or 64 bytes: a hash of the line
- *          (0x80..0xff, the same at every level), 0 for a free way, 0x7f for the padding; a
- *          lookup compares 16 at once (SSE2, or two words elsewhere) and reads only the tags
- *          of matching hints
+ *   hints  one byte per way, rounded up to 16 bytes (32 or 64 for pseudo-LRU of more ways): a
+ *          hash of the line (0x80..0xff, the same at every level), 0 for a free way, 0x7f for
+ *          the padding; a lookup compares 16 at once (SSE2, or two words elsewhere) and reads
+ *          only the tags of matching hints
  *   tags   one word per way: (line number << 2) | PREFETCHED | DIRTY, or TAG_INVALID.
  * Free LRU ways are kept at the least-recent end of the order, so the victim is always the
  * last way of the order.
@@ -52,20 +53,19 @@ const char *const sb_inclusion_names[] = {[SB_INCL_NON_INCLUSIVE] = "non-inclusi
 const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS] = {"L1d", "L2", "L3"};
 
 struct level {
-    uint64_t *repl;       /* sets words */
-    uint8_t *hints;       /* sets * hint_bytes bytes, then the tags (a 16-byte load may run on) */
-    uint64_t *tags;       /* sets * ways words */
+    uint64_t *set0;       /* the first set: its words (repl, hints, tags) then the next set's */
     uint64_t set_mask;    /* sets - 1 */
+    uint64_t set_words;   /* words per set: tags_word + ways */
+    uint64_t tags_word;   /* where a set's tags start: 1 + hint_bytes / 8 (3 up to 16 ways) */
     uint64_t order_mask;  /* LRU: the low 4 * ways bits of the order word */
     uint64_t ways_mask;   /* the low ways bits: the ways of a 16-byte hint comparison */
-    uint64_t ways;        /* 64 bits, as hint_bytes: a multiplier of a set's index */
-    uint64_t hint_bytes;  /* ways rounded up to 8, 16, 32 or 64 */
-    unsigned hint_shift;  /* log2(hint_bytes) */
+    uint64_t ways;
+    uint64_t hint_bytes;  /* ways rounded up to 16, 32 or 64 */
     unsigned lru_shift;   /* LRU: 4 * (ways - 1), where the least recent way sits */
     unsigned plru_down;   /* PLRU: the levels of the tree below the first 3 (plru_top's) */
     bool mru_known;       /* the set's word names its most recently used way */
     uint64_t sets;
-    uint64_t *mem;        /* the one allocation holding repl, hints and tags */
+    uint64_t *mem;        /* the one allocation holding the sets (set0) */
     size_t mem_bytes;     /* its length (a mapping of its own: see level_init) */
     struct sb_cachesim_level_counts n;
     uint64_t plru_clear[SB_CACHESIM_MAX_WAYS]; /* PLRU: a touch of way w is */
@@ -222,34 +222,39 @@ static ALWAYS_INLINE uint64_t bytes_equal(const uint8_t *bytes, uint32_t n, byte
 }
 #endif
 
-/* A set of a level: its index and where its tags and hints start. A line's set is found once
- * per level and access (its lookup), and kept for the fill that follows: recomputed after the
- * stores in between, it would cost the level's geometry loaded again (a hint store, a char
+/* A set of a level: where its replacement word, hints and tags are. A line's set is found
+ * once per level and access (its lookup), and kept for the fill that follows: recomputed after
+ * the stores in between, it would cost the level's geometry loaded again (a hint store, a char
  * store, may alias any of it). */
 struct set_ref {
-    uint64_t set;
-    uint64_t *tags;
+    uint64_t *repl;
     uint8_t *hints;
+    uint64_t *tags;
 };
 
-static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, uint64_t line)
-{
-    const uint64_t set = line & L->set_mask;
+#define NARROW_TAGS_WORD 3u /* the repl word, 16 hint bytes */
 
-    /* hint_bytes is a power of two, but a multiply takes its operand from memory where a
-     * shift would need it in a register first */
-    return (struct set_ref){set, L->tags + set * L->ways, L->hints + set * L->hint_bytes};
+/* The set whose words start at set (wide: whether a level of the model, not necessarily
+ * this one, has more than 16 ways; if not, the tags' offset is a constant). */
+static ALWAYS_INLINE struct set_ref set_at(const struct level *L, uint64_t *set, bool wide)
+{
+    return (struct set_ref){set, (uint8_t *)(set + 1), set + (wide ? L->tags_word
+                                                                   : NARROW_TAGS_WORD)};
 }
 
-/* The ways of the set (its hints) whose hint is the key's byte. A narrow level (wide false in
- * its shape) compares 16 bytes, its own and, below 16 ways, some of the next set's or of the
- * tags, which the ways mask drops. */
+static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, uint64_t line, bool wide)
+{
+    return set_at(L, L->set0 + (line & L->set_mask) * L->set_words, wide);
+}
+
+/* The ways of the set (its hints) whose hint is the key's byte. A narrow model (wide false in
+ * its shape) compares 16 bytes, of which the ways mask keeps the set's ways. */
 static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, const uint8_t *hints,
                                           byte_key key, bool wide)
 {
     if (!wide)
         return bytes_equal(hints, 16, key) & L->ways_mask;
-    return bytes_equal(hints, L->hint_bytes < 16 ? 16 : L->hint_bytes, key) & L->ways_mask;
+    return bytes_equal(hints, (uint32_t)L->hint_bytes, key) & L->ways_mask;
 }
 
 /* The way of the set holding line, or -1: the ways whose hint matches, then their tags. */
@@ -277,11 +282,13 @@ static ALWAYS_INLINE uint32_t mru_way(struct level_kind k, uint64_t repl)
 /* An empty set: every way free, LRU order 0, 1, 2, ... (way 0 most recent), PLRU bits 0. */
 static void set_clear(const struct level *L, bool lru, uint64_t set)
 {
-    L->repl[set] = lru ? 0xfedcba9876543210ull & L->order_mask : 0;
-    memset(L->hints + (set << L->hint_shift), HINT_FREE, L->ways);
-    memset(L->hints + (set << L->hint_shift) + L->ways, HINT_PADDING, L->hint_bytes - L->ways);
+    const struct set_ref r = set_at(L, L->set0 + set * L->set_words, true);
+
+    *r.repl = lru ? 0xfedcba9876543210ull & L->order_mask : 0;
+    memset(r.hints, HINT_FREE, L->ways);
+    memset(r.hints + L->ways, HINT_PADDING, L->hint_bytes - L->ways);
     for (uint32_t w = 0; w < L->ways; w++)
-        L->tags[set * L->ways + w] = TAG_INVALID;
+        r.tags[w] = TAG_INVALID;
 }
 
 /* LRU: the nibbles of the order more recent than way (the low p nibbles, where way sits at
@@ -345,19 +352,19 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, const uint8_t *
 }
 
 /* A hit: the way becomes the most recently used. */
-static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, uint64_t set,
+static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, struct set_ref r,
                                 uint32_t way)
 {
-    uint64_t repl = L->repl[set];
+    uint64_t repl = *r.repl;
 
     if (k.lru) {
         uint64_t newer;
         if ((repl & 15) == way)
             return; /* already the most recent */
         newer = lru_more_recent(L, repl, way);
-        L->repl[set] = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
+        *r.repl = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
     } else {
-        L->repl[set] = plru_touch(L, repl, way);
+        *r.repl = plru_touch(L, repl, way);
     }
 }
 
@@ -370,9 +377,9 @@ static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind 
 
     *tag = TAG_INVALID;
     if (k.lru) {
-        uint64_t order = L->repl[r.set];
+        uint64_t order = *r.repl;
         uint64_t newer = lru_more_recent(L, order, way);
-        L->repl[r.set] = (order & newer) | ((order >> 4) & ~newer) |
+        *r.repl = (order & newer) | ((order >> 4) & ~newer) |
                          ((uint64_t)way << L->lru_shift);
     }
     r.hints[way] = HINT_FREE;
@@ -386,8 +393,7 @@ static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool w
                                     struct set_ref r, uint64_t tag, uint8_t hint,
                                     uint8_t *victim_hint)
 {
-    const uint64_t set = r.set;
-    const uint64_t repl = L->repl[set];
+    const uint64_t repl = *r.repl;
     uint64_t *slot, victim;
     uint8_t *hint_slot;
     uint32_t way;
@@ -395,10 +401,10 @@ static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool w
     L->n.fills++;
     if (k.lru) {
         way = (uint32_t)(repl >> L->lru_shift) & 15;
-        L->repl[set] = ((repl << 4) & L->order_mask) | way;
+        *r.repl = ((repl << 4) & L->order_mask) | way;
     } else {
         way = plru_victim(L, r.hints, repl, wide);
-        L->repl[set] = plru_touch(L, repl, way);
+        *r.repl = plru_touch(L, repl, way);
     }
     slot = &r.tags[way];
     hint_slot = &r.hints[way];
@@ -487,7 +493,13 @@ int sb_cachesim_config_check(const struct sb_cachesim_config *cfg, struct sb_cac
 /* The words of one level's state: a replacement word, the hint words and the tags per set. */
 static uint64_t level_words(const struct level *L)
 {
-    return L->sets * (1 + L->hint_bytes / 8 + L->ways);
+    return L->sets * L->set_words;
+}
+
+/* A level's hint bytes per set: its ways rounded up to 16, 32 or 64. */
+static uint64_t hint_bytes_of(uint64_t ways)
+{
+    return ways <= 16 ? 16 : 1ull << log2_of(ways);
 }
 
 /* Sets up level l's geometry (the sets of one slice of 1 << slice_shift) and its cold state;
@@ -501,9 +513,9 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->ways = c->associativity;
     L->sets = c->size / ((uint64_t)c->line_size * c->associativity) >> slice_shift;
     L->set_mask = L->sets - 1;
-    L->hint_bytes = L->ways <= 8 ? 8 : 1u << log2_of(L->ways); /* LRU: up to 16 ways; PLRU: a
-                                                                   power of two */
-    L->hint_shift = log2_of(L->hint_bytes);
+    L->hint_bytes = hint_bytes_of(L->ways); /* LRU: up to 16 ways; PLRU: a power of two */
+    L->tags_word = 1 + L->hint_bytes / 8;
+    L->set_words = L->tags_word + L->ways;
     L->ways_mask = L->ways == 64 ? UINT64_MAX : (1ull << L->ways) - 1;
     /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
     L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
@@ -519,9 +531,7 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     if (!L->mem)
         return false;
     L->mem_bytes = bytes;
-    L->repl = L->mem;
-    L->hints = (uint8_t *)(L->mem + L->sets);
-    L->tags = L->mem + L->sets + L->sets * L->hint_bytes / 8;
+    L->set0 = L->mem;
     for (uint64_t set = 0; set < L->sets; set++)
         set_clear(L, lru, set);
     return true;
@@ -662,7 +672,7 @@ static ALWAYS_INLINE bool invalidate_above(struct sb_cachesim *s, const int shap
 
     for (unsigned k = 0; k < l; k++) {
         struct level *K = &s->level[k];
-        struct set_ref r = set_ref_of(K, line);
+        struct set_ref r = set_ref_of(K, line, sh->wide);
         int w = find_way(K, r, line, key, sh->wide);
         if (w >= 0) {
             dirty |= take_out(K, sh->level[k], r, (uint32_t)w) & TAG_DIRTY;
@@ -710,7 +720,7 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
         return TAG_OF(line, dirty ? TAG_DIRTY : 0);
     if (!dirty)
         return TAG_INVALID;
-    rb = set_ref_of(below, line);
+    rb = set_ref_of(below, line, sh->wide);
     w = find_way(below, rb, line, key_of(victim_hint), sh->wide);
     if (w < 0)
         return TAG_OF(line, TAG_DIRTY);
@@ -728,13 +738,13 @@ static ALWAYS_INLINE void insert(struct sb_cachesim *s, const int shape_id, cons
         tag = place_and_evict(s, shape_id, 0, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        r = set_ref_of(&s->level[1], LINE_OF(tag));
+        r = set_ref_of(&s->level[1], LINE_OF(tag), shape_of(s, shape_id)->wide);
         /* fall through */
     case 1:
         tag = place_and_evict(s, shape_id, 1, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        r = set_ref_of(&s->level[2], LINE_OF(tag));
+        r = set_ref_of(&s->level[2], LINE_OF(tag), shape_of(s, shape_id)->wide);
         /* fall through */
     default:
         place_and_evict(s, shape_id, 2, r, tag, hint, &hint);
@@ -749,8 +759,7 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L = &s->level[l];
-    const uint64_t set = (*r = set_ref_of(L, line)).set;
-    int w = find_way(L, *r, line, key, sh->wide);
+    int w = find_way(L, *r = set_ref_of(L, line, sh->wide), line, key, sh->wide);
 
     if (w < 0) {
         L->n.misses++;
@@ -760,7 +769,7 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
     if (sh->level[l].inclusion == SB_INCL_EXCLUSIVE)
         *dirty = take_out(L, sh->level[l], *r, (uint32_t)w) & TAG_DIRTY;
     else
-        touch(L, sh->level[l], set, (uint32_t)w);
+        touch(L, sh->level[l], *r, (uint32_t)w);
     return true;
 }
 
@@ -775,7 +784,7 @@ static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape
     const struct shape *sh = shape_of(s, shape_id);
     unsigned found = sh->nlevels;
     bool dirty = false;
-    struct set_ref r2 = {0, NULL, NULL}, r3 = {0, NULL, NULL};
+    struct set_ref r2 = {NULL, NULL, NULL}, r3 = {NULL, NULL, NULL};
 
     if (sh->nlevels > 1) {
         const byte_key key = key_of(hint);
@@ -805,7 +814,7 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
     struct level *L1 = &s->level[0];
     const uint64_t next = line + 1;
     const uint8_t hint = hint_of(next);
-    const struct set_ref r1 = set_ref_of(L1, next);
+    const struct set_ref r1 = set_ref_of(L1, next, s->shape.wide);
 
     if ((next & s->lines_per_4k_mask) == 0 || find_way(L1, r1, next, key_of(hint),
                                                        s->shape.wide) >= 0)
@@ -830,7 +839,7 @@ static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uin
 static __attribute__((noinline)) void l1_miss_call(struct sb_cachesim *s, uint64_t line,
                                                    uint8_t hint, uint64_t write)
 {
-    l1_miss(s, -1, line, hint, write, set_ref_of(&s->level[0], line));
+    l1_miss(s, -1, line, hint, write, set_ref_of(&s->level[0], line, s->shape.wide));
 }
 
 /* One line looked up in L1d: a load, or a store when write is TAG_DIRTY. With mru_first (for
@@ -843,14 +852,13 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L1 = &s->level[0];
-    const struct set_ref r1 = set_ref_of(L1, line);
-    const uint64_t set = r1.set;
+    const struct set_ref r1 = set_ref_of(L1, line, sh->wide);
     uint64_t *tags = r1.tags, tag;
     uint8_t hint;
     int w;
 
     if (mru_first && L1->mru_known) {
-        uint32_t mru = mru_way(sh->level[0], L1->repl[set]);
+        uint32_t mru = mru_way(sh->level[0], *r1.repl);
         tag = tags[mru];
         if (LINE_OF(tag) == line && !(tag & TAG_PREFETCHED)) {
             L1->n.hits++;
@@ -870,7 +878,7 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
     tag = tags[w] | write;
     L1->n.hits++;
     tags[w] = tag & ~(uint64_t)TAG_PREFETCHED;
-    touch(L1, sh->level[0], set, (uint32_t)w);
+    touch(L1, sh->level[0], r1, (uint32_t)w);
     if (tag & TAG_PREFETCHED)
         prefetch_after(s, line);
 }
@@ -923,8 +931,8 @@ static ALWAYS_INLINE void access_list_as(struct sb_cachesim *s, const struct sb_
             /* the common case: the set's most recently used way (no replacement state
              * changes), as the op's accesses return to the lines the copy just left */
             const uint64_t here = line >> s->slice_shift;
-            const uint64_t set = here & L1->set_mask;
-            uint64_t *tag = &L1->tags[set * L1->ways + ((L1->repl[set] >> mru_shift) & mru_mask)];
+            const uint64_t *set = L1->set0 + (here & L1->set_mask) * L1->set_words;
+            uint64_t *tag = (uint64_t *)set + L1->tags_word + ((*set >> mru_shift) & mru_mask);
             if (!in_slice(s, line))
                 continue;
             if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) { /* or prefetched */
@@ -955,17 +963,16 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t 
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */
     const unsigned slice_shift = s->slice_shift;
     const uint64_t slice_mask = s->slice_mask, slice_index = s->slice_index;
-    const uint64_t set_mask = L1->set_mask, ways = L1->ways;
-    const uint64_t *repl = L1->repl;
-    uint64_t *tags = L1->tags, hits = 0;
+    const uint64_t set_mask = L1->set_mask, set_words = L1->set_words;
+    uint64_t *const set0 = L1->set0, *const tags0 = set0 + L1->tags_word, hits = 0;
     const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
     const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63;
     _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY, "a list entry's write bit is the tag's");
 
     for (p = lines; p < end; p++) {
         const uint64_t line = *p >> 1, write = *p & SB_CACHESIM_LINE_WRITE;
-        const uint64_t here = line >> slice_shift, set = here & set_mask;
-        uint64_t *tag = &tags[set * ways + ((repl[set] >> mru_shift) & mru_mask)];
+        const uint64_t here = line >> slice_shift, set = (here & set_mask) * set_words;
+        uint64_t *tag = tags0 + set + ((set0[set] >> mru_shift) & mru_mask);
         if ((line ^ slice_index) & slice_mask)
             continue; /* another slice's */
         if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) {
@@ -993,7 +1000,7 @@ static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
 {
     for (unsigned l = 0; l < s->nlevels; l++) {
         struct level *L = &s->level[l];
-        const struct set_ref r = set_ref_of(L, line);
+        const struct set_ref r = set_ref_of(L, line, s->shape.wide);
         int w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
         if (w < 0)
             continue;
@@ -1286,7 +1293,7 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
         return false;
     line >>= s->slice_shift;
     L = &s->level[level];
-    r = set_ref_of(L, line);
+    r = set_ref_of(L, line, s->shape.wide);
     w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
     if (w >= 0 && dirty)
         *dirty = r.tags[w] & TAG_DIRTY;
@@ -1314,7 +1321,7 @@ uint64_t sb_cachesim_config_state_bytes(const struct sb_cachesim_config *cfg)
         uint64_t set_bytes = (uint64_t)c->line_size * c->associativity;
         /* a set as sb_cachesim_create lays it out: the replacement word, the hint words, the
          * tags */
-        uint64_t words = 1 + (c->associativity + 7) / 8 + c->associativity;
+        uint64_t words = 1 + hint_bytes_of(c->associativity) / 8 + c->associativity;
         bytes += (set_bytes ? c->size / set_bytes : 0) * words * sizeof(uint64_t);
     }
     return bytes;
