@@ -7,13 +7,14 @@
  * hits, misses, fills and write-backs (dirty evictions). The model persists until destroyed;
  * sb_cachesim_reset_counts() zeroes the counts and keeps the cache contents.
  *
- * The state is, per level, three flat arrays indexed by set: one word of replacement state per
- * set (LRU: the ways in recency order, 4 bits each, so LRU takes at most 16 ways; pseudo-LRU: a
- * tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16 ways at a time),
- * rounded up to 8 bytes, and one uint64 tag per way (the line number, a dirty bit, a prefetched
- * bit): 9.5 bytes per simulated line for 16 ways, 10 for 8. Sets are powers of two (shift and
- * mask); nothing is allocated per access. sb_cachesim_copy() and sb_cachesim_access_list() take
- * a page's worth of accesses in one call (the fast way to feed a scan). */
+ * The state is, per level, one flat array of sets, each set's state together: one word of
+ * replacement state (LRU: the ways in recency order, 4 bits each, so LRU takes at most 16 ways;
+ * pseudo-LRU: a tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16
+ * ways at a time) rounded up to 16 bytes, and one uint64 tag per way (the line number, a dirty
+ * bit, a prefetched bit): 9.5 bytes per simulated line for 16 ways, 11 for 8. Sets are powers
+ * of two (mask and one multiply); nothing is allocated per access. sb_cachesim_copy(),
+ * sb_cachesim_access_lines() and sb_cachesim_access_list() take a page's worth of accesses in
+ * one call (the fast way to feed a scan). */
 #ifndef SB_CACHESIM_H
 #define SB_CACHESIM_H
 
