@@ -972,43 +972,51 @@ void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref
 }
 
 /* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (as
- * access_list_as). */
-static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t *lines, size_t n,
-                                          const bool lru)
+ * access_list_as), in a narrow model (wide false: a set's tags at a constant offset) or not. */
+static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t *entries,
+                                          size_t n, const bool lru, const bool wide)
 {
     struct level *L1 = &s->level[0];
-    const uint64_t *p, *end = lines + n;
+    const uint64_t *p, *end = entries + n;
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */
-    const unsigned slice_shift = s->slice_shift;
-    const uint64_t slice_mask = s->slice_mask, slice_index = s->slice_index;
     const uint64_t set_mask = L1->set_mask, set_words = L1->set_words;
-    uint64_t *const set0 = L1->set0, *const tags0 = set0 + L1->tags_word, hits = 0;
+    uint64_t *const set0 = L1->set0;
+    uint64_t *const tags0 = set0 + (wide ? L1->tags_word : NARROW_TAGS_WORD);
+    uint64_t hits = 0;
     const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
     const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63;
-    _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY, "a list entry's write bit is the tag's");
+    _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY && TAG_OF(1, 0) == 1 << SB_CACHESIM_ENTRY_SHIFT,
+                   "an entry is its line's tag, the write bit the dirty bit");
 
-    for (p = lines; p < end; p++) {
-        const uint64_t line = *p >> 1, write = *p & SB_CACHESIM_LINE_WRITE;
-        const uint64_t here = line >> slice_shift, set = (here & set_mask) * set_words;
+    for (p = entries; p < end; p++) {
+        const uint64_t entry = *p, set = ((entry >> SB_CACHESIM_ENTRY_SHIFT) & set_mask) * set_words;
         uint64_t *tag = tags0 + set + ((set0[set] >> mru_shift) & mru_mask);
-        if ((line ^ slice_index) & slice_mask)
-            continue; /* another slice's */
-        if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) {
-            *tag |= write;
+        /* the common case: the set's most recently used way (no replacement state changes),
+         * as the op's accesses return to the lines the copy just left; not a prefetched line */
+        if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == (entry & ~(uint64_t)TAG_DIRTY)) {
+            *tag |= entry & TAG_DIRTY;
             hits++;
         } else {
-            access_line_call(s, here, write);
+            access_line_call(s, LINE_OF(entry), entry & TAG_DIRTY);
         }
     }
     L1->n.hits += hits;
 }
 
-void sb_cachesim_access_lines(struct sb_cachesim *s, const uint64_t *lines, size_t n)
+void sb_cachesim_access_lines(struct sb_cachesim *s, const uint64_t *entries, size_t n)
 {
-    if (s->shape.level[0].lru)
-        access_lines_as(s, lines, n, true);
+    if (s->shape.wide)
+        access_lines_as(s, entries, n, s->shape.level[0].lru, true);
+    else if (s->shape.level[0].lru)
+        access_lines_as(s, entries, n, true, false);
     else
-        access_lines_as(s, lines, n, false);
+        access_lines_as(s, entries, n, false, false);
+}
+
+void sb_cachesim_slice_of(const struct sb_cachesim *s, unsigned *shift, uint64_t *index)
+{
+    *shift = s->slice_shift;
+    *index = s->slice_index;
 }
 
 /* --- write combining ------------------------------------------------------------------------- */

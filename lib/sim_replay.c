@@ -39,21 +39,36 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
 }
 
 /* The op's line accesses, gathered and fed to the model a list at a time
- * (sb_cachesim_access_lines: a slice skips the lines of other slices there). Each entry:
- * line << 1 | SB_CACHESIM_LINE_WRITE for a store. */
+ * (sb_cachesim_access_lines), only those of the model's slice, numbered as it numbers them. */
 #define BATCH_LINES 512
 #define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a write (two) */
 
-/* The lines of size bytes at address (a load, or a store if write is SB_CACHESIM_LINE_WRITE)
- * at *end, which moves past them; at most two lines (size at most the smallest line size). */
-static inline uint64_t *add_lines(uint64_t *end, uint64_t address, uint32_t size,
-                                  unsigned line_shift, uint64_t write)
-{
-    const uint64_t line = address >> line_shift, last = (address + size - 1) >> line_shift;
+/* Which lines the model keeps, and how it numbers them (sb_cachesim_slice_of), and the line
+ * size: what the op's walk needs to make the model's entries. */
+struct op_lines {
+    unsigned line_shift, slice_shift;
+    uint64_t slice_mask, slice_index;
+};
 
-    *end++ = line << 1 | write;
+/* The line, if the slice keeps it (a load, or a store if write is SB_CACHESIM_LINE_WRITE), as
+ * an entry at *end; returns the new end. */
+static inline uint64_t *add_line(uint64_t *end, const struct op_lines *o, uint64_t line,
+                                 uint64_t write)
+{
+    if (((line ^ o->slice_index) & o->slice_mask) == 0)
+        *end++ = (line >> o->slice_shift) << SB_CACHESIM_ENTRY_SHIFT | write;
+    return end;
+}
+
+/* The lines of size bytes at address: at most two (size at most the smallest line size). */
+static inline uint64_t *add_lines(uint64_t *end, const struct op_lines *o, uint64_t address,
+                                  uint32_t size, uint64_t write)
+{
+    const uint64_t line = address >> o->line_shift, last = (address + size - 1) >> o->line_shift;
+
+    end = add_line(end, o, line, write);
     if (last != line)
-        *end++ = last << 1 | write;
+        end = add_line(end, o, last, write);
     return end;
 }
 
@@ -62,11 +77,12 @@ static inline uint64_t *add_lines(uint64_t *end, uint64_t address, uint32_t size
  * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21).
  * vacuum: the same reads, then a live tuple's t_infomask written (hint bits) or a dead tuple's
  * line pointer written (unused); at the end pd_flags (if it pruned) and pd_prune_xid written. */
-static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const uint8_t *src,
-                        uint64_t dst, uint32_t page_size)
+static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines,
+                        const struct sb_op *op, const uint8_t *src, uint64_t dst,
+                        uint32_t page_size)
 {
     const uint64_t W = SB_CACHESIM_LINE_WRITE;
-    const unsigned shift = (unsigned)__builtin_ctz(sb_cachesim_line_size(sim));
+    const struct op_lines o = *lines; /* in locals: the entries' stores may alias it */
     const bool vacuum = op->pass == sb_heap_vacuum;
     const uint32_t n = sb_page_nitems(src);
     uint64_t live = 0, entry[BATCH_LINES], *end = entry;
@@ -74,7 +90,7 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const u
 
     _Static_assert(SB_T_INFOMASK + 2 - SB_T_XMAX <= SB_CACHESIM_MIN_LINE + 2 &&
                    SB_LINE_POINTER_SIZE <= SB_CACHESIM_MIN_LINE, "no access spans 3 lines");
-    end = add_lines(end, dst + SB_PD_LOWER, 2, shift, 0);
+    end = add_lines(end, &o, dst + SB_PD_LOWER, 2, 0);
     for (uint32_t i = 0; i < n; i++) {
         const uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
         uint32_t off, flags, len;
@@ -84,26 +100,26 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct sb_op *op, const u
             sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
             end = entry;
         }
-        *end++ = (lp >> shift) << 1; /* aligned: in one line */
+        end = add_line(end, &o, lp >> o.line_shift, 0); /* aligned: in one line */
         sb_page_item(src, i, &off, &flags, &len);
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        end = add_lines(end, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, shift, 0);
+        end = add_lines(end, &o, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0);
         is_live = tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
         if (is_live) {
-            end = add_lines(end, dst + off + SB_T_INFOMASK, 2, shift, W); /* hint bits */
+            end = add_lines(end, &o, dst + off + SB_T_INFOMASK, 2, W); /* hint bits */
         } else {
-            *end++ = (lp >> shift) << 1 | W; /* unused */
+            end = add_line(end, &o, lp >> o.line_shift, W); /* unused */
             pruned = true;
         }
     }
     if (vacuum) {
         if (pruned)
-            end = add_lines(end, dst + SB_PD_FLAGS, 2, shift, W); /* pd_flags |= ... */
-        end = add_lines(end, dst + 20, 4, shift, W);              /* pd_prune_xid = 0 */
+            end = add_lines(end, &o, dst + SB_PD_FLAGS, 2, W); /* pd_flags |= ... */
+        end = add_lines(end, &o, dst + 20, 4, W);              /* pd_prune_xid = 0 */
     }
     sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
     return live;
@@ -115,6 +131,11 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
     const uint32_t page_size = t->ioc->page_size;
     const bool temporal = run->kernel->temporal;
     uint64_t live = 0;
+    struct op_lines lines;
+
+    lines.line_shift = (unsigned)__builtin_ctz(sb_cachesim_line_size(sim));
+    sb_cachesim_slice_of(sim, &lines.slice_shift, &lines.slice_index);
+    lines.slice_mask = (1ull << lines.slice_shift) - 1;
 
     for (uint64_t block = 0; block < t->ioc->npages; block++) {
         const uint8_t *src_page = t->ioc->pages + block * page_size;
@@ -132,7 +153,7 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
         if (!temporal)
             sb_cachesim_fence(sim);
         if (run->op->pass)
-            live += feed_op(sim, run->op, src_page, dst, page_size);
+            live += feed_op(sim, &lines, run->op, src_page, dst, page_size);
     }
     return live;
 }
