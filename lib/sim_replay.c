@@ -9,14 +9,16 @@
  * which shares only the page offset with the virtual one, and mmap places regions differently
  * from run to run, so the same run gives the same counts only this way.
  *
- * Slices: every thread walks the whole trace (the op's walk of each page included) and its
- * slice keeps its own lines; the pages' streaming stores are whole lines, fenced after each
- * page, which keeps the slices exact (cachesim.h). */
+ * Slices: every thread walks the whole trace's copies and its slice keeps its own lines; the
+ * op's walk of each page is shared (made once, each slice's lines in a list of its own); the
+ * pages' streaming stores are whole lines, fenced after each page, which keeps the slices exact
+ * (cachesim.h). */
 #include "config.h"
 #include "sim_replay.h"
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,135 +40,315 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
-/* The op's line accesses, gathered and fed to the model a list at a time
- * (sb_cachesim_access_lines), only those of the model's slice, numbered as it numbers them. */
+/* The op's line accesses, as the model's entries (sb_cachesim_access_lines): the lines of one
+ * slice, numbered as it numbers them, gathered and fed to it a list at a time; or, for the
+ * slices' shared walk, every slice's lines in a list of its own. */
 #define BATCH_LINES 512
 #define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a write (two) */
 
 /* Which lines the model keeps, and how it numbers them (sb_cachesim_slice_of), and the line
- * size: what the op's walk needs to make the model's entries. */
+ * size: what the op's walk needs to make the model's entries. For a shared walk, slice_mask
+ * picks the slice a line goes to. */
 struct op_lines {
     unsigned line_shift, slice_shift;
     uint64_t slice_mask, slice_index;
 };
 
-/* The line, if the slice keeps it (a load, or a store if write is SB_CACHESIM_LINE_WRITE), as
- * an entry at *end; returns the new end. */
-static inline uint64_t *add_line(uint64_t *end, const struct op_lines *o, uint64_t line,
-                                 uint64_t write)
+/* Where the walk puts the entries: end[0] up to limit[0] for one slice (fed to its model when
+ * nearly full), end[j] up to limit[j] for slice j in a shared walk (overflow set when a list
+ * is full: the walk is then of no use to that page). */
+struct op_out {
+    struct sb_cachesim *sim; /* one slice's model */
+    uint64_t *list[MAX_SLICES], *end[MAX_SLICES], *limit[MAX_SLICES];
+    bool overflow;
+};
+
+/* The line (a load, or a store if write is SB_CACHESIM_LINE_WRITE) as an entry: of the one
+ * slice if it keeps the line (split false), else of the line's slice. */
+static inline void add_line(struct op_out *out, const struct op_lines *o, uint64_t line,
+                            uint64_t write, const bool split)
 {
-    if (((line ^ o->slice_index) & o->slice_mask) == 0)
-        *end++ = (line >> o->slice_shift) << SB_CACHESIM_ENTRY_SHIFT | write;
-    return end;
+    const uint64_t entry = (line >> o->slice_shift) << SB_CACHESIM_ENTRY_SHIFT | write;
+
+    if (!split) {
+        if (((line ^ o->slice_index) & o->slice_mask) == 0)
+            *out->end[0]++ = entry;
+    } else {
+        const uint64_t slice = line & o->slice_mask;
+        if (out->end[slice] < out->limit[slice])
+            *out->end[slice]++ = entry;
+        else
+            out->overflow = true;
+    }
 }
 
 /* The lines of size bytes at address: at most two (size at most the smallest line size). */
-static inline uint64_t *add_lines(uint64_t *end, const struct op_lines *o, uint64_t address,
-                                  uint32_t size, uint64_t write)
+static inline void add_lines(struct op_out *out, const struct op_lines *o, uint64_t address,
+                             uint32_t size, uint64_t write, const bool split)
 {
     const uint64_t line = address >> o->line_shift, last = (address + size - 1) >> o->line_shift;
 
-    end = add_line(end, o, line, write);
+    add_line(out, o, line, write, split);
     if (last != line)
-        end = add_line(end, o, last, write);
-    return end;
+        add_line(out, o, last, write, split);
 }
 
 /* The op's accesses to the page at dst, in the order heap.c makes them, walked on the source
  * page src (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
  * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21).
  * vacuum: the same reads, then a live tuple's t_infomask written (hint bits) or a dead tuple's
- * line pointer written (unused); at the end pd_flags (if it pruned) and pd_prune_xid written. */
-static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines,
-                        const struct sb_op *op, const uint8_t *src, uint64_t dst,
-                        uint32_t page_size)
+ * line pointer written (unused); at the end pd_flags (if it pruned) and pd_prune_xid written.
+ * split false: fed to out->sim (whose slice o is); true: into every slice's list. Returns the
+ * live tuples. */
+static inline __attribute__((always_inline)) uint64_t
+walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uint8_t *src,
+        uint64_t dst, uint32_t page_size, const bool split)
 {
     const uint64_t W = SB_CACHESIM_LINE_WRITE;
     const struct op_lines o = *lines; /* in locals: the entries' stores may alias it */
-    const bool vacuum = op->pass == sb_heap_vacuum;
     const uint32_t n = sb_page_nitems(src);
-    uint64_t live = 0, entry[BATCH_LINES], *end = entry;
+    uint64_t live = 0;
     bool pruned = false;
 
     _Static_assert(SB_T_INFOMASK + 2 - SB_T_XMAX <= SB_CACHESIM_MIN_LINE + 2 &&
                    SB_LINE_POINTER_SIZE <= SB_CACHESIM_MIN_LINE, "no access spans 3 lines");
-    end = add_lines(end, &o, dst + SB_PD_LOWER, 2, 0);
+    add_lines(out, &o, dst + SB_PD_LOWER, 2, 0, split);
     for (uint32_t i = 0; i < n; i++) {
         const uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
         uint32_t off, flags, len;
         bool is_live;
 
-        if (end > entry + BATCH_LINES - TUPLE_MAX_LINES) {
-            sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
-            end = entry;
+        if (!split && out->end[0] > out->limit[0] - TUPLE_MAX_LINES) {
+            sb_cachesim_access_lines(out->sim, out->list[0], (size_t)(out->end[0] - out->list[0]));
+            out->end[0] = out->list[0];
         }
-        end = add_line(end, &o, lp >> o.line_shift, 0); /* aligned: in one line */
+        add_line(out, &o, lp >> o.line_shift, 0, split); /* aligned: in one line */
         sb_page_item(src, i, &off, &flags, &len);
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        end = add_lines(end, &o, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0);
+        add_lines(out, &o, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
         is_live = tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
         if (is_live) {
-            end = add_lines(end, &o, dst + off + SB_T_INFOMASK, 2, W); /* hint bits */
+            add_lines(out, &o, dst + off + SB_T_INFOMASK, 2, W, split); /* hint bits */
         } else {
-            end = add_line(end, &o, lp >> o.line_shift, W); /* unused */
+            add_line(out, &o, lp >> o.line_shift, W, split); /* unused */
             pruned = true;
         }
     }
     if (vacuum) {
         if (pruned)
-            end = add_lines(end, &o, dst + SB_PD_FLAGS, 2, W); /* pd_flags |= ... */
-        end = add_lines(end, &o, dst + 20, 4, W);              /* pd_prune_xid = 0 */
+            add_lines(out, &o, dst + SB_PD_FLAGS, 2, W, split); /* pd_flags |= ... */
+        add_lines(out, &o, dst + 20, 4, W, split);              /* pd_prune_xid = 0 */
     }
-    sb_cachesim_access_lines(sim, entry, (size_t)(end - entry));
     return live;
+}
+
+/* The op's walk of one page, fed to sim (a slice, or the whole model). */
+static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, bool vacuum,
+                        const uint8_t *src, uint64_t dst, uint32_t page_size)
+{
+    uint64_t entry[BATCH_LINES], live;
+    struct op_out out;
+
+    out.sim = sim;
+    out.list[0] = out.end[0] = entry;
+    out.limit[0] = entry + BATCH_LINES;
+    live = walk_op(&out, lines, vacuum, src, dst, page_size, false);
+    sb_cachesim_access_lines(sim, entry, (size_t)(out.end[0] - entry));
+    return live;
+}
+
+/* What the walk of sim's slice needs. */
+static void op_lines_of(struct sb_cachesim *sim, struct op_lines *lines)
+{
+    lines->line_shift = (unsigned)__builtin_ctz(sb_cachesim_line_size(sim));
+    sb_cachesim_slice_of(sim, &lines->slice_shift, &lines->slice_index);
+    lines->slice_mask = (1ull << lines->slice_shift) - 1;
+}
+
+/* Page block's copy (and, for a bigtable, its DMA), as sb_sim_feed_scan feeds it. */
+static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, uint64_t block)
+{
+    const uint32_t page_size = t->ioc->page_size;
+    const bool temporal = t->run->kernel->temporal;
+    const uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size;
+    const uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size;
+
+    /* a bigtable page arrives by the device's DMA: written to memory, out of every cache
+     * (streamed line by line, then fenced) */
+    if (t->run->bigtable) {
+        sb_cachesim_stream_store(sim, src, page_size);
+        sb_cachesim_fence(sim);
+    }
+    /* the copy, one source line then the destination line, through the page */
+    sb_cachesim_copy(sim, src, dst, page_size, !temporal);
+    if (!temporal)
+        sb_cachesim_fence(sim);
 }
 
 uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t)
 {
-    const struct sb_run_params *run = t->run;
     const uint32_t page_size = t->ioc->page_size;
-    const bool temporal = run->kernel->temporal;
+    const bool vacuum = t->run->op->pass == sb_heap_vacuum;
     uint64_t live = 0;
     struct op_lines lines;
 
-    lines.line_shift = (unsigned)__builtin_ctz(sb_cachesim_line_size(sim));
-    sb_cachesim_slice_of(sim, &lines.slice_shift, &lines.slice_index);
-    lines.slice_mask = (1ull << lines.slice_shift) - 1;
-
+    op_lines_of(sim, &lines);
     for (uint64_t block = 0; block < t->ioc->npages; block++) {
-        const uint8_t *src_page = t->ioc->pages + block * page_size;
-        uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size;
-        uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size;
-
-        /* a bigtable page arrives by the device's DMA: written to memory, out of every cache
-         * (streamed line by line, then fenced) */
-        if (run->bigtable) {
-            sb_cachesim_stream_store(sim, src, page_size);
-            sb_cachesim_fence(sim);
-        }
-        /* the copy, one source line then the destination line, through the page */
-        sb_cachesim_copy(sim, src, dst, page_size, !temporal);
-        if (!temporal)
-            sb_cachesim_fence(sim);
-        if (run->op->pass)
-            live += feed_op(sim, &lines, run->op, src_page, dst, page_size);
+        feed_copy(sim, t, block);
+        if (t->run->op->pass)
+            live += feed_op(sim, &lines, vacuum, t->ioc->pages + block * page_size,
+                            SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size,
+                            page_size);
     }
     return live;
 }
 
+/* --- the slices' shared walk ------------------------------------------------------------------
+ * The op's walk of a page is the same for every slice but for which lines each keeps: made
+ * once, by whichever slice's thread claims the page (CLAIM_PAGES at a time, at most WALK_AHEAD
+ * pages ahead of its own replay), into a list per slice, in a ring of RING_PAGES pages. Each
+ * slice replays the page's copy, then its own list. A page whose list for some slice would not
+ * fit (SLOT_ENTRIES) is walked by each slice on its own, as without sharing. The ring is
+ * reused once every slice has replayed the page it held; a claim waits for that, never for a
+ * page claimed after it (RING_PAGES >= WALK_AHEAD + CLAIM_PAGES), so no thread waits for
+ * itself. */
+#define RING_PAGES 64
+#define WALK_AHEAD 32
+#define CLAIM_PAGES 4
+#define SLOT_ENTRIES 512
+_Static_assert(RING_PAGES >= WALK_AHEAD + CLAIM_PAGES, "a claim never waits for a later one");
+
+struct walked_page {
+    _Atomic uint64_t ready; /* the page's number + 1 once walked */
+    uint64_t live;
+    bool overflow; /* a slice's list did not fit: each slice walks the page itself */
+    uint32_t n[MAX_SLICES];
+};
+
+struct shared_walk {
+    const struct sb_scan_trace *trace;
+    struct op_lines lines; /* the whole model's, with slice_mask = slices - 1 */
+    unsigned nslices;
+    bool vacuum;
+    _Atomic uint64_t next; /* the next page to claim */
+    struct {
+        _Atomic uint64_t pages; /* pages the slice has replayed */
+        char apart[56];         /* each on a line of its own */
+    } done[MAX_SLICES];
+    struct walked_page page[RING_PAGES];
+    uint64_t *entries; /* [RING_PAGES][nslices][SLOT_ENTRIES] */
+};
+
 struct sb_sim_model {
     unsigned nslices;
     struct sb_cachesim *slice[MAX_SLICES];
+    uint64_t *walk_entries; /* the shared walk's lists (nslices > 1) */
+    size_t walk_bytes;
+};
+
+static void wait_for(_Atomic uint64_t *value, uint64_t at_least)
+{
+    unsigned spins = 0;
+
+    while (atomic_load_explicit(value, memory_order_acquire) < at_least)
+        if (++spins % 64 == 0)
+            sched_yield();
+}
+
+static uint64_t *slot_list(const struct shared_walk *w, uint64_t page, unsigned slice)
+{
+    return w->entries + ((page % RING_PAGES) * w->nslices + slice) * SLOT_ENTRIES;
+}
+
+/* Walks page into its place in the ring, once every slice is done with the page before. */
+static void walk_shared(struct shared_walk *w, uint64_t page)
+{
+    const struct sb_scan_trace *t = w->trace;
+    const uint32_t page_size = t->ioc->page_size;
+    struct walked_page *wp = &w->page[page % RING_PAGES];
+    struct op_out out;
+
+    if (page >= RING_PAGES)
+        for (unsigned k = 0; k < w->nslices; k++)
+            wait_for(&w->done[k].pages, page + 1 - RING_PAGES);
+    out.overflow = false;
+    for (unsigned k = 0; k < w->nslices; k++) {
+        out.list[k] = out.end[k] = slot_list(w, page, k);
+        out.limit[k] = out.list[k] + SLOT_ENTRIES;
+    }
+    wp->live = walk_op(&out, &w->lines, w->vacuum, t->ioc->pages + page * page_size,
+                       SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size, page_size,
+                       true);
+    wp->overflow = out.overflow;
+    for (unsigned k = 0; k < w->nslices; k++)
+        wp->n[k] = (uint32_t)(out.end[k] - out.list[k]);
+    atomic_store_explicit(&wp->ready, page + 1, memory_order_release);
+}
+
+/* Claims and walks the pages not yet claimed up to WALK_AHEAD pages past page. */
+static void walk_ahead(struct shared_walk *w, uint64_t page)
+{
+    const uint64_t npages = w->trace->ioc->npages;
+
+    for (;;) {
+        uint64_t first = atomic_load_explicit(&w->next, memory_order_relaxed), stop;
+        if (first >= npages || first >= page + WALK_AHEAD)
+            return;
+        stop = first + CLAIM_PAGES < npages ? first + CLAIM_PAGES : npages;
+        if (!atomic_compare_exchange_weak_explicit(&w->next, &first, stop, memory_order_relaxed,
+                                                   memory_order_relaxed))
+            continue;
+        for (uint64_t q = first; q < stop; q++)
+            walk_shared(w, q);
+    }
+}
+
+/* sb_sim_feed_scan for slice number slice (sim), with the op's walk shared. */
+static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim, unsigned slice)
+{
+    const struct sb_scan_trace *t = w->trace;
+    const uint32_t page_size = t->ioc->page_size;
+    struct op_lines own;
+    uint64_t live = 0;
+
+    op_lines_of(sim, &own);
+    for (uint64_t page = 0; page < t->ioc->npages; page++) {
+        struct walked_page *wp = &w->page[page % RING_PAGES];
+        walk_ahead(w, page);
+        wait_for(&wp->ready, page + 1);
+        feed_copy(sim, t, page);
+        if (wp->overflow) {
+            live += feed_op(sim, &own, w->vacuum, t->ioc->pages + page * page_size,
+                            SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size,
+                            page_size);
+        } else {
+            sb_cachesim_access_lines(sim, slot_list(w, page, slice), wp->n[slice]);
+            live += wp->live;
+        }
+        atomic_store_explicit(&w->done[slice].pages, page + 1, memory_order_release);
+    }
+    return live;
+}
+
+/* --- slices on threads ----------------------------------------------------------------------- */
+
+enum replay_mode {
+    MODE_UNDECIDED,
+    MODE_ALONE,  /* each slice walks the whole trace itself */
+    MODE_SHARED, /* the slices share the op's walk: every slice's thread runs */
 };
 
 /* One slice's replay of one scan, on its own thread. */
 struct slice_job {
     struct sb_cachesim *sim;
+    unsigned index;
     const struct sb_scan_trace *trace;
+    struct shared_walk *walk;
+    _Atomic int *mode; /* set once every thread has started, or could not */
     struct sb_cachesim_counts counts;
     uint64_t live;
 };
@@ -174,9 +356,15 @@ struct slice_job {
 static void *slice_replay(void *arg)
 {
     struct slice_job *job = arg;
+    int mode;
 
+    while ((mode = atomic_load_explicit(job->mode, memory_order_acquire)) == MODE_UNDECIDED)
+        sched_yield();
     sb_cachesim_reset_counts(job->sim);
-    job->live = sb_sim_feed_scan(job->sim, job->trace);
+    if (mode == MODE_SHARED)
+        job->live = feed_scan_shared(job->walk, job->sim, job->index);
+    else
+        job->live = sb_sim_feed_scan(job->sim, job->trace);
     sb_cachesim_read_counts(job->sim, &job->counts);
     return NULL;
 }
@@ -226,6 +414,12 @@ int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slic
     m->nslices = 1u << shift;
     for (unsigned i = 0; i < m->nslices && status == SB_OK; i++)
         status = sb_cachesim_create_slice(cfg, shift, i, &m->slice[i], err);
+    if (status == SB_OK && m->nslices > 1) {
+        m->walk_bytes = (size_t)RING_PAGES * m->nslices * SLOT_ENTRIES * sizeof(uint64_t);
+        m->walk_entries = malloc(m->walk_bytes);
+        if (!m->walk_entries)
+            status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's slices");
+    }
     if (status == SB_OK)
         *out = m;
     else
@@ -239,6 +433,7 @@ void sb_sim_model_destroy(struct sb_sim_model *m)
         return;
     for (unsigned i = 0; i < m->nslices; i++)
         sb_cachesim_destroy(m->slice[i]);
+    free(m->walk_entries);
     free(m);
 }
 
@@ -249,12 +444,33 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
 {
     struct slice_job jobs[MAX_SLICES];
     pthread_t thread[MAX_SLICES];
-    bool threaded[MAX_SLICES] = {false};
+    bool threaded[MAX_SLICES] = {false}, all_started = true;
+    struct shared_walk *walk = NULL;
+    _Atomic int mode = MODE_UNDECIDED;
 
+    /* the shared walk, when there is an op to walk and more than one slice */
+    if (m->nslices > 1 && trace->run->op->pass) {
+        walk = calloc(1, sizeof *walk);
+        if (walk) {
+            walk->trace = trace;
+            op_lines_of(m->slice[0], &walk->lines);
+            walk->lines.slice_mask = m->nslices - 1;
+            walk->lines.slice_index = 0;
+            walk->nslices = m->nslices;
+            walk->vacuum = trace->run->op->pass == sb_heap_vacuum;
+            walk->entries = m->walk_entries;
+        }
+    }
     for (unsigned i = 0; i < m->nslices; i++)
-        jobs[i] = (struct slice_job){.sim = m->slice[i], .trace = trace};
-    for (unsigned i = 1; i < m->nslices; i++)
+        jobs[i] = (struct slice_job){.sim = m->slice[i], .index = i, .trace = trace,
+                                     .walk = walk, .mode = &mode};
+    for (unsigned i = 1; i < m->nslices; i++) {
         threaded[i] = pthread_create(&thread[i], NULL, slice_replay, &jobs[i]) == 0;
+        all_started &= threaded[i];
+    }
+    /* shared only if every slice runs at once: a slice run later would wait for ever */
+    atomic_store_explicit(&mode, walk && all_started ? MODE_SHARED : MODE_ALONE,
+                          memory_order_release);
     /* slice 0 here, and any slice whose thread could not start (the same counts, later) */
     for (unsigned i = 0; i < m->nslices; i++)
         if (!threaded[i])
@@ -265,12 +481,13 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
             pthread_join(thread[i], NULL);
         sb_cachesim_counts_add(counts, &jobs[i].counts);
     }
+    free(walk);
     return jobs[0].live;
 }
 
 size_t sb_sim_model_state_bytes(const struct sb_sim_model *m)
 {
-    size_t bytes = sizeof *m;
+    size_t bytes = sizeof *m + m->walk_bytes;
 
     for (unsigned i = 0; i < m->nslices; i++)
         bytes += sb_cachesim_state_bytes(m->slice[i]);
