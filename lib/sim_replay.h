@@ -43,7 +43,10 @@ unsigned sb_sim_model_slices(const struct sb_sim_model *model);
 
 /* Replays one scan of the trace through every slice (state carries over from the scans before),
  * each on a thread of its own (on the caller's if one cannot start), and gives the scan's
- * counts, summed over the slices; returns sb_sim_feed_scan's live tuples. */
+ * counts, summed over the slices; returns sb_sim_feed_scan's live tuples. The slices' threads
+ * share the op's walk of each page (each page walked once, into a list per slice) when every
+ * one of them started; otherwise each slice walks the whole trace itself (sb_sim_feed_scan):
+ * the same counts either way. */
 uint64_t sb_sim_model_replay(struct sb_sim_model *model, const struct sb_scan_trace *trace,
                              struct sb_cachesim_counts *counts);
 
