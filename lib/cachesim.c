@@ -973,11 +973,13 @@ void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref
 
 /* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (as
  * access_list_as), in a narrow model (wide false: a set's tags at a constant offset) or not. */
-static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t *entries,
-                                          size_t n, const bool lru, const bool wide)
+static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
+                                          const uint16_t *entries, size_t n, const bool lru,
+                                          const bool wide)
 {
     struct level *L1 = &s->level[0];
-    const uint64_t *p, *end = entries + n;
+    const uint16_t *p, *end = entries + n;
+    const uint64_t first_tag = TAG_OF(first, 0);
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */
     const uint64_t set_mask = L1->set_mask, set_words = L1->set_words;
     uint64_t *const set0 = L1->set0;
@@ -985,11 +987,13 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t 
     uint64_t hits = 0;
     const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
     const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63;
-    _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY && TAG_OF(1, 0) == 1 << SB_CACHESIM_ENTRY_SHIFT,
+    _Static_assert(SB_CACHESIM_LINE_WRITE == TAG_DIRTY &&
+                       TAG_OF(1, 0) == 1 << SB_CACHESIM_ENTRY_SHIFT,
                    "an entry is its line's tag, the write bit the dirty bit");
 
     for (p = entries; p < end; p++) {
-        const uint64_t entry = *p, set = ((entry >> SB_CACHESIM_ENTRY_SHIFT) & set_mask) * set_words;
+        const uint64_t entry = first_tag + *p; /* the line's tag, with the write bit */
+        const uint64_t set = (LINE_OF(entry) & set_mask) * set_words;
         uint64_t *tag = tags0 + set + ((set0[set] >> mru_shift) & mru_mask);
         /* the common case: the set's most recently used way (no replacement state changes),
          * as the op's accesses return to the lines the copy just left; not a prefetched line */
@@ -1003,14 +1007,15 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, const uint64_t 
     L1->n.hits += hits;
 }
 
-void sb_cachesim_access_lines(struct sb_cachesim *s, const uint64_t *entries, size_t n)
+void sb_cachesim_access_lines(struct sb_cachesim *s, uint64_t first, const uint16_t *entries,
+                              size_t n)
 {
     if (s->shape.wide)
-        access_lines_as(s, entries, n, s->shape.level[0].lru, true);
+        access_lines_as(s, first, entries, n, s->shape.level[0].lru, true);
     else if (s->shape.level[0].lru)
-        access_lines_as(s, entries, n, true, false);
+        access_lines_as(s, first, entries, n, true, false);
     else
-        access_lines_as(s, entries, n, false, false);
+        access_lines_as(s, first, entries, n, false, false);
 }
 
 void sb_cachesim_slice_of(const struct sb_cachesim *s, unsigned *shift, uint64_t *index)

@@ -150,15 +150,17 @@ void sb_cachesim_access_list(struct sb_cachesim *sim, const struct sb_cachesim_r
  * sb_cachesim_create_slice), each known to it as line >> shift; a whole model: 0 and 0. */
 void sb_cachesim_slice_of(const struct sb_cachesim *sim, unsigned *shift, uint64_t *index);
 
-/* Whole lines looked up in L1d, in order, every one a line the model keeps: each entry is the
- * line's number in the model (the address shifted right by log2 of the line size, then by the
- * slice's shift: sb_cachesim_slice_of) shifted left by SB_CACHESIM_ENTRY_SHIFT, with
+/* Whole lines looked up in L1d, in order, every one a line the model keeps, near a first line
+ * (a page's): each entry is the line's distance from first (in the model's numbering: the
+ * address shifted right by log2 of the line size, then by the slice's shift, as
+ * sb_cachesim_slice_of says) shifted left by SB_CACHESIM_ENTRY_SHIFT, with
  * SB_CACHESIM_LINE_WRITE set for a store. Exactly sb_cachesim_access(line * line_size, 1,
  * is_write) of each (line: the whole address space's number); the fastest way to feed accesses
  * that are not copies (sim_replay's op walk), as the caller skips the other slices' lines. */
 #define SB_CACHESIM_ENTRY_SHIFT 2
 #define SB_CACHESIM_LINE_WRITE 1u
-void sb_cachesim_access_lines(struct sb_cachesim *sim, const uint64_t *entries, size_t n);
+void sb_cachesim_access_lines(struct sb_cachesim *sim, uint64_t first, const uint16_t *entries,
+                              size_t n);
 
 /* A copy of len bytes from src to dst as the temporal and streaming copy kernels make it, one
  * line-sized chunk at a time: the chunk of src loaded, then the chunk of dst at the same offset

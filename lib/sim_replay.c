@@ -40,9 +40,10 @@ static bool tuple_is_live(const uint8_t *page, uint32_t off)
     return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
-/* The op's line accesses, as the model's entries (sb_cachesim_access_lines): the lines of one
- * slice, numbered as it numbers them, gathered and fed to it a list at a time; or, for the
- * slices' shared walk, every slice's lines in a list of its own. */
+/* The op's line accesses, as the model's entries (sb_cachesim_access_lines: a line's distance
+ * from the page's first line, in the slice's numbering): the lines of one slice, gathered and
+ * fed to it a list at a time; or, for the slices' shared walk, every slice's lines in a list of
+ * its own. The walk makes them from offsets in the page: it never needs the page's address. */
 #define BATCH_LINES 512
 #define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a write (two) */
 
@@ -59,16 +60,18 @@ struct op_lines {
  * is full: the walk is then of no use to that page). */
 struct op_out {
     struct sb_cachesim *sim; /* one slice's model */
-    uint64_t *list[MAX_SLICES], *end[MAX_SLICES], *limit[MAX_SLICES];
+    uint64_t first;          /* the page's first line, in the slice's numbering */
+    uint16_t *list[MAX_SLICES], *end[MAX_SLICES], *limit[MAX_SLICES];
     bool overflow;
 };
 
-/* The line (a load, or a store if write is SB_CACHESIM_LINE_WRITE) as an entry: of the one
- * slice if it keeps the line (split false), else of the line's slice. */
-static inline void add_line(struct op_out *out, const struct op_lines *o, uint64_t line,
-                            uint64_t write, const bool split)
+/* The line of the page (its number in the page: a page starts a multiple of the slices' lines)
+ * as an entry (a load, or a store if write is SB_CACHESIM_LINE_WRITE): of the one slice if it
+ * keeps the line (split false), else of the line's slice. */
+static inline void add_line(struct op_out *out, const struct op_lines *o, uint32_t line,
+                            uint32_t write, const bool split)
 {
-    const uint64_t entry = (line >> o->slice_shift) << SB_CACHESIM_ENTRY_SHIFT | write;
+    const uint16_t entry = (uint16_t)((line >> o->slice_shift) << SB_CACHESIM_ENTRY_SHIFT | write);
 
     if (!split) {
         if (((line ^ o->slice_index) & o->slice_mask) == 0)
@@ -82,19 +85,20 @@ static inline void add_line(struct op_out *out, const struct op_lines *o, uint64
     }
 }
 
-/* The lines of size bytes at address: at most two (size at most the smallest line size). */
-static inline void add_lines(struct op_out *out, const struct op_lines *o, uint64_t address,
-                             uint32_t size, uint64_t write, const bool split)
+/* The lines of size bytes at offset in the page: at most two (size at most the smallest line
+ * size). */
+static inline void add_lines(struct op_out *out, const struct op_lines *o, uint32_t offset,
+                             uint32_t size, uint32_t write, const bool split)
 {
-    const uint64_t line = address >> o->line_shift, last = (address + size - 1) >> o->line_shift;
+    const uint32_t line = offset >> o->line_shift, last = (offset + size - 1) >> o->line_shift;
 
     add_line(out, o, line, write, split);
     if (last != line)
         add_line(out, o, last, write, split);
 }
 
-/* The op's accesses to the page at dst, in the order heap.c makes them, walked on the source
- * page src (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
+/* The op's accesses to its page, in the order heap.c makes them, walked on the source page src
+ * (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
  * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21).
  * vacuum: the same reads, then a live tuple's t_infomask written (hint bits) or a dead tuple's
  * line pointer written (unused); at the end pd_flags (if it pruned) and pd_prune_xid written.
@@ -102,9 +106,9 @@ static inline void add_lines(struct op_out *out, const struct op_lines *o, uint6
  * live tuples. */
 static inline __attribute__((always_inline)) uint64_t
 walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uint8_t *src,
-        uint64_t dst, uint32_t page_size, const bool split)
+        uint32_t page_size, const bool split)
 {
-    const uint64_t W = SB_CACHESIM_LINE_WRITE;
+    const uint32_t W = SB_CACHESIM_LINE_WRITE;
     const struct op_lines o = *lines; /* in locals: the entries' stores may alias it */
     const uint32_t n = sb_page_nitems(src);
     uint64_t live = 0;
@@ -112,27 +116,28 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
 
     _Static_assert(SB_T_INFOMASK + 2 - SB_T_XMAX <= SB_CACHESIM_MIN_LINE + 2 &&
                    SB_LINE_POINTER_SIZE <= SB_CACHESIM_MIN_LINE, "no access spans 3 lines");
-    add_lines(out, &o, dst + SB_PD_LOWER, 2, 0, split);
+    add_lines(out, &o, SB_PD_LOWER, 2, 0, split);
     for (uint32_t i = 0; i < n; i++) {
-        const uint64_t lp = dst + SB_PAGE_HEADER_SIZE + (uint64_t)i * SB_LINE_POINTER_SIZE;
+        const uint32_t lp = SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE;
         uint32_t off, flags, len;
         bool is_live;
 
         if (!split && out->end[0] > out->limit[0] - TUPLE_MAX_LINES) {
-            sb_cachesim_access_lines(out->sim, out->list[0], (size_t)(out->end[0] - out->list[0]));
+            sb_cachesim_access_lines(out->sim, out->first, out->list[0],
+                                     (size_t)(out->end[0] - out->list[0]));
             out->end[0] = out->list[0];
         }
         add_line(out, &o, lp >> o.line_shift, 0, split); /* aligned: in one line */
         sb_page_item(src, i, &off, &flags, &len);
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        add_lines(out, &o, dst + off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
+        add_lines(out, &o, off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
         is_live = tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
         if (is_live) {
-            add_lines(out, &o, dst + off + SB_T_INFOMASK, 2, W, split); /* hint bits */
+            add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* hint bits */
         } else {
             add_line(out, &o, lp >> o.line_shift, W, split); /* unused */
             pruned = true;
@@ -140,8 +145,8 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
     }
     if (vacuum) {
         if (pruned)
-            add_lines(out, &o, dst + SB_PD_FLAGS, 2, W, split); /* pd_flags |= ... */
-        add_lines(out, &o, dst + 20, 4, W, split);              /* pd_prune_xid = 0 */
+            add_lines(out, &o, SB_PD_FLAGS, 2, W, split); /* pd_flags |= ... */
+        add_lines(out, &o, 20, 4, W, split);              /* pd_prune_xid = 0 */
     }
     return live;
 }
@@ -150,14 +155,16 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
 static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, bool vacuum,
                         const uint8_t *src, uint64_t dst, uint32_t page_size)
 {
-    uint64_t entry[BATCH_LINES], live;
+    uint16_t entry[BATCH_LINES];
+    uint64_t live;
     struct op_out out;
 
     out.sim = sim;
+    out.first = dst >> lines->line_shift >> lines->slice_shift;
     out.list[0] = out.end[0] = entry;
     out.limit[0] = entry + BATCH_LINES;
-    live = walk_op(&out, lines, vacuum, src, dst, page_size, false);
-    sb_cachesim_access_lines(sim, entry, (size_t)(out.end[0] - entry));
+    live = walk_op(&out, lines, vacuum, src, page_size, false);
+    sb_cachesim_access_lines(sim, out.first, entry, (size_t)(out.end[0] - entry));
     return live;
 }
 
@@ -212,14 +219,14 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
  * once, by whichever slice's thread claims the page (CLAIM_PAGES at a time, at most WALK_AHEAD
  * pages ahead of its own replay), into a list per slice, in a ring of RING_PAGES pages. Each
  * slice replays the page's copy, then its own list. A page whose list for some slice would not
- * fit (SLOT_ENTRIES) is walked by each slice on its own, as without sharing. The ring is
+ * fit (PAGE_ENTRIES / slices) is walked by each slice on its own, as without sharing. The ring is
  * reused once every slice has replayed the page it held; a claim waits for that, never for a
  * page claimed after it (RING_PAGES >= WALK_AHEAD + CLAIM_PAGES), so no thread waits for
  * itself. */
-#define RING_PAGES 64
-#define WALK_AHEAD 32
+#define RING_PAGES 32
+#define WALK_AHEAD 8
 #define CLAIM_PAGES 4
-#define SLOT_ENTRIES 512
+#define PAGE_ENTRIES 1024 /* a page's, shared out evenly between the slices' lists */
 _Static_assert(RING_PAGES >= WALK_AHEAD + CLAIM_PAGES, "a claim never waits for a later one");
 
 struct walked_page {
@@ -240,13 +247,13 @@ struct shared_walk {
         char apart[56];         /* each on a line of its own */
     } done[MAX_SLICES];
     struct walked_page page[RING_PAGES];
-    uint64_t *entries; /* [RING_PAGES][nslices][SLOT_ENTRIES] */
+    uint16_t *entries; /* [RING_PAGES][PAGE_ENTRIES]: each slice's list, PAGE_ENTRIES / nslices */
 };
 
 struct sb_sim_model {
     unsigned nslices;
     struct sb_cachesim *slice[MAX_SLICES];
-    uint64_t *walk_entries; /* the shared walk's lists (nslices > 1) */
+    uint16_t *walk_entries; /* the shared walk's lists (nslices > 1) */
     size_t walk_bytes;
 };
 
@@ -259,9 +266,9 @@ static void wait_for(_Atomic uint64_t *value, uint64_t at_least)
             sched_yield();
 }
 
-static uint64_t *slot_list(const struct shared_walk *w, uint64_t page, unsigned slice)
+static uint16_t *slot_list(const struct shared_walk *w, uint64_t page, unsigned slice)
 {
-    return w->entries + ((page % RING_PAGES) * w->nslices + slice) * SLOT_ENTRIES;
+    return w->entries + (page % RING_PAGES) * PAGE_ENTRIES + slice * (PAGE_ENTRIES / w->nslices);
 }
 
 /* Walks page into its place in the ring, once every slice is done with the page before. */
@@ -278,10 +285,9 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
     out.overflow = false;
     for (unsigned k = 0; k < w->nslices; k++) {
         out.list[k] = out.end[k] = slot_list(w, page, k);
-        out.limit[k] = out.list[k] + SLOT_ENTRIES;
+        out.limit[k] = out.list[k] + PAGE_ENTRIES / w->nslices;
     }
-    wp->live = walk_op(&out, &w->lines, w->vacuum, t->ioc->pages + page * page_size,
-                       SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size, page_size,
+    wp->live = walk_op(&out, &w->lines, w->vacuum, t->ioc->pages + page * page_size, page_size,
                        true);
     wp->overflow = out.overflow;
     for (unsigned k = 0; k < w->nslices; k++)
@@ -326,7 +332,9 @@ static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim,
                             SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size,
                             page_size);
         } else {
-            sb_cachesim_access_lines(sim, slot_list(w, page, slice), wp->n[slice]);
+            const uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size;
+            sb_cachesim_access_lines(sim, dst >> own.line_shift >> own.slice_shift,
+                                     slot_list(w, page, slice), wp->n[slice]);
             live += wp->live;
         }
         atomic_store_explicit(&w->done[slice].pages, page + 1, memory_order_release);
@@ -415,7 +423,7 @@ int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slic
     for (unsigned i = 0; i < m->nslices && status == SB_OK; i++)
         status = sb_cachesim_create_slice(cfg, shift, i, &m->slice[i], err);
     if (status == SB_OK && m->nslices > 1) {
-        m->walk_bytes = (size_t)RING_PAGES * m->nslices * SLOT_ENTRIES * sizeof(uint64_t);
+        m->walk_bytes = (size_t)RING_PAGES * PAGE_ENTRIES * sizeof(uint16_t);
         m->walk_entries = malloc(m->walk_bytes);
         if (!m->walk_entries)
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's slices");

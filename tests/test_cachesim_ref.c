@@ -519,14 +519,14 @@ static void both_list(struct pair *p, const struct sb_cachesim_ref *refs, size_t
     pair_check(p);
 }
 
-/* The line list (of a whole model: line numbers as they are) against the reference's
- * accesses of one byte of each line, one at a time. */
-static void both_lines(struct pair *p, const uint64_t *entries, size_t n)
+/* The line list (of a whole model: line numbers as they are, from first) against the
+ * reference's accesses of one byte of each line, one at a time. */
+static void both_lines(struct pair *p, uint64_t first, const uint16_t *entries, size_t n)
 {
-    sb_cachesim_access_lines(p->sim, entries, n);
+    sb_cachesim_access_lines(p->sim, first, entries, n);
     for (size_t i = 0; i < n; i++)
-        ref_access(&p->ref, (entries[i] >> SB_CACHESIM_ENTRY_SHIFT) * p->ref.line_size, 1,
-                   entries[i] & SB_CACHESIM_LINE_WRITE);
+        ref_access(&p->ref, (first + (entries[i] >> SB_CACHESIM_ENTRY_SHIFT)) * p->ref.line_size,
+                   1, entries[i] & SB_CACHESIM_LINE_WRITE);
     pair_check(p);
 }
 
@@ -586,14 +586,16 @@ static void random_trace(struct pair *p, uint64_t base, uint64_t span, int steps
                 len = rnd() % (3 * line);
             both_copy(p, address, dst, len, rnd() % 3 == 0);
         } else if (r < 90) {
-            uint64_t entries[24];
+            const uint64_t first = (base + rnd() % span) / line;
+            uint16_t entries[24];
             size_t n = rnd() % 24;
-            for (size_t i = 0; i < n; i++) /* often the line before, as the op's walk returns */
-                entries[i] = (i && rnd() % 3 == 0 ? entries[i - 1] >> SB_CACHESIM_ENTRY_SHIFT
-                                                   : (base + rnd() % span) / line)
-                                 << SB_CACHESIM_ENTRY_SHIFT |
-                             (rnd() % 3 == 0 ? SB_CACHESIM_LINE_WRITE : 0);
-            both_lines(p, entries, n);
+            for (size_t i = 0; i < n; i++) { /* often the line before, as the op's walk */
+                uint64_t at = i && rnd() % 3 == 0 ? entries[i - 1] >> SB_CACHESIM_ENTRY_SHIFT
+                                                  : rnd() % (span / line);
+                entries[i] = (uint16_t)(at << SB_CACHESIM_ENTRY_SHIFT |
+                                        (rnd() % 3 == 0 ? SB_CACHESIM_LINE_WRITE : 0));
+            }
+            both_lines(p, first, entries, n);
         } else if (r < 97) {
             struct sb_cachesim_ref refs[24];
             size_t n = rnd() % 24;

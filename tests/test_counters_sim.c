@@ -403,8 +403,8 @@ static void test_slices_add_up(void **state)
 }
 
 /* Pages of 32KB of tuples without data (1169 a page): a slice's share of a page's op walk
- * does not fit the shared walk's list (512 entries), so each slice walks such a page itself;
- * the counts are still the whole model's. */
+ * does not fit its list in the shared walk (1024 entries a page, shared out between the
+ * slices), so each slice walks such a page itself; the counts are still the whole model's. */
 static void test_slices_crowded_pages(void **state)
 {
     struct sb_machine m = test_machine();
