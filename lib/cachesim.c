@@ -1000,8 +1000,17 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
         if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == (entry & ~(uint64_t)TAG_DIRTY)) {
             *tag |= entry & TAG_DIRTY;
             hits++;
-        } else {
-            access_line_call(s, LINE_OF(entry), entry & TAG_DIRTY);
+        } else { /* another way, found by its hint and touched, as access_line does */
+            const struct set_ref r = set_at(L1, set0 + set, wide);
+            const uint64_t line = LINE_OF(entry);
+            const int w = find_way(L1, r, line, key_of(hint_of(line)), wide);
+            if (w >= 0 && !(r.tags[w] & TAG_PREFETCHED)) {
+                r.tags[w] |= entry & TAG_DIRTY;
+                hits++;
+                touch(L1, (struct level_kind){lru, SB_INCL_NON_INCLUSIVE}, r, (uint32_t)w);
+            } else { /* a miss, or the first hit on a prefetched line */
+                access_line_call(s, line, entry & TAG_DIRTY);
+            }
         }
     }
     L1->n.hits += hits;
