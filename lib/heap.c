@@ -15,7 +15,7 @@
 #define PD_UPPER SB_PD_UPPER
 #define PD_SPECIAL 16
 #define PD_PAGESIZE_VERSION 18
-#define PD_PRUNE_XID 20
+#define PD_PRUNE_XID SB_PD_PRUNE_XID
 #define T_XMIN 0
 #define T_XMAX SB_T_XMAX
 #define T_CID 8
@@ -143,18 +143,6 @@ uint32_t sb_page_checksum(const void *page_mem, uint32_t page_size)
     return result;
 }
 
-/* A tuple is visible when its inserter committed and it has no committed deleter
- * (HeapTupleSatisfiesMVCC for a snapshot taken after every generated transaction). */
-static inline bool tuple_is_live(const uint8_t *tup)
-{
-    uint16_t infomask = sb_load16(tup + T_INFOMASK);
-    uint32_t xmax = sb_load32(tup + T_XMAX);
-
-    if (infomask & SB_HEAP_XMIN_INVALID)
-        return false;
-    return xmax == 0 || (infomask & SB_HEAP_XMAX_INVALID);
-}
-
 uint32_t sb_heap_count(void *page_mem, uint32_t page_size)
 {
     const uint8_t *page = page_mem;
@@ -167,7 +155,7 @@ uint32_t sb_heap_count(void *page_mem, uint32_t page_size)
 
         if (((item >> 15) & 3u) != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        visible += tuple_is_live(page + off);
+        visible += sb_tuple_is_live(page, off);
     }
     return visible;
 }
@@ -186,7 +174,7 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
 
         if (((item >> 15) & 3u) != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
-        if (tuple_is_live(tup)) {
+        if (sb_tuple_is_live(page, off)) {
             store16(tup + T_INFOMASK,
                     (uint16_t)(sb_load16(tup + T_INFOMASK) | SB_HEAP_XMIN_COMMITTED |
                                SB_HEAP_XMAX_INVALID));

@@ -64,6 +64,7 @@ uint32_t sb_heap_vacuum(void *page, uint32_t page_size);
 #define SB_PD_FLAGS 10u
 #define SB_PD_LOWER 12u
 #define SB_PD_UPPER 14u
+#define SB_PD_PRUNE_XID 20u
 #define SB_T_XMAX 4u
 #define SB_T_INFOMASK 20u
 
@@ -111,6 +112,18 @@ static inline uint16_t sb_tuple_infomask(const void *page, uint32_t off)
 static inline uint32_t sb_tuple_xmax(const void *page, uint32_t off)
 {
     return sb_load32((const uint8_t *)page + off + SB_T_XMAX);
+}
+
+/* A tuple is visible when its inserter committed and it has no committed deleter
+ * (HeapTupleSatisfiesMVCC for a snapshot taken after every generated transaction): what the
+ * passes decide, and the cache model's walk of them. */
+static inline bool sb_tuple_is_live(const void *page, uint32_t off)
+{
+    uint16_t infomask = sb_tuple_infomask(page, off);
+
+    if (infomask & SB_HEAP_XMIN_INVALID)
+        return false;
+    return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
 }
 
 #endif

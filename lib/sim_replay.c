@@ -30,16 +30,6 @@
 
 #define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
 
-/* HeapTupleSatisfiesMVCC as heap.c's passes decide it, from the tuple header's bytes. */
-static bool tuple_is_live(const uint8_t *page, uint32_t off)
-{
-    uint16_t infomask = sb_tuple_infomask(page, off);
-
-    if (infomask & SB_HEAP_XMIN_INVALID)
-        return false;
-    return sb_tuple_xmax(page, off) == 0 || (infomask & SB_HEAP_XMAX_INVALID);
-}
-
 /* The op's line accesses, as the model's entries (sb_cachesim_access_lines: a line's distance
  * from the page's first line, in the slice's numbering): the lines of one slice, gathered and
  * fed to it a list at a time; or, for the slices' shared walk, every slice's lines in a list of
@@ -132,7 +122,7 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
         if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
             continue;
         add_lines(out, &o, off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
-        is_live = tuple_is_live(src, off);
+        is_live = sb_tuple_is_live(src, off);
         live += is_live;
         if (!vacuum)
             continue;
@@ -145,25 +135,45 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
     }
     if (vacuum) {
         if (pruned)
-            add_lines(out, &o, SB_PD_FLAGS, 2, W, split); /* pd_flags |= ... */
-        add_lines(out, &o, 20, 4, W, split);              /* pd_prune_xid = 0 */
+            add_lines(out, &o, SB_PD_FLAGS, 2, W, split);     /* pd_flags |= ... */
+        add_lines(out, &o, SB_PD_PRUNE_XID, 4, W, split); /* pd_prune_xid = 0 */
     }
     return live;
 }
 
-/* The op's walk of one page, fed to sim (a slice, or the whole model). */
+/* Page block of the table (what the op walks), and where the model sees the pool buffer it
+ * was copied into. */
+static const uint8_t *table_page(const struct sb_scan_trace *t, uint64_t block)
+{
+    return t->ioc->pages + block * t->ioc->page_size;
+}
+
+static uint64_t pool_address(const struct sb_scan_trace *t, uint64_t block)
+{
+    return SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * t->ioc->page_size;
+}
+
+/* The first line of the pool buffer of page block, in the slice's numbering: what the op's
+ * entries count from. */
+static uint64_t first_line(const struct sb_scan_trace *t, uint64_t block,
+                           const struct op_lines *lines)
+{
+    return pool_address(t, block) >> lines->line_shift >> lines->slice_shift;
+}
+
+/* The op's walk of page block, fed to sim (a slice, or the whole model). */
 static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, bool vacuum,
-                        const uint8_t *src, uint64_t dst, uint32_t page_size)
+                        const struct sb_scan_trace *t, uint64_t block)
 {
     uint16_t entry[BATCH_LINES];
     uint64_t live;
     struct op_out out;
 
     out.sim = sim;
-    out.first = dst >> lines->line_shift >> lines->slice_shift;
+    out.first = first_line(t, block, lines);
     out.list[0] = out.end[0] = entry;
     out.limit[0] = entry + BATCH_LINES;
-    live = walk_op(&out, lines, vacuum, src, page_size, false);
+    live = walk_op(&out, lines, vacuum, table_page(t, block), t->ioc->page_size, false);
     sb_cachesim_access_lines(sim, out.first, entry, (size_t)(out.end[0] - entry));
     return live;
 }
@@ -181,8 +191,7 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
 {
     const uint32_t page_size = t->ioc->page_size;
     const bool temporal = t->run->kernel->temporal;
-    const uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size;
-    const uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size;
+    const uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size, dst = pool_address(t, block);
 
     /* a bigtable page arrives by the device's DMA: written to memory, out of every cache
      * (streamed line by line, then fenced) */
@@ -198,7 +207,6 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
 
 uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t)
 {
-    const uint32_t page_size = t->ioc->page_size;
     const bool vacuum = t->run->op->pass == sb_heap_vacuum;
     uint64_t live = 0;
     struct op_lines lines;
@@ -207,9 +215,7 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
     for (uint64_t block = 0; block < t->ioc->npages; block++) {
         feed_copy(sim, t, block);
         if (t->run->op->pass)
-            live += feed_op(sim, &lines, vacuum, t->ioc->pages + block * page_size,
-                            SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * page_size,
-                            page_size);
+            live += feed_op(sim, &lines, vacuum, t, block);
     }
     return live;
 }
@@ -247,13 +253,13 @@ struct shared_walk {
         char apart[56];         /* each on a line of its own */
     } done[MAX_SLICES];
     struct walked_page page[RING_PAGES];
-    uint16_t *entries; /* [RING_PAGES][PAGE_ENTRIES]: each slice's list, PAGE_ENTRIES / nslices */
+    uint16_t entries[]; /* [RING_PAGES][PAGE_ENTRIES]: each slice's list, PAGE_ENTRIES / nslices */
 };
 
 struct sb_sim_model {
     unsigned nslices;
     struct sb_cachesim *slice[MAX_SLICES];
-    uint16_t *walk_entries; /* the shared walk's lists (nslices > 1) */
+    struct shared_walk *walk; /* the slices' shared walk (nslices > 1), set up at each replay */
     size_t walk_bytes;
 };
 
@@ -266,7 +272,7 @@ static void wait_for(_Atomic uint64_t *value, uint64_t at_least)
             sched_yield();
 }
 
-static uint16_t *slot_list(const struct shared_walk *w, uint64_t page, unsigned slice)
+static uint16_t *slot_list(struct shared_walk *w, uint64_t page, unsigned slice)
 {
     return w->entries + (page % RING_PAGES) * PAGE_ENTRIES + slice * (PAGE_ENTRIES / w->nslices);
 }
@@ -275,7 +281,6 @@ static uint16_t *slot_list(const struct shared_walk *w, uint64_t page, unsigned 
 static void walk_shared(struct shared_walk *w, uint64_t page)
 {
     const struct sb_scan_trace *t = w->trace;
-    const uint32_t page_size = t->ioc->page_size;
     struct walked_page *wp = &w->page[page % RING_PAGES];
     struct op_out out;
 
@@ -287,8 +292,7 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
         out.list[k] = out.end[k] = slot_list(w, page, k);
         out.limit[k] = out.list[k] + PAGE_ENTRIES / w->nslices;
     }
-    wp->live = walk_op(&out, &w->lines, w->vacuum, t->ioc->pages + page * page_size, page_size,
-                       true);
+    wp->live = walk_op(&out, &w->lines, w->vacuum, table_page(t, page), t->ioc->page_size, true);
     wp->overflow = out.overflow;
     for (unsigned k = 0; k < w->nslices; k++)
         wp->n[k] = (uint32_t)(out.end[k] - out.list[k]);
@@ -317,7 +321,6 @@ static void walk_ahead(struct shared_walk *w, uint64_t page)
 static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim, unsigned slice)
 {
     const struct sb_scan_trace *t = w->trace;
-    const uint32_t page_size = t->ioc->page_size;
     struct op_lines own;
     uint64_t live = 0;
 
@@ -328,13 +331,10 @@ static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim,
         wait_for(&wp->ready, page + 1);
         feed_copy(sim, t, page);
         if (wp->overflow) {
-            live += feed_op(sim, &own, w->vacuum, t->ioc->pages + page * page_size,
-                            SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size,
-                            page_size);
+            live += feed_op(sim, &own, w->vacuum, t, page);
         } else {
-            const uint64_t dst = SB_SIM_POOL_BASE + (uint64_t)t->victims[page] * page_size;
-            sb_cachesim_access_lines(sim, dst >> own.line_shift >> own.slice_shift,
-                                     slot_list(w, page, slice), wp->n[slice]);
+            sb_cachesim_access_lines(sim, first_line(t, page, &own), slot_list(w, page, slice),
+                                     wp->n[slice]);
             live += wp->live;
         }
         atomic_store_explicit(&w->done[slice].pages, page + 1, memory_order_release);
@@ -423,9 +423,9 @@ int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slic
     for (unsigned i = 0; i < m->nslices && status == SB_OK; i++)
         status = sb_cachesim_create_slice(cfg, shift, i, &m->slice[i], err);
     if (status == SB_OK && m->nslices > 1) {
-        m->walk_bytes = (size_t)RING_PAGES * PAGE_ENTRIES * sizeof(uint16_t);
-        m->walk_entries = malloc(m->walk_bytes);
-        if (!m->walk_entries)
+        m->walk_bytes = sizeof *m->walk + (size_t)RING_PAGES * PAGE_ENTRIES * sizeof(uint16_t);
+        m->walk = malloc(m->walk_bytes);
+        if (!m->walk)
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's slices");
     }
     if (status == SB_OK)
@@ -441,7 +441,7 @@ void sb_sim_model_destroy(struct sb_sim_model *m)
         return;
     for (unsigned i = 0; i < m->nslices; i++)
         sb_cachesim_destroy(m->slice[i]);
-    free(m->walk_entries);
+    free(m->walk);
     free(m);
 }
 
@@ -456,18 +456,17 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
     struct shared_walk *walk = NULL;
     _Atomic int mode = MODE_UNDECIDED;
 
-    /* the shared walk, when there is an op to walk and more than one slice */
-    if (m->nslices > 1 && trace->run->op->pass) {
-        walk = calloc(1, sizeof *walk);
-        if (walk) {
-            walk->trace = trace;
-            op_lines_of(m->slice[0], &walk->lines);
-            walk->lines.slice_mask = m->nslices - 1;
-            walk->lines.slice_index = 0;
-            walk->nslices = m->nslices;
-            walk->vacuum = trace->run->op->pass == sb_heap_vacuum;
-            walk->entries = m->walk_entries;
-        }
+    /* the shared walk, when there is an op to walk and more than one slice: its counters and
+     * the ring's pages (numbered from 0 again) start afresh */
+    if (m->walk && trace->run->op->pass) {
+        walk = m->walk;
+        memset(walk, 0, sizeof *walk);
+        walk->trace = trace;
+        op_lines_of(m->slice[0], &walk->lines);
+        walk->lines.slice_mask = m->nslices - 1;
+        walk->lines.slice_index = 0;
+        walk->nslices = m->nslices;
+        walk->vacuum = trace->run->op->pass == sb_heap_vacuum;
     }
     for (unsigned i = 0; i < m->nslices; i++)
         jobs[i] = (struct slice_job){.sim = m->slice[i], .index = i, .trace = trace,
@@ -489,7 +488,6 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
             pthread_join(thread[i], NULL);
         sb_cachesim_counts_add(counts, &jobs[i].counts);
     }
-    free(walk);
     return jobs[0].live;
 }
 
