@@ -927,52 +927,10 @@ static __attribute__((noinline)) void access_line_call(struct sb_cachesim *s, ui
     access_line(s, -1, line, write, false, false);
 }
 
-/* sb_cachesim_access_list, for an L1d of LRU (lru true) or pseudo-LRU replacement: a constant,
- * so that where the set's word keeps its most recently used way is one too (a shift by a
- * variable takes a register of its own on x86). */
-static ALWAYS_INLINE void access_list_as(struct sb_cachesim *s, const struct sb_cachesim_ref *refs,
-                                         size_t n, const bool lru)
-{
-    struct level *L1 = &s->level[0];
-    const struct sb_cachesim_ref *ref, *end = refs + n;
-    /* where the set's word keeps its most recently used way (mru_known levels) */
-    const unsigned mru_shift = lru ? 0 : PLRU_MRU_SHIFT;
-    const uint64_t mru_mask = lru ? 15 : !L1->mru_known ? 0 : 63; /* LRU: always known */
-
-    for (ref = refs; ref < end; ref++) {
-        const uint64_t write = ref->is_write ? TAG_DIRTY : 0;
-        uint64_t line = ref->address >> s->line_shift;
-        const uint64_t last = (ref->address + ref->size - 1) >> s->line_shift;
-        if (ref->size == 0)
-            continue;
-        do {
-            /* the common case: the set's most recently used way (no replacement state
-             * changes), as the op's accesses return to the lines the copy just left */
-            const uint64_t here = line >> s->slice_shift;
-            const uint64_t *set = L1->set0 + (here & L1->set_mask) * L1->set_words;
-            uint64_t *tag = (uint64_t *)set + L1->tags_word + ((*set >> mru_shift) & mru_mask);
-            if (!in_slice(s, line))
-                continue;
-            if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == TAG_OF(here, 0)) { /* or prefetched */
-                *tag |= write;
-                L1->n.hits++;
-            } else {
-                access_line_call(s, here, write);
-            }
-        } while (++line <= last);
-    }
-}
-
-void sb_cachesim_access_list(struct sb_cachesim *s, const struct sb_cachesim_ref *refs, size_t n)
-{
-    if (s->shape.level[0].lru)
-        access_list_as(s, refs, n, true);
-    else
-        access_list_as(s, refs, n, false);
-}
-
-/* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (as
- * access_list_as), in a narrow model (wide false: a set's tags at a constant offset) or not. */
+/* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (constants,
+ * so that where the set's word keeps its most recently used way is one too: a shift by a
+ * variable takes a register of its own on x86), in a narrow model (wide false: a set's tags at a
+ * constant offset) or not. */
 static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
                                           const uint16_t *entries, size_t n, const bool lru,
                                           const bool wide)

@@ -12,9 +12,9 @@
  * pseudo-LRU: a tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16
  * ways at a time) rounded up to 16 bytes, and one uint64 tag per way (the line number, a dirty
  * bit, a prefetched bit): 9.5 bytes per simulated line for 16 ways, 11 for 8. Sets are powers
- * of two (mask and one multiply); nothing is allocated per access. sb_cachesim_copy(),
- * sb_cachesim_access_lines() and sb_cachesim_access_list() take a page's worth of accesses in
- * one call (the fast way to feed a scan). */
+ * of two (mask and one multiply); nothing is allocated per access. sb_cachesim_copy() and
+ * sb_cachesim_access_lines() take a page's worth of accesses in one call (the fast way to feed a
+ * scan). */
 #ifndef SB_CACHESIM_H
 #define SB_CACHESIM_H
 
@@ -134,17 +134,6 @@ void sb_cachesim_destroy(struct sb_cachesim *sim);
  * looked up in L1d, and on a miss brought from below (a store miss reads the line first:
  * write-allocate) and marked dirty on a store. */
 void sb_cachesim_access(struct sb_cachesim *sim, uint64_t address, uint64_t size, bool is_write);
-
-/* One access of a list: size bytes at address, a load or a store. */
-struct sb_cachesim_ref {
-    uint64_t address;
-    uint32_t size;
-    bool is_write;
-};
-
-/* The accesses of refs in order: exactly sb_cachesim_access() of each, faster (one call). */
-void sb_cachesim_access_list(struct sb_cachesim *sim, const struct sb_cachesim_ref *refs,
-                             size_t n);
 
 /* The lines the model keeps: those whose low shift bits are index (a slice of
  * sb_cachesim_create_slice), each known to it as line >> shift; a whole model: 0 and 0. */

@@ -8,8 +8,7 @@
  * every line size, the prefetcher, streaming stores and fences; the shapes that have their own
  * copy of the batch loop (those of configs/machines and machine=auto), small and at the
  * shipped machines' own sizes; and the batch entries (sb_cachesim_copy, aligned or not, temporal
- * or streaming, sb_cachesim_access_list and sb_cachesim_access_lines) against one access at a
- * time. Built twice: against the library, and with lib/cachesim.c compiled with
+ * or streaming, and sb_cachesim_access_lines) against one access at a time. Built twice: against the library, and with lib/cachesim.c compiled with
  * SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
@@ -510,15 +509,6 @@ static void both_copy(struct pair *p, uint64_t src, uint64_t dst, uint64_t len, 
     pair_check(p);
 }
 
-/* The batch list against the reference's accesses, one at a time. */
-static void both_list(struct pair *p, const struct sb_cachesim_ref *refs, size_t n)
-{
-    sb_cachesim_access_list(p->sim, refs, n);
-    for (size_t i = 0; i < n; i++)
-        ref_access(&p->ref, refs[i].address, refs[i].size, refs[i].is_write);
-    pair_check(p);
-}
-
 /* The line list (of a whole model: line numbers as they are, from first) against the
  * reference's accesses of one byte of each line, one at a time. */
 static void both_lines(struct pair *p, uint64_t first, const uint16_t *entries, size_t n)
@@ -585,7 +575,7 @@ static void random_trace(struct pair *p, uint64_t base, uint64_t span, int steps
             if (rnd() % 8 == 0)
                 len = rnd() % (3 * line);
             both_copy(p, address, dst, len, rnd() % 3 == 0);
-        } else if (r < 90) {
+        } else if (r < 97) {
             const uint64_t first = (base + rnd() % span) / line;
             uint16_t entries[24];
             size_t n = rnd() % 24;
@@ -596,15 +586,6 @@ static void random_trace(struct pair *p, uint64_t base, uint64_t span, int steps
                                         (rnd() % 3 == 0 ? SB_CACHESIM_LINE_WRITE : 0));
             }
             both_lines(p, first, entries, n);
-        } else if (r < 97) {
-            struct sb_cachesim_ref refs[24];
-            size_t n = rnd() % 24;
-            for (size_t i = 0; i < n; i++)
-                refs[i] = (struct sb_cachesim_ref){base + rnd() % span,
-                                                   (uint32_t)(rnd() % 5 ? 1 + rnd() % 24
-                                                                        : rnd() % (2 * line)),
-                                                   rnd() % 3 == 0};
-            both_list(p, refs, n);
         } else {
             sb_cachesim_reset_counts(p->sim);
             ref_reset_counts(&p->ref);
@@ -689,8 +670,19 @@ static void test_common_shapes_small(void **state)
     }
 }
 
+/* The lines of size bytes at offset in the page, as line list entries from the page's first
+ * line (a load, or a store if write). */
+static size_t page_lines(uint16_t *entries, size_t n, uint32_t line_size, uint32_t offset,
+                         uint32_t size, bool write)
+{
+    for (uint32_t line = offset / line_size; line <= (offset + size - 1) / line_size; line++)
+        entries[n++] = (uint16_t)(line << SB_CACHESIM_ENTRY_SHIFT |
+                                  (write ? SB_CACHESIM_LINE_WRITE : 0));
+    return n;
+}
+
 /* A scan as counters_sim feeds it: for each page in block order the copy (temporal or
- * streaming, then a fence), then the op's reads and writes as a list (pd_lower, each line
+ * streaming, then a fence), then the op's reads and writes as a line list (pd_lower, each line
  * pointer and tuple header, some hint bits). The IO cache and the pool at their own 1TB bases. */
 static void scan_trace(struct pair *p, uint64_t pages, uint32_t page_size, uint64_t pool_pages,
                        bool stream)
@@ -700,20 +692,21 @@ static void scan_trace(struct pair *p, uint64_t pages, uint32_t page_size, uint6
     for (uint64_t page = 0; page < pages; page++) {
         uint64_t src = table + page * page_size;
         uint64_t dst = pool + (rnd() % pool_pages) * page_size;
-        struct sb_cachesim_ref refs[128];
+        const uint32_t line = p->ref.line_size;
+        uint16_t entries[256];
         size_t n = 0;
         both_copy(p, src, dst, page_size, stream);
         if (stream)
             both_fence(p);
-        refs[n++] = (struct sb_cachesim_ref){dst + 12, 2, false};
+        n = page_lines(entries, n, line, 12, 2, false);
         for (uint32_t item = 0; item < 40; item++) {
             uint32_t off = page_size - (item + 1) * (page_size / 48);
-            refs[n++] = (struct sb_cachesim_ref){dst + 24 + 4 * item, 4, false};
-            refs[n++] = (struct sb_cachesim_ref){dst + off + 4, 18, false};
+            n = page_lines(entries, n, line, 24 + 4 * item, 4, false);
+            n = page_lines(entries, n, line, off + 4, 18, false);
             if (item % 3 == 0)
-                refs[n++] = (struct sb_cachesim_ref){dst + off + 20, 2, true};
+                n = page_lines(entries, n, line, off + 20, 2, true);
         }
-        both_list(p, refs, n);
+        both_lines(p, dst / line, entries, n);
         if (page % 64 == 63)
             pair_check_contents(p, dst / p->ref.line_size, page_size / p->ref.line_size);
     }
