@@ -78,6 +78,7 @@ struct level {
 struct level_kind {
     bool lru; /* else pseudo-LRU */
     enum sb_inclusion inclusion;
+    unsigned ways; /* a common shape's associativity, a constant there; 0: the level's own */
 };
 
 /* What the replay branches on: constant in the specialised copies, the model's own in the
@@ -92,24 +93,31 @@ struct shape {
 /* The shapes with a copy of the batch loop of their own: those of configs/machines, and of
  * machine=auto (LRU, a non-inclusive L2, an L3 that is an exclusive victim cache on AMD and
  * inclusive elsewhere, or no L3). Any other shape runs the general path. */
-#define LRU_LEVEL(inclusion) {true, inclusion}
-#define PLRU_LEVEL(inclusion) {false, inclusion}
+#define LRU_LEVEL(inclusion, ways) {true, inclusion, ways}
+#define PLRU_LEVEL(inclusion, ways) {false, inclusion, ways}
 #define NI SB_INCL_NON_INCLUSIVE
+#define EXCL SB_INCL_EXCLUSIVE
+#define INCL SB_INCL_INCLUSIVE
 static const struct shape common_shapes[] = {
     /* x4500 */
-    {2, false, false, {LRU_LEVEL(NI), PLRU_LEVEL(SB_INCL_EXCLUSIVE)}},
-    /* piii-1260, xeon-1mb */
-    {2, false, false, {PLRU_LEVEL(NI), PLRU_LEVEL(NI)}},
+    {2, false, false, {LRU_LEVEL(NI, 2), PLRU_LEVEL(EXCL, 16)}},
+    /* piii-1260 */
+    {2, false, false, {PLRU_LEVEL(NI, 4), PLRU_LEVEL(NI, 8)}},
+    /* xeon-1mb */
+    {2, false, false, {PLRU_LEVEL(NI, 8), PLRU_LEVEL(NI, 8)}},
     /* xeon-spr */
-    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(NI)}},
+    {3, false, false, {LRU_LEVEL(NI, 12), LRU_LEVEL(NI, 16), LRU_LEVEL(NI, 15)}},
     /* epyc-zen4 */
-    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_INCLUSIVE), LRU_LEVEL(SB_INCL_EXCLUSIVE)}},
-    /* auto: AMD, others, no L3 */
-    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_EXCLUSIVE)}},
-    {3, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI), LRU_LEVEL(SB_INCL_INCLUSIVE)}},
-    {2, false, false, {LRU_LEVEL(NI), LRU_LEVEL(NI)}},
+    {3, false, false, {LRU_LEVEL(NI, 8), LRU_LEVEL(INCL, 8), LRU_LEVEL(EXCL, 16)}},
+    /* auto: AMD Zen 2 to 5 (8-way L1d and L2, a 16-way L3), AMD, others, no L3 */
+    {3, false, false, {LRU_LEVEL(NI, 8), LRU_LEVEL(NI, 8), LRU_LEVEL(EXCL, 16)}},
+    {3, false, false, {LRU_LEVEL(NI, 0), LRU_LEVEL(NI, 0), LRU_LEVEL(EXCL, 0)}},
+    {3, false, false, {LRU_LEVEL(NI, 0), LRU_LEVEL(NI, 0), LRU_LEVEL(INCL, 0)}},
+    {2, false, false, {LRU_LEVEL(NI, 0), LRU_LEVEL(NI, 0)}},
 };
 #undef NI
+#undef EXCL
+#undef INCL
 #define NCOMMON_SHAPES (sizeof common_shapes / sizeof *common_shapes)
 
 struct wc_buffer {
@@ -260,27 +268,50 @@ static ALWAYS_INLINE struct set_ref set_at(const struct level *L, uint64_t *set,
                                                                    : NARROW_TAGS_WORD)};
 }
 
-static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, uint64_t line, bool wide)
+/* A level's geometry: the shape's constant where it has one (k.ways, in a narrow model), else
+ * the level's own. */
+static ALWAYS_INLINE uint64_t set_words_of(const struct level *L, struct level_kind k, bool wide)
 {
-    return set_at(L, L->set0 + (line & L->set_mask) * L->set_words, wide);
+    return k.ways && !wide ? NARROW_TAGS_WORD + k.ways : L->set_words;
+}
+
+static ALWAYS_INLINE uint64_t ways_mask_of(const struct level *L, struct level_kind k)
+{
+    return k.ways ? (k.ways == 64 ? UINT64_MAX : (1ull << k.ways) - 1) : L->ways_mask;
+}
+
+static ALWAYS_INLINE uint64_t order_mask_of(const struct level *L, struct level_kind k)
+{
+    return k.ways ? (k.ways >= 16 ? UINT64_MAX : (1ull << (4 * k.ways)) - 1) : L->order_mask;
+}
+
+static ALWAYS_INLINE unsigned lru_shift_of(const struct level *L, struct level_kind k)
+{
+    return k.ways ? 4 * (k.ways - 1) : L->lru_shift;
+}
+
+static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, struct level_kind k,
+                                               uint64_t line, bool wide)
+{
+    return set_at(L, L->set0 + (line & L->set_mask) * set_words_of(L, k, wide), wide);
 }
 
 /* The ways of the set (its hints) whose hint is the key's byte. A narrow model (wide false in
  * its shape) compares 16 bytes, of which the ways mask keeps the set's ways. */
-static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, const uint8_t *hints,
-                                          byte_key key, bool wide)
+static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, struct level_kind k,
+                                          const uint8_t *hints, byte_key key, bool wide)
 {
     if (!wide)
-        return bytes_equal(hints, 16, key) & L->ways_mask;
+        return bytes_equal(hints, 16, key) & ways_mask_of(L, k);
     return bytes_equal(hints, (uint32_t)L->hint_bytes, key) & L->ways_mask;
 }
 
 /* The way of the set holding line, or -1: the ways whose hint matches, then their tags. */
-static ALWAYS_INLINE int find_way(const struct level *L, struct set_ref r, uint64_t line,
-                                  byte_key key, bool wide)
+static ALWAYS_INLINE int find_way(const struct level *L, struct level_kind k, struct set_ref r,
+                                  uint64_t line, byte_key key, bool wide)
 {
     const uint64_t *tags = r.tags;
-    uint64_t m = hints_equal(L, r.hints, key, wide);
+    uint64_t m = hints_equal(L, k, r.hints, key, wide);
 
     while (m) {
         uint32_t w = (uint32_t)__builtin_ctzll(m);
@@ -311,12 +342,12 @@ static void set_clear(const struct level *L, bool lru, uint64_t set)
 
 /* LRU: the nibbles of the order more recent than way (the low p nibbles, where way sits at
  * position p, 0 = most recent): below the lowest bit of the nibbles equal to way's number. */
-static ALWAYS_INLINE uint64_t lru_more_recent(const struct level *L, uint64_t order,
-                                              uint32_t way)
+static ALWAYS_INLINE uint64_t lru_more_recent(const struct level *L, struct level_kind k,
+                                              uint64_t order, uint32_t way)
 {
     uint64_t x = order ^ (way * NIBBLES_1);
     uint64_t nonzero = (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIBBLES_1;
-    uint64_t at = ~nonzero & NIBBLES_1 & L->order_mask; /* way's nibble: one bit */
+    uint64_t at = ~nonzero & NIBBLES_1 & order_mask_of(L, k); /* way's nibble: one bit */
     return (at & -at) - 1;
 }
 
@@ -353,10 +384,11 @@ static void plru_masks(struct level *L)
 }
 
 /* Pseudo-LRU: the first free way, else the way the tree points at. */
-static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, const uint8_t *hints,
-                                          uint64_t bits, bool wide)
+static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, struct level_kind k,
+                                          const uint8_t *hints, uint64_t bits, bool wide)
 {
-    uint64_t free = hints_equal(L, hints, key_of(HINT_FREE), wide);
+    uint64_t free = hints_equal(L, k, hints, key_of(HINT_FREE), wide);
+    const unsigned depth = k.ways ? (unsigned)__builtin_ctz(k.ways) : 0;
     uint64_t node;
 
     if (free)
@@ -364,9 +396,9 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, const uint8_t *
     /* the first three steps (or fewer) at once, then one step per level further down (at
      * most three) */
     node = L->plru_top[(bits >> 1) & 127];
-    for (unsigned down = L->plru_down; down; down--)
+    for (unsigned down = k.ways ? (depth > 3 ? depth - 3 : 0) : L->plru_down; down; down--)
         node = 2 * node + ((bits >> node) & 1);
-    return (uint32_t)(node - L->ways);
+    return (uint32_t)(node - (k.ways ? k.ways : L->ways));
 }
 
 /* A hit: the way becomes the most recently used. */
@@ -379,7 +411,7 @@ static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, stru
         uint64_t newer;
         if ((repl & 15) == way)
             return; /* already the most recent */
-        newer = lru_more_recent(L, repl, way);
+        newer = lru_more_recent(L, k, repl, way);
         *r.repl = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
     } else {
         *r.repl = plru_touch(L, repl, way);
@@ -396,9 +428,9 @@ static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind 
     *tag = TAG_INVALID;
     if (k.lru) {
         uint64_t order = *r.repl;
-        uint64_t newer = lru_more_recent(L, order, way);
+        uint64_t newer = lru_more_recent(L, k, order, way);
         *r.repl = (order & newer) | ((order >> 4) & ~newer) |
-                         ((uint64_t)way << L->lru_shift);
+                         ((uint64_t)way << lru_shift_of(L, k));
     }
     r.hints[way] = HINT_FREE;
     return old;
@@ -418,10 +450,10 @@ static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool w
 
     L->n.fills++;
     if (k.lru) {
-        way = (uint32_t)(repl >> L->lru_shift) & 15;
-        *r.repl = ((repl << 4) & L->order_mask) | way;
+        way = (uint32_t)(repl >> lru_shift_of(L, k)) & 15;
+        *r.repl = ((repl << 4) & order_mask_of(L, k)) | way;
     } else {
-        way = plru_victim(L, r.hints, repl, wide);
+        way = plru_victim(L, k, r.hints, repl, wide);
         *r.repl = plru_touch(L, repl, way);
     }
     slot = &r.tags[way];
@@ -555,12 +587,17 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     return true;
 }
 
-static bool shape_equal(const struct shape *a, const struct shape *b)
+/* Whether the model's shape own (of configuration cfg) is the common shape c: the same
+ * levels, and the same associativities where c has them. */
+static bool shape_fits(const struct shape *own, const struct sb_cachesim_config *cfg,
+                       const struct shape *c)
 {
-    if (a->nlevels != b->nlevels || a->prefetch != b->prefetch || a->wide != b->wide)
+    if (own->nlevels != c->nlevels || own->prefetch != c->prefetch || own->wide != c->wide)
         return false;
-    for (unsigned l = 0; l < a->nlevels; l++)
-        if (a->level[l].lru != b->level[l].lru || a->level[l].inclusion != b->level[l].inclusion)
+    for (unsigned l = 0; l < own->nlevels; l++)
+        if (own->level[l].lru != c->level[l].lru ||
+            own->level[l].inclusion != c->level[l].inclusion ||
+            (c->level[l].ways && c->level[l].ways != cfg->level[l].associativity))
             return false;
     return true;
 }
@@ -577,9 +614,9 @@ static void shape_init(struct sb_cachesim *s, const struct sb_cachesim_config *c
         s->shape.wide |= cfg->level[l].associativity > NARROW_WAYS;
     }
     s->common_shape = -1;
-    for (size_t i = 0; i < NCOMMON_SHAPES; i++)
-        if (shape_equal(&s->shape, &common_shapes[i]))
-            s->common_shape = (int)i;
+    for (size_t i = 0; i < NCOMMON_SHAPES && s->common_shape < 0; i++)
+        if (shape_fits(&s->shape, cfg, &common_shapes[i]))
+            s->common_shape = (int)i; /* the first: those of constant ways come first */
 }
 
 unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg)
@@ -690,8 +727,8 @@ static ALWAYS_INLINE bool invalidate_above(struct sb_cachesim *s, const int shap
 
     for (unsigned k = 0; k < l; k++) {
         struct level *K = &s->level[k];
-        struct set_ref r = set_ref_of(K, line, sh->wide);
-        int w = find_way(K, r, line, key, sh->wide);
+        struct set_ref r = set_ref_of(K, sh->level[k], line, sh->wide);
+        int w = find_way(K, sh->level[k], r, line, key, sh->wide);
         if (w >= 0) {
             dirty |= take_out(K, sh->level[k], r, (uint32_t)w) & TAG_DIRTY;
             K->n.invalidations++;
@@ -738,8 +775,8 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
         return TAG_OF(line, dirty ? TAG_DIRTY : 0);
     if (!dirty)
         return TAG_INVALID;
-    rb = set_ref_of(below, line, sh->wide);
-    w = find_way(below, rb, line, key_of(victim_hint), sh->wide);
+    rb = set_ref_of(below, sh->level[l + 1], line, sh->wide);
+    w = find_way(below, sh->level[l + 1], rb, line, key_of(victim_hint), sh->wide);
     if (w < 0)
         return TAG_OF(line, TAG_DIRTY);
     rb.tags[w] |= TAG_DIRTY;
@@ -756,13 +793,15 @@ static ALWAYS_INLINE void insert(struct sb_cachesim *s, const int shape_id, cons
         tag = place_and_evict(s, shape_id, 0, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        r = set_ref_of(&s->level[1], LINE_OF(tag), shape_of(s, shape_id)->wide);
+        r = set_ref_of(&s->level[1], shape_of(s, shape_id)->level[1], LINE_OF(tag),
+                       shape_of(s, shape_id)->wide);
         /* fall through */
     case 1:
         tag = place_and_evict(s, shape_id, 1, r, tag, hint, &hint);
         if (tag == TAG_INVALID)
             return;
-        r = set_ref_of(&s->level[2], LINE_OF(tag), shape_of(s, shape_id)->wide);
+        r = set_ref_of(&s->level[2], shape_of(s, shape_id)->level[2], LINE_OF(tag),
+                       shape_of(s, shape_id)->wide);
         /* fall through */
     default:
         place_and_evict(s, shape_id, 2, r, tag, hint, &hint);
@@ -777,7 +816,8 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L = &s->level[l];
-    int w = find_way(L, *r = set_ref_of(L, line, sh->wide), line, key, sh->wide);
+    int w = find_way(L, sh->level[l], *r = set_ref_of(L, sh->level[l], line, sh->wide), line,
+                     key, sh->wide);
 
     if (w < 0) {
         L->n.misses++;
@@ -832,10 +872,10 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
     struct level *L1 = &s->level[0];
     const uint64_t next = line + 1;
     const uint8_t hint = hint_of(next);
-    const struct set_ref r1 = set_ref_of(L1, next, s->shape.wide);
+    const struct set_ref r1 = set_ref_of(L1, s->shape.level[0], next, s->shape.wide);
 
-    if ((next & s->lines_per_4k_mask) == 0 || find_way(L1, r1, next, key_of(hint),
-                                                       s->shape.wide) >= 0)
+    if ((next & s->lines_per_4k_mask) == 0 ||
+        find_way(L1, s->shape.level[0], r1, next, key_of(hint), s->shape.wide) >= 0)
         return;
     s->n.prefetches++;
     fill_from_below(s, -1, next, hint, TAG_PREFETCHED, r1);
@@ -857,7 +897,8 @@ static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uin
 static __attribute__((noinline)) void l1_miss_call(struct sb_cachesim *s, uint64_t line,
                                                    uint8_t hint, uint64_t write)
 {
-    l1_miss(s, -1, line, hint, write, set_ref_of(&s->level[0], line, s->shape.wide));
+    l1_miss(s, -1, line, hint, write,
+            set_ref_of(&s->level[0], s->shape.level[0], line, s->shape.wide));
 }
 
 /* One line looked up in L1d: a load, or a store when write is TAG_DIRTY. With mru_first (for
@@ -870,7 +911,7 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L1 = &s->level[0];
-    const struct set_ref r1 = set_ref_of(L1, line, sh->wide);
+    const struct set_ref r1 = set_ref_of(L1, sh->level[0], line, sh->wide);
     uint64_t *tags = r1.tags, tag;
     uint8_t hint;
     int w;
@@ -885,7 +926,7 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
         }
     }
     hint = hint_of(line);
-    w = find_way(L1, r1, line, key_of(hint), sh->wide);
+    w = find_way(L1, sh->level[0], r1, line, key_of(hint), sh->wide);
     if (w < 0) {
         if (inline_miss)
             l1_miss(s, shape_id, line, hint, write, r1);
@@ -961,11 +1002,12 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
         } else { /* another way, found by its hint and touched, as access_line does */
             const struct set_ref r = set_at(L1, set0 + set, wide);
             const uint64_t line = LINE_OF(entry);
-            const int w = find_way(L1, r, line, key_of(hint_of(line)), wide);
+            const struct level_kind k = {lru, SB_INCL_NON_INCLUSIVE, 0};
+            const int w = find_way(L1, k, r, line, key_of(hint_of(line)), wide);
             if (w >= 0 && !(r.tags[w] & TAG_PREFETCHED)) {
                 r.tags[w] |= entry & TAG_DIRTY;
                 hits++;
-                touch(L1, (struct level_kind){lru, SB_INCL_NON_INCLUSIVE}, r, (uint32_t)w);
+                touch(L1, k, r, (uint32_t)w);
             } else { /* a miss, or the first hit on a prefetched line */
                 access_line_call(s, line, entry & TAG_DIRTY);
             }
@@ -998,8 +1040,8 @@ static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
 {
     for (unsigned l = 0; l < s->nlevels; l++) {
         struct level *L = &s->level[l];
-        const struct set_ref r = set_ref_of(L, line, s->shape.wide);
-        int w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
+        const struct set_ref r = set_ref_of(L, s->shape.level[l], line, s->shape.wide);
+        int w = find_way(L, s->shape.level[l], r, line, key_of(hint_of(line)), s->shape.wide);
         if (w < 0)
             continue;
         L->n.invalidations++;
@@ -1187,6 +1229,8 @@ COPY_LINES_OF(3, copy_lines_3)
 COPY_LINES_OF(4, copy_lines_4)
 COPY_LINES_OF(5, copy_lines_5)
 COPY_LINES_OF(6, copy_lines_6)
+COPY_LINES_OF(7, copy_lines_7)
+COPY_LINES_OF(8, copy_lines_8)
 COPY_LINES_OF(-1, copy_lines_own)
 #undef COPY_LINES_OF
 
@@ -1217,7 +1261,7 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
         src_line = (src_line + first) >> s->slice_shift;
         dst_line = (dst_line + first) >> s->slice_shift;
     }
-    _Static_assert(NCOMMON_SHAPES == 7, "a case below per common shape");
+    _Static_assert(NCOMMON_SHAPES == 9, "a case below per common shape");
     switch (s->common_shape) { /* the common shapes' own copies of the loop */
     case 0:
         copy_lines_0(s, src_line, dst_line, lines, stream);
@@ -1239,6 +1283,12 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
         break;
     case 6:
         copy_lines_6(s, src_line, dst_line, lines, stream);
+        break;
+    case 7:
+        copy_lines_7(s, src_line, dst_line, lines, stream);
+        break;
+    case 8:
+        copy_lines_8(s, src_line, dst_line, lines, stream);
         break;
     default:
         copy_lines_own(s, src_line, dst_line, lines, stream);
@@ -1291,8 +1341,8 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
         return false;
     line >>= s->slice_shift;
     L = &s->level[level];
-    r = set_ref_of(L, line, s->shape.wide);
-    w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
+    r = set_ref_of(L, s->shape.level[level], line, s->shape.wide);
+    w = find_way(L, s->shape.level[level], r, line, key_of(hint_of(line)), s->shape.wide);
     if (w >= 0 && dirty)
         *dirty = r.tags[w] & TAG_DIRTY;
     return w >= 0;

@@ -613,28 +613,33 @@ static void test_random_configs(void **state)
 }
 
 /* The shapes with their own copy of the batch loop (cachesim.c), as configurations: the
- * levels' replacement and inclusion; sizes and ways chosen by the caller. */
+ * levels' replacement, inclusion and the associativity the shape has as a constant (0: any);
+ * sizes, and the ways left open, chosen by the caller. */
 static const struct {
     const char *name;
     unsigned nlevels;
     enum sb_replacement replacement[3];
     enum sb_inclusion inclusion[3];
+    uint32_t ways[3];
 } shapes[] = {
-    {"x4500", 2, {SB_REPL_LRU, SB_REPL_PLRU}, {0, SB_INCL_EXCLUSIVE}},
-    {"piii-1260, xeon-1mb", 2, {SB_REPL_PLRU, SB_REPL_PLRU}, {0, SB_INCL_NON_INCLUSIVE}},
+    {"x4500", 2, {SB_REPL_LRU, SB_REPL_PLRU}, {0, SB_INCL_EXCLUSIVE}, {2, 16}},
+    {"piii-1260", 2, {SB_REPL_PLRU, SB_REPL_PLRU}, {0, SB_INCL_NON_INCLUSIVE}, {4, 8}},
+    {"xeon-1mb", 2, {SB_REPL_PLRU, SB_REPL_PLRU}, {0, SB_INCL_NON_INCLUSIVE}, {8, 8}},
     {"xeon-spr", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
-     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_NON_INCLUSIVE}},
+     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_NON_INCLUSIVE}, {12, 16, 15}},
     {"epyc-zen4", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
-     {0, SB_INCL_INCLUSIVE, SB_INCL_EXCLUSIVE}},
+     {0, SB_INCL_INCLUSIVE, SB_INCL_EXCLUSIVE}, {8, 8, 16}},
+    {"auto on AMD Zen", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
+     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_EXCLUSIVE}, {8, 8, 16}},
     {"auto on AMD", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
-     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_EXCLUSIVE}},
+     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_EXCLUSIVE}, {0, 0, 0}},
     {"auto elsewhere", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
-     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_INCLUSIVE}},
-    {"auto, two levels", 2, {SB_REPL_LRU, SB_REPL_LRU}, {0, SB_INCL_NON_INCLUSIVE}},
+     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_INCLUSIVE}, {0, 0, 0}},
+    {"auto, two levels", 2, {SB_REPL_LRU, SB_REPL_LRU}, {0, SB_INCL_NON_INCLUSIVE}, {0, 0}},
 };
 
-/* Each common shape at random small geometries (up to 16 ways, no prefetcher: the shape's own
- * copy of the loop), through random traces and page copies. */
+/* Each common shape at random small geometries (its own ways, or up to 16, no prefetcher: the
+ * shape's own copy of the loop), through random traces and page copies. */
 static void test_common_shapes_small(void **state)
 {
     char what[128];
@@ -653,9 +658,12 @@ static void test_common_shapes_small(void **state)
                     struct sb_cachesim_level_config *L = &c.level[l];
                     L->line_size = line;
                     L->replacement = shapes[s].replacement[l];
-                    L->associativity = L->replacement == SB_REPL_LRU
-                                           ? 1 + (uint32_t)(rnd() % 16)
-                                           : 1u << (rnd() % 5);
+                    if (shapes[s].ways[l])
+                        L->associativity = shapes[s].ways[l];
+                    else if (L->replacement == SB_REPL_LRU)
+                        L->associativity = 1 + (uint32_t)(rnd() % 16);
+                    else
+                        L->associativity = 1u << (rnd() % 5);
                     L->size = (1ull << (rnd() % 6)) * L->associativity * line;
                     L->inclusion = shapes[s].inclusion[l];
                 }
