@@ -168,6 +168,7 @@ static unsigned log2_of(uint64_t x)
 #define BYTES_01 0x0101010101010101ull
 #define BYTES_80 0x8080808080808080ull
 #define NIBBLES_1 0x1111111111111111ull
+#define NIBBLES_8 0x8888888888888888ull
 
 /* The line's hint byte, the same at every level: 0x80 | 7 bits of a multiplicative hash of the
  * line number (never 0, the mark of a free way, nor 0x7f, the padding's). */
@@ -341,14 +342,15 @@ static void set_clear(const struct level *L, bool lru, uint64_t set)
 }
 
 /* LRU: the nibbles of the order more recent than way (the low p nibbles, where way sits at
- * position p, 0 = most recent): below the lowest bit of the nibbles equal to way's number. */
-static ALWAYS_INLINE uint64_t lru_more_recent(const struct level *L, struct level_kind k,
-                                              uint64_t order, uint32_t way)
+ * position p, 0 = most recent). The nibbles equal to way's number are x's zero nibbles, and
+ * (x - 0x11..1) & ~x & 0x88..8 flags the lowest of them exactly (a borrow runs only upward
+ * from it): way's own, as the unused high nibbles of a level of fewer than 16 ways (zero, so
+ * equal to way 0) lie above it. */
+static ALWAYS_INLINE uint64_t lru_more_recent(uint64_t order, uint32_t way)
 {
-    uint64_t x = order ^ (way * NIBBLES_1);
-    uint64_t nonzero = (x | (x >> 1) | (x >> 2) | (x >> 3)) & NIBBLES_1;
-    uint64_t at = ~nonzero & NIBBLES_1 & order_mask_of(L, k); /* way's nibble: one bit */
-    return (at & -at) - 1;
+    const uint64_t x = order ^ (way * NIBBLES_1);
+    const uint64_t zero = (x - NIBBLES_1) & ~x & NIBBLES_8;
+    return ((zero & -zero) >> 3) - 1;
 }
 
 /* Pseudo-LRU: point every node on the way's path away from it (masks made by plru_masks),
@@ -411,7 +413,7 @@ static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, stru
         uint64_t newer;
         if ((repl & 15) == way)
             return; /* already the most recent */
-        newer = lru_more_recent(L, k, repl, way);
+        newer = lru_more_recent(repl, way);
         *r.repl = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
     } else {
         *r.repl = plru_touch(L, repl, way);
@@ -428,7 +430,7 @@ static ALWAYS_INLINE uint64_t take_out(const struct level *L, struct level_kind 
     *tag = TAG_INVALID;
     if (k.lru) {
         uint64_t order = *r.repl;
-        uint64_t newer = lru_more_recent(L, k, order, way);
+        uint64_t newer = lru_more_recent(order, way);
         *r.repl = (order & newer) | ((order >> 4) & ~newer) |
                          ((uint64_t)way << lru_shift_of(L, k));
     }
@@ -927,7 +929,7 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
     }
     hint = hint_of(line);
     w = find_way(L1, sh->level[0], r1, line, key_of(hint), sh->wide);
-    if (w < 0) {
+    if (__builtin_expect(w < 0, inline_miss)) { /* a copy's lines mostly miss */
         if (inline_miss)
             l1_miss(s, shape_id, line, hint, write, r1);
         else
