@@ -973,16 +973,17 @@ static __attribute__((noinline)) void access_line_call(struct sb_cachesim *s, ui
 /* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (constants,
  * so that where the set's word keeps its most recently used way is one too: a shift by a
  * variable takes a register of its own on x86), in a narrow model (wide false: a set's tags at a
- * constant offset) or not. */
+ * constant offset) or not, of ways ways (a constant of a common shape, 0: the level's own). */
 static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
                                           const uint16_t *entries, size_t n, const bool lru,
-                                          const bool wide)
+                                          const bool wide, const unsigned ways)
 {
     struct level *L1 = &s->level[0];
+    const struct level_kind k = {lru, SB_INCL_NON_INCLUSIVE, ways};
     const uint16_t *p, *end = entries + n;
     const uint64_t first_tag = TAG_OF(first, 0);
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */
-    const uint64_t set_mask = L1->set_mask, set_words = L1->set_words;
+    const uint64_t set_mask = L1->set_mask, set_words = set_words_of(L1, k, wide);
     uint64_t *const set0 = L1->set0;
     uint64_t *const tags0 = set0 + (wide ? L1->tags_word : NARROW_TAGS_WORD);
     uint64_t hits = 0;
@@ -995,25 +996,49 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
     for (p = entries; p < end; p++) {
         const uint64_t entry = first_tag + *p; /* the line's tag, with the write bit */
         const uint64_t set = (LINE_OF(entry) & set_mask) * set_words;
-        uint64_t *tag = tags0 + set + ((set0[set] >> mru_shift) & mru_mask);
+        const uint64_t repl = set0[set];
+        uint64_t *tag = tags0 + set + ((repl >> mru_shift) & mru_mask);
         /* the common case: the set's most recently used way (no replacement state changes),
-         * as the op's accesses return to the lines the copy just left; not a prefetched line */
-        if (mru_mask && (*tag & ~(uint64_t)TAG_DIRTY) == (entry & ~(uint64_t)TAG_DIRTY)) {
+         * as the op's accesses return to the lines the copy just left. A way holds the line
+         * (and is not a prefetched one) if its tag and the entry differ at most in the dirty
+         * bit. */
+        if (mru_mask && (*tag ^ entry) <= TAG_DIRTY) {
             *tag |= entry & TAG_DIRTY;
             hits++;
-        } else { /* another way, found by its hint and touched, as access_line does */
+            continue;
+        }
+        if (lru && ways != 1) { /* LRU: the second and third most recent ways, read off the
+                                   * order word (a level of fewer ways reads way 0 there, already
+                                   * tried) */
+            tag = tags0 + set + ((repl >> 4) & 15);
+            if ((*tag ^ entry) <= TAG_DIRTY) {
+                *tag |= entry & TAG_DIRTY;
+                hits++;
+                set0[set] = (repl & ~(uint64_t)0xff) | ((repl & 15) << 4) | ((repl >> 4) & 15);
+                continue;
+            }
+            tag = tags0 + set + ((repl >> 8) & 15);
+            if (ways != 2 && (*tag ^ entry) <= TAG_DIRTY) {
+                *tag |= entry & TAG_DIRTY;
+                hits++;
+                set0[set] = (repl & ~(uint64_t)0xfff) | ((repl & 0xff) << 4) | ((repl >> 8) & 15);
+                continue;
+            }
+        }
+        if (!lru) { /* pseudo-LRU: another way, found by its hint and touched */
             const struct set_ref r = set_at(L1, set0 + set, wide);
             const uint64_t line = LINE_OF(entry);
-            const struct level_kind k = {lru, SB_INCL_NON_INCLUSIVE, 0};
             const int w = find_way(L1, k, r, line, key_of(hint_of(line)), wide);
             if (w >= 0 && !(r.tags[w] & TAG_PREFETCHED)) {
                 r.tags[w] |= entry & TAG_DIRTY;
                 hits++;
                 touch(L1, k, r, (uint32_t)w);
-            } else { /* a miss, or the first hit on a prefetched line */
-                access_line_call(s, line, entry & TAG_DIRTY);
+                continue;
             }
         }
+        /* LRU: a way further down the order (rare: out of line, so that the loop keeps its
+         * values in registers); a miss; the first hit on a prefetched line */
+        access_line_call(s, LINE_OF(entry), entry & TAG_DIRTY);
     }
     L1->n.hits += hits;
 }
@@ -1021,12 +1046,18 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
 void sb_cachesim_access_lines(struct sb_cachesim *s, uint64_t first, const uint16_t *entries,
                               size_t n)
 {
+    const unsigned ways = s->common_shape >= 0 ? common_shapes[s->common_shape].level[0].ways : 0;
+
     if (s->shape.wide)
-        access_lines_as(s, first, entries, n, s->shape.level[0].lru, true);
+        access_lines_as(s, first, entries, n, s->shape.level[0].lru, true, 0);
+    else if (s->shape.level[0].lru && ways == 8) /* Zen's, this kind of host's */
+        access_lines_as(s, first, entries, n, true, false, 8);
+    else if (s->shape.level[0].lru && ways == 2) /* the X4500's */
+        access_lines_as(s, first, entries, n, true, false, 2);
     else if (s->shape.level[0].lru)
-        access_lines_as(s, first, entries, n, true, false);
+        access_lines_as(s, first, entries, n, true, false, 0);
     else
-        access_lines_as(s, first, entries, n, false, false);
+        access_lines_as(s, first, entries, n, false, false, 0);
 }
 
 void sb_cachesim_slice_of(const struct sb_cachesim *s, unsigned *shift, uint64_t *index)
