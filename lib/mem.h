@@ -8,6 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The host's cache line, as far as keeping threads' data apart goes: what is written by one
+ * thread at a high rate sits on lines of its own (128 would also cover adjacent-line
+ * prefetching; 64 is every x86-64's and most ARM64s' line). */
+#define SB_HOST_LINE 64
+
 struct sb_mem_limit {
     uint64_t bytes;      /* what a run may allocate, the smallest of the limits found */
     char source[160];    /* which limit decided it, e.g. "MemAvailable" or "cgroup memory.max" */

@@ -25,6 +25,7 @@
 
 #include "heap.h"
 #include "iocache.h"
+#include "mem.h"
 #include "plan.h"
 #include "units.h"
 
@@ -247,12 +248,12 @@ struct shared_walk {
     struct op_lines lines; /* the whole model's, with slice_mask = slices - 1 */
     unsigned nslices;
     bool vacuum;
-    _Atomic uint64_t next; /* the next page to claim */
+    _Alignas(SB_HOST_LINE) _Atomic uint64_t next; /* the next page to claim */
     struct {
-        _Atomic uint64_t pages; /* pages the slice has replayed */
-        char apart[56];         /* each on a line of its own */
+        _Alignas(SB_HOST_LINE) _Atomic uint64_t pages; /* pages the slice has replayed: each
+                                                         * on a line of its own */
     } done[MAX_SLICES];
-    struct walked_page page[RING_PAGES];
+    _Alignas(SB_HOST_LINE) struct walked_page page[RING_PAGES];
     uint16_t entries[]; /* [RING_PAGES][PAGE_ENTRIES]: each slice's list, PAGE_ENTRIES / nslices */
 };
 
@@ -424,7 +425,8 @@ int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slic
         status = sb_cachesim_create_slice(cfg, shift, i, &m->slice[i], err);
     if (status == SB_OK && m->nslices > 1) {
         m->walk_bytes = sizeof *m->walk + (size_t)RING_PAGES * PAGE_ENTRIES * sizeof(uint16_t);
-        m->walk = malloc(m->walk_bytes);
+        m->walk_bytes = (m->walk_bytes + SB_HOST_LINE - 1) / SB_HOST_LINE * SB_HOST_LINE;
+        m->walk = aligned_alloc(SB_HOST_LINE, m->walk_bytes); /* its counters' lines apart */
         if (!m->walk)
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's slices");
     }
