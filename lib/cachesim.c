@@ -105,8 +105,9 @@ static const struct shape common_shapes[] = {
     {2, false, false, {PLRU_LEVEL(NI, 4), PLRU_LEVEL(NI, 8)}},
     /* xeon-1mb */
     {2, false, false, {PLRU_LEVEL(NI, 8), PLRU_LEVEL(NI, 8)}},
-    /* xeon-spr */
-    {3, false, false, {LRU_LEVEL(NI, 12), LRU_LEVEL(NI, 16), LRU_LEVEL(NI, 15)}},
+    /* xeon-spr (its 12-way L1d and 15-way L3 as the levels' own: as constants they took more
+     * instructions, a multiply by 15 and 48-bit masks held in registers) */
+    {3, false, false, {LRU_LEVEL(NI, 0), LRU_LEVEL(NI, 16), LRU_LEVEL(NI, 0)}},
     /* epyc-zen4 */
     {3, false, false, {LRU_LEVEL(NI, 8), LRU_LEVEL(INCL, 8), LRU_LEVEL(EXCL, 16)}},
     /* auto: AMD Zen 2 to 5 (8-way L1d and L2, a 16-way L3), AMD, others, no L3 */

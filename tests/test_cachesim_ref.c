@@ -626,7 +626,7 @@ static const struct {
     {"piii-1260", 2, {SB_REPL_PLRU, SB_REPL_PLRU}, {0, SB_INCL_NON_INCLUSIVE}, {4, 8}},
     {"xeon-1mb", 2, {SB_REPL_PLRU, SB_REPL_PLRU}, {0, SB_INCL_NON_INCLUSIVE}, {8, 8}},
     {"xeon-spr", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
-     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_NON_INCLUSIVE}, {12, 16, 15}},
+     {0, SB_INCL_NON_INCLUSIVE, SB_INCL_NON_INCLUSIVE}, {0, 16, 0}},
     {"epyc-zen4", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
      {0, SB_INCL_INCLUSIVE, SB_INCL_EXCLUSIVE}, {8, 8, 16}},
     {"auto on AMD Zen", 3, {SB_REPL_LRU, SB_REPL_LRU, SB_REPL_LRU},
