@@ -1271,6 +1271,15 @@ COPY_LINES_OF(8, copy_lines_8)
 COPY_LINES_OF(-1, copy_lines_own)
 #undef COPY_LINES_OF
 
+/* The copies by common_shape + 1: the model's own shape's first. */
+static void (*const copy_lines_of[])(struct sb_cachesim *, uint64_t, uint64_t, uint64_t,
+                                     bool) = {copy_lines_own, copy_lines_0, copy_lines_1,
+                                              copy_lines_2,   copy_lines_3, copy_lines_4,
+                                              copy_lines_5,   copy_lines_6, copy_lines_7,
+                                              copy_lines_8};
+_Static_assert(sizeof copy_lines_of / sizeof *copy_lines_of == NCOMMON_SHAPES + 1,
+               "a copy of the loop per common shape");
+
 void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_t len,
                       bool stream)
 {
@@ -1298,38 +1307,7 @@ void sb_cachesim_copy(struct sb_cachesim *s, uint64_t src, uint64_t dst, uint64_
         src_line = (src_line + first) >> s->slice_shift;
         dst_line = (dst_line + first) >> s->slice_shift;
     }
-    _Static_assert(NCOMMON_SHAPES == 9, "a case below per common shape");
-    switch (s->common_shape) { /* the common shapes' own copies of the loop */
-    case 0:
-        copy_lines_0(s, src_line, dst_line, lines, stream);
-        break;
-    case 1:
-        copy_lines_1(s, src_line, dst_line, lines, stream);
-        break;
-    case 2:
-        copy_lines_2(s, src_line, dst_line, lines, stream);
-        break;
-    case 3:
-        copy_lines_3(s, src_line, dst_line, lines, stream);
-        break;
-    case 4:
-        copy_lines_4(s, src_line, dst_line, lines, stream);
-        break;
-    case 5:
-        copy_lines_5(s, src_line, dst_line, lines, stream);
-        break;
-    case 6:
-        copy_lines_6(s, src_line, dst_line, lines, stream);
-        break;
-    case 7:
-        copy_lines_7(s, src_line, dst_line, lines, stream);
-        break;
-    case 8:
-        copy_lines_8(s, src_line, dst_line, lines, stream);
-        break;
-    default:
-        copy_lines_own(s, src_line, dst_line, lines, stream);
-    }
+    copy_lines_of[s->common_shape + 1](s, src_line, dst_line, lines, stream);
 }
 
 /* --- counts and inspection ------------------------------------------------------------------- */
