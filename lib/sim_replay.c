@@ -236,8 +236,9 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
 #define PAGE_ENTRIES 1024 /* a page's, shared out evenly between the slices' lists */
 _Static_assert(RING_PAGES >= WALK_AHEAD + CLAIM_PAGES, "a claim never waits for a later one");
 
-struct walked_page {
-    _Atomic uint64_t ready; /* the page's number + 1 once walked */
+struct walked_page { /* on a host cache line of its own: its walker writes it while the next
+                      * page's is read */
+    _Alignas(SB_HOST_LINE) _Atomic uint64_t ready; /* the page's number + 1 once walked */
     uint64_t live;
     bool overflow; /* a slice's list did not fit: each slice walks the page itself */
     uint32_t n[MAX_SLICES];
