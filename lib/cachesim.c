@@ -164,6 +164,41 @@ static unsigned log2_of(uint64_t x)
     return s;
 }
 
+/* --- a level's geometry, from its associativity --------------------------------------------
+ * Computed once per level by level_init, and the same formulas folded into constants where a
+ * common shape fixes the ways (the *_of helpers further down). */
+
+/* Hint bytes per set: the ways rounded up to 16, 32 or 64. */
+static ALWAYS_INLINE uint64_t hint_bytes_for(uint64_t ways)
+{
+    return ways <= 16 ? 16 : 1ull << log2_of(ways);
+}
+
+/* Where a set's tags start (after the replacement word and the hints), and its words. */
+static ALWAYS_INLINE uint64_t tags_word_for(uint64_t ways) { return 1 + hint_bytes_for(ways) / 8; }
+static ALWAYS_INLINE uint64_t set_words_for(uint64_t ways) { return tags_word_for(ways) + ways; }
+
+/* The low ways bits: the ways of a hint comparison. */
+static ALWAYS_INLINE uint64_t ways_mask_for(uint64_t ways)
+{
+    return ways == 64 ? UINT64_MAX : (1ull << ways) - 1;
+}
+
+/* LRU, 4 bits per way (at most 16 ways): the bits of the order word, and where its least
+ * recent way sits. */
+static ALWAYS_INLINE uint64_t order_mask_for(uint64_t ways)
+{
+    return ways >= 16 ? UINT64_MAX : (1ull << (4 * ways)) - 1;
+}
+
+static ALWAYS_INLINE unsigned lru_shift_for(uint64_t ways) { return 4 * ((unsigned)ways - 1); }
+
+/* Pseudo-LRU: the levels of the tree below its first 3 (see plru_victim). */
+static ALWAYS_INLINE unsigned plru_down_for(uint64_t ways)
+{
+    return log2_of(ways) > 3 ? log2_of(ways) - 3 : 0;
+}
+
 /* --- one set --------------------------------------------------------------------------------- */
 
 #define BYTES_01 0x0101010101010101ull
@@ -270,32 +305,31 @@ static ALWAYS_INLINE struct set_ref set_at(const struct level *L, uint64_t *set,
                                                                    : NARROW_TAGS_WORD)};
 }
 
-/* A level's geometry: the shape's constant where it has one (k.ways, in a narrow model), else
- * the level's own. */
-static ALWAYS_INLINE uint64_t set_words_of(const struct level *L, struct level_kind k, bool wide)
+/* A level's geometry: the shape's constant where it has one (k.ways), else the level's own. */
+static ALWAYS_INLINE uint64_t set_words_of(const struct level *L, struct level_kind k)
 {
-    return k.ways && !wide ? NARROW_TAGS_WORD + k.ways : L->set_words;
+    return k.ways ? set_words_for(k.ways) : L->set_words;
 }
 
 static ALWAYS_INLINE uint64_t ways_mask_of(const struct level *L, struct level_kind k)
 {
-    return k.ways ? (k.ways == 64 ? UINT64_MAX : (1ull << k.ways) - 1) : L->ways_mask;
+    return k.ways ? ways_mask_for(k.ways) : L->ways_mask;
 }
 
 static ALWAYS_INLINE uint64_t order_mask_of(const struct level *L, struct level_kind k)
 {
-    return k.ways ? (k.ways >= 16 ? UINT64_MAX : (1ull << (4 * k.ways)) - 1) : L->order_mask;
+    return k.ways ? order_mask_for(k.ways) : L->order_mask;
 }
 
 static ALWAYS_INLINE unsigned lru_shift_of(const struct level *L, struct level_kind k)
 {
-    return k.ways ? 4 * (k.ways - 1) : L->lru_shift;
+    return k.ways ? lru_shift_for(k.ways) : L->lru_shift;
 }
 
 static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, struct level_kind k,
                                                uint64_t line, bool wide)
 {
-    return set_at(L, L->set0 + (line & L->set_mask) * set_words_of(L, k, wide), wide);
+    return set_at(L, L->set0 + (line & L->set_mask) * set_words_of(L, k), wide);
 }
 
 /* The ways of the set (its hints) whose hint is the key's byte. A narrow model (wide false in
@@ -354,6 +388,13 @@ static ALWAYS_INLINE uint64_t lru_more_recent(uint64_t order, uint32_t way)
     return ((zero & -zero) >> 3) - 1;
 }
 
+/* LRU: the order with way, whose more recent ways are the nibbles newer (lru_more_recent),
+ * moved to the front, those ways one place back. */
+static ALWAYS_INLINE uint64_t lru_to_front(uint64_t order, uint64_t newer, uint32_t way)
+{
+    return (order & ~((newer << 4) | 15)) | ((order & newer) << 4) | way;
+}
+
 /* Pseudo-LRU: point every node on the way's path away from it (masks made by plru_masks),
  * and, up to 32 ways, record the way as the most recent. */
 static ALWAYS_INLINE uint64_t plru_touch(const struct level *L, uint64_t bits, uint32_t way)
@@ -391,7 +432,6 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, struct level_ki
                                           const uint8_t *hints, uint64_t bits, bool wide)
 {
     uint64_t free = hints_equal(L, k, hints, key_of(HINT_FREE), wide);
-    const unsigned depth = k.ways ? (unsigned)__builtin_ctz(k.ways) : 0;
     uint64_t node;
 
     if (free)
@@ -399,7 +439,7 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, struct level_ki
     /* the first three steps (or fewer) at once, then one step per level further down (at
      * most three) */
     node = L->plru_top[(bits >> 1) & 127];
-    for (unsigned down = k.ways ? (depth > 3 ? depth - 3 : 0) : L->plru_down; down; down--)
+    for (unsigned down = k.ways ? plru_down_for(k.ways) : L->plru_down; down; down--)
         node = 2 * node + ((bits >> node) & 1);
     return (uint32_t)(node - (k.ways ? k.ways : L->ways));
 }
@@ -411,11 +451,9 @@ static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, stru
     uint64_t repl = *r.repl;
 
     if (k.lru) {
-        uint64_t newer;
         if ((repl & 15) == way)
             return; /* already the most recent */
-        newer = lru_more_recent(repl, way);
-        *r.repl = (repl & ~((newer << 4) | 15)) | ((repl & newer) << 4) | way;
+        *r.repl = lru_to_front(repl, lru_more_recent(repl, way), way);
     } else {
         *r.repl = plru_touch(L, repl, way);
     }
@@ -549,12 +587,6 @@ static uint64_t level_words(const struct level *L)
     return L->sets * L->set_words;
 }
 
-/* A level's hint bytes per set: its ways rounded up to 16, 32 or 64. */
-static uint64_t hint_bytes_of(uint64_t ways)
-{
-    return ways <= 16 ? 16 : 1ull << log2_of(ways);
-}
-
 /* Sets up level l's geometry (the sets of one slice of 1 << slice_shift) and its cold state;
  * false when out of memory. */
 static bool level_init(struct level *L, const struct sb_cachesim_level_config *c,
@@ -566,14 +598,14 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->ways = c->associativity;
     L->sets = c->size / ((uint64_t)c->line_size * c->associativity) >> slice_shift;
     L->set_mask = L->sets - 1;
-    L->hint_bytes = hint_bytes_of(L->ways); /* LRU: up to 16 ways; PLRU: a power of two */
-    L->tags_word = 1 + L->hint_bytes / 8;
-    L->set_words = L->tags_word + L->ways;
-    L->ways_mask = L->ways == 64 ? UINT64_MAX : (1ull << L->ways) - 1;
+    L->hint_bytes = hint_bytes_for(L->ways); /* LRU: up to 16 ways; PLRU: a power of two */
+    L->tags_word = tags_word_for(L->ways);
+    L->set_words = set_words_for(L->ways);
+    L->ways_mask = ways_mask_for(L->ways);
     /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
-    L->order_mask = L->ways >= 16 ? UINT64_MAX : (1ull << (4 * L->ways)) - 1;
-    L->lru_shift = 4 * (L->ways - 1);
-    L->plru_down = log2_of(L->ways) > 3 ? log2_of(L->ways) - 3 : 0;
+    L->order_mask = order_mask_for(L->ways);
+    L->lru_shift = lru_shift_for(L->ways);
+    L->plru_down = plru_down_for(L->ways);
     L->mru_known = lru || L->ways <= PLRU_MRU_MAX_WAYS;
     plru_masks(L);
     /* page aligned (so a set of 8 tags is one line of the host's caches), and a mapping of its
@@ -987,7 +1019,7 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
     const uint16_t *p, *end = entries + n;
     const uint64_t first_tag = TAG_OF(first, 0);
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */
-    const uint64_t set_mask = L1->set_mask, set_words = set_words_of(L1, k, wide);
+    const uint64_t set_mask = L1->set_mask, set_words = set_words_of(L1, k);
     uint64_t *const set0 = L1->set0;
     uint64_t *const tags0 = set0 + (wide ? L1->tags_word : NARROW_TAGS_WORD);
     uint64_t hits = 0;
@@ -1018,14 +1050,14 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
             if ((*tag ^ entry) <= TAG_DIRTY) {
                 *tag |= entry & TAG_DIRTY;
                 hits++;
-                set0[set] = (repl & ~(uint64_t)0xff) | ((repl & 15) << 4) | ((repl >> 4) & 15);
+                set0[set] = lru_to_front(repl, 0xf, (repl >> 4) & 15);
                 continue;
             }
             tag = tags0 + set + ((repl >> 8) & 15);
             if (ways != 2 && (*tag ^ entry) <= TAG_DIRTY) {
                 *tag |= entry & TAG_DIRTY;
                 hits++;
-                set0[set] = (repl & ~(uint64_t)0xfff) | ((repl & 0xff) << 4) | ((repl >> 8) & 15);
+                set0[set] = lru_to_front(repl, 0xff, (repl >> 8) & 15);
                 continue;
             }
         }
@@ -1384,7 +1416,7 @@ uint64_t sb_cachesim_config_state_bytes(const struct sb_cachesim_config *cfg)
         uint64_t set_bytes = (uint64_t)c->line_size * c->associativity;
         /* a set as sb_cachesim_create lays it out: the replacement word, the hint words, the
          * tags */
-        uint64_t words = 1 + hint_bytes_of(c->associativity) / 8 + c->associativity;
+        uint64_t words = set_words_for(c->associativity);
         bytes += (set_bytes ? c->size / set_bytes : 0) * words * sizeof(uint64_t);
     }
     return bytes;
