@@ -150,12 +150,10 @@ uint32_t sb_heap_count(void *page_mem, uint32_t page_size)
     uint32_t visible = 0;
 
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t item = sb_load32(page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE);
-        uint32_t off = item & 0x7fffu;
+        uint32_t off;
 
-        if (((item >> 15) & 3u) != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
-            continue;
-        visible += sb_tuple_is_live(page, off);
+        if (sb_page_tuple(page, i, page_size, &off))
+            visible += sb_tuple_is_live(page, off);
     }
     return visible;
 }
@@ -167,13 +165,12 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
     uint32_t live = 0, pruned = 0;
 
     for (uint32_t i = 0; i < n; i++) {
-        uint8_t *lp = page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE;
-        uint32_t item = sb_load32(lp);
-        uint32_t off = item & 0x7fffu;
-        uint8_t *tup = page + off;
+        uint8_t *lp = page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE, *tup;
+        uint32_t off;
 
-        if (((item >> 15) & 3u) != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
+        if (!sb_page_tuple(page, i, page_size, &off))
             continue;
+        tup = page + off;
         if (sb_tuple_is_live(page, off)) {
             store16(tup + T_INFOMASK,
                     (uint16_t)(sb_load16(tup + T_INFOMASK) | SB_HEAP_XMIN_COMMITTED |

@@ -104,6 +104,17 @@ static inline void sb_page_item(const void *page, uint32_t index, uint32_t *off,
     *len = item >> 17;
 }
 
+/* Line pointer index's tuple, if it is one the passes look at (a normal line pointer whose
+ * tuple header lies in the page): true, its offset in *off. */
+static inline bool sb_page_tuple(const void *page, uint32_t index, uint32_t page_size,
+                                 uint32_t *off)
+{
+    uint32_t flags, len;
+
+    sb_page_item(page, index, off, &flags, &len);
+    return flags == SB_LP_NORMAL && *off + SB_TUPLE_HEADER_SIZE <= page_size;
+}
+
 static inline uint16_t sb_tuple_infomask(const void *page, uint32_t off)
 {
     return sb_load16((const uint8_t *)page + off + SB_T_INFOMASK);

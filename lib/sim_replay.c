@@ -110,7 +110,7 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
     add_lines(out, &o, SB_PD_LOWER, 2, 0, split);
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t lp = SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE;
-        uint32_t off, flags, len;
+        uint32_t off;
         bool is_live;
 
         if (!split && out->end[0] > out->limit[0] - TUPLE_MAX_LINES) {
@@ -119,8 +119,7 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
             out->end[0] = out->list[0];
         }
         add_line(out, &o, lp >> o.line_shift, 0, split); /* aligned: in one line */
-        sb_page_item(src, i, &off, &flags, &len);
-        if (flags != SB_LP_NORMAL || off + SB_TUPLE_HEADER_SIZE > page_size)
+        if (!sb_page_tuple(src, i, page_size, &off)) /* as the passes decide it */
             continue;
         add_lines(out, &o, off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
         is_live = sb_tuple_is_live(src, off);
