@@ -8,8 +8,8 @@
  * every line size, the prefetcher, streaming stores and fences; the shapes that have their own
  * copy of the batch loop (those of configs/machines and machine=auto), small and at the
  * shipped machines' own sizes; and the batch entries (sb_cachesim_copy, aligned or not, temporal
- * or streaming, and sb_cachesim_access_lines) against one access at a time. Built twice: against the library, and with lib/cachesim.c compiled with
- * SB_CACHESIM_PORTABLE (no SSE2). */
+ * or streaming, and sb_cachesim_access_lines) against one access at a time. Built twice:
+ * against the library, and with lib/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
 #include <stddef.h>
