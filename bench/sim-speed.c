@@ -5,6 +5,8 @@
  * time (on a shared host, the CPU time leaves out the time others had the core); prints every
  * repetition, the medians, and the model's memory (bytes per simulated cache line). SLICES:
  * the model's slices, each on a thread (default: as the sim backend, one per CPU here).
+ * SIM_SPEED_CODE=baseline (or avx2+bmi2) in the environment: the machine code the model runs
+ * (default: the fastest this CPU has, as the sim backend; sb_cachesim_use_code).
  * usage: sim-speed MACHINE TABLE_SIZE POOL_SIZE POLICY KERNEL OP REPETITIONS [SLICES]
  *        e.g. sim-speed x4500 64M 16M clock memcpy count 5 (machine: a name, a path or auto) */
 #include "config.h"
@@ -83,6 +85,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "sim-speed: %s\n", err.msg);
         goto out;
     }
+    if (getenv("SIM_SPEED_CODE")) {
+        const char *want = getenv("SIM_SPEED_CODE");
+        int code = -1;
+        for (int c = 0; c < SB_CACHESIM_NCODES; c++)
+            if (strcmp(want, sb_cachesim_code_names[c]) == 0)
+                code = c;
+        if (code < 0 || !sb_sim_model_use_code(model, (enum sb_cachesim_code)code)) {
+            fprintf(stderr, "sim-speed: SIM_SPEED_CODE: \"%s\" is %s\n", want,
+                    code < 0 ? "not baseline or avx2+bmi2" : "not in this build or CPU");
+            status = SB_ERR_INPUT;
+            goto out;
+        }
+    }
     run.page_size = PAGE;
     run.table_size = table_size;
     run.pool_size = pool_size;
@@ -100,10 +115,10 @@ int main(int argc, char **argv)
     printf("machine %s (%s): %s\n", machine.name, machine.file,
            sb_machine_geometry(&machine, (char[256]){0}, 256));
     printf("model state %zu bytes for %llu simulated lines: %.2f bytes per line; %u slices, each "
-           "on a thread of its own\n", sb_sim_model_state_bytes(model),
+           "on a thread of its own; %s code\n", sb_sim_model_state_bytes(model),
            (unsigned long long)sb_sim_model_lines(model),
            (double)sb_sim_model_state_bytes(model) / (double)sb_sim_model_lines(model),
-           sb_sim_model_slices(model));
+           sb_sim_model_slices(model), sb_cachesim_code_names[sb_sim_model_code(model)]);
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
         struct sb_scan_trace trace = {&run, &ioc, NULL, victims};
         struct sb_cachesim_counts n;

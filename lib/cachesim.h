@@ -179,6 +179,17 @@ void sb_cachesim_reset_counts(struct sb_cachesim *sim);
 bool sb_cachesim_holds(const struct sb_cachesim *sim, unsigned level, uint64_t address,
                        bool *dirty);
 
+/* The machine code the batch entries (sb_cachesim_copy, sb_cachesim_access_lines) run: built
+ * for the baseline instruction set and, where the compiler can (x86-64), again for AVX2 and
+ * BMI1/2 (shifts by a register without flags, three-operand vector compares: fewer
+ * instructions), which a new model uses where the CPU has them. The same steps, the same
+ * counts; sb_cachesim_use_code picks one (for tests and comparisons), false if this build or
+ * CPU has no such code. */
+enum sb_cachesim_code { SB_CACHESIM_CODE_BASELINE, SB_CACHESIM_CODE_AVX2_BMI2, SB_CACHESIM_NCODES };
+extern const char *const sb_cachesim_code_names[SB_CACHESIM_NCODES]; /* "baseline", "avx2+bmi2" */
+enum sb_cachesim_code sb_cachesim_code_of(const struct sb_cachesim *sim);
+bool sb_cachesim_use_code(struct sb_cachesim *sim, enum sb_cachesim_code code);
+
 /* The line size (the same at every level). */
 uint32_t sb_cachesim_line_size(const struct sb_cachesim *sim);
 

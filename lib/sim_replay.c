@@ -493,6 +493,19 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
     return jobs[0].live;
 }
 
+enum sb_cachesim_code sb_sim_model_code(const struct sb_sim_model *m)
+{
+    return sb_cachesim_code_of(m->slice[0]);
+}
+
+bool sb_sim_model_use_code(struct sb_sim_model *m, enum sb_cachesim_code code)
+{
+    for (unsigned i = 0; i < m->nslices; i++)
+        if (!sb_cachesim_use_code(m->slice[i], code))
+            return false; /* the first refuses, as the others would */
+    return true;
+}
+
 size_t sb_sim_model_state_bytes(const struct sb_sim_model *m)
 {
     size_t bytes = sizeof *m + m->walk_bytes;

@@ -50,6 +50,11 @@ unsigned sb_sim_model_slices(const struct sb_sim_model *model);
 uint64_t sb_sim_model_replay(struct sb_sim_model *model, const struct sb_scan_trace *trace,
                              struct sb_cachesim_counts *counts);
 
+/* The machine code the slices run (sb_cachesim_code_of), and every slice made to run code
+ * (sb_cachesim_use_code: false, and none changed, if this build or CPU has no such code). */
+enum sb_cachesim_code sb_sim_model_code(const struct sb_sim_model *model);
+bool sb_sim_model_use_code(struct sb_sim_model *model, enum sb_cachesim_code code);
+
 /* The memory all the slices' state takes, and the cache lines they simulate together. */
 size_t sb_sim_model_state_bytes(const struct sb_sim_model *model);
 uint64_t sb_sim_model_lines(const struct sb_sim_model *model);

@@ -522,6 +522,26 @@ static void test_state_bytes(void **state)
     sb_cachesim_destroy(s);
 }
 
+/* The machine code a model runs: a new one runs the AVX2+BMI2 code exactly where it may
+ * (use_code accepts it), the baseline code is always there, and nothing else is. */
+static void test_code_choice(void **state)
+{
+    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_LRU, 0)}, 4, false};
+    struct sb_cachesim *s = make(&cfg);
+    const enum sb_cachesim_code chosen = sb_cachesim_code_of(s);
+
+    (void)state;
+    assert_int_equal(chosen, sb_cachesim_use_code(s, SB_CACHESIM_CODE_AVX2_BMI2)
+                                 ? SB_CACHESIM_CODE_AVX2_BMI2
+                                 : SB_CACHESIM_CODE_BASELINE);
+    assert_true(sb_cachesim_use_code(s, SB_CACHESIM_CODE_BASELINE));
+    assert_int_equal(sb_cachesim_code_of(s), SB_CACHESIM_CODE_BASELINE);
+    assert_false(sb_cachesim_use_code(s, SB_CACHESIM_NCODES));
+    assert_int_equal(sb_cachesim_code_of(s), SB_CACHESIM_CODE_BASELINE);
+    assert_string_equal(sb_cachesim_code_names[SB_CACHESIM_CODE_AVX2_BMI2], "avx2+bmi2");
+    sb_cachesim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -537,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_prefetcher),
         cmocka_unit_test(test_config_checks),
         cmocka_unit_test(test_state_bytes),
+        cmocka_unit_test(test_code_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,10 @@
  * every line size, the prefetcher, streaming stores and fences; the shapes that have their own
  * copy of the batch loop (those of configs/machines and machine=auto), small and at the
  * shipped machines' own sizes; and the batch entries (sb_cachesim_copy, aligned or not, temporal
- * or streaming, and sb_cachesim_access_lines) against one access at a time. Built twice:
- * against the library, and with lib/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
+ * or streaming, and sb_cachesim_access_lines) against one access at a time. Built three times:
+ * against the library (whose models run the fastest code the CPU has: sb_cachesim_code_of),
+ * against it with every model made to run the baseline code (SB_TEST_BASELINE_CODE), and with
+ * lib/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -406,6 +408,10 @@ static void pair_create(struct pair *p, const struct sb_cachesim_config *cfg, co
 
     if (sb_cachesim_create(cfg, &p->sim, &err) != SB_OK)
         fail_msg("%s: %s", what, err.msg);
+#ifdef SB_TEST_BASELINE_CODE
+    if (!sb_cachesim_use_code(p->sim, SB_CACHESIM_CODE_BASELINE))
+        fail_msg("%s: the baseline code refused", what);
+#endif
     ref_create(&p->ref, cfg);
     p->what = what;
     p->step = 0;
