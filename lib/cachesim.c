@@ -165,6 +165,9 @@ struct sb_cachesim {
     uint64_t wc_full_mask[SB_CACHESIM_MAX_LINE / 64]; /* a buffer's mask when its line is whole */
     struct wc_buffer wc[SB_CACHESIM_MAX_WC_BUFFERS];
     struct sb_cachesim_counts n; /* the per-level counts live in level[].n */
+    /* whole lines read from and written to memory, counted apart (an increment where bytes
+     * would take the line size loaded too) and added to n's bytes by read_counts */
+    uint64_t mem_read_lines, mem_write_lines;
 };
 
 /* The steps of the replay are always inlined (a call costs as much as a step, and the shape
@@ -823,7 +826,7 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
         L->n.writebacks++;
     if (l + 1 >= SB_CACHESIM_MAX_LEVELS || l + 1 == sh->nlevels) {
         if (dirty)
-            s->n.mem_write_bytes += s->line_size;
+            s->mem_write_lines++;
         return TAG_INVALID;
     }
     below = &s->level[l + 1];
@@ -909,7 +912,7 @@ static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape
             found = 2;
     }
     if (found == sh->nlevels)
-        s->n.mem_read_bytes += s->line_size;
+        s->mem_read_lines++;
     /* a victim cache is not filled from below; the level filled keeps the dirty data */
     if (found > 2 && sh->level[2].inclusion != SB_INCL_EXCLUSIVE) {
         insert(s, shape_id, 2, r3, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
@@ -1163,7 +1166,7 @@ static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
         L->n.invalidations++;
         if (take_out(L, s->shape.level[l], r, (uint32_t)w) & TAG_DIRTY) {
             L->n.writebacks++;
-            s->n.mem_write_bytes += s->line_size;
+            s->mem_write_lines++;
         }
     }
 }
@@ -1181,7 +1184,7 @@ static void wc_write_line(struct sb_cachesim *s, uint64_t line)
 {
     stream_invalidate(s, line);
     s->n.wc_full_lines++;
-    s->n.mem_write_bytes += s->line_size;
+    s->mem_write_lines++;
 }
 
 /* Writes the buffer to memory: a whole line without a read, a partial one as a partial
@@ -1422,6 +1425,8 @@ void sb_cachesim_read_counts(const struct sb_cachesim *s, struct sb_cachesim_cou
     *counts = s->n;
     for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++)
         counts->level[l] = s->level[l].n;
+    counts->mem_read_bytes += s->mem_read_lines * s->line_size;
+    counts->mem_write_bytes += s->mem_write_lines * s->line_size;
     counts->line_accesses += counts->level[0].hits + counts->level[0].misses;
 }
 
@@ -1446,6 +1451,7 @@ void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cach
 void sb_cachesim_reset_counts(struct sb_cachesim *s)
 {
     memset(&s->n, 0, sizeof s->n);
+    s->mem_read_lines = s->mem_write_lines = 0;
     for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++)
         memset(&s->level[l].n, 0, sizeof s->level[l].n);
 }
