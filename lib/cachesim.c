@@ -74,7 +74,6 @@ struct level {
     uint64_t set_words;   /* words per set: tags_word + ways */
     uint64_t tags_word;   /* where a set's tags start: 1 + hint_bytes / 8 (3 up to 16 ways) */
     uint64_t order_mask;  /* LRU: the low 4 * ways bits of the order word */
-    uint64_t ways_mask;   /* the low ways bits: the ways of a 16-byte hint comparison */
     uint64_t ways;
     uint64_t hint_bytes;  /* ways rounded up to 16, 32 or 64 */
     unsigned lru_shift;   /* LRU: 4 * (ways - 1), where the least recent way sits */
@@ -197,12 +196,6 @@ static ALWAYS_INLINE uint64_t hint_bytes_for(uint64_t ways)
 /* Where a set's tags start (after the replacement word and the hints), and its words. */
 static ALWAYS_INLINE uint64_t tags_word_for(uint64_t ways) { return 1 + hint_bytes_for(ways) / 8; }
 static ALWAYS_INLINE uint64_t set_words_for(uint64_t ways) { return tags_word_for(ways) + ways; }
-
-/* The low ways bits: the ways of a hint comparison. */
-static ALWAYS_INLINE uint64_t ways_mask_for(uint64_t ways)
-{
-    return ways == 64 ? UINT64_MAX : (1ull << ways) - 1;
-}
 
 /* LRU, 4 bits per way (at most 16 ways): the bits of the order word, and where its least
  * recent way sits. */
@@ -331,11 +324,6 @@ static ALWAYS_INLINE uint64_t set_words_of(const struct level *L, struct level_k
     return k.ways ? set_words_for(k.ways) : L->set_words;
 }
 
-static ALWAYS_INLINE uint64_t ways_mask_of(const struct level *L, struct level_kind k)
-{
-    return k.ways ? ways_mask_for(k.ways) : L->ways_mask;
-}
-
 static ALWAYS_INLINE uint64_t order_mask_of(const struct level *L, struct level_kind k)
 {
     return k.ways ? order_mask_for(k.ways) : L->order_mask;
@@ -353,21 +341,22 @@ static ALWAYS_INLINE struct set_ref set_ref_of(const struct level *L, struct lev
 }
 
 /* The ways of the set (its hints) whose hint is the key's byte. A narrow model (wide false in
- * its shape) compares 16 bytes, of which the ways mask keeps the set's ways. */
-static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, struct level_kind k,
-                                          const uint8_t *hints, byte_key key, bool wide)
+ * its shape) compares 16 bytes. No mask keeps the set's ways: the padding's hint (0x7f) is
+ * neither a line's nor a free way's, so no key matches it. */
+static ALWAYS_INLINE uint64_t hints_equal(const struct level *L, const uint8_t *hints,
+                                          byte_key key, bool wide)
 {
     if (!wide)
-        return bytes_equal(hints, 16, key) & ways_mask_of(L, k);
-    return bytes_equal(hints, (uint32_t)L->hint_bytes, key) & L->ways_mask;
+        return bytes_equal(hints, 16, key);
+    return bytes_equal(hints, (uint32_t)L->hint_bytes, key);
 }
 
 /* The way of the set holding line, or -1: the ways whose hint matches, then their tags. */
-static ALWAYS_INLINE int find_way(const struct level *L, struct level_kind k, struct set_ref r,
+static ALWAYS_INLINE int find_way(const struct level *L, struct set_ref r,
                                   uint64_t line, byte_key key, bool wide)
 {
     const uint64_t *tags = r.tags;
-    uint64_t m = hints_equal(L, k, r.hints, key, wide);
+    uint64_t m = hints_equal(L, r.hints, key, wide);
 
     while (m) {
         uint32_t w = (uint32_t)__builtin_ctzll(m);
@@ -451,7 +440,7 @@ static void plru_masks(struct level *L)
 static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, struct level_kind k,
                                           const uint8_t *hints, uint64_t bits, bool wide)
 {
-    uint64_t free = hints_equal(L, k, hints, key_of(HINT_FREE), wide);
+    uint64_t free = hints_equal(L, hints, key_of(HINT_FREE), wide);
     uint64_t node;
 
     if (free)
@@ -621,7 +610,6 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->hint_bytes = hint_bytes_for(L->ways); /* LRU: up to 16 ways; PLRU: a power of two */
     L->tags_word = tags_word_for(L->ways);
     L->set_words = set_words_for(L->ways);
-    L->ways_mask = ways_mask_for(L->ways);
     /* LRU keeps 4 bits per way, at most 16 ways; pseudo-LRU (up to 64 ways) never uses it */
     L->order_mask = order_mask_for(L->ways);
     L->lru_shift = lru_shift_for(L->ways);
@@ -788,7 +776,7 @@ static ALWAYS_INLINE bool invalidate_above(struct sb_cachesim *s, const int shap
     for (unsigned k = 0; k < l; k++) {
         struct level *K = &s->level[k];
         struct set_ref r = set_ref_of(K, sh->level[k], line, sh->wide);
-        int w = find_way(K, sh->level[k], r, line, key, sh->wide);
+        int w = find_way(K, r, line, key, sh->wide);
         if (w >= 0) {
             dirty |= take_out(K, sh->level[k], r, (uint32_t)w) & TAG_DIRTY;
             K->n.invalidations++;
@@ -836,7 +824,7 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
     if (!dirty)
         return TAG_INVALID;
     rb = set_ref_of(below, sh->level[l + 1], line, sh->wide);
-    w = find_way(below, sh->level[l + 1], rb, line, key_of(victim_hint), sh->wide);
+    w = find_way(below, rb, line, key_of(victim_hint), sh->wide);
     if (w < 0)
         return TAG_OF(line, TAG_DIRTY);
     rb.tags[w] |= TAG_DIRTY;
@@ -876,7 +864,7 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
 {
     const struct shape *sh = shape_of(s, shape_id);
     struct level *L = &s->level[l];
-    int w = find_way(L, sh->level[l], *r = set_ref_of(L, sh->level[l], line, sh->wide), line,
+    int w = find_way(L, *r = set_ref_of(L, sh->level[l], line, sh->wide), line,
                      key, sh->wide);
 
     if (w < 0) {
@@ -935,7 +923,7 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
     const struct set_ref r1 = set_ref_of(L1, s->shape.level[0], next, s->shape.wide);
 
     if ((next & s->lines_per_4k_mask) == 0 ||
-        find_way(L1, s->shape.level[0], r1, next, key_of(hint), s->shape.wide) >= 0)
+        find_way(L1, r1, next, key_of(hint), s->shape.wide) >= 0)
         return;
     s->n.prefetches++;
     fill_from_below(s, -1, next, hint, TAG_PREFETCHED, r1);
@@ -986,7 +974,7 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
         }
     }
     hint = hint_of(line);
-    w = find_way(L1, sh->level[0], r1, line, key_of(hint), sh->wide);
+    w = find_way(L1, r1, line, key_of(hint), sh->wide);
     if (__builtin_expect(w < 0, inline_miss)) { /* a copy's lines mostly miss */
         if (inline_miss)
             l1_miss(s, shape_id, line, hint, write, r1);
@@ -1086,7 +1074,7 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
         if (!lru) { /* pseudo-LRU: another way, found by its hint and touched */
             const struct set_ref r = set_at(L1, set0 + set, wide);
             const uint64_t line = LINE_OF(entry);
-            const int w = find_way(L1, k, r, line, key_of(hint_of(line)), wide);
+            const int w = find_way(L1, r, line, key_of(hint_of(line)), wide);
             if (w >= 0 && !(r.tags[w] & TAG_PREFETCHED)) {
                 r.tags[w] |= entry & TAG_DIRTY;
                 hits++;
@@ -1160,7 +1148,7 @@ static void stream_invalidate(struct sb_cachesim *s, uint64_t line)
     for (unsigned l = 0; l < s->nlevels; l++) {
         struct level *L = &s->level[l];
         const struct set_ref r = set_ref_of(L, s->shape.level[l], line, s->shape.wide);
-        int w = find_way(L, s->shape.level[l], r, line, key_of(hint_of(line)), s->shape.wide);
+        int w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
         if (w < 0)
             continue;
         L->n.invalidations++;
@@ -1468,7 +1456,7 @@ bool sb_cachesim_holds(const struct sb_cachesim *s, unsigned level, uint64_t add
     line >>= s->slice_shift;
     L = &s->level[level];
     r = set_ref_of(L, s->shape.level[level], line, s->shape.wide);
-    w = find_way(L, s->shape.level[level], r, line, key_of(hint_of(line)), s->shape.wide);
+    w = find_way(L, r, line, key_of(hint_of(line)), s->shape.wide);
     if (w >= 0 && dirty)
         *dirty = r.tags[w] & TAG_DIRTY;
     return w >= 0;
