@@ -55,6 +55,7 @@ int main(int argc, char **argv)
     struct sb_cachesim *sim = NULL;
     struct sb_error err = {0};
     uint64_t table_size, pool_size, reps, slices = sb_sim_default_slices();
+    const char *want_code = getenv("SIM_SPEED_CODE");
     uint32_t *victims = NULL;
     double *rate = NULL, *cpu_rate = NULL;
     int status = 1;
@@ -85,14 +86,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "sim-speed: %s\n", err.msg);
         goto out;
     }
-    if (getenv("SIM_SPEED_CODE")) {
-        const char *want = getenv("SIM_SPEED_CODE");
+    if (want_code) {
         int code = -1;
         for (int c = 0; c < SB_CACHESIM_NCODES; c++)
-            if (strcmp(want, sb_cachesim_code_names[c]) == 0)
+            if (strcmp(want_code, sb_cachesim_code_names[c]) == 0)
                 code = c;
         if (code < 0 || !sb_sim_model_use_code(model, (enum sb_cachesim_code)code)) {
-            fprintf(stderr, "sim-speed: SIM_SPEED_CODE: \"%s\" is %s\n", want,
+            fprintf(stderr, "sim-speed: SIM_SPEED_CODE: \"%s\" is %s\n", want_code,
                     code < 0 ? "not baseline or avx2+bmi2" : "not in this build or CPU");
             status = SB_ERR_INPUT;
             goto out;

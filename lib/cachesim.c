@@ -64,6 +64,14 @@ const char *const sb_cachesim_code_names[SB_CACHESIM_NCODES] = {
 #if defined(SB_HAVE_AVX2_BMI2_CODE) && !defined(SB_CACHESIM_PORTABLE)
 #define AVX2_BMI2_CODE 1
 #define FOR_AVX2_BMI2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+
+/* Whether this CPU has what FOR_AVX2_BMI2 compiles for (the same four features). */
+static bool cpu_has_avx2_bmi2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+}
 #else
 #define AVX2_BMI2_CODE 0
 #endif
@@ -1413,7 +1421,9 @@ void sb_cachesim_read_counts(const struct sb_cachesim *s, struct sb_cachesim_cou
     *counts = s->n;
     for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++)
         counts->level[l] = s->level[l].n;
-    counts->mem_read_bytes += s->mem_read_lines * s->line_size;
+    /* memory is read only in whole lines (n.mem_read_bytes stays 0); written in whole lines
+     * and in partly written WC buffers' bytes (those in n.mem_write_bytes) */
+    counts->mem_read_bytes = s->mem_read_lines * s->line_size;
     counts->mem_write_bytes += s->mem_write_lines * s->line_size;
     counts->line_accesses += counts->level[0].hits + counts->level[0].misses;
 }
@@ -1473,9 +1483,7 @@ bool sb_cachesim_use_code(struct sb_cachesim *s, enum sb_cachesim_code code)
         break;
     case SB_CACHESIM_CODE_AVX2_BMI2:
 #if AVX2_BMI2_CODE
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-            __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt"))
+        if (cpu_has_avx2_bmi2())
             break;
 #endif
         return false;
