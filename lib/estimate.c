@@ -13,6 +13,7 @@
 
 const char *const sb_call_names[] = {"inconclusive", "faster", "slower", "same"};
 
+/* resamples of 0: the production count */
 static unsigned resample_count(unsigned resamples)
 {
     return resamples ? resamples : SB_BOOTSTRAP_RESAMPLES;
