@@ -22,8 +22,7 @@ static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
     ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
                                      &ioc->placement);
     ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
-    ioc->sum_after_op = calloc(ioc->npages, sizeof *ioc->sum_after_op);
-    if (!ioc->pages || !ioc->sum_copy || !ioc->sum_after_op) {
+    if (!ioc->pages || !ioc->sum_copy) {
         sb_iocache_destroy(ioc);
         return sb_fail(err, SB_ERR_RUN, "cannot allocate the %llu-page table",
                        (unsigned long long)table_size / layout->page_size);
@@ -74,27 +73,43 @@ void sb_iocache_note_page(struct sb_iocache *ioc, uint64_t block, const uint8_t 
     ioc->sum_copy[block] = sb_page_checksum(page, ioc->page_size);
 }
 
+const uint32_t *sb_iocache_sums_after(const struct sb_iocache *ioc, const struct sb_op *op)
+{
+    if (!op->pass)
+        return ioc->sum_copy;
+    for (int i = 0; i < SB_IOCACHE_OPS; i++)
+        if (ioc->after[i].op == op)
+            return ioc->after[i].sums;
+    return NULL;
+}
+
 int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct sb_error *err)
 {
+    int i;
     uint8_t *scratch;
+    uint32_t *sums;
 
-    if (ioc->op_for_sums == op)
+    if (sb_iocache_sums_after(ioc, op))
         return SB_OK;
-    if (!op->pass) {
-        memcpy(ioc->sum_after_op, ioc->sum_copy, ioc->npages * sizeof *ioc->sum_copy);
-        ioc->op_for_sums = op;
-        return SB_OK;
-    }
+    for (i = 0; i < SB_IOCACHE_OPS && ioc->after[i].op; i++)
+        ;
+    if (i == SB_IOCACHE_OPS)
+        return sb_fail(err, SB_ERR_RUN, "op %s: a table keeps checksums for %d ops", op->name,
+                       SB_IOCACHE_OPS);
     scratch = aligned_alloc(64, ioc->page_size);
-    if (!scratch)
-        return sb_fail(err, SB_ERR_RUN, "cannot allocate a scratch page");
+    sums = malloc(ioc->npages * sizeof *sums);
+    if (!scratch || !sums) {
+        free(scratch);
+        free(sums);
+        return sb_fail(err, SB_ERR_RUN, "out of memory for the checksums after op %s", op->name);
+    }
     for (uint64_t b = 0; b < ioc->npages; b++) {
         memcpy(scratch, sb_iocache_page(ioc, b), ioc->page_size);
         op->pass(scratch, ioc->page_size);
-        ioc->sum_after_op[b] = sb_page_checksum(scratch, ioc->page_size);
+        sums[b] = sb_page_checksum(scratch, ioc->page_size);
     }
     free(scratch);
-    ioc->op_for_sums = op;
+    ioc->after[i] = (struct sb_iocache_sums){op, sums};
     return SB_OK;
 }
 
@@ -105,6 +120,7 @@ void sb_iocache_destroy(struct sb_iocache *ioc)
     else
         sb_mem_free(ioc->pages, ioc->npages * ioc->page_size);
     free(ioc->sum_copy);
-    free(ioc->sum_after_op);
+    for (int i = 0; i < SB_IOCACHE_OPS; i++)
+        free(ioc->after[i].sums);
     memset(ioc, 0, sizeof *ioc);
 }

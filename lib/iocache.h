@@ -18,6 +18,14 @@ struct sb_run_params;  /* plan.h */
 struct sb_file_table;  /* source_file.h */
 struct sb_source;      /* source.h */
 
+/* The ops a table keeps checksums for (each configuration that scans it has one). */
+#define SB_IOCACHE_OPS 8
+
+struct sb_iocache_sums {
+    const struct sb_op *op;
+    uint32_t *sums;            /* each page's checksum after op ran on it */
+};
+
 struct sb_iocache {
     uint8_t *pages;            /* npages * page_size bytes (file: mapped read-only) */
     uint64_t npages;
@@ -25,8 +33,7 @@ struct sb_iocache {
     struct sb_heap_layout layout;
     uint64_t live_rows;        /* visible tuples in the whole table */
     uint32_t *sum_copy;        /* checksum of each page as generated (= after a correct copy) */
-    uint32_t *sum_after_op;    /* checksum of each page after `op_for_sums` ran on it */
-    const struct sb_op *op_for_sums;
+    struct sb_iocache_sums after[SB_IOCACHE_OPS]; /* made by sb_iocache_expect_op */
     const struct sb_source *source;      /* NULL: memory (sb_iocache_create) */
     struct sb_file_table *file;          /* source file: the scratch file, else NULL */
     struct sb_placement node;            /* iocache_node it was built with */
@@ -46,8 +53,12 @@ int sb_iocache_build(struct sb_iocache *ioc, const struct sb_run_params *p, int 
 /* Whether ioc is the table p would build (so a sweep builds it once). */
 bool sb_iocache_serves(const struct sb_iocache *ioc, const struct sb_run_params *p);
 
-/* Computes sum_after_op for op (a page copy is run through the op once, untimed). */
+/* Computes the checksums after op (a copy of each page run through the op once, untimed),
+ * unless they were made before: every configuration that scans the table keeps its own op's. */
 int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct sb_error *err);
+
+/* The checksum of each page after op (sb_iocache_expect_op made them; NULL if it did not). */
+const uint32_t *sb_iocache_sums_after(const struct sb_iocache *ioc, const struct sb_op *op);
 
 static inline const uint8_t *sb_iocache_page(const struct sb_iocache *ioc, uint64_t block)
 {

@@ -205,11 +205,11 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
             if (p->op->pass)
                 *rows += p->op->pass(dst, p->page_size);
             sum = sb_page_checksum(dst, p->page_size);
-            if (sum != ioc->sum_after_op[block])
+            if (sum != sb_iocache_sums_after(ioc, p->op)[block])
                 status = sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu after op "
                                  "%s has checksum %08x, expected %08x", p->name,
                                  (unsigned long long)block, p->op->name, sum,
-                                 ioc->sum_after_op[block]);
+                                 sb_iocache_sums_after(ioc, p->op)[block]);
             else
                 v->pages_checked_after_op++;
         }
@@ -227,16 +227,18 @@ int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
                   const struct sb_pool *pool, uint64_t *touched, uint64_t *checked,
                   struct sb_error *err)
 {
+    const uint32_t *expected = sb_iocache_sums_after(ioc, p->op);
+
     for (uint32_t b = 0; b < pool->nbuffers; b++) {
         uint32_t sum;
         if (pool->tag[b] < 0)
             continue;
         (*touched)++;
         sum = sb_page_checksum(pool->buffers + (size_t)b * p->page_size, p->page_size);
-        if (sum != ioc->sum_after_op[pool->tag[b]])
+        if (sum != expected[pool->tag[b]])
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u holds page %lld "
                            "with checksum %08x, expected %08x", p->name, b,
-                           (long long)pool->tag[b], sum, ioc->sum_after_op[pool->tag[b]]);
+                           (long long)pool->tag[b], sum, expected[pool->tag[b]]);
         (*checked)++;
     }
     return SB_OK;
@@ -260,11 +262,11 @@ int sb_shared_pool_check(const struct sb_run_params *p, const struct sb_iocache 
         ioc = &tables[(uint64_t)tag / npages];
         block = (uint64_t)tag % npages;
         sum = sb_page_checksum(sp->buffers + (size_t)b * p->page_size, p->page_size);
-        if (sum != ioc->sum_after_op[block])
+        if (sum != sb_iocache_sums_after(ioc, p->op)[block])
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: shared buffer %u holds page "
                            "%llu of table %llu with checksum %08x, expected %08x", p->name, b,
                            (unsigned long long)block, (unsigned long long)((uint64_t)tag / npages),
-                           sum, ioc->sum_after_op[block]);
+                           sum, sb_iocache_sums_after(ioc, p->op)[block]);
         (*checked)++;
     }
     return SB_OK;

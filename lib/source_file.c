@@ -113,8 +113,7 @@ int sb_file_table_create(struct sb_iocache *ioc, const struct sb_run_params *p, 
     ioc->node = p->iocache_node;
     ioc->file = f = calloc(1, sizeof *f);
     ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
-    ioc->sum_after_op = calloc(ioc->npages, sizeof *ioc->sum_after_op);
-    if (!f || !ioc->sum_copy || !ioc->sum_after_op) {
+    if (!f || !ioc->sum_copy) {
         free(f);
         ioc->file = NULL;
         sb_iocache_destroy(ioc);

@@ -73,3 +73,17 @@ const char *sb_format_size(uint64_t bytes, char *buf, size_t len)
     snprintf(buf, len, "%llu%s", (unsigned long long)bytes, names[u]);
     return buf;
 }
+
+const char *sb_format_size_approx(double bytes, char *buf, size_t len)
+{
+    static const char *names[] = {"B", "KB", "MB", "GB", "TB"};
+    unsigned u = 0;
+
+    while (u < 4 && bytes >= 1024.0) {
+        bytes /= 1024.0;
+        u++;
+    }
+    snprintf(buf, len, "%.*f%s", bytes >= 100.0 || u == 0 ? 0 : bytes >= 10.0 ? 1 : 2, bytes,
+             names[u]);
+    return buf;
+}

@@ -21,4 +21,8 @@ bool sb_parse_uint(const char *text, uint64_t *value);
  * a size that is not a whole number of the larger unit is printed in the smaller one. */
 const char *sb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* Formats an estimated size (an interpolated knee) to three significant digits in the largest
+ * unit it fills: "1.19MB", "680KB", "20.5MB". */
+const char *sb_format_size_approx(double bytes, char *buf, size_t len);
+
 #endif
