@@ -95,7 +95,9 @@ int sb_cmd_pg(int argc, char **argv)
     sb_runner_topology(&plan, &topo);
     command = sb_args_command_line(argc, argv);
     report = sb_report_new(&plan, &topo, command ? command : "scanbench pg");
-    if (!report) {
+    if (!report || json_object_set_new(report, "schedule", json_pack(
+                       "{s:s, s:s, s:n}", "kind", "blocked", "why", "each server run alone: "
+                       "shared_buffers is the server's, set when it starts", "reference")) != 0) {
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }

@@ -29,8 +29,14 @@
 #include "stop.h"
 #include "timer.h"
 #include "verdict.h"
+#include "analysis.h"
+#include "reproducible.h"
+#include "experiment.h"
 
 #define MAX_EXPERIMENTS 64
+/* What all the rounds of a reproduction may take (repetitions = auto): time_budget, else these. */
+#define SB_FULL_BUDGET 600.0
+#define SB_QUICK_BUDGET 60.0
 
 struct reproduction {
     char names[MAX_EXPERIMENTS][64];
@@ -39,6 +45,8 @@ struct reproduction {
     struct sb_plan plans[MAX_EXPERIMENTS];
     int ready; /* experiments initialised (to free) */
     bool pg;   /* --pg: also on a live PostgreSQL server */
+    bool twice; /* --twice: every experiment's schedule twice, with different seeds */
+    double budget; /* seconds all the rounds may take (time_budget, or the default) */
     struct sb_pg_jobs pg_jobs[MAX_EXPERIMENTS], pg_all;
 };
 
@@ -96,6 +104,8 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
             *quick = true;
         else if (strcmp(a, "--pg") == 0)
             r->pg = true;
+        else if (strcmp(a, "--twice") == 0)
+            r->twice = true;
         else if (strcmp(a, "-o") == 0 && i + 1 < argc && *outdir)
             return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
                            argv[i + 1], *outdir);
@@ -138,7 +148,7 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
 static int prepare(struct reproduction *r, const char **sets, int nsets, bool quick,
                    struct sb_error *err)
 {
-    static const char *quick_sets[] = {"table_size=64M", "repetitions=5", "warmup=0"};
+    static const char *quick_sets[] = {"table_size=64M", "warmup=0"};
     struct sb_mem_limit limit;
     int status = SB_OK;
 
@@ -152,7 +162,9 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
             break;
         r->ready++;
         status = sb_experiment_read_file(&r->exps[i], path, err);
-        for (size_t q = 0; status == SB_OK && quick && q < 3; q++)
+        if (status == SB_OK)
+            status = sb_experiment_set(&r->exps[i], "repetitions=auto", err);
+        for (size_t q = 0; status == SB_OK && quick && q < 2; q++)
             status = sb_experiment_set(&r->exps[i], quick_sets[q], err);
         if (status == SB_OK && sb_counter_backend_find("sim"))
             status = sb_experiment_set(&r->exps[i], "counters=sim", err);
@@ -161,6 +173,10 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
         if (status == SB_OK)
             status = sb_plan_build(&r->exps[i], &limit, &r->plans[i], err);
     }
+    r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
+    if (status == SB_OK && r->n > 0 &&
+        strncmp(r->exps[0].settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
+        r->budget = r->plans[0].schedule.time_budget;
     return status;
 }
 
@@ -216,17 +232,168 @@ static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *sess
     return status;
 }
 
+/* What the reproduction has found so far, for its last line. */
+struct tally {
+    int compared, faster, same, slower, undecided, lowered, with_counters, reproducible, twice;
+};
+
+static void tally_verdict(struct tally *t, const json_t *verdict)
+{
+    size_t k;
+    const json_t *cmp;
+
+    t->compared += (int)json_integer_value(json_object_get(verdict, "compared"));
+    t->faster += (int)json_integer_value(json_object_get(verdict, "confined_faster"));
+    t->same += (int)json_integer_value(json_object_get(verdict, "same"));
+    t->slower += (int)json_integer_value(json_object_get(verdict, "confined_slower"));
+    t->undecided += (int)json_integer_value(json_object_get(verdict, "undecided"));
+    json_array_foreach(json_object_get(verdict, "comparisons"), k, cmp) {
+        const json_t *ev = json_object_get(cmp, "counters");
+        if (json_is_boolean(json_object_get(ev, "writebacks_lowered"))) {
+            t->with_counters++;
+            t->lowered += json_is_true(json_object_get(ev, "writebacks_lowered"));
+        }
+    }
+}
+
+static void overall(FILE *out, const struct tally *t)
+{
+    fprintf(out, "\n== overall: of %d slow/fast comparisons on this host, the L2-confined "
+                 "placement was faster in %d, the same in %d, slower in %d, undecided in %d",
+            t->compared, t->faster, t->same, t->slower, t->undecided);
+    if (t->with_counters)
+        fprintf(out, "; it had fewer L2 write-backs per page in %d of %d (see each experiment "
+                     "for measured or simulated)", t->lowered, t->with_counters);
+    else
+        fprintf(out, "; no counters were available to say why");
+    fprintf(out, ".\n");
+    if (t->twice)
+        fprintf(out, "== --twice: %d of %d experiments REPRODUCIBLE.\n", t->reproducible,
+                t->twice);
+}
+
+/* The seconds experiment i's schedule may take: its share (by runs) of what is left. */
+static double budget_of(const struct reproduction *r, int i, double t0, size_t runs_left)
+{
+    double left = r->budget - (sb_timer_now() - t0);
+    double share = runs_left ? (double)r->plans[i].nruns / (double)runs_left : 1.0;
+    return (left > 0 ? left : 1.0) * share / (r->twice ? 2.0 : 1.0);
+}
+
+/* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
+ * runs, the analysis and the verdict. The report is set even when it fails. */
+static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
+                         struct sb_pg_session *session, json_t **out, struct sb_error *err)
+{
+    struct sb_topology topo;
+    struct sb_plan *plan = &r->plans[i];
+    json_t *report;
+    int status;
+
+    plan->schedule.time_budget = budget;
+    plan->schedule.seed += (uint64_t)pass;
+    sb_runner_topology(plan, &topo);
+    report = *out = sb_report_new(plan, &topo, "scanbench reproduce");
+    if (!report)
+        return sb_fail(err, SB_ERR_RUN, "cannot build the report");
+    json_object_set_new(report, "thread", sb_thread_json(&r->exps[i].thread));
+    status = sb_runner_run(plan, report, true, err);
+    if (status == SB_OK && session && pass == 0)
+        status = add_pg_runs(r, i, session, report, err);
+    json_object_set_new(report, "analysis", sb_analysis_build(report));
+    json_object_set_new(report, "verdict",
+                        sb_verdict_build(report, json_object_get(report, "analysis")));
+    return status;
+}
+
+/* Saves a report as DIR/NAME.json (or NAME.2.json for --twice's second); a failure after a
+ * stop is said, not returned. */
+static int save_report(const char *outdir, const char *name, int pass, json_t *report,
+                       bool stopped, struct sb_error *err)
+{
+    char path[1024];
+    struct sb_error write_err = {0};
+
+    if (!outdir)
+        return SB_OK;
+    snprintf(path, sizeof path, "%s/%s%s.json", outdir, name, pass ? ".2" : "");
+    if (sb_report_write(report, path, &write_err) == SB_OK)
+        return SB_OK;
+    if (stopped) {
+        fprintf(stderr, "scanbench: %s\n", write_err.msg);
+        return SB_OK;
+    }
+    *err = write_err;
+    return write_err.status;
+}
+
+static void say_reproducible(FILE *out, const char *name, json_t *first, json_t *second,
+                             struct tally *t)
+{
+    char why[2048];
+    bool same = sb_reproducible(json_object_get(first, "analysis"),
+                                json_object_get(second, "analysis"), why, sizeof why);
+
+    t->twice++;
+    t->reproducible += same;
+    fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
+            same ? " (its two schedules agree on every comparison and knee)" : why);
+    json_object_set_new(second, "reproducibility", json_pack("{s:b, s:s}", "reproducible", same,
+                                                             "why", same ? "" : why));
+}
+
+/* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
+static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
+                         const char *outdir, struct tally *t, struct sb_error *err)
+{
+    size_t runs_left = 0;
+    double t0 = sb_timer_now();
+    int status = SB_OK;
+
+    for (int i = 0; i < r->n; i++)
+        runs_left += r->plans[i].nruns;
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
+        json_t *reports[2] = {NULL, NULL};
+        double budget = budget_of(r, i, t0, runs_left);
+        fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, up to %.0f s of rounds%s)\n",
+                i + 1, r->n, r->names[i], r->plans[i].nruns, budget, r->twice ? ", twice" : "");
+        for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
+            bool stopped;
+            status = reproduce_one(r, i, pass, budget, session, &reports[pass], err);
+            stopped = status != SB_OK && sb_stop_requested();
+            if (status == SB_OK || stopped) {
+                fprintf(out, "%s", i || pass ? "\n" : "");
+                if (stopped)
+                    fprintf(out, "== %s: interrupted: %s\n", r->names[i], err->msg);
+                sb_render_reproduction(out, reports[pass]);
+                tally_verdict(t, json_object_get(reports[pass], "verdict"));
+            }
+            if (pass == 1 && status == SB_OK)
+                say_reproducible(out, r->names[i], reports[0], reports[1], t);
+            fflush(out);
+            if (reports[pass] && (status == SB_OK || stopped))
+                status = save_report(outdir, r->names[i], pass, reports[pass], stopped, err) ==
+                                 SB_OK ? status : err->status;
+        }
+        json_decref(reports[0]);
+        json_decref(reports[1]);
+        runs_left -= r->plans[i].nruns;
+    }
+    return status;
+}
+
 int sb_cmd_reproduce(int argc, char **argv)
 {
     struct sb_pg_session *session = NULL;
     static struct reproduction r;
     const char *sets[256];
-    int nsets = 0, status, compared = 0, faster = 0, lowered = 0, with_counters = 0;
-    bool quick = false, stopped = false;
+    int nsets = 0, status;
+    bool quick = false;
     const char *outdir = NULL;
     struct sb_error err = {0};
+    struct tally t = {0};
     char *text = NULL;
-    size_t text_len = 0, total_runs = 0, done_runs = 0;
+    size_t text_len = 0;
     FILE *out = NULL;
     double t0 = sb_timer_now();
 
@@ -241,8 +408,8 @@ int sb_cmd_reproduce(int argc, char **argv)
     if (status == SB_OK && outdir && mkdir(outdir, 0777) != 0)
         status = sb_fail(&err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
                          "never overwrites)", outdir, strerror(errno));
-    /* SIGINT, SIGTERM and the watchdog stop the reproduction between scans (lib/stop.h);
-     * with --pg, the server's handlers (installed over these) stop it too */
+    /* signals and the watchdog stop the reproduction between scans (lib/stop.h); with --pg,
+     * the server's handlers (installed over these) stop it too */
     if (status == SB_OK)
         sb_stop_install();
     if (status == SB_OK && r.pg)
@@ -254,99 +421,25 @@ int sb_cmd_reproduce(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "out of memory");
         goto out;
     }
-    for (int i = 0; i < r.n; i++)
-        total_runs += r.plans[i].nruns;
-
-    for (int i = 0; i < r.n && status == SB_OK; i++) {
-        struct sb_topology topo;
-        json_t *report;
-        const json_t *cmp;
-        size_t k;
-        double elapsed = sb_timer_now() - t0;
-
-        fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs)", i + 1, r.n, r.names[i],
-                r.plans[i].nruns);
-        if (done_runs)
-            fprintf(stderr, ", about %.0f s left",
-                    elapsed / (double)done_runs * (double)(total_runs - done_runs));
-        fprintf(stderr, "\n");
-        sb_runner_topology(&r.plans[i], &topo);
-        report = sb_report_new(&r.plans[i], &topo, "scanbench reproduce");
-        if (!report) {
-            status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
-            break;
-        }
-        status = sb_runner_run(&r.plans[i], report, true, &err);
-        if (status == SB_OK && session)
-            status = add_pg_runs(&r, i, session, report, &err);
-        stopped = status != SB_OK && sb_stop_requested();
-        if (stopped) {
-            /* the experiment's report keeps its runs finished, marked incomplete */
-            char why[320];
-            if (!json_is_true(json_object_get(report, "incomplete")))
-                sb_report_mark_interrupted(report, sb_stop_reason(why, sizeof why),
-                                           "postgresql runs", r.plans[i].nruns + 1,
-                                           r.plans[i].nruns);
-            json_object_set_new(report, "thread", sb_thread_json(&r.exps[i].thread));
-            fprintf(out, "%s== %s: interrupted: %s\n", i ? "\n" : "", r.names[i], err.msg);
-            fflush(out);
-        }
-        if (status == SB_OK) {
-            json_object_set_new(report, "thread", sb_thread_json(&r.exps[i].thread));
-            json_object_set_new(report, "verdict", sb_verdict_build(report));
-            if (i)
-                fprintf(out, "\n");
-            sb_render_reproduction(out, report);
-            fflush(out);
-            json_array_foreach(json_object_get(json_object_get(report, "verdict"), "comparisons"),
-                               k, cmp) {
-                const json_t *ev = json_object_get(cmp, "counters");
-                compared++;
-                faster += json_is_true(json_object_get(cmp, "significant")) &&
-                          json_number_value(json_object_get(cmp, "ratio_here")) > 1.0;
-                if (json_is_boolean(json_object_get(ev, "writebacks_lowered"))) {
-                    with_counters++;
-                    lowered += json_is_true(json_object_get(ev, "writebacks_lowered"));
-                }
+    status = reproduce_all(&r, session, out, outdir, &t, &err);
+    if (status == SB_OK)
+        overall(out, &t);
+    fflush(out);
+    if (status == SB_OK || sb_stop_requested()) {
+        struct sb_error write_err = {0};
+        fputs(text, stdout);
+        if (outdir && save_text(outdir, "reproduction.txt", text, &write_err) != SB_OK) {
+            if (status == SB_OK) {
+                status = write_err.status;
+                err = write_err;
+            } else {
+                fprintf(stderr, "scanbench: %s\n", write_err.msg);
             }
         }
-        if (status == SB_OK && outdir) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
-            status = sb_report_write(report, path, &err);
-        } else if (stopped && outdir) {
-            char path[1024];
-            struct sb_error write_err = {0};
-            snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
-            if (sb_report_write(report, path, &write_err) != SB_OK)
-                fprintf(stderr, "scanbench: %s\n", write_err.msg);
-        }
-        json_decref(report);
-        done_runs += r.plans[i].nruns;
     }
-    if (status == SB_OK) {
-        fprintf(out, "\n== overall: in %d of %d slow/fast comparisons the L2-confined placement "
-                     "was significantly faster on this host", faster, compared);
-        if (with_counters)
-            fprintf(out, "; it had fewer L2 write-backs per page in %d of %d (see each "
-                         "experiment for measured or simulated)", lowered, with_counters);
-        else
-            fprintf(out, "; no counters were available to say why");
-        fprintf(out, ".\n");
-        fflush(out);
-        fputs(text, stdout);
-        if (outdir)
-            status = save_text(outdir, "reproduction.txt", text, &err);
+    if (status == SB_OK)
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
                 sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? outdir : "");
-    } else if (stopped) {
-        /* what was reproduced before the stop, printed and saved as it stands */
-        struct sb_error write_err = {0};
-        fflush(out);
-        fputs(text, stdout);
-        if (outdir && save_text(outdir, "reproduction.txt", text, &write_err) != SB_OK)
-            fprintf(stderr, "scanbench: %s\n", write_err.msg);
-    }
 out:
     sb_pg_session_close(session);
     if (status != SB_OK)

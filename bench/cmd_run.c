@@ -1,22 +1,160 @@
-/* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]`: reads
- * the experiment (the embedded default without a file), plans it, runs every run, prints the
- * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr.
- * Stopped by SIGINT/SIGTERM or the watchdog, it prints and writes the runs finished so far. */
+/* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]
+ * [--twice]`: reads the experiment (the embedded default without a file), plans it, runs it on
+ * its schedule, prints the table with the analysis' intervals on stdout and, with -o, writes the
+ * JSON report and the CSV of its timed scans beside it. Progress goes to stderr. Stopped by a
+ * signal, the watchdog or a failure, it prints and writes what was measured so far. --twice runs
+ * the whole schedule a second time with another seed (its report: REPORT.2.json) and says
+ * whether the two agree (reproducible.h). */
 #include "config.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "experiment.h"
 #include "plan.h"
 #include "render.h"
 #include "report.h"
+#include "report_csv.h"
+#include "reproducible.h"
 #include "run_args.h"
 #include "runner.h"
 #include "stop.h"
 #include "topo.h"
+
+#define PATH_LEN 4096
+
+/* Where the run's files go: the report, its CSV, and --twice's second report and CSV. */
+struct outputs {
+    char report[2][PATH_LEN], csv[2][PATH_LEN];
+};
+
+static int plan_outputs(const struct sb_run_args *args, struct outputs *o, struct sb_error *err)
+{
+    const char *path = args->output;
+    size_t n = path ? strlen(path) : 0;
+    int status = SB_OK;
+
+    memset(o, 0, sizeof *o);
+    if (!path)
+        return SB_OK;
+    snprintf(o->report[0], PATH_LEN, "%s", path);
+    if (n > 5 && strcmp(path + n - 5, ".json") == 0)
+        snprintf(o->report[1], PATH_LEN, "%.*s.2.json", (int)(n - 5), path);
+    else
+        snprintf(o->report[1], PATH_LEN, "%s.2", path);
+    for (int k = 0; k < (args->twice ? 2 : 1) && status == SB_OK; k++) {
+        sb_report_csv_path(o->report[k], o->csv[k], PATH_LEN);
+        status = sb_report_check_target(o->report[k], err);
+        if (status == SB_OK)
+            status = sb_report_check_target(o->csv[k], err);
+    }
+    return status;
+}
+
+/* The report's text files: the JSON and its CSV (never replacing a file). */
+static int write_outputs(json_t *report, const char *path, const char *csv_path, bool quiet,
+                         bool stopped, struct sb_error *err)
+{
+    char *csv = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&csv, &len);
+    int status = f && sb_report_csv(f, report) == 0 ? SB_OK
+                                                     : sb_fail(err, SB_ERR_RUN, "%s: out of "
+                                                               "memory for the CSV", csv_path);
+
+    if (f)
+        fclose(f);
+    if (status == SB_OK)
+        status = sb_report_write(report, path, err);
+    if (status == SB_OK)
+        status = sb_report_write_text(csv, csv_path, err);
+    if (status == SB_OK && (!quiet || stopped))
+        fprintf(stderr, "scanbench: report written to %s%s, its timed scans to %s\n", path,
+                stopped ? " (incomplete)" : "", csv_path);
+    free(csv);
+    return status;
+}
+
+/* One whole schedule: the runs, the analysis, the table. *stopped: a signal, the watchdog or a
+ * failure stopped it (what was measured is still printed and written). */
+static int run_once(const struct sb_plan *plan, const struct sb_topology *topo,
+                    const char *command, bool quiet, json_t **out, bool *stopped,
+                    struct sb_error *err)
+{
+    json_t *report = sb_report_new(plan, topo, command ? command : "scanbench run");
+    int status;
+
+    *out = report;
+    if (!report)
+        return sb_fail(err, SB_ERR_RUN, "cannot build the report");
+    status = sb_runner_run(plan, report, quiet, err);
+    *stopped = status != SB_OK && json_is_true(json_object_get(report, "incomplete"));
+    if (status != SB_OK && !*stopped)
+        return status;
+    json_object_set_new(report, "analysis", sb_analysis_build(report));
+    if (json_array_size(json_object_get(report, "runs")))
+        sb_render_table(stdout, report);
+    fflush(stdout);
+    return status;
+}
+
+/* --twice: the second schedule's verdicts against the first's, printed and kept in the second
+ * report. */
+static void say_reproducible(const json_t *first, json_t *second)
+{
+    char why[2048];
+    bool same = sb_reproducible(json_object_get(first, "analysis"),
+                                json_object_get(second, "analysis"), why, sizeof why);
+    long long s1 = json_integer_value(json_object_get(json_object_get(first, "schedule"), "seed"));
+    long long s2 = json_integer_value(json_object_get(json_object_get(second, "schedule"),
+                                                      "seed"));
+
+    if (same)
+        printf("\nREPRODUCIBLE: the two schedules (seeds %lld and %lld) agree on every "
+               "comparison and knee\n", s1, s2);
+    else
+        printf("\nNOT REPRODUCIBLE (seeds %lld and %lld): %s\n", s1, s2, why);
+    json_object_set_new(second, "reproducibility",
+                        json_pack("{s:b, s:I, s:s}", "reproducible", same, "first_seed",
+                                  (json_int_t)s1, "why", same ? "" : why));
+}
+
+/* Writes report k's files when -o asked for them; a failure to write after a stop is said, not
+ * returned (the stop's status stands). */
+static int save(json_t *report, const struct sb_run_args *args, const struct outputs *o, int k,
+                bool stopped, int status, struct sb_error *err)
+{
+    struct sb_error write_err = {0};
+    int written;
+
+    if (!args->output || !report)
+        return status;
+    written = write_outputs(report, o->report[k], o->csv[k], args->quiet, stopped, &write_err);
+    if (written != SB_OK && status == SB_OK) {
+        *err = write_err;
+        return written;
+    }
+    if (written != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", write_err.msg);
+    return status;
+}
+
+/* A --set changes what the experiment's description says: the heading says what ran. */
+static void describe_sets(const struct sb_run_args *args, struct sb_plan *plan)
+{
+    size_t used;
+
+    if (args->nsets == 0)
+        return;
+    used = (size_t)snprintf(plan->description, sizeof plan->description, "changed by --set");
+    for (int i = 0; i < args->nsets && used < sizeof plan->description; i++)
+        used += (size_t)snprintf(plan->description + used, sizeof plan->description - used,
+                                 " %s", args->sets[i]);
+}
 
 int sb_cmd_run(int argc, char **argv)
 {
@@ -26,7 +164,8 @@ int sb_cmd_run(int argc, char **argv)
     struct sb_mem_limit limit;
     struct sb_plan plan = {0};
     struct sb_topology topo;
-    json_t *report = NULL;
+    static struct outputs o;
+    json_t *reports[2] = {NULL, NULL};
     char *command = NULL;
     int status, exp_ready = 0;
     bool stopped = false;
@@ -42,47 +181,35 @@ int sb_cmd_run(int argc, char **argv)
         goto out;
     sb_mem_limit_read(&limit, "", "");
     status = sb_plan_build(&exp, &limit, &plan, &err);
-    if (status == SB_OK && args.output)
-        status = sb_report_check_target(args.output, &err);
+    if (status == SB_OK)
+        status = plan_outputs(&args, &o, &err);
     if (status != SB_OK)
         goto out;
     if (plan.notes[0] && !args.quiet)
         fprintf(stderr, "scanbench: note: %s\n", plan.notes);
-
+    describe_sets(&args, &plan);
     sb_runner_topology(&plan, &topo);
     command = sb_args_command_line(argc, argv);
-    report = sb_report_new(&plan, &topo, command ? command : "scanbench run");
-    if (!report) {
-        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
-        goto out;
-    }
-    /* SIGINT, SIGTERM and the watchdog stop the sweep between scans (lib/stop.h): the runs
-     * finished so far are still printed and written, the report marked incomplete */
+    /* signals and the watchdog stop the schedule between scans (lib/stop.h): what was measured
+     * is still printed and written, the report marked incomplete */
     sb_stop_install();
-    status = sb_runner_run(&plan, report, args.quiet, &err);
-    stopped = status != SB_OK && sb_stop_requested();
-    if (status != SB_OK && !stopped)
-        goto out;
-    if (json_array_size(json_object_get(report, "runs")))
-        sb_render_table(stdout, report);
-    fflush(stdout);
-    if (args.output) {
-        struct sb_error write_err = {0};
-        int written = sb_report_write(report, args.output, &write_err);
-        if (written != SB_OK && !stopped) {
-            status = written;
-            err = write_err;
-        } else if (written != SB_OK) {
-            fprintf(stderr, "scanbench: %s\n", write_err.msg);
-        } else if (!args.quiet || stopped) {
-            fprintf(stderr, "scanbench: report written to %s%s\n", args.output,
-                    stopped ? " (incomplete)" : "");
+    for (int k = 0; k < (args.twice ? 2 : 1) && status == SB_OK && !stopped; k++) {
+        if (k == 1) {
+            plan.schedule.seed += 1;
+            printf("\n--twice: the whole schedule again, seed %llu\n\n",
+                   (unsigned long long)plan.schedule.seed);
         }
+        status = run_once(&plan, &topo, command, args.quiet, &reports[k], &stopped, &err);
+        if (k == 1 && status == SB_OK)
+            say_reproducible(reports[0], reports[1]);
+        if (status == SB_OK || stopped)
+            status = save(reports[k], &args, &o, k, stopped, status, &err);
     }
 out:
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);
-    json_decref(report);
+    json_decref(reports[0]);
+    json_decref(reports[1]);
     free(command);
     sb_plan_free(&plan);
     if (exp_ready)

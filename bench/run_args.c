@@ -42,6 +42,8 @@ int sb_run_args_parse(int argc, char **argv, const char *usage, struct sb_run_ar
             args->output = argv[++i];
         } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
             args->quiet = true;
+        } else if (strcmp(arg, "--twice") == 0 && strstr(usage, "--twice")) {
+            args->twice = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return sb_fail(err, SB_ERR_INPUT, "%s: unknown option or missing value (usage: %s)",
                            arg, usage);

@@ -17,6 +17,7 @@ struct sb_run_args {
     const char *sets[SB_RUN_ARGS_MAX_SETS]; /* every --set KEY=VALUE, in order */
     int nsets;
     bool quiet;                             /* -q, --quiet: no progress on stderr */
+    bool twice;                             /* --twice (where the usage offers it) */
 };
 
 /* Parses argv[1..argc-1] (argv[0] is the subcommand) into args. usage is the subcommand's

@@ -41,6 +41,8 @@ struct sb_counters {
     const char *status;   /* "not requested", "ok", "estimated", "unavailable" */
     char reason[512];     /* why unavailable, or what "estimated" means here (empty otherwise) */
     unsigned nreps;
+    unsigned passes;      /* passes over the table each value counts (a timed scan's, or 1 for
+                             a backend that replays the first pass) */
     bool have[SB_NROLES];                 /* role was read (else reported as null) */
     uint64_t (*values)[SB_NROLES];        /* values[rep][role], valid where have[role] */
     void *state;                          /* the backend's own (freed by its close) */
@@ -72,9 +74,12 @@ struct sb_counter_backend {
     int (*open)(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err);
     void (*start)(struct sb_counters *c, unsigned rep);
     void (*stop)(struct sb_counters *c, unsigned rep);
-    /* NULL, or called after stop() with the scan's trace (the scan loop then records one
-     * buffer number per page, outside the timed region's critical path). */
+    /* NULL, or called with a timed scan's trace (the scan loop records one buffer number per
+     * page of its first pass, outside the timed region's critical path), after the last timed
+     * scan, for the first scans in order. */
     void (*replay)(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace);
+    /* NULL, or called after the last replay: what only the replays needed can go. */
+    void (*finish)(struct sb_counters *c);
     void (*close)(struct sb_counters *c);
 };
 

@@ -14,7 +14,8 @@
 
 struct sim_state {
     struct sb_machine model; /* the run's machine, with the prefetcher as the run asked */
-    struct sb_sim_model *sim;
+    unsigned slices;
+    struct sb_sim_model *sim; /* from the first replay to finish */
 };
 
 /* The roles the model fills, and what each counts in it. */
@@ -70,13 +71,9 @@ int sb_sim_open(struct sb_counters *c, const struct sb_run_params *run, struct s
         goto out;
     }
     s->model = *run->machine;
+    s->slices = slices;
     if (run->prefetch >= 0)
         s->model.config.prefetch = run->prefetch != 0;
-    status = sb_sim_model_create(&s->model.config, slices, &s->sim, err);
-    if (status != SB_OK) {
-        sb_error_prefix(err, "%s: machine %s", run->name, s->model.file);
-        goto out;
-    }
     c->state = s;
     c->machine = &s->model;
     c->status = "ok";
@@ -115,14 +112,28 @@ void sb_sim_stop(struct sb_counters *c, unsigned rep)
     (void)rep;
 }
 
+/* The model could not be made (out of memory): no counts, and why. */
+static void unavailable(struct sb_counters *c, const char *why)
+{
+    c->status = "unavailable";
+    snprintf(c->reason, sizeof c->reason, "the cache model could not be made for the replay: %s",
+             why);
+    memset(c->have, 0, sizeof c->have);
+}
+
 void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace)
 {
     struct sim_state *s = c->state;
     struct sb_cachesim_counts n;
+    struct sb_error err = {0};
     uint64_t *v;
 
-    if (!s || rep >= c->nreps)
+    if (!s || rep >= c->nreps || strcmp(c->status, "ok") != 0)
         return;
+    if (!s->sim && sb_sim_model_create(&s->model.config, s->slices, &s->sim, &err) != SB_OK) {
+        unavailable(c, err.msg);
+        return;
+    }
     sb_sim_model_replay(s->sim, trace, &n);
     v = c->values[rep];
     v[SB_ROLE_L1D_HIT] = n.level[0].hits;
@@ -136,6 +147,16 @@ void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_tra
     v[SB_ROLE_L3_WRITEBACK] = n.level[2].writebacks;
     v[SB_ROLE_MEM_READ_BYTES] = n.mem_read_bytes;
     v[SB_ROLE_MEM_WRITE_BYTES] = n.mem_write_bytes;
+}
+
+void sb_sim_finish(struct sb_counters *c)
+{
+    struct sim_state *s = c->state;
+
+    if (s) {
+        sb_sim_model_destroy(s->sim);
+        s->sim = NULL;
+    }
 }
 
 void sb_sim_close(struct sb_counters *c)

@@ -63,10 +63,22 @@ const struct sb_key sb_keys[SB_NKEYS] = {
                           "usage counts); no: each its own pool and policy"},
     [SB_K_OVERSUBSCRIBE] = {"oversubscribe", SB_KEY_BOOL, "no", false, 0, 1,
                             "yes: allow more threads than cores"},
-    [SB_K_REPETITIONS] = {"repetitions", SB_KEY_UINT, "5", true, 1, 1000,
-                          "timed scans of the whole table per run"},
+    [SB_K_SCHEDULE] = {"schedule", SB_KEY_NAME, "interleaved", false, 0, 0,
+                       "interleaved: every round times each run once, in a fresh seeded shuffle; "
+                       "blocked: each run's timed scans together (for comparison)"},
+    [SB_K_REPETITIONS] = {"repetitions", SB_KEY_AUTO_UINT, "5", false, 1, 1000,
+                          "rounds: timed scans of every run (auto: 10, then more until every "
+                          "comparison is precise to 1%, the time_budget or 60)"},
+    [SB_K_TIME_BUDGET] = {"time_budget", SB_KEY_UINT, "600", false, 1, 30 * 24 * 3600,
+                          "repetitions = auto: seconds the rounds may take in all"},
+    [SB_K_MIN_SCAN_MS] = {"min_scan_ms", SB_KEY_UINT, "50", false, 0, 60000,
+                          "a timed scan lasts at least this long: as many passes over the table "
+                          "as that takes (0: one pass)"},
+    [SB_K_SCHEDULE_SEED] = {"schedule_seed", SB_KEY_AUTO_UINT, "auto", false, 0, UINT64_MAX,
+                            "seed of the rounds' shuffles (auto: from the clock; the report "
+                            "keeps it)"},
     [SB_K_WARMUP] = {"warmup", SB_KEY_UINT, "1", true, 0, 100,
-                     "untimed scans before the timed ones (after the validation scan)"},
+                     "untimed scans of each run before the rounds (after the validation scan)"},
     [SB_K_SEED] = {"seed", SB_KEY_UINT, "1", true, 0, UINT64_MAX, "seed of the random policy"},
     [SB_K_COUNTERS] = {"counters", SB_KEY_NAME, "none", false, 0, 0, "the counter backend"},
     [SB_K_EVENTS] = {"events", SB_KEY_TEXT, "auto", false, 0, 0,
@@ -153,6 +165,11 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         snprintf(known, sizeof known, "machine, no, yes");
         break;
+    case SB_K_SCHEDULE:
+        if (strcmp(value, "interleaved") == 0 || strcmp(value, "blocked") == 0)
+            return SB_OK;
+        snprintf(known, sizeof known, "interleaved, blocked");
+        break;
     default:
         return SB_OK;
     }
@@ -195,9 +212,14 @@ static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
             return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%s to %s)", value,
                            sb_format_size(k->min, a, sizeof a), sb_format_size(k->max, b, sizeof b));
         return SB_OK;
+    case SB_KEY_AUTO_UINT:
+        if (strcmp(value, "auto") == 0)
+            return SB_OK;
+        /* fall through */
     case SB_KEY_UINT:
         if (!sb_parse_uint(value, number))
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a whole number", value);
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a whole number%s", value,
+                           k->type == SB_KEY_AUTO_UINT ? " or auto" : "");
         if (*number < k->min || *number > k->max)
             return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%llu to %llu)", value,
                            (unsigned long long)k->min, (unsigned long long)k->max);

@@ -21,6 +21,7 @@ enum sb_key_type {
                      node number */
     SB_KEY_AUTO_SIZE, /* `auto` or a size (topology overrides) */
     SB_KEY_BOOL,  /* yes/no (also true/false, on/off, 1/0): number 1 or 0 */
+    SB_KEY_AUTO_UINT, /* `auto` (number 0) or a whole number within [min, max] */
 };
 
 enum sb_key_id {
@@ -28,7 +29,9 @@ enum sb_key_id {
     SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
     SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
-    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE, SB_K_REPETITIONS, SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
+    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE,
+    SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SCHEDULE_SEED,
+    SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
     SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT,
     SB_NKEYS

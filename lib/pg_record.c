@@ -60,13 +60,24 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
     struct sb_stats mbps = {0};
     bool counts = job->op[0] == 'c';
 
-    for (uint32_t r = 0; r < m->nreps; r++)
+    json_t *scans = json_array();
+
+    for (uint32_t r = 0; r < m->nreps; r++) {
         json_array_append_new(seconds, json_real(m->seconds[r]));
+        /* the server's scans are timed one run after another: a run's repetition r is "round" r */
+        json_array_append_new(scans, json_pack("{s:i, s:i, s:n, s:f, s:i, s:I, s:f}", "round",
+                                               (int)r, "position", 0, "at", "seconds",
+                                               m->seconds[r], "passes", 1, "bytes",
+                                               (json_int_t)m->relation_bytes, "mbps",
+                                               m->seconds[r] > 0 ? (double)m->relation_bytes /
+                                                                       m->seconds[r] / 1e6
+                                                                 : 0.0));
+    }
     if (m->nreps)
         sb_stats_from_seconds(m->seconds, m->nreps, m->relation_bytes, &mbps);
     return json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:n, s:i, s:i, "
-        "s:I, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:n, s:o, "
+        "s:I, s:I, s:o, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:n, s:o, "
         "s:{s:b, s:[s, s], s:I, s:I, s:I}, "
         "s:{s:s, s:s, s:n, s:b, s:n, s:{}, s:{}, s:{}, s:n, s:n, s:{}, s:n}, "
         "s:{s:s, s:s, s:I, s:i, s:I, s:i, s:I, s:s, s:o, s:o, s:s, s:s, s:i}}",
@@ -88,7 +99,7 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "warmup", (int)job->warmup,
         "pages", (json_int_t)pages,
         "bytes_per_scan", (json_int_t)m->relation_bytes,
-        "repetitions", seconds,
+        "repetitions", seconds, "scans", scans,
         "mbps", "best", mbps.best, "median", mbps.median, "min", mbps.min, "max", mbps.max,
         "cv", mbps.cv,
         "clock_visits_per_page",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cpu_id.h"
@@ -80,13 +81,13 @@ static bool memory_need(const struct sb_run_params *run, uint64_t *need)
 static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
                              const struct sb_run_params *run)
 {
-    double scans = 2.0 + run->warmup + run->repetitions;
+    double rounds = run->repetitions, scans = 2.0 + run->warmup + 2.0 * rounds;
     double bytes = 2.0 * (double)run->table_size * sb_run_tables(run) * scans;
-    double lines = run->machine ? 3.0 * (double)run->table_size / 64 * run->repetitions : 0;
+    double lines = run->machine ? 3.0 * (double)run->table_size / 64 * 3 : 0;
 
     if (number_of(exp, idx, SB_K_RUN_TIMEOUT))
         return (double)number_of(exp, idx, SB_K_RUN_TIMEOUT);
-    return 600.0 + bytes / 20e6 + lines / 1e6;
+    return 600.0 + bytes / 20e6 + lines / 1e6 + 2.0 * rounds * run->min_scan_seconds;
 }
 
 /* " x N" when there are several, else "". */
@@ -338,6 +339,69 @@ static int load_machines(const struct sb_experiment *exp, struct sb_plan *plan,
     return SB_OK;
 }
 
+const char *const sb_schedule_names[] = {"interleaved", "blocked"};
+
+bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b)
+{
+    return a->source == b->source && a->table_size == b->table_size &&
+           a->page_size == b->page_size && a->layout.row_width == b->layout.row_width &&
+           a->layout.dead_pct == b->layout.dead_pct &&
+           a->iocache_node.kind == b->iocache_node.kind &&
+           a->iocache_node.node == b->iocache_node.node &&
+           (!a->source->is_file || strcmp(a->data_dir, b->data_dir) == 0);
+}
+
+/* An interleaved schedule holds every run's pools and models, and every table, at once. */
+static int check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
+                                 const struct sb_mem_limit *limit, struct sb_error *err)
+{
+    uint64_t need = SB_RUN_OVERHEAD_BYTES, tables = 0, pools = 0, models = 0;
+    char a[32], b[32], c[32], d[32], what[256];
+    bool overflow = false;
+
+    for (size_t i = 0; i < plan->nruns; i++) {
+        const struct sb_run_params *run = &plan->runs[i];
+        uint32_t most = tables_in_memory(run);
+        size_t j;
+        for (j = 0; j < i && !sb_plan_same_table(&plan->runs[j], run); j++)
+            ;
+        for (size_t k = i + 1; j == i && k < plan->nruns; k++)
+            if (sb_plan_same_table(&plan->runs[k], run) && tables_in_memory(&plan->runs[k]) > most)
+                most = tables_in_memory(&plan->runs[k]);
+        if (j == i)
+            overflow |= __builtin_add_overflow(tables, run->table_size * most, &tables);
+        overflow |= __builtin_add_overflow(pools, run->pool_size * sb_run_pools(run), &pools);
+        if (model_bytes(run) > models) /* one model at a time: made for the replays, then freed */
+            models = model_bytes(run);
+    }
+    overflow |= __builtin_add_overflow(need, tables, &need) ||
+                __builtin_add_overflow(need, pools, &need) ||
+                __builtin_add_overflow(need, models, &need);
+    if (!overflow && need <= limit->bytes)
+        return SB_OK;
+    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s + a model %s "
+             "+ %s overhead at once: more than this host can give (%s, %s); schedule=blocked "
+             "holds one run at a time", plan->nruns, sb_format_size(tables, a, sizeof a),
+             sb_format_size(pools, b, sizeof b), sb_format_size(models, c, sizeof c),
+             sb_format_size(SB_RUN_OVERHEAD_BYTES, d, sizeof d),
+             sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
+             limit->source);
+    return bad(err, exp, SB_K_SCHEDULE, "%s%s", what, "");
+}
+
+/* The schedule's keys; an automatic seed from the clock. */
+static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
+{
+    const struct sb_setting *seed = &exp->settings[SB_K_SCHEDULE_SEED];
+
+    s->kind = strcmp(exp->settings[SB_K_SCHEDULE].values[0], "blocked") == 0
+                  ? SB_SCHEDULE_BLOCKED : SB_SCHEDULE_INTERLEAVED;
+    s->rounds = (uint32_t)exp->settings[SB_K_REPETITIONS].numbers[0];
+    s->time_budget = (double)exp->settings[SB_K_TIME_BUDGET].numbers[0];
+    s->seed_auto = strcmp(seed->values[0], "auto") == 0;
+    s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
+}
+
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err)
 {
@@ -362,6 +426,7 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     plan->override_size[1] = exp->settings[SB_K_L2_SIZE].numbers[0];
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
+    schedule_of(exp, &plan->schedule);
     status = load_events(exp, &plan->events, err);
     if (status != SB_OK)
         return status;
@@ -401,8 +466,9 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
         run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
         run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
-        run->repetitions = (uint32_t)number_of(exp, idx, SB_K_REPETITIONS);
+        run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MAX;
         run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
+        run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
         run->seed = number_of(exp, idx, SB_K_SEED);
         run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
         run->events = &plan->events;
@@ -427,6 +493,8 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
             break;
         plan->nruns++;
     }
+    if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
+        status = check_memory_together(exp, plan, limit, err);
     if (status != SB_OK)
         sb_plan_free(plan);
     return status;

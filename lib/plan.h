@@ -42,7 +42,9 @@ struct sb_run_params {
     const struct sb_op *op;
     const struct sb_kernel *kernel;
     const struct sb_policy *policy;
-    uint32_t threads, repetitions, warmup;
+    uint32_t threads, repetitions, warmup; /* repetitions: the timed scans a run alone makes
+                                              (sb_scan_run); a schedule makes its rounds' */
+    double min_scan_seconds;               /* a timed scan's passes last at least this long */
     uint64_t seed;
     const struct sb_counter_backend *counters;
     const struct sb_events_choice *events; /* the plan's events map (key events) */
@@ -54,7 +56,24 @@ struct sb_run_params {
                                               (lib/stop.h): the key, or computed from the run */
 };
 
+/* How the runs of a plan are timed (rounds.h). */
+enum sb_schedule_kind { SB_SCHEDULE_INTERLEAVED, SB_SCHEDULE_BLOCKED };
+extern const char *const sb_schedule_names[]; /* "interleaved", "blocked" */
+
+#define SB_AUTO_ROUNDS_MIN 10
+#define SB_AUTO_ROUNDS_MAX 60
+#define SB_AUTO_PRECISION 0.01
+
+struct sb_schedule_params {
+    enum sb_schedule_kind kind;
+    uint32_t rounds;           /* repetitions; 0: auto */
+    double time_budget;        /* auto: seconds the rounds may take */
+    uint64_t seed;             /* the shuffles' seed */
+    bool seed_auto;            /* the seed came from the clock */
+};
+
 struct sb_plan {
+    struct sb_schedule_params schedule;
     char experiment[128];
     char description[256];
     char config_source[256];
@@ -74,8 +93,10 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
 /* The tables a run scans (one per scanner, or one shared) and its pools. */
 uint32_t sb_run_tables(const struct sb_run_params *run);
 uint32_t sb_run_pools(const struct sb_run_params *run);
-/* Whether the run goes through the concurrent engine (threads.h) rather than scan.h's. */
+/* Whether the run has a team of scanner threads (engine.h, team.h) rather than one scanner. */
 bool sb_run_concurrent(const struct sb_run_params *run);
+/* Whether runs a and b scan the same table (a schedule builds it once for both). */
+bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b);
 void sb_plan_free(struct sb_plan *plan);
 
 #endif

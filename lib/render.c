@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "op.h"
 #include "units.h"
 
@@ -267,90 +268,230 @@ static void counters_table(FILE *out, const json_t *runs)
     free((void *)source);
 }
 
-int sb_render_table(FILE *out, const json_t *report)
+/* The analysis' entry of a run ({"name", "median", "lo", "hi"}), or NULL. */
+static const json_t *run_interval(const json_t *report, const json_t *run)
 {
-    const json_t *runs = json_object_get(report, "runs");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "runs"), i, r)
+        if (json_equal(json_object_get(r, "name"), json_object_get(run, "name")))
+            return r;
+    return NULL;
+}
+
+/* The analysis' comparison of run against the first run of its op, or NULL. */
+static const json_t *comparison_of(const json_t *report, const json_t *run)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c)
+        if (json_equal(json_object_get(c, "a"), json_object_get(run, "name")))
+            return c;
+    return NULL;
+}
+
+static char call_mark(const json_t *cmp)
+{
+    const char *call = str_or(json_object_get(cmp, "call"), "");
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
+}
+
+/* "1.13x [1.09, 1.18] +" (24 wide), or "-" where there is no estimate. */
+static void ratio_cell(FILE *out, const json_t *cmp)
+{
+    char cell[64];
+
+    if (json_is_number(json_object_get(cmp, "ratio")))
+        snprintf(cell, sizeof cell, "%.2fx [%.2f, %.2f] %c",
+                 json_number_value(json_object_get(cmp, "ratio")),
+                 json_number_value(json_object_get(cmp, "lo")),
+                 json_number_value(json_object_get(cmp, "hi")), call_mark(cmp));
+    else
+        snprintf(cell, sizeof cell, "-");
+    fprintf(out, " | %24s", cell);
+}
+
+/* "10187 [10012, 10342]" MB/s: the median and the interval of the median (22 wide). */
+static void mbps_cell(FILE *out, const json_t *report, const json_t *run)
+{
+    const json_t *iv = run_interval(report, run);
+    char cell[64];
+
+    if (!run)
+        snprintf(cell, sizeof cell, "-");
+    else if (json_is_number(json_object_get(iv, "lo")))
+        snprintf(cell, sizeof cell, "%.0f [%.0f, %.0f]",
+                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")),
+                 json_number_value(json_object_get(iv, "lo")),
+                 json_number_value(json_object_get(iv, "hi")));
+    else
+        snprintf(cell, sizeof cell, "%.0f",
+                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")));
+    fprintf(out, " | %22s", cell);
+}
+
+struct grid {
     char cols[MAX_COLS][LABEL_LEN], rows[MAX_ROWS][LABEL_LEN];
-    double cell[MAX_ROWS][MAX_COLS], cv[MAX_ROWS][MAX_COLS];
-    int ncols = 0, nrows = 0, dropped = 0;
-    const json_t *first, *exp = json_object_get(report, "experiment");
+    const json_t *cell[MAX_ROWS][MAX_COLS];
+    int ncols, nrows, dropped;
+};
+
+static void grid_fill(const json_t *runs, struct grid *g)
+{
     json_t *run;
     size_t i;
-    char size[32], threads[96];
 
-    if (!json_is_array(runs))
-        return -1;
-    for (int r = 0; r < MAX_ROWS; r++)
-        for (int c = 0; c < MAX_COLS; c++)
-            cell[r][c] = cv[r][c] = NAN;
+    memset(g, 0, sizeof *g);
     json_array_foreach(runs, i, run) {
         char label[LABEL_LEN];
         const char *op = json_string_value(json_object_get(run, "op"));
         int r, c;
-
         column_label(runs, run, label, sizeof label);
-        r = find_or_add(rows, &nrows, MAX_ROWS, op ? op : "?");
-        c = find_or_add(cols, &ncols, MAX_COLS, label);
-        if (r < 0 || c < 0) {
-            dropped++;
-            continue;
-        }
-        cell[r][c] = json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
-        cv[r][c] = json_number_value(json_object_get(json_object_get(run, "mbps"), "cv"));
+        r = find_or_add(g->rows, &g->nrows, MAX_ROWS, op ? op : "?");
+        c = find_or_add(g->cols, &g->ncols, MAX_COLS, label);
+        if (r < 0 || c < 0)
+            g->dropped++;
+        else
+            g->cell[r][c] = run;
     }
+}
 
-    first = json_array_get(runs, 0);
-    fprintf(out, "scanbench %s: %s\n",
-            str_or(json_object_get(exp, "name"), "?"),
-            str_or(json_object_get(exp, "description"), ""));
-    if (first)
-        fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s, "
-                "%lld timed scans after %lld warm-up\n\n",
-                sb_format_size((uint64_t)json_integer_value(json_object_get(first, "table_size")),
-                               size, sizeof size),
-                (long long)(json_integer_value(json_object_get(first, "table_size")) /
-                            (json_integer_value(json_object_get(first, "page_size")) ?
-                             json_integer_value(json_object_get(first, "page_size")) : 1)),
-                (long long)json_integer_value(json_object_get(first, "page_size")),
-                (long long)json_integer_value(json_object_get(first, "rows_per_page")),
-                str_or(json_object_get(first, "source"), "?"),
-                json_is_true(json_object_get(first, "bigtable")) ? " (bigtable)" : "",
-                scanners_note(runs, threads, sizeof threads),
-                (long long)json_array_size(json_object_get(first, "repetitions")),
-                (long long)json_integer_value(json_object_get(first, "warmup")));
-
+/* Up to three placements: one row per op, one column per placement, the ratios to the first. */
+static void columns_table(FILE *out, const json_t *report, const struct grid *g)
+{
     fprintf(out, "%-16s", "Operation");
-    for (int c = 0; c < ncols; c++)
-        fprintf(out, " | %23s", cols[c]);
-    if (ncols == 2)
-        fprintf(out, " | %6s", "ratio");
+    for (int c = 0; c < g->ncols; c++)
+        fprintf(out, " | %22s", g->cols[c]);
+    for (int c = 1; c < g->ncols; c++) {
+        char head[32];
+        snprintf(head, sizeof head, g->ncols == 2 ? "ratio" : "ratio %d/1", c + 1);
+        fprintf(out, " | %24s", head);
+    }
     fprintf(out, "\n");
-    for (int r = 0; r < nrows; r++) {
-        const struct sb_op *op = sb_op_find(rows[r]);
-        fprintf(out, "%-16s", op ? op->label : rows[r]);
-        for (int c = 0; c < ncols; c++) {
-            if (isnan(cell[r][c]))
-                fprintf(out, " | %23s", "-");
-            else
-                fprintf(out, " | %9.0f MB/s cv %4.1f%%", cell[r][c], 100.0 * cv[r][c]);
-        }
-        if (ncols == 2) {
-            if (isnan(cell[r][0]) || isnan(cell[r][1]))
-                fprintf(out, " | %6s", "-");
-            else
-                fprintf(out, " | %6.2f", cell[r][1] / cell[r][0]);
-        }
+    for (int r = 0; r < g->nrows; r++) {
+        const struct sb_op *op = sb_op_find(g->rows[r]);
+        fprintf(out, "%-16s", op ? op->label : g->rows[r]);
+        for (int c = 0; c < g->ncols; c++)
+            mbps_cell(out, report, g->cell[r][c]);
+        for (int c = 1; c < g->ncols; c++)
+            ratio_cell(out, g->cell[r][c] ? comparison_of(report, g->cell[r][c]) : NULL);
         fprintf(out, "\n");
     }
+}
+
+/* More placements: one row per run, its ratio to the first run of its op. */
+static void rows_table(FILE *out, const json_t *report, const json_t *runs)
+{
+    int width = 13;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        if ((int)strlen(label) > width)
+            width = (int)strlen(label);
+    }
+    fprintf(out, "%-16s | %-*s | %22s | %24s\n", "Operation", width, "Configuration",
+            "MB/s [95% interval]", "ratio to the first");
+    json_array_foreach(runs, i, run) {
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+        const json_t *cmp = comparison_of(report, run);
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        fprintf(out, "%-16s | %-*s", op ? op->label : "?", width, label);
+        mbps_cell(out, report, run);
+        if (cmp)
+            ratio_cell(out, cmp);
+        else
+            fprintf(out, " | %24s", "(first)");
+        fprintf(out, "\n");
+    }
+}
+
+static void heading(FILE *out, const json_t *report, const json_t *runs)
+{
+    const json_t *first = json_array_get(runs, 0), *exp = json_object_get(report, "experiment");
+    const json_t *schedule = json_object_get(report, "schedule");
+    long long page = json_integer_value(json_object_get(first, "page_size"));
+    char size[32], threads[96];
+
+    fprintf(out, "scanbench %s: %s\n", str_or(json_object_get(exp, "name"), "?"),
+            str_or(json_object_get(exp, "description"), ""));
+    if (!first)
+        return;
+    fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s; %lld "
+            "rounds, %s, after %lld warm-up\n\n",
+            sb_format_size((uint64_t)json_integer_value(json_object_get(first, "table_size")),
+                           size, sizeof size),
+            (long long)(json_integer_value(json_object_get(first, "table_size")) /
+                        (page ? page : 1)),
+            page, (long long)json_integer_value(json_object_get(first, "rows_per_page")),
+            str_or(json_object_get(first, "source"), "?"),
+            json_is_true(json_object_get(first, "bigtable")) ? " (bigtable)" : "",
+            scanners_note(runs, threads, sizeof threads),
+            (long long)json_array_size(json_object_get(first, "repetitions")),
+            str_or(json_object_get(schedule, "kind"), "blocked"),
+            (long long)json_integer_value(json_object_get(first, "warmup")));
+}
+
+static void footer(FILE *out, const json_t *report, bool ratios)
+{
+    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *floor = json_object_get(noise, "floor");
+
     fprintf(out, "\nMB/s = table bytes scanned (page_size bytes per page, every page once per "
-                 "scan) / seconds / 10^6;\n"
-                 "median of the timed scans; cv: their coefficient of variation%s.\n",
-            ncols == 2 ? "; ratio = right column / left column" : "");
+                 "pass) / seconds / 10^6;\nthe median of the timed scans (one per round) [the "
+                 "95%% bootstrap interval of the median]");
+    if (ratios && json_is_number(json_object_get(noise, "delta")))
+        fprintf(out, ";\nratio: paired by round, exp(median of ln(a/b)) [95%% interval, "
+                     "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
+                     "%.1f%%, \"?\" inconclusive, \"!\" withheld",
+                100.0 * json_number_value(json_object_get(noise, "delta")));
+    else if (ratios)
+        fprintf(out, ";\nno ratios: %s",
+                str_or(json_object_get(json_object_get(report, "analysis"), "why"),
+                       "the report has no analysis"));
+    fprintf(out, ".\n");
+    if (json_is_number(floor))
+        fprintf(out, "noise floor %.1f%% (the first run timed twice per round)%s\n",
+                100.0 * json_number_value(floor),
+                json_is_true(json_object_get(noise, "too_noisy"))
+                    ? ": TOO NOISY here: verdicts withheld" : "");
+}
+
+int sb_render_table(FILE *out, const json_t *given)
+{
+    const json_t *runs = json_object_get(given, "runs");
+    static struct grid g;
+    json_t *report;
+    bool columns;
+
+    if (!json_is_array(runs))
+        return -1;
+    /* a report read from a file may lack its analysis: made here (schema 1: it says why not) */
+    report = json_object_get(given, "analysis") ? json_incref((json_t *)given)
+                                                : json_copy((json_t *)given);
+    if (!report)
+        return -1;
+    if (!json_object_get(report, "analysis"))
+        json_object_set_new(report, "analysis", sb_analysis_build(report));
+    grid_fill(runs, &g);
+    columns = g.ncols <= 3 && g.dropped == 0;
+    heading(out, report, runs);
+    if (columns)
+        columns_table(out, report, &g);
+    else
+        rows_table(out, report, runs);
+    footer(out, report, columns ? g.ncols > 1 : json_array_size(runs) > 1);
     counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
     {
         char first[512], here[512];
         bool uniform = true;
+        size_t i;
+        json_t *run;
         json_array_foreach(runs, i, run) {
             counters_summary(run, i ? here : first, sizeof first);
             uniform &= i == 0 || strcmp(first, here) == 0;
@@ -365,8 +506,6 @@ int sb_render_table(FILE *out, const json_t *report)
             }
     }
     accuracy_lines(out, runs);
-    if (dropped)
-        fprintf(out, "(%d runs not shown: the table has room for %d columns and %d rows; all "
-                     "are in the report)\n", dropped, MAX_COLS, MAX_ROWS);
+    json_decref(report);
     return 0;
 }

@@ -15,17 +15,6 @@
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
-static uint64_t host_cache(const json_t *report, const char *level)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, c)
-        if (strcmp(text(json_object_get(c, "level")), level) == 0)
-            return (uint64_t)json_integer_value(json_object_get(json_object_get(c, "size"),
-                                                                "value"));
-    return 0;
-}
-
 static void cell(FILE *out, const json_t *v)
 {
     if (json_is_number(v))
@@ -63,6 +52,39 @@ static void pg_cell(FILE *out, const json_t *pg)
         fprintf(out, " %6s %-5s", "-", "");
 }
 
+/* The one-character call of a comparison in the table's fast/slow row. */
+static char call_mark(const char *call)
+{
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
+}
+
+/* The host's noise, as the analysis measured it, and the schedule that timed the runs. */
+static void noise_lines(FILE *out, const json_t *report)
+{
+    const json_t *noise = json_object_get(json_object_get(report, "verdict"), "noise");
+    const json_t *schedule = json_object_get(report, "schedule");
+    const json_t *floor = json_object_get(noise, "floor");
+    const json_t *drift = json_object_get(noise, "drift_per_minute");
+
+    fprintf(out, "  noise: ");
+    if (json_is_number(floor))
+        fprintf(out, "floor %.1f%% (A-A pair), threshold %.1f%%", 100.0 * json_number_value(floor),
+                100.0 * json_number_value(json_object_get(noise, "delta")));
+    else
+        fprintf(out, "no A-A pair (threshold %.1f%%)",
+                100.0 * json_number_value(json_object_get(noise, "delta")));
+    if (json_is_number(drift))
+        fprintf(out, ", drift %+.1f%%/min", 100.0 * json_number_value(drift));
+    fprintf(out, "; %s schedule, %lld rounds (%s), seed %lld.%s\n",
+            text(json_object_get(schedule, "kind")),
+            (long long)json_integer_value(json_object_get(schedule, "rounds")),
+            text(json_object_get(schedule, "stopped_by")),
+            (long long)json_integer_value(json_object_get(schedule, "seed")),
+            json_is_true(json_object_get(noise, "too_noisy")) ? " TOO NOISY here: verdicts "
+                                                                "withheld." : "");
+}
+
 static void derived_cell(FILE *out, const json_t *run, const char *key, const char *fmt)
 {
     const json_t *v = json_object_get(json_object_get(json_object_get(run, "counters"),
@@ -82,7 +104,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
     char placements[MAX_PLACEMENTS][64];
     const char *ops[8];
     int np = 0, nops = 0;
-    uint64_t l2 = host_cache(report, "L2"), l3 = host_cache(report, "L3");
+    uint64_t l2 = sb_report_cache_size(report, "L2"), l3 = sb_report_cache_size(report, "L3");
     char a[32], b[32], c[32];
     size_t i;
     json_t *run, *v;
@@ -161,8 +183,11 @@ void sb_render_reproduction(FILE *out, const json_t *report)
                 fprintf(out, " | %9.2f", json_number_value(json_object_get(cmp, "ratio_thread")));
             else
                 fprintf(out, " | %9s", "-");
-            fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
-                    json_is_true(json_object_get(cmp, "significant")) ? '*' : '~');
+            if (json_is_number(json_object_get(cmp, "ratio_here")))
+                fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
+                        call_mark(text(json_object_get(cmp, "call"))));
+            else
+                fprintf(out, " %9s %c", "-", call_mark(text(json_object_get(cmp, "call"))));
             if (pg) {
                 const json_t *f = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
                                                  thread, "fast"))));
@@ -179,9 +204,10 @@ void sb_render_reproduction(FILE *out, const json_t *report)
     fprintf(out, "\nMB/s = table bytes / s / 10^6 (here: median of the timed scans; thread: as "
                  "posted, or its table size / elapsed s).\n");
     if (json_array_size(json_object_get(verdict, "comparisons")))
-        fprintf(out, "fast/slow = %s / %s; \"*\" significant, \"~\" not (Mann-Whitney U, "
-                     "two-sided, p < 0.05).\n", text(json_object_get(thread, "fast")),
-                text(json_object_get(thread, "slow")));
+        fprintf(out, "fast/slow = %s / %s, paired by round: \"+\" faster, \"-\" slower, \"=\" "
+                     "the same within the threshold, \"?\" inconclusive, \"!\" withheld (too "
+                     "noisy); intervals in the verdict below.\n",
+                text(json_object_get(thread, "fast")), text(json_object_get(thread, "slow")));
     if (pg) {
         const json_t *block = json_object_get(report, "postgresql");
         fprintf(out, "postgresql = PostgreSQL %s on this host: the same table and op, "
@@ -234,18 +260,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
     fprintf(out, "\nverdict:\n");
     json_array_foreach(json_object_get(verdict, "comparisons"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
-    json_array_foreach(json_object_get(verdict, "knees"), i, v) {
-        const struct sb_op *o = sb_op_find(text(json_object_get(v, "op")));
-        uint64_t from = (uint64_t)json_integer_value(json_object_get(v, "from"));
-        uint64_t to = (uint64_t)json_integer_value(json_object_get(v, "to"));
-        fprintf(out, "  %s: MB/s falls most (%.2fx) between pools of %s and %s", o ? o->label : "",
-                json_number_value(json_object_get(v, "fall")), sb_format_size(from, a, sizeof a),
-                sb_format_size(to, b, sizeof b));
-        if (l2)
-            fprintf(out, " (%.3g and %.3g x host L2)", (double)from / (double)l2,
-                    (double)to / (double)l2);
-        fprintf(out, ".\n");
-    }
-    json_array_foreach(json_object_get(verdict, "no_knee"), i, v)
+    json_array_foreach(json_object_get(verdict, "knees"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
+    noise_lines(out, report);
 }

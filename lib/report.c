@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,9 @@ static json_t *per_unit(const struct sb_counters *c, enum sb_role role, double d
  * bytes read and written per table byte. */
 static json_t *derived_json(const struct sb_counters *c, const struct sb_run_result *res)
 {
-    double pages = (double)res->pages_per_scan, bytes = (double)res->bytes_per_scan;
+    const unsigned passes = c->passes ? c->passes : 1;
+    double pages = (double)res->pages_per_scan * passes;
+    double bytes = (double)res->bytes_per_scan / res->passes * passes;
 
     return json_pack("{s:o, s:o, s:o, s:o}",
                      "l2_miss_per_page", per_unit(c, SB_ROLE_L2_MISS, pages),
@@ -94,8 +97,10 @@ static uint64_t llc_size(const json_t *report)
 static json_t *accuracy_json(const struct sb_counters *c, const struct sb_run_result *res,
                              uint64_t llc)
 {
-    double expected = 2.0 * (double)res->bytes_per_scan, measured, ratio, *sum;
-    bool low_applies = llc > 0 && res->bytes_per_scan > llc;
+    const unsigned passes = c->passes ? c->passes : 1;
+    double expected = 2.0 * (double)res->bytes_per_scan / res->passes * passes;
+    double measured, ratio, *sum;
+    bool low_applies = llc > 0 && res->bytes_per_scan / res->passes > llc;
     bool ok;
 
     if (!c->have[SB_ROLE_MEM_READ_BYTES] || !c->have[SB_ROLE_MEM_WRITE_BYTES] ||
@@ -182,56 +187,126 @@ static json_t *counters_json(const struct sb_counters *c, const struct sb_run_re
                      "derived", derived_json(c, res), "accuracy", accuracy_json(c, res, llc));
 }
 
-void sb_report_add_run(json_t *report, const struct sb_run_params *p,
-                       const struct sb_run_result *res)
+/* A timed scan's record: where it ran in the schedule and what it measured. */
+static json_t *scan_json(const struct sb_scan_record *rec, double t0)
 {
-    json_t *seconds = json_array(), *runs;
-    const struct sb_validation *v = &res->validation;
+    return json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
+                     (int)rec->round, "position", (int)rec->position, "at", rec->at - t0,
+                     "seconds", rec->seconds, "passes", (int)rec->passes, "bytes",
+                     (json_int_t)rec->bytes, "mbps",
+                     rec->seconds > 0 ? (double)rec->bytes / rec->seconds / 1e6 : 0.0, "cpu",
+                     rec->cpu_start >= 0 ? json_integer(rec->cpu_start) : json_null(),
+                     rec->cpu_end >= 0 ? json_integer(rec->cpu_end) : json_null(), "steal",
+                     isnan(rec->steal) ? json_null() : json_real(rec->steal));
+}
 
-    for (uint32_t r = 0; r < res->nreps; r++)
-        json_array_append_new(seconds, json_real(res->seconds[r]));
-    json_array_append_new(
-        json_object_get(report, "runs"),
-        json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, "
-                  "s:I, s:I, s:I, s:f, s:I, s:o, s:{s:f, s:f, s:f, s:f, s:f}, "
-                  "s:{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I}, s:o}",
-                  "name", p->name,
-                  "source", p->source->name,
-                  "policy", p->policy->name,
-                  "ring_size", (json_int_t)p->ring_size,
-                  "pool_size", (json_int_t)p->pool_size,
-                  "footprint", (json_int_t)sb_policy_footprint(p->policy, p->pool_size,
-                                                               p->ring_size, p->page_size),
-                  "table_size", (json_int_t)p->table_size,
-                  "page_size", (int)p->page_size,
-                  "row_width", (int)p->layout.row_width,
-                  "rows_per_page", (int)p->layout.rows_per_page,
-                  "kernel", p->kernel->name,
-                  "op", p->op->name,
-                  "threads", (int)p->threads,
-                  "warmup", (int)p->warmup,
-                  "dead_pct", (int)p->layout.dead_pct,
-                  "seed", (json_int_t)p->seed,
-                  "pages", (json_int_t)res->pages_per_scan,
-                  "bytes_per_scan", (json_int_t)res->bytes_per_scan,
-                  "clock_visits_per_page", res->clock_visits_per_page,
-                  "buffers_touched", (json_int_t)res->buffers_touched,
-                  "repetitions", seconds,
-                  "mbps", "best", res->mbps.best, "median", res->mbps.median, "min",
-                  res->mbps.min, "max", res->mbps.max, "cv", res->mbps.cv,
-                  "validation", "ok", v->ok, "checked",
-                  "checksum of every page after the copy (validation scan)",
-                  "checksum of every page after the op (validation scan)",
-                  "live row count of every warm-up and timed scan",
-                  "checksum of every page left in the pool after the last timed scan",
-                  "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
-                  "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
-                  "pool_pages_checked", (json_int_t)v->pool_pages_checked,
-                  "rows_expected", (json_int_t)v->rows_expected,
-                  "scans_row_checked", (json_int_t)v->scans_row_checked,
-                  "counters", counters_json(&res->counters, res, llc_size(report))));
-    runs = json_object_get(report, "runs");
-    sb_report_add_scanners(json_array_get(runs, json_array_size(runs) - 1), p, res);
+json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, double t0)
+{
+    json_t *list = json_array();
+
+    for (uint32_t r = 0; list && r < n; r++)
+        if (json_array_append_new(list, scan_json(&scans[r], t0)) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+    return list;
+}
+
+json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
+                            double t0)
+{
+    json_t *seconds = json_array();
+
+    for (uint32_t r = 0; seconds && r < res->nreps; r++)
+        json_array_append_new(seconds, json_real(res->scans[r].seconds));
+    return json_pack(
+        "{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:I, "
+        "s:I, s:i, s:I, s:I, s:o, s:o}",
+        "name", p->name, "source", p->source->name, "policy", p->policy->name,
+        "ring_size", (json_int_t)p->ring_size, "pool_size", (json_int_t)p->pool_size,
+        "footprint", (json_int_t)sb_policy_footprint(p->policy, p->pool_size, p->ring_size,
+                                                     p->page_size),
+        "table_size", (json_int_t)p->table_size, "page_size", (int)p->page_size,
+        "row_width", (int)p->layout.row_width, "rows_per_page", (int)p->layout.rows_per_page,
+        "kernel", p->kernel->name, "op", p->op->name, "threads", (int)p->threads,
+        "warmup", (int)p->warmup, "dead_pct", (int)p->layout.dead_pct,
+        "seed", (json_int_t)p->seed, "pages", (json_int_t)res->pages_per_scan,
+        "passes", (int)res->passes, "settle_pages", (json_int_t)res->settle_pages,
+        "bytes_per_scan", (json_int_t)res->bytes_per_scan, "repetitions", seconds,
+        "scans", sb_report_scans_json(res->scans, res->nreps, t0));
+}
+
+static json_t *validation_json(const struct sb_validation *v)
+{
+    return json_pack("{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I}", "ok", v->ok, "checked",
+                     "checksum of every page after the copy (validation scan)",
+                     "checksum of every page after the op (validation scan)",
+                     "live row count of every warm-up and timed scan",
+                     "checksum of every page left in the pool after the last timed scan",
+                     "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
+                     "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
+                     "pool_pages_checked", (json_int_t)v->pool_pages_checked,
+                     "rows_expected", (json_int_t)v->rows_expected,
+                     "scans_row_checked", (json_int_t)v->scans_row_checked);
+}
+
+json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
+                          const struct sb_run_result *res, double t0)
+{
+    const struct sb_stats *m = &res->mbps;
+    json_t *run = sb_report_run_brief(p, res, t0);
+
+    if (!run || json_object_set_new(run, "clock_visits_per_page",
+                                    json_real(res->clock_visits_per_page)) != 0 ||
+        json_object_set_new(run, "buffers_touched",
+                            json_integer((json_int_t)res->buffers_touched)) != 0 ||
+        json_object_set_new(run, "mbps", json_pack("{s:f, s:f, s:f, s:f, s:f}", "best", m->best,
+                                                   "median", m->median, "min", m->min, "max",
+                                                   m->max, "cv", m->cv)) != 0 ||
+        json_object_set_new(run, "validation", validation_json(&res->validation)) != 0 ||
+        json_object_set_new(run, "counters", counters_json(&res->counters, res,
+                                                           llc_size(report))) != 0) {
+        json_decref(run);
+        return NULL;
+    }
+    sb_report_add_scanners(run, p, res);
+    if (json_array_append_new(json_object_get(report, "runs"), run) != 0)
+        return NULL;
+    return run;
+}
+
+json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan_record *reference,
+                                uint32_t nreference, uint32_t rounds, const char *stopped_by,
+                                double t0)
+{
+    const struct sb_schedule_params *s = &plan->schedule;
+    bool interleaved = s->kind == SB_SCHEDULE_INTERLEAVED;
+    double min_scan = plan->nruns ? plan->runs[0].min_scan_seconds : 0.0;
+
+    return json_pack(
+        "{s:s, s:I, s:s, s:i, s:o, s:o, s:o, s:f, s:s, s:{s:s, s:f, s:f}, s:o}",
+        "kind", sb_schedule_names[s->kind], "seed", (json_int_t)s->seed, "seed_from",
+        s->seed_auto ? "the clock (schedule_seed = auto)" : "schedule_seed", "rounds",
+        (int)rounds, "rounds_planned", s->rounds ? json_integer(s->rounds) : json_string("auto"),
+        "auto", s->rounds ? json_null()
+                          : json_pack("{s:i, s:i, s:f, s:f}", "min_rounds", SB_AUTO_ROUNDS_MIN,
+                                      "max_rounds", SB_AUTO_ROUNDS_MAX, "precision",
+                                      SB_AUTO_PRECISION, "time_budget", s->time_budget),
+        "stopped_by", stopped_by ? json_string(stopped_by) : json_null(),
+        "min_scan_seconds", min_scan,
+        "settle", interleaved ? "before each timed scan, an untimed pass over as many pages as "
+                                "the run's pool footprint holds (the table at most): the caches "
+                                "hold what the run's own scans leave, whatever ran before"
+                              : "none: each run's timed scans follow each other",
+        "timer", "clock", sb_timer_clock_name(), "resolution", sb_timer_resolution(),
+        "observed_tick", sb_timer_observed_tick(),
+        "reference", interleaved && plan->nruns
+                         ? json_pack("{s:s, s:i, s:s, s:o}", "run", plan->runs[0].name,
+                                     "run_index", 0, "why",
+                                     "the first run timed a second time in each round (an A-A "
+                                     "pair): the noise floor", "scans",
+                                     sb_report_scans_json(reference, nreference, t0))
+                         : json_null());
 }
 
 void sb_report_mark_complete(json_t *report)
@@ -329,4 +404,21 @@ out:
         free(tmp);
     }
     return status;
+}
+
+int sb_report_write_text(const char *text, const char *path, struct sb_error *err)
+{
+    FILE *f = fopen(path, "wx");
+
+    if (!f)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot create: %s", path, strerror(errno));
+    if (fputs(text, f) == EOF || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        int e = errno;
+        fclose(f);
+        unlink(path);
+        return sb_fail(err, SB_ERR_RUN, "%s: cannot write: %s", path, strerror(e));
+    }
+    if (fclose(f) != 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: cannot write: %s", path, strerror(errno));
+    return SB_OK;
 }

@@ -14,15 +14,30 @@
 #include "topo.h"
 
 #define SB_REPORT_SCHEMA "scanbench-report"
-#define SB_REPORT_SCHEMA_VERSION 1
+#define SB_REPORT_SCHEMA_VERSION 2
+/* The oldest schema the readers take: version 1 had no rounds (compare and plot read it; its
+ * analysis says that it needs rounds). */
+#define SB_REPORT_SCHEMA_OLDEST 1
 
 /* A report with its context and experiment blocks and no runs yet. */
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
                       const char *command_line);
 
-/* Appends one run's record. */
-void sb_report_add_run(json_t *report, const struct sb_run_params *p,
-                       const struct sb_run_result *res);
+/* Appends one run's record and returns it (NULL when it could not be built). t0: the
+ * sb_timer_now() its scans' `at` is counted from (the schedule's start). */
+json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
+                          const struct sb_run_result *res, double t0);
+
+/* A run's identity (its keys) and its timed scans: what the analysis reads. */
+json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
+                            double t0);
+json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, double t0);
+
+/* The report's "schedule" block: kind, seed, rounds, why they stopped, the settling pass, the
+ * timer, and the reference run's second timings (the A-A pair). */
+json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan_record *reference,
+                                uint32_t nreference, uint32_t rounds, const char *stopped_by,
+                                double t0);
 
 /* Fails (SB_ERR_INPUT) if path exists or its directory cannot be written: checked before any
  * run so that a long experiment does not end unable to save. */
@@ -38,6 +53,9 @@ void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
 /* Writes the report to path.tmp.XXXXXX, fsyncs, links it to path (never replacing a file that
  * exists) and removes the temporary name. */
 int sb_report_write(json_t *report, const char *path, struct sb_error *err);
+
+/* Writes text to a new file at path (never replacing one). */
+int sb_report_write_text(const char *text, const char *path, struct sb_error *err);
 
 /* mkstemp creates files mode 0600; results are for sharing: give fd the mode a plain
  * open(O_CREAT, 0666) would have had under the process's umask. */

@@ -21,6 +21,51 @@ static const struct {
     {"threads", JSON_INTEGER},
 };
 
+/* Schema 2: a list of timed scans, each with its round, position, seconds and bytes. */
+static int check_scans(const json_t *scans, const char *path, const char *what, size_t i,
+                       struct sb_error *err)
+{
+    size_t k;
+    json_t *scan;
+
+    if (!json_is_array(scans) || json_array_size(scans) > sb_keys[SB_K_REPETITIONS].max)
+        return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: \"scans\" missing, not a list, or longer "
+                       "than %llu", path, what, i,
+                       (unsigned long long)sb_keys[SB_K_REPETITIONS].max);
+    json_array_foreach(scans, k, scan) {
+        const json_t *round = json_object_get(scan, "round"), *pos = json_object_get(scan,
+                                                                                    "position");
+        const json_t *seconds = json_object_get(scan, "seconds"), *bytes = json_object_get(scan,
+                                                                                        "bytes");
+        if (!json_is_integer(round) || json_integer_value(round) < 0 ||
+            json_integer_value(round) >= (json_int_t)sb_keys[SB_K_REPETITIONS].max ||
+            !json_is_integer(pos) || json_integer_value(pos) < 0 || !json_is_number(seconds) ||
+            !(json_number_value(seconds) > 0) || !json_is_integer(bytes) ||
+            json_integer_value(bytes) <= 0 ||
+            !(json_is_number(json_object_get(scan, "at")) ||
+              json_is_null(json_object_get(scan, "at"))))
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
+                           "a position, a time (or null), positive seconds or bytes", path, what, i, k,
+                           (unsigned long long)sb_keys[SB_K_REPETITIONS].max - 1);
+    }
+    return SB_OK;
+}
+
+/* Schema 2: the schedule block and its reference run's second timings. */
+static int check_schedule(const json_t *doc, const char *path, struct sb_error *err)
+{
+    const json_t *schedule = json_object_get(doc, "schedule");
+    const json_t *reference = json_object_get(schedule, "reference");
+
+    if (!json_is_object(schedule) || !json_is_string(json_object_get(schedule, "kind")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: report without a \"schedule\" block", path);
+    if (json_is_null(reference) || !reference)
+        return SB_OK;
+    if (!json_is_string(json_object_get(reference, "run")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: schedule.reference without a run", path);
+    return check_scans(json_object_get(reference, "scans"), path, "schedule.reference", 0, err);
+}
+
 /* Checks a parsed document (doc, possibly NULL with jerr saying why); takes doc over. */
 static int check_report(json_t *doc, const json_error_t *jerr, const char *path, json_t **report,
                         struct sb_error *err)
@@ -53,9 +98,10 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
                          "(this scanbench reads version %d)", path, SB_REPORT_SCHEMA_VERSION);
         goto out;
     }
-    if (version != SB_REPORT_SCHEMA_VERSION) {
+    if (version < SB_REPORT_SCHEMA_OLDEST || version > SB_REPORT_SCHEMA_VERSION) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
-                         "reads version %d", path, (long long)version, SB_REPORT_SCHEMA_VERSION);
+                         "reads versions %d to %d", path, (long long)version,
+                         SB_REPORT_SCHEMA_OLDEST, SB_REPORT_SCHEMA_VERSION);
         goto out;
     }
     if (!json_is_array(runs) || !json_is_object(json_object_get(doc, "context"))) {
@@ -98,7 +144,13 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
                 goto out;
             }
         }
+        if (version >= 2)
+            status = check_scans(json_object_get(run, "scans"), path, "run", i, err);
+        if (status != SB_OK)
+            goto out;
     }
+    if (version >= 2)
+        status = check_schedule(doc, path, err);
 out:
     if (status == SB_OK)
         *report = doc;

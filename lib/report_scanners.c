@@ -59,7 +59,7 @@ static json_t *io_json(const struct sb_run_params *p, const struct sb_run_result
                      "residency", residency,
                      "drops_per_scan",
                      file && p->bigtable
-                         ? json_real((double)io->drops / (p->repetitions ? p->repetitions : 1))
+                         ? json_real((double)io->drops / (res->nreps ? res->nreps : 1))
                          : json_null());
 }
 

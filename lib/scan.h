@@ -1,8 +1,9 @@
-/* scan.h: one run, the only hot path. For each page of the table: the policy picks a buffer,
- * the kernel copies the page from the IO cache into it, the op runs over it. First one
- * untimed validation scan that checks every page's checksum after the copy and after the op,
- * then `warmup` untimed scans, then `repetitions` timed scans, each of which checks the op's
- * row count; after the last, every page left in the pool is checked against its checksum. */
+/* scan.h: what a run (one configuration) produced: its timed scans, each with where in the
+ * schedule it ran, its validation, where its pages came from and who scanned them. The engine
+ * (engine.h) fills it; report.c writes it. Also two ways of running one configuration alone,
+ * with no schedule around it: sb_scan_run (one scanner, one table) and sb_scan_run_concurrent
+ * (its scanners over sb_run_tables(p) tables): validation, warm-up, `repetitions` timed scans
+ * back to back, pool check. */
 #ifndef SB_SCAN_H
 #define SB_SCAN_H
 
@@ -37,8 +38,8 @@ struct sb_scanner_record {
                                         and end), distinct, the first SB_MAX_CPUS_SEEN */
     unsigned ncpus_seen;
     uint32_t table;              /* which table it scanned (0 with a shared table) */
-    double *seconds;             /* each timed scan: from the barrier to its last page */
-    uint64_t *pages;             /* each timed scan: the pages it read */
+    double *seconds;             /* each timed scan: from its start to its last page */
+    uint64_t *pages;             /* each timed scan: the pages it read (all passes) */
     struct sb_stats mbps;        /* its own pages * page_size / its own seconds */
 };
 
@@ -63,12 +64,29 @@ struct sb_shared_accounting {
     uint32_t pins_left;          /* buffers still pinned after a scan (the largest seen): 0 */
 };
 
+/* One timed scan: where it ran in the schedule and what it measured. */
+struct sb_scan_record {
+    uint32_t round;                /* the round (0-based); blocked: the repetition */
+    uint32_t position;             /* its place in the round's order (0-based) */
+    double at;                     /* sb_timer_now() at its start */
+    double seconds;                /* its passes, from the first page to the last */
+    uint32_t passes;               /* passes over the table(s) */
+    uint64_t bytes;                /* table bytes scanned: passes * pages * page_size */
+    int cpu_start, cpu_end;        /* the calling thread's CPU at its start and end, -1 unknown */
+    double steal;                  /* the host's steal time over it, seconds (all CPUs; NaN:
+                                      /proc/stat does not say) */
+};
+
 struct sb_run_result {
-    uint32_t nreps;
-    double *seconds;               /* each timed repetition */
+    uint32_t nreps;                /* timed scans recorded */
+    uint32_t capacity;             /* timed scans there is room for */
+    struct sb_scan_record *scans;  /* each timed scan, in the order run */
     struct sb_stats mbps;
-    uint64_t pages_per_scan;
-    uint64_t bytes_per_scan;       /* table bytes: pages * page_size, the MB/s numerator */
+    uint32_t passes;               /* passes over the table(s) per timed scan */
+    uint64_t settle_pages;         /* pages of the settling pass before a timed scan (0: none) */
+    uint64_t pages_per_scan;       /* pages of one pass over the table(s) */
+    uint64_t bytes_per_scan;       /* table bytes of a timed scan: passes * pages * page_size,
+                                      the MB/s numerator */
     uint64_t buffers_touched;      /* distinct pool buffers the policy wrote into */
     double clock_visits_per_page;  /* buffer headers examined per page (policy work) */
     struct sb_validation validation;
@@ -82,13 +100,22 @@ struct sb_run_result {
 };
 
 /* Runs p over the table in ioc (built for p's layout and table size) with one scanner, the
- * calling thread (threads = 1, no shared pool; threads.h runs the others). On a validation
- * mismatch: SB_ERR_RUN with the page, buffer and checksums in the message. */
+ * calling thread (threads = 1, no shared pool). On a validation mismatch: SB_ERR_RUN with the
+ * page, buffer and checksums in the message. */
 int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb_run_result *res,
                 struct sb_error *err);
 
+/* Runs p with its scanners over tables[0 .. sb_run_tables(p) - 1] (threads > 1, or the shared
+ * pool). The run's MB/s is that of all scanners together: the table bytes every scanner read /
+ * the time from the first scanner's start to the last one's finish. */
+int sb_scan_run_concurrent(const struct sb_run_params *p, struct sb_iocache *tables,
+                           struct sb_run_result *res, struct sb_error *err);
+
 /* Adds the CPU the caller runs on to rec's CPUs seen. */
 void sb_scanner_record_cpu(struct sb_scanner_record *rec);
+
+/* The MB/s of each timed scan into mbps (res->nreps values), then the summary into res->mbps. */
+void sb_run_result_summarise(struct sb_run_result *res);
 void sb_run_result_free(struct sb_run_result *res);
 
 #endif

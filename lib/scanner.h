@@ -1,5 +1,5 @@
-/* scanner.h: one scanner's passes over pages [first, end) of its table, shared by scan.c (one
- * scanner, the calling thread) and threads.c (several). For each page the policy picks a buffer
+/* scanner.h: one scanner's passes over pages [first, end) of its table, run by engine.c (one
+ * scanner, the calling thread, or a team of them: team.h). For each page the policy picks a buffer
  * (of the scanner's own pool, or of the shared pool: shared_pool.h), the source brings the page
  * into it (a CPU kernel's copy from memory; the DMA-like fill of the frame, then that copy;
  * pread from the file) and the op runs over it. The loop is chosen once per call, never per

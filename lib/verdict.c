@@ -8,16 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "mannwhitney.h"
 #include "op.h"
 #include "report_runs.h"
 #include "units.h"
 
 /* A counter figure must fall by more than this share to count as lowered. */
 #define SB_VERDICT_MIN_CHANGE 0.02
-/* The pool sizes a sweep needs for a knee: a sweep, not a slow/fast pair or triple. */
-#define SB_VERDICT_KNEE_POINTS 4
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
@@ -113,153 +109,65 @@ static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *se
     return ev;
 }
 
-/* The smallest two-sided p of the exact test for samples of n and m: 2 / C(n + m, n). */
-static double smallest_p(size_t n, size_t m)
-{
-    double c = 1.0;
-    for (size_t i = 1; i <= n; i++)
-        c = c * (double)(m + i) / (double)i;
-    return fmin(1.0, 2.0 / c);
-}
-
-static json_t *comparison(const json_t *report, const char *op)
+/* One op's slow/fast comparison: the analysis' paired estimate, the thread's ratio, the
+ * counters' evidence, in one sentence. */
+static json_t *comparison(const json_t *report, const json_t *cmp)
 {
     const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
                                                                                     "thread");
-    const char *slow_p = text(json_object_get(thread, "slow"));
-    const char *fast_p = text(json_object_get(thread, "fast"));
+    const char *op = text(json_object_get(cmp, "op"));
+    const char *slow_p = text(json_object_get(cmp, "b_placement"));
+    const char *fast_p = text(json_object_get(cmp, "a_placement"));
     const json_t *slow = sb_find_run(runs, op, slow_p), *fast = sb_find_run(runs, op, fast_p);
-    const json_t *ts = sb_find_thread_figure(thread, op, slow_p), *tf = sb_find_thread_figure(thread, op, fast_p);
+    const json_t *ts = sb_find_thread_figure(thread, op, slow_p);
+    const json_t *tf = sb_find_thread_figure(thread, op, fast_p);
     const struct sb_op *o = sb_op_find(op);
-    double here, thread_ratio = NAN;
-    struct sb_mann_whitney mw = {0, 1, false};
-    size_t ns, nf;
-    double *vs, *vf;
-    char counters_text[512], sentence[1024];
+    const json_t *ratio = json_object_get(cmp, "ratio");
+    double thread_ratio = NAN;
+    char counters_text[512], sentence[1024], thread_part[96] = "", here[96] = "n/a";
     json_t *evidence;
 
-    if (!slow || !fast)
-        return NULL;
-    here = sb_run_median_mbps(fast) / sb_run_median_mbps(slow);
-    vs = sb_run_mbps_samples(slow, &ns);
-    vf = sb_run_mbps_samples(fast, &nf);
-    if (vs && vf && ns && nf)
-        mw = sb_mann_whitney(vf, nf, vs, ns);
     if (json_is_number(json_object_get(ts, "mbps")) && json_is_number(json_object_get(tf, "mbps")))
         thread_ratio = json_number_value(json_object_get(tf, "mbps")) /
                        json_number_value(json_object_get(ts, "mbps"));
+    if (!isnan(thread_ratio))
+        snprintf(thread_part, sizeof thread_part, "; the thread saw %.2fx", thread_ratio);
+    if (json_is_number(ratio))
+        snprintf(here, sizeof here, "%.2fx [%.2f, %.2f]", json_number_value(ratio),
+                 json_number_value(json_object_get(cmp, "lo")),
+                 json_number_value(json_object_get(cmp, "hi")));
     evidence = counter_evidence(slow, fast, counters_text, sizeof counters_text);
-    {
-        char thread_part[96] = "", outcome[160];
-        if (!isnan(thread_ratio))
-            snprintf(thread_part, sizeof thread_part, "; the thread saw %.2fx", thread_ratio);
-        if (mw.p < SB_COMPARE_ALPHA)
-            snprintf(outcome, sizeof outcome, "%s", here > 1.0
-                     ? "it raised MB/s on this host"
-                     : "it lowered MB/s: the evidence goes against the hypothesis on this host");
-        else
-            snprintf(outcome, sizeof outcome, "no significant difference with %zu and %zu "
-                     "repetitions (the smallest p they allow is %.3f)", ns, nf,
-                     smallest_p(ns, nf));
-        snprintf(sentence, sizeof sentence,
-                 "%s: the L2-confined placement (%s) ran %.2fx the scattered one (%s) here "
-                 "(p = %.3f)%s: %s. %s",
-                 o ? o->label : op, fast_p, here, slow_p, mw.p, thread_part, outcome,
-                 counters_text);
-    }
-    free(vs);
-    free(vf);
-    return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:f, s:f, s:b, s:o, s:o, s:s}",
+    snprintf(sentence, sizeof sentence, "%s: the L2-confined placement (%s) ran %s the scattered "
+             "one (%s) here: %s%s. %s", o ? o->label : op, fast_p, here, slow_p,
+             text(json_object_get(cmp, "text")), thread_part, counters_text);
+    return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:O*, s:O*, s:O*, s:O*, "
+                     "s:O*, s:o, s:o, s:s}",
                      "op", op, "slow", "placement", slow_p, "run",
-                     text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow), "fast",
-                     "placement", fast_p, "run", text(json_object_get(fast, "name")), "median",
-                     sb_run_median_mbps(fast), "ratio_here", here, "p", mw.p, "significant",
-                     mw.p < SB_COMPARE_ALPHA, "ratio_thread",
+                     text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow),
+                     "fast", "placement", fast_p, "run", text(json_object_get(fast, "name")),
+                     "median", sb_run_median_mbps(fast), "ratio_here", ratio, "lo",
+                     json_object_get(cmp, "lo"), "hi", json_object_get(cmp, "hi"), "call",
+                     json_object_get(cmp, "call"), "wilcoxon_p",
+                     json_object_get(cmp, "wilcoxon_p"), "ratio_thread",
                      isnan(thread_ratio) ? json_null() : json_real(thread_ratio), "counters",
                      evidence, "text", sentence);
 }
 
-/* Orders clock runs by pool size (footprint), smallest first. */
-static int by_footprint(const void *a, const void *b)
+json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
 {
-    json_int_t fa = json_integer_value(json_object_get(*(json_t *const *)a, "footprint"));
-    json_int_t fb = json_integer_value(json_object_get(*(json_t *const *)b, "footprint"));
+    json_t *list = json_array(), *cmp;
+    int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive or withheld */
+    size_t i;
 
-    return (fa > fb) - (fa < fb);
-}
-
-/* For a sweep of the clock policy over pool sizes, per op (the runs of the first kernel the
- * report has for it, in order of pool size whatever the file's order): the step to the next
- * larger pool with the largest fall in MB/s (knees), or, for a sweep of 3 pool sizes, too
- * short to place one, a sentence that says so (no_knee; 2 are a slow/fast pair, no sweep). */
-#define MAX_SWEEP_POINTS 256
-static void knees(const json_t *runs, json_t *found, json_t *no_knee)
-{
-    for (const struct sb_op *o = sb_ops; o->name; o++) {
-        json_t *sweep[MAX_SWEEP_POINTS], *run;
-        const json_t *best_a = NULL, *best_b = NULL;
-        const char *kernel = NULL;
-        double best = 1.0;
-        size_t i, points = 0, used = 0;
-        char pools[128] = "", sentence[384];
-        json_array_foreach(runs, i, run) {
-            if (strcmp(text(json_object_get(run, "op")), o->name) != 0 ||
-                strcmp(text(json_object_get(run, "policy")), "clock") != 0)
-                continue;
-            if (!kernel)
-                kernel = text(json_object_get(run, "kernel"));
-            if (strcmp(text(json_object_get(run, "kernel")), kernel) == 0 &&
-                points < MAX_SWEEP_POINTS)
-                sweep[points++] = run;
-        }
-        qsort(sweep, points, sizeof *sweep, by_footprint);
-        for (i = 0; i < points; i++) {
-            char size[32];
-            sb_format_size((uint64_t)json_integer_value(json_object_get(sweep[i], "footprint")),
-                           size, sizeof size);
-            if (used < sizeof pools)
-                used += (size_t)snprintf(pools + used, sizeof pools - used, "%s%s",
-                                         used ? ", " : "", size);
-            if (i > 0 && sb_run_median_mbps(sweep[i]) > 0 &&
-                sb_run_median_mbps(sweep[i - 1]) / sb_run_median_mbps(sweep[i]) > best) {
-                best = sb_run_median_mbps(sweep[i - 1]) / sb_run_median_mbps(sweep[i]);
-                best_a = sweep[i - 1];
-                best_b = sweep[i];
-            }
-        }
-        if (points >= SB_VERDICT_KNEE_POINTS && best_a) {
-            json_array_append_new(found, json_pack("{s:s, s:I, s:I, s:f}", "op", o->name, "from",
-                                                   json_integer_value(json_object_get(best_a,
-                                                                                      "footprint")),
-                                                   "to", json_integer_value(json_object_get(best_b,
-                                                                                            "footprint")),
-                                                   "fall", best));
-        } else if (points >= 3 && points < SB_VERDICT_KNEE_POINTS) {
-            snprintf(sentence, sizeof sentence, "%s: no knee: the clock sweep has %zu pool sizes "
-                     "(%s), too few points for a knee (at least %d needed).", o->label, points,
-                     pools, SB_VERDICT_KNEE_POINTS);
-            json_array_append_new(no_knee, json_pack("{s:s, s:I, s:i, s:s}", "op", o->name,
-                                                     "points", (json_int_t)points, "needed",
-                                                     SB_VERDICT_KNEE_POINTS, "text", sentence));
-        }
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
+        const char *call = text(json_object_get(cmp, "call"));
+        tally[strcmp(call, "faster") == 0 ? 0 : strcmp(call, "same") == 0 ? 1
+              : strcmp(call, "slower") == 0 ? 2 : 3]++;
+        json_array_append_new(list, comparison(report, cmp));
     }
-}
-
-json_t *sb_verdict_build(const json_t *report)
-{
-    json_t *list = json_array(), *found = json_array(), *no_knee = json_array();
-    int compared = 0, faster = 0;
-
-    for (const struct sb_op *o = sb_ops; o->name; o++) {
-        json_t *c = comparison(report, o->name);
-        if (!c)
-            continue;
-        compared++;
-        faster += json_is_true(json_object_get(c, "significant")) &&
-                  json_number_value(json_object_get(c, "ratio_here")) > 1.0;
-        json_array_append_new(list, c);
-    }
-    knees(json_object_get(report, "runs"), found, no_knee);
-    return json_pack("{s:o, s:o, s:o, s:i, s:i}", "comparisons", list, "knees", found, "no_knee",
-                     no_knee, "compared", compared, "confined_faster", faster);
+    return json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i}", "comparisons", list, "knees",
+                     json_object_get(analysis, "knees"), "noise",
+                     json_object_get(analysis, "noise"), "compared", (int)json_array_size(list),
+                     "confined_faster", tally[0], "same", tally[1], "confined_slower", tally[2],
+                     "undecided", tally[3]);
 }

@@ -49,10 +49,10 @@ for sig in $sigs; do
         --set op=vacuum --set policy=clock >/dev/null 2>"$SCRATCH/kill.err" &
     pid=$!
     n=0
-    while ! grep -q "run 1/" "$SCRATCH/kill.err" 2>/dev/null && [ $n -lt 300 ]; do
+    while ! grep -q "round 1/" "$SCRATCH/kill.err" 2>/dev/null && [ $n -lt 300 ]; do
         sleep 0.1; n=$((n + 1))
     done
-    check "SIG$sig: the run had started" grep -q "run 1/" "$SCRATCH/kill.err"
+    check "SIG$sig: the run had started" grep -q "round 1/" "$SCRATCH/kill.err"
     check "SIG$sig: data_dir empty while it runs" test -z "$(ls -A "$D")"
     kill -"$sig" $pid
     wait $pid

@@ -34,7 +34,13 @@
  *   step from x[6] to x[7]), R = 10: the x50 interval must reach into that step in at least 90%
  *   of 200 trials.
  * - a gradual fall: the same sweep with ln MB/s falling linearly by ln(0.7) over it, R = 10: of
- *   100 pairs of trials, at most 10% may have both say CLEAR at steps that share no step. */
+ *   100 pairs of trials, at most 10% may have both say CLEAR at steps that share no step.
+ * - repetitions = auto, as the runner does it (built as tests/test_analysis_auto, with
+ *   SB_SIM_AUTO, outside the valgrind run: it is the same code, 20 times the arithmetic): the
+ *   host runs up to 60 rounds; from round 10 the rounds stop once the noise floor is at most 5%
+ *   and every comparison's interval is precise to 1% (sb_interval_precise), checked here every
+ *   5 rounds (the runner checks after every round); the calls are made at the round it stopped.
+ *   Both bounds of the issue must hold, over 100 trials. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +54,7 @@
 #include <string.h>
 
 #include "estimate.h"
+#include "plan.h"
 #include "knee.h"
 #include "schedule.h"
 
@@ -57,7 +64,7 @@
 #define JITTER_SD 0.02
 #define STEAL_SHARE 0.05
 #define MAX_ITEMS 13
-#define MAX_ROUNDS 15
+#define MAX_ROUNDS 60 /* SB_AUTO_ROUNDS_MAX */
 #define CMP_ITEMS 5 /* the comparisons' items: 4 configurations, the reference again */
 #define KNEE_POINTS 13
 #define KNEE_STEP 6 /* the sharp knee: from x[6] = 1280K to x[7] = 1408K */
@@ -206,6 +213,79 @@ static void test_comparisons_15(void **state)
     assert_int_equal(c.wrong, 0);
 }
 
+#ifdef SB_SIM_AUTO
+/* The comparisons' intervals at `rounds`: all four precise to SB_AUTO_PRECISION, and the noise
+ * floor at most SB_NOISE_FLOOR_MAX (a floor above it keeps the rounds going). */
+static bool settled(const double *mbps, uint32_t rounds)
+{
+    static const uint32_t pairs[4][2] = {{0, 4}, {1, 0}, {2, 0}, {3, 0}};
+    const double level = sb_bonferroni_level(SB_CONFIDENCE, 4);
+
+    if (noise_floor(mbps, rounds) > SB_NOISE_FLOOR_MAX)
+        return false;
+    for (int p = 0; p < 4; p++) {
+        double x[MAX_ROUNDS], y[MAX_ROUNDS];
+        struct sb_paired e;
+        for (uint32_t r = 0; r < rounds; r++) {
+            x[r] = mbps[r * CMP_ITEMS + pairs[p][0]];
+            y[r] = mbps[r * CMP_ITEMS + pairs[p][1]];
+        }
+        assert_int_equal(sb_paired_estimate(x, y, rounds, level, SB_BOOTSTRAP_RESAMPLES,
+                                            SB_BOOTSTRAP_SEED, &e), 0);
+        if (!sb_interval_precise(e.lo, e.hi, SB_AUTO_PRECISION))
+            return false;
+    }
+    return true;
+}
+
+#define AUTO_TRIALS 100
+#define AUTO_MIN 10
+#define AUTO_STEP 5
+
+static void test_comparisons_auto(void **state)
+{
+    const double mu[CMP_ITEMS] = {1000.0, 1000.0, 1100.0, 1000.0 / 1.1, 1000.0};
+    const double level = sb_bonferroni_level(SB_CONFIDENCE, 4);
+    unsigned either = 0, faster = 0, slower = 0, wrong = 0, withheld = 0, rounds_sum = 0;
+    (void)state;
+
+    for (unsigned t = 0; t < AUTO_TRIALS; t++) {
+        static double mbps[MAX_ROUNDS * CMP_ITEMS];
+        uint32_t rounds = AUTO_MIN;
+        double floor;
+        enum sb_call aa, equal, up, down;
+        run_rounds(mu, CMP_ITEMS, MAX_ROUNDS, 5000 + t, 0xb0b0000 + t, mbps);
+        while (rounds < MAX_ROUNDS && !settled(mbps, rounds))
+            rounds += AUTO_STEP;
+        rounds_sum += rounds;
+        floor = noise_floor(mbps, rounds);
+        if (floor > SB_NOISE_FLOOR_MAX) {
+            withheld++;
+            continue;
+        }
+        aa = call(mbps, rounds, 0, 4, level, sb_delta(floor));
+        equal = call(mbps, rounds, 1, 0, level, sb_delta(floor));
+        up = call(mbps, rounds, 2, 0, level, sb_delta(floor));
+        down = call(mbps, rounds, 3, 0, level, sb_delta(floor));
+        either += flagged(aa) || flagged(equal);
+        faster += up == SB_CALL_FASTER;
+        slower += down == SB_CALL_SLOWER;
+        wrong += (up != SB_CALL_FASTER && up != SB_CALL_INCONCLUSIVE) +
+                 (down != SB_CALL_SLOWER && down != SB_CALL_INCONCLUSIVE);
+    }
+    printf("repetitions = auto: A-A flagged %.1f%%, 10%% faster found %.1f%%, 10%% slower found "
+           "%.1f%%, too noisy %.1f%%, wrong calls %u; %.1f rounds on average\n",
+           100.0 * either / AUTO_TRIALS, 100.0 * faster / AUTO_TRIALS,
+           100.0 * slower / AUTO_TRIALS, 100.0 * withheld / AUTO_TRIALS, wrong,
+           (double)rounds_sum / AUTO_TRIALS);
+    fflush(stdout);
+    assert_true(either <= AUTO_TRIALS * 5 / 100);
+    assert_true(faster >= AUTO_TRIALS * 95 / 100);
+    assert_true(slower >= AUTO_TRIALS * 95 / 100);
+    assert_int_equal(wrong, 0);
+}
+#endif
+
 static void sweep(double *x)
 {
     for (size_t i = 0; i < KNEE_POINTS; i++)
@@ -277,10 +357,14 @@ static void test_gradual_fall(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+#ifdef SB_SIM_AUTO
+        cmocka_unit_test(test_comparisons_auto),
+#else
         cmocka_unit_test(test_comparisons_10),
         cmocka_unit_test(test_comparisons_15),
         cmocka_unit_test(test_sharp_knee),
         cmocka_unit_test(test_gradual_fall),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

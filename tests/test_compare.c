@@ -230,13 +230,16 @@ static void test_load_errors(void **state)
     char *good = slurp(good_path, &good_len);
     json_error_t jerr;
     json_t *doc;
-    char *v2, *no_field, *no_median;
+    char *v2, *v3, *no_field, *no_median;
     (void)state;
 
     assert_non_null(mkdtemp(dir));
-    /* the fixture edited: another schema version; run 1 without "footprint"; no median */
+    /* the fixture (schema 1) edited: a schema this scanbench does not read; schema 2 without
+     * its scans; run 1 without "footprint"; no median */
     doc = json_loads(good, 0, &jerr);
     assert_non_null(doc);
+    json_object_set_new(doc, "schema_version", json_integer(3));
+    v3 = json_dumps(doc, 0);
     json_object_set_new(doc, "schema_version", json_integer(2));
     v2 = json_dumps(doc, 0);
     json_object_set_new(doc, "schema_version", json_integer(1));
@@ -249,6 +252,7 @@ static void test_load_errors(void **state)
     no_median = json_dumps(doc, 0);
     json_decref(doc);
     assert_non_null(v2);
+    assert_non_null(v3);
     assert_non_null(no_field);
     assert_non_null(no_median);
     assert_true(good_len > 1000);
@@ -259,7 +263,8 @@ static void test_load_errors(void **state)
             {"empty.json", "", {"truncated", NULL}},
             {"other.json", "{\"name\": \"x\", \"runs\": []}\n", {"no \"schema\"", NULL}},
             {"array.json", "[1, 2, 3]\n", {"not a scanbench report", NULL}},
-            {"v2.json", v2, {"version 2", "version 1", NULL}},
+            {"v3.json", v3, {"version 3", "versions 1 to 2", NULL}},
+            {"v2.json", v2, {"run 0", "\"scans\" missing", NULL}},
             {"nofield.json", no_field, {"run 1", "\"footprint\"", NULL}},
             {"nomedian.json", no_median, {"run 2", "median", NULL}},
             {"missing.json", "", {"cannot read", NULL}}, /* not written */
@@ -295,6 +300,7 @@ static void test_load_errors(void **state)
     }
     assert_int_equal(rmdir(dir), 0);
     free(v2);
+    free(v3);
     free(no_field);
     free(no_median);
     free(good);

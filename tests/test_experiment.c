@@ -269,7 +269,7 @@ static void test_file_bad_values(void **state)
     expect_file_error("[experiment]\npage_size = 64K\n", 2,
                       "page_size: \"64K\" is out of range (1B to 32KB)");
     expect_file_error("[experiment]\nname = t\nrepetitions = many\n", 3,
-                      "repetitions: \"many\" is not a whole number");
+                      "repetitions: \"many\" is not a whole number or auto");
     expect_file_error("[experiment]\nrepetitions = 0\n", 2,
                       "repetitions: \"0\" is out of range (1 to 1000)");
     expect_file_error("[experiment]\ndead_pct = 101\n", 2,

@@ -21,10 +21,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "iocache.h"
 #include "plan.h"
 #include "render.h"
 #include "report.h"
+#include "runner.h"
+#include "schedule.h"
 #include "scan.h"
 #include "topo.h"
 
@@ -37,7 +40,9 @@ static const char tiny_ini[] = "[experiment]\n"
                                "repetitions = 2\n"
                                "warmup = 0\n"
                                "op = count, vacuum\n"
-                               "policy = clock, ring\n";
+                               "policy = clock, ring\n"
+                               "min_scan_ms = 0\n"
+                               "schedule_seed = 7\n";
 
 struct fixture {
     json_t *report;
@@ -51,7 +56,6 @@ static int setup(void **state)
     struct sb_experiment exp;
     struct sb_mem_limit limit = {.bytes = 1ull << 40, .source = "test"};
     struct sb_topology topo;
-    struct sb_iocache ioc;
     struct sb_error err = {0};
 
     if (sb_experiment_init(&exp, &err) != SB_OK ||
@@ -67,23 +71,11 @@ static int setup(void **state)
     sb_topology_override_size(&topo, SB_L2, 1u << 20);
     sb_topology_override_line(&topo, 64);
     fx.report = sb_report_new(&fx.plan, &topo, "scanbench run tiny.ini");
-    if (!fx.report || sb_iocache_create(&ioc, 1u << 20, &fx.plan.runs[0].layout, &err) != SB_OK) {
-        fprintf(stderr, "setup: no report or no table: %s\n", err.msg);
+    if (!fx.report || sb_runner_run(&fx.plan, fx.report, true, &err) != SB_OK) {
+        fprintf(stderr, "setup: no report, or the runs failed: %s\n", err.msg);
         return -1;
     }
-    for (size_t i = 0; i < fx.plan.nruns; i++) {
-        struct sb_run_result res;
-        int status = sb_scan_run(&fx.plan.runs[i], &ioc, &res, &err);
-        if (status == SB_OK)
-            sb_report_add_run(fx.report, &fx.plan.runs[i], &res);
-        sb_run_result_free(&res);
-        if (status != SB_OK) {
-            fprintf(stderr, "setup: %s\n", err.msg);
-            sb_iocache_destroy(&ioc);
-            return -1;
-        }
-    }
-    sb_iocache_destroy(&ioc);
+    json_object_set_new(fx.report, "analysis", sb_analysis_build(fx.report));
     *state = &fx;
     return 0;
 }
@@ -131,7 +123,7 @@ static void test_report_top(void **state)
 
     assert_string_equal(json_string_value(get(r, "schema")), "scanbench-report");
     assert_true(json_is_integer(get(r, "schema_version")));
-    assert_int_equal(json_integer_value(get(r, "schema_version")), 1);
+    assert_int_equal(json_integer_value(get(r, "schema_version")), 2);
     assert_string_equal(json_string_value(get(r, "command")), "scanbench run tiny.ini");
     exp = get(r, "experiment");
     assert_string_equal(json_string_value(get(exp, "name")), "tiny");
@@ -395,6 +387,38 @@ static void test_report_write(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The schedule: interleaved, seed 7, 2 rounds; in each round the 4 runs and the first run's
+ * second timing (the A-A pair) took the positions the round's seeded shuffle gave them: each
+ * position once, run k at the place of k in sb_schedule_round_order(7, round, 5), the
+ * reference at the place of 4; and each round's scans ran in that order in time. */
+static void test_report_schedule(void **state)
+{
+    struct fixture *fx = *state;
+    const json_t *schedule = get(fx->report, "schedule"), *ref = get(schedule, "reference");
+    const json_t *runs = get(fx->report, "runs");
+
+    assert_string_equal(json_string_value(get(schedule, "kind")), "interleaved");
+    assert_int_equal(json_integer_value(get(schedule, "seed")), 7);
+    assert_int_equal(json_integer_value(get(schedule, "rounds")), 2);
+    assert_string_equal(json_string_value(get(schedule, "stopped_by")), "rounds");
+    assert_string_equal(json_string_value(get(ref, "run")), "tiny op=count policy=clock");
+    for (uint32_t round = 0; round < 2; round++) {
+        uint32_t order[5];
+        double at[5];
+        sb_schedule_round_order(7, round, 5, order);
+        for (uint32_t k = 0; k < 5; k++) {
+            const json_t *scans = order[k] == 4 ? get(ref, "scans")
+                                                : get(json_array_get(runs, order[k]), "scans");
+            const json_t *scan = json_array_get(scans, round);
+            assert_int_equal(json_integer_value(get(scan, "round")), round);
+            assert_int_equal(json_integer_value(get(scan, "position")), k);
+            assert_int_equal(json_integer_value(get(scan, "passes")), 1);
+            at[k] = json_number_value(get(scan, "at"));
+            assert_true(k == 0 || at[k] > at[k - 1]);
+        }
+    }
+}
+
 static void test_render(void **state)
 {
     struct fixture *fx = *state;
@@ -404,7 +428,7 @@ static void test_render(void **state)
     json_t *empty;
     static const char *const want[] = {
         "scanbench tiny: a tiny report", "table 1MB (128 pages of 8192 bytes, 61 rows each)",
-        "2 timed scans after 0 warm-up", "Operation", "SELECT COUNT(*)", "VACUUM",
+        "2 rounds, interleaved, after 0 warm-up", "Operation", "SELECT COUNT(*)", "VACUUM",
         "clock 256KB", "ring 64KB", "ratio", "MB/s = table bytes", "counters: none, not requested",
     };
 
@@ -426,19 +450,28 @@ static void test_render(void **state)
         assert_non_null(head);
         end = strchr(head + 1, '\n');
         assert_non_null(end);
-        assert_true(end - head > 8 && strncmp(end - 8, "|  ratio", 8) == 0);
+        assert_true(end - head > 8 && strncmp(end - 8, "   ratio", 8) == 0);
         assert_non_null(count);
         end = strchr(count + 1, '\n');
         assert_non_null(end);
-        /* the row ends with " | %6.2f" of ring median / clock median (runs 1 and 0) */
+        /* the row ends with the paired ratio ring / clock (runs 1 and 0) of the analysis, its
+         * interval and its call */
         {
-            const json_t *runs = json_object_get(fx->report, "runs");
-            double clock = json_real_value(json_object_get(
-                json_object_get(json_array_get(runs, 0), "mbps"), "median"));
-            double ring = json_real_value(json_object_get(
-                json_object_get(json_array_get(runs, 1), "mbps"), "median"));
-            char ratio[32];
-            int n = snprintf(ratio, sizeof ratio, " | %6.2f", ring / clock);
+            const json_t *cmp = json_array_get(json_object_get(json_object_get(fx->report,
+                                                                               "analysis"),
+                                                               "comparisons"), 0);
+            const char *call = json_string_value(json_object_get(cmp, "call"));
+            char ratio[64];
+            int n;
+            assert_string_equal(json_string_value(json_object_get(cmp, "a")),
+                                "tiny op=count policy=ring");
+            n = snprintf(ratio, sizeof ratio, "%.2fx [%.2f, %.2f] %c",
+                         json_number_value(json_object_get(cmp, "ratio")),
+                         json_number_value(json_object_get(cmp, "lo")),
+                         json_number_value(json_object_get(cmp, "hi")),
+                         strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+                         : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!'
+                                                                                           : '?');
             assert_true(end - count > n);
             if (strncmp(end - n, ratio, (size_t)n) != 0)
                 fail_msg("count row does not end with \"%s\"", ratio);
@@ -462,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_report_context),
         cmocka_unit_test(test_report_runs),
         cmocka_unit_test(test_report_write),
+        cmocka_unit_test(test_report_schedule),
         cmocka_unit_test(test_render),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -120,7 +120,7 @@ static void check_one_run(struct sb_iocache *ioc, uint64_t live, const char *pol
     assert_int_equal(res.bytes_per_scan, TABLE);
     assert_int_equal(res.nreps, reps);
     for (uint32_t r = 0; r < reps; r++)
-        assert_true(res.seconds[r] > 0);
+        assert_true(res.scans[r].seconds > 0);
     assert_true(res.mbps.best == res.mbps.max);
     assert_true(res.mbps.min <= res.mbps.median && res.mbps.median <= res.mbps.max);
     assert_string_equal(res.counters.status, "not requested");

@@ -1,10 +1,13 @@
 #include "config.h"
-/* test_verdict.c: unit tests for the verdict of a reproduced experiment (lib/verdict.h), the
- * lines the reproduction table prints from it (lib/render_thread.h) and the run helpers they
- * share with compare (lib/report_runs.h), on reports built in memory: a clock sweep of 3 pool
- * sizes (x4500-bigtable's 16MB, 680KB and 16KB) gives no knee and says that it has too few
- * points for one; a sweep of 4 gives its knee, in order of pool size; one clock run beside a
- * ring, or two clock pools, are no sweep and say nothing about knees. */
+/* test_verdict.c: unit tests for the verdict of a reproduced experiment (lib/verdict.h) on its
+ * analysis (lib/analysis.h), the lines the reproduction table prints from them
+ * (lib/render_thread.h) and the run helpers they share with compare (lib/report_runs.h), on
+ * reports built in memory with exact figures, timed in rounds: a slow/fast pair 20% apart in
+ * every round is called faster with the ratio exact; a host whose A-A pair differs by 30% from
+ * round to round withholds every call; a clock sweep of 3 pool sizes says it has too few points
+ * for a knee; a sweep of 4 with a sharp 2x fall has a clear knee at that step, in order of pool
+ * size whatever order the report lists them in; one clock run beside a ring, or two clock
+ * pools, are no sweep; a report of schema 1 (no rounds) has no analysis and says why. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "render_thread.h"
 #include "report_runs.h"
 #include "verdict.h"
@@ -25,32 +29,81 @@
 #define MB (1024 * 1024)
 #define TABLE (64 * MB)
 
-/* A run of op under policy at footprint whose repetitions took seconds[0..2]; its median MB/s
- * is that of seconds[1] (the middle one). */
-static json_t *run(const char *op, const char *policy, json_int_t footprint,
-                   const double seconds[3])
+#define ROUNDS 10
+
+/* Scans of TABLE bytes, one per round, at mbps[r] MB/s. */
+static json_t *scans(const double *mbps, int rounds)
 {
-    json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:[f, f, f], "
-                          "s:{s:f}, s:{s:s, s:s}}",
-                          "name", "run", "source", "memory", "op", op, "policy", policy,
-                          "kernel", "memcpy", "table_size", (json_int_t)TABLE, "pool_size",
-                          footprint, "ring_size", (json_int_t)(256 * KB), "page_size",
-                          (json_int_t)8192, "footprint", footprint, "repetitions", seconds[0],
-                          seconds[1], seconds[2], "mbps", "median", TABLE / seconds[1] / 1e6,
-                          "counters", "backend", "none", "status", "none");
+    json_t *list = json_array();
+    for (int r = 0; r < rounds; r++)
+        json_array_append_new(list, json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f}", "round", r,
+                                              "position", 0, "at", (double)r, "seconds",
+                                              TABLE / (mbps[r] * 1e6), "passes", 1, "bytes",
+                                              (json_int_t)TABLE, "mbps", mbps[r]));
+    return list;
+}
+
+/* A run of op under policy at footprint timed at mbps[r] in round r (its median: median_mbps). */
+static json_t *run(const char *op, const char *policy, json_int_t footprint, const double *mbps,
+                   double median_mbps)
+{
+    char name[96];
+    json_t *r;
+
+    snprintf(name, sizeof name, "test op=%s policy=%s pool=%lld", op, policy,
+             (long long)footprint);
+    r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:[], s:o, "
+                  "s:{s:f}, s:{s:s, s:s}}",
+                  "name", name, "source", "memory", "op", op, "policy", policy, "kernel",
+                  "memcpy", "table_size", (json_int_t)TABLE, "pool_size", footprint, "ring_size",
+                  (json_int_t)(256 * KB), "page_size", (json_int_t)8192, "footprint", footprint,
+                  "bytes_per_scan", (json_int_t)TABLE, "repetitions", "scans",
+                  scans(mbps, ROUNDS), "mbps", "median", median_mbps, "counters", "backend",
+                  "none", "status", "none");
     assert_non_null(r);
     return r;
 }
 
-/* A report of the runs (reference taken over), with a [thread] block naming slow and fast. */
-static json_t *report(json_t *runs, const char *slow, const char *fast)
+/* Every round at the same MB/s. */
+static json_t *steady(const char *op, const char *policy, json_int_t footprint, double mbps)
 {
-    json_t *r = json_pack("{s:o, s:{s:s, s:s, s:s, s:s, s:[]}, s:{s:s, s:s}, s:{s:[]}}", "runs",
-                          runs, "thread", "who", "test", "table", "test", "slow", slow, "fast",
-                          fast, "figures", "experiment", "name", "test", "description", "test",
-                          "context", "caches");
+    double m[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++)
+        m[r] = mbps;
+    return run(op, policy, footprint, m, mbps);
+}
+
+/* A report of the runs (reference taken over), with a [thread] block naming slow and fast and a
+ * schedule whose A-A pair (the first run timed again) differs from it by the factors aa[r]. */
+static json_t *report(json_t *runs, const char *slow, const char *fast, const double *aa)
+{
+    const json_t *first = json_object_get(json_array_get(runs, 0), "scans");
+    double again[ROUNDS];
+    json_t *r;
+
+    for (int k = 0; k < ROUNDS; k++)
+        again[k] = json_number_value(json_object_get(json_array_get(first, (size_t)k), "mbps")) *
+                   (aa ? aa[k] : 1.0);
+    r = json_pack("{s:o, s:{s:s, s:s, s:s, s:s, s:[]}, s:{s:s, s:s}, s:{s:[]}, "
+                  "s:{s:s, s:i, s:{s:O, s:o}}}", "runs", runs, "thread", "who", "test", "table",
+                  "test", "slow", slow, "fast", fast, "figures", "experiment", "name", "test",
+                  "description", "test", "context", "caches", "schedule", "kind", "interleaved",
+                  "rounds", ROUNDS, "reference", "run",
+                  json_object_get(json_array_get(runs, 0), "name"), "scans",
+                  scans(again, ROUNDS));
     assert_non_null(r);
     return r;
+}
+
+/* The analysis and the verdict, set in the report; the verdict returned. */
+static const json_t *judge(json_t *doc)
+{
+    json_t *analysis = sb_analysis_build(doc);
+    assert_non_null(analysis);
+    json_object_set_new(doc, "analysis", analysis);
+    json_object_set_new(doc, "verdict", sb_verdict_build(doc, analysis));
+    assert_non_null(json_object_get(doc, "verdict"));
+    return json_object_get(doc, "verdict");
 }
 
 /* The reproduction table of report, as text (free it). */
@@ -66,112 +119,178 @@ static char *rendered(const json_t *report)
     return text;
 }
 
-/* x4500-bigtable: count and vacuum over clock pools of 16MB, 680KB and 16KB. */
+/* A slow/fast pair 20% apart in every round, on a host whose speed drifts by 30% between
+ * rounds (each round alike for both): the paired ratio is exactly 1.2, its interval too, and
+ * the call is faster; the reproduction's row says '+'. */
+static void test_faster(void **state)
+{
+    double slow[ROUNDS], fast[ROUNDS];
+    json_t *runs = json_array(), *doc;
+    const json_t *verdict, *cmp;
+    char *text;
+    (void)state;
+
+    for (int r = 0; r < ROUNDS; r++) {
+        slow[r] = 1000.0 * (1.0 + 0.3 * (r % 3));
+        fast[r] = 1.2 * slow[r];
+    }
+    json_array_append_new(runs, run("vacuum", "clock", 16 * MB, slow, 1300.0));
+    json_array_append_new(runs, run("vacuum", "clock", 680 * KB, fast, 1560.0));
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    verdict = judge(doc);
+    assert_int_equal(json_integer_value(json_object_get(verdict, "compared")), 1);
+    assert_int_equal(json_integer_value(json_object_get(verdict, "confined_faster")), 1);
+    cmp = json_array_get(json_object_get(verdict, "comparisons"), 0);
+    assert_string_equal(json_string_value(json_object_get(cmp, "call")), "faster");
+    assert_true(fabs(json_number_value(json_object_get(cmp, "ratio_here")) - 1.2) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(cmp, "lo")) - 1.2) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(cmp, "hi")) - 1.2) < 1e-9);
+    text = rendered(doc);
+    if (!strstr(text, "      1.20 +") || !strstr(text, "faster by 20.0% [20.0%, 20.0%]"))
+        fail_msg("the table or the verdict does not say faster:\n%s", text);
+    free(text);
+    json_decref(doc);
+}
+
+/* The same pair on a host whose A-A pair differs by up to 30% within rounds: the noise floor is
+ * above 5% and every call is withheld. */
+static void test_too_noisy(void **state)
+{
+    static const double aa[ROUNDS] = {1.3, 0.7, 1.25, 0.75, 1.3, 0.7, 1.2, 0.8, 1.3, 0.7};
+    json_t *runs = json_array(), *doc;
+    const json_t *verdict, *cmp;
+    char *text;
+    (void)state;
+
+    json_array_append_new(runs, steady("count", "clock", 16 * MB, 1000.0));
+    json_array_append_new(runs, steady("count", "clock", 680 * KB, 1200.0));
+    doc = report(runs, "clock 16MB", "clock 680KB", aa);
+    verdict = judge(doc);
+    assert_true(json_is_true(json_object_get(json_object_get(verdict, "noise"), "too_noisy")));
+    cmp = json_array_get(json_object_get(verdict, "comparisons"), 0);
+    assert_string_equal(json_string_value(json_object_get(cmp, "call")), "withheld");
+    assert_int_equal(json_integer_value(json_object_get(verdict, "undecided")), 1);
+    text = rendered(doc);
+    assert_non_null(strstr(text, "TOO NOISY here: verdicts withheld."));
+    free(text);
+    json_decref(doc);
+}
+
+/* x4500-bigtable: count and vacuum over clock pools of 16MB, 680KB and 16KB: too few points for a
+ * knee, and the verdict says so. */
 static void test_three_pool_sizes(void **state)
 {
-    static const double s[] = {0.5, 0.4, 0.45};
-    json_t *runs = json_array(), *doc, *verdict, *no_knee;
+    json_t *runs = json_array(), *doc;
+    const json_t *verdict, *knee;
     char *text;
     (void)state;
 
     for (int op = 0; op < 2; op++) {
         const char *name = op ? "vacuum" : "count";
-        json_array_append_new(runs, run(name, "clock", 16 * MB, s));
-        json_array_append_new(runs, run(name, "clock", 680 * KB, s));
-        json_array_append_new(runs, run(name, "clock", 16 * KB, s));
+        json_array_append_new(runs, steady(name, "clock", 16 * MB, 1000.0));
+        json_array_append_new(runs, steady(name, "clock", 680 * KB, 1100.0));
+        json_array_append_new(runs, steady(name, "clock", 16 * KB, 1050.0));
     }
-    doc = report(runs, "clock 16MB", "clock 680KB");
-    verdict = sb_verdict_build(doc);
-    assert_int_equal(json_array_size(json_object_get(verdict, "knees")), 0);
-    no_knee = json_object_get(verdict, "no_knee");
-    assert_int_equal(json_array_size(no_knee), 2);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(no_knee, 0), "op")),
-                        "count");
-    assert_int_equal(json_integer_value(json_object_get(json_array_get(no_knee, 0), "points")), 3);
-    assert_int_equal(json_integer_value(json_object_get(json_array_get(no_knee, 0), "needed")), 4);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(no_knee, 0), "text")),
-                        "SELECT COUNT(*): no knee: the clock sweep has 3 pool sizes (16KB, 680KB, "
-                        "16MB), too few points for a knee (at least 4 needed).");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(no_knee, 1), "op")),
-                        "vacuum");
-    /* the table's verdict says it, too */
-    json_object_set_new(doc, "verdict", verdict);
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    verdict = judge(doc);
+    assert_int_equal(json_array_size(json_object_get(verdict, "knees")), 2);
+    knee = json_array_get(json_object_get(verdict, "knees"), 0);
+    assert_string_equal(json_string_value(json_object_get(knee, "op")), "count");
+    assert_string_equal(json_string_value(json_object_get(knee, "kind")), "too few points");
+    assert_true(json_is_true(json_object_get(knee, "settled")));
     text = rendered(doc);
     if (!strstr(text, "\nverdict:\n") ||
-        !strstr(text, "  VACUUM: no knee: the clock sweep has 3 pool sizes (16KB, 680KB, 16MB), "
-                      "too few points for a knee (at least 4 needed).\n"))
+        !strstr(text, "  VACUUM (clock, kernel memcpy): too few points for a knee (3 pool sizes, "
+                      "10 rounds; at least 4 sizes and 2 rounds needed).\n"))
         fail_msg("the verdict does not say why there is no knee:\n%s", text);
     free(text);
     json_decref(doc);
 }
 
-/* Four pool sizes: the knee is the step where MB/s falls most (here 2x, 512KB to 1MB), in order
- * of pool size whatever order the report lists them in. */
+/* Four pool sizes, MB/s halving from 512KB to 1MB and flat elsewhere, listed out of order: a
+ * clear knee at that step, x50 between them. */
 static void test_four_pool_sizes(void **state)
 {
-    static const double fast[] = {0.1, 0.1, 0.1}, slow[] = {0.2, 0.2, 0.2};
-    json_t *runs = json_array(), *doc, *verdict, *knee;
+    json_t *runs = json_array(), *doc;
+    const json_t *verdict, *knee, *step;
     char *text;
     (void)state;
 
-    json_array_append_new(runs, run("count", "clock", 2 * MB, slow));
-    json_array_append_new(runs, run("count", "clock", 256 * KB, fast));
-    json_array_append_new(runs, run("count", "clock", 1 * MB, slow));
-    json_array_append_new(runs, run("count", "clock", 512 * KB, fast));
-    doc = report(runs, "", "");
-    verdict = sb_verdict_build(doc);
-    assert_int_equal(json_array_size(json_object_get(verdict, "no_knee")), 0);
+    json_array_append_new(runs, steady("count", "clock", 2 * MB, 500.0));
+    json_array_append_new(runs, steady("count", "clock", 256 * KB, 1000.0));
+    json_array_append_new(runs, steady("count", "clock", 1 * MB, 500.0));
+    json_array_append_new(runs, steady("count", "clock", 512 * KB, 1000.0));
+    doc = report(runs, "", "", NULL);
+    verdict = judge(doc);
     assert_int_equal(json_array_size(json_object_get(verdict, "knees")), 1);
     knee = json_array_get(json_object_get(verdict, "knees"), 0);
-    assert_string_equal(json_string_value(json_object_get(knee, "op")), "count");
-    assert_int_equal(json_integer_value(json_object_get(knee, "from")), 512 * KB);
-    assert_int_equal(json_integer_value(json_object_get(knee, "to")), 1 * MB);
-    assert_true(fabs(json_number_value(json_object_get(knee, "fall")) - 2.0) < 1e-9);
-    json_object_set_new(doc, "verdict", verdict);
+    assert_string_equal(json_string_value(json_object_get(knee, "kind")), "clear");
+    step = json_object_get(knee, "step");
+    assert_true(json_number_value(json_object_get(step, "from")) == 512 * KB);
+    assert_true(json_number_value(json_object_get(step, "to")) == 1 * MB);
+    assert_true(fabs(json_number_value(json_object_get(knee, "fall")) - 1.0) < 1e-9);
+    assert_true(json_number_value(json_object_get(knee, "x50")) > 512 * KB &&
+                json_number_value(json_object_get(knee, "x50")) < 1 * MB);
     text = rendered(doc);
-    assert_non_null(strstr(text, "  SELECT COUNT(*): MB/s falls most (2.00x) between pools of "
-                                 "512KB and 1MB.\n"));
-    assert_null(strstr(text, "no knee"));
+    assert_non_null(strstr(text, "the steepest fall is between 512KB and 1MB in 100% of "
+                                 "resamples."));
     free(text);
     json_decref(doc);
 }
 
 /* One clock run beside a ring (pg83-ring's shape), or two clock pools (x4500-memtable's slow/fast
- * pair): no sweep, nothing said about knees. */
+ * pair): no sweep, nothing said about knees; a comparison only where slow and fast are there. */
 static void test_no_sweep(void **state)
 {
-    static const double s[] = {0.2, 0.2, 0.2};
-    json_t *runs = json_array(), *doc, *verdict;
+    json_t *runs = json_array(), *doc;
+    const json_t *verdict;
     (void)state;
 
-    json_array_append_new(runs, run("count", "clock", 16 * MB, s));
-    json_array_append_new(runs, run("count", "ring", 256 * KB, s));
-    json_array_append_new(runs, run("vacuum", "clock", 16 * MB, s));
-    json_array_append_new(runs, run("vacuum", "clock", 680 * KB, s));
-    doc = report(runs, "clock 16MB", "ring 256KB");
-    verdict = sb_verdict_build(doc);
+    json_array_append_new(runs, steady("count", "clock", 16 * MB, 1000.0));
+    json_array_append_new(runs, steady("count", "ring", 256 * KB, 1000.0));
+    json_array_append_new(runs, steady("vacuum", "clock", 16 * MB, 1000.0));
+    json_array_append_new(runs, steady("vacuum", "clock", 680 * KB, 1000.0));
+    doc = report(runs, "clock 16MB", "ring 256KB", NULL);
+    verdict = judge(doc);
     assert_int_equal(json_array_size(json_object_get(verdict, "knees")), 0);
-    assert_int_equal(json_array_size(json_object_get(verdict, "no_knee")), 0);
     assert_int_equal(json_integer_value(json_object_get(verdict, "compared")), 1);
-    json_decref(verdict);
+    assert_int_equal(json_integer_value(json_object_get(verdict, "same")), 1);
     json_decref(doc);
 }
 
-/* The shared run helpers: MB/s per repetition (table bytes / seconds / 10^6), the median, the
- * placement's name and the lookup by op and placement. */
+/* Schema 1: runs without scans: the analysis says it needs rounds. */
+static void test_schema_1(void **state)
+{
+    json_t *doc = json_pack("{s:[{s:s, s:[f, f]}]}", "runs", "name", "old", "repetitions", 0.1,
+                            0.2);
+    json_t *analysis = sb_analysis_build(doc);
+    (void)state;
+
+    assert_false(json_is_true(json_object_get(analysis, "available")));
+    assert_non_null(strstr(json_string_value(json_object_get(analysis, "why")), "rounds"));
+    assert_false(sb_analysis_settled(analysis, 0.01));
+    json_decref(analysis);
+    json_decref(doc);
+}
+
+/* The shared run helpers: MB/s per repetition (bytes per scan / seconds / 10^6), per round, the
+ * median, the placement's name and the lookup by op and placement. */
 static void test_report_runs(void **state)
 {
-    static const double s[] = {0.5, 0.25, 2.0};
+    static const double m[ROUNDS] = {1000, 500, 250, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
     json_t *runs = json_array();
+    double *per_round;
     const json_t *r;
     char placement[64];
     double *samples;
     size_t n;
     (void)state;
 
-    json_array_append_new(runs, run("count", "clock", 16 * MB, s));
-    json_array_append_new(runs, run("vacuum", "ring", 256 * KB, s));
+    json_array_append_new(runs, run("count", "clock", 16 * MB, m, 1000.0));
+    json_array_append_new(runs, run("vacuum", "ring", 256 * KB, m, 1000.0));
     r = json_array_get(runs, 1);
+    json_array_extend(json_object_get((json_t *)r, "repetitions"),
+                      json_pack("[f, f, f]", 0.5, 0.25, 2.0));
     samples = sb_run_mbps_samples(r, &n);
     assert_non_null(samples);
     assert_int_equal(n, 3);
@@ -179,7 +298,12 @@ static void test_report_runs(void **state)
     assert_true(fabs(samples[1] - TABLE / 0.25 / 1e6) < 1e-9);
     assert_true(fabs(samples[2] - TABLE / 2.0 / 1e6) < 1e-9);
     free(samples);
-    assert_true(fabs(sb_run_median_mbps(r) - TABLE / 0.25 / 1e6) < 1e-9);
+    per_round = sb_run_round_mbps(r, ROUNDS + 1);
+    assert_non_null(per_round);
+    assert_true(fabs(per_round[1] - 500.0) < 1e-6 && fabs(per_round[2] - 250.0) < 1e-6);
+    assert_true(isnan(per_round[ROUNDS]));
+    free(per_round);
+    assert_true(fabs(sb_run_median_mbps(r) - 1000.0) < 1e-9);
     sb_run_placement(r, placement, sizeof placement);
     assert_string_equal(placement, "ring 256KB");
     assert_ptr_equal(sb_find_run(runs, "vacuum", "ring 256KB"), r);
@@ -191,9 +315,12 @@ static void test_report_runs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_faster),
+        cmocka_unit_test(test_too_noisy),
         cmocka_unit_test(test_three_pool_sizes),
         cmocka_unit_test(test_four_pool_sizes),
         cmocka_unit_test(test_no_sweep),
+        cmocka_unit_test(test_schema_1),
         cmocka_unit_test(test_report_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,7 @@
 # few buffers: exit 2, one line naming the input.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
-SMALL="--set table_size=4M --set pool_size=1M --set ring_size=256K --set repetitions=2 --set op=count"
+SMALL="--set table_size=4M --set pool_size=1M --set ring_size=256K --set repetitions=2 --set op=count --set min_scan_ms=0"
 
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 cores=$($S topo | awk '$1 == "cores" { print $2 }')

@@ -1,0 +1,26 @@
+/* analysis.h: what a report's rounds say, computed from the report alone (so a report from
+ * another host analyses the same): the host's noise floor from the A-A pair (the first run timed
+ * twice in each round), its MB/s trace and drift; each run's median MB/s with its interval; the
+ * paired comparisons (estimate.h), each with a call that is made only when its interval lies
+ * beyond the threshold delta = max(2%, noise floor), and withheld when the floor is above 5%
+ * ("TOO NOISY here"); and, for every sweep of the clock policy over at least 4 pool sizes, the
+ * knee with its uncertainty (knee.h). The comparisons: with a [thread] block naming slow and fast
+ * placements, fast against slow for each op; otherwise each run against the first run of its op
+ * (the run table's first column). Bonferroni over all the comparisons of the report. */
+#ifndef SB_ANALYSIS_H
+#define SB_ANALYSIS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The report's "analysis" block (NULL when out of memory). Reports of schema 1 (no rounds) get
+ * a block that says the analysis needs rounds. */
+json_t *sb_analysis_build(const json_t *report);
+
+/* repetitions = auto: whether more rounds would change nothing that matters: every comparison's
+ * interval is precise to `precision` (half-width in log terms) and every knee is settled (no
+ * drop, a clear step, or an x50 interval no wider than one step of the sweep). Never on "it
+ * became significant". */
+bool sb_analysis_settled(const json_t *analysis, double precision);
+
+#endif

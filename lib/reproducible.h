@@ -1,0 +1,18 @@
+/* reproducible.h: whether two analyses of the same experiment (its whole schedule run twice,
+ * with different seeds: `--twice`) agree. They do when no comparison got opposite calls (two
+ * decided calls that differ: faster, slower, the same; an inconclusive or withheld call agrees
+ * with anything), and every knee agrees: both without a clear knee (no drop, or no clear knee),
+ * or their intervals overlap (the steps of two clear knees; the x50 intervals otherwise), and
+ * their two x50 lie at most one step of the sweep apart. */
+#ifndef SB_REPRODUCIBLE_H
+#define SB_REPRODUCIBLE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* true when they agree; else false, and why names what disagreed (several, separated by
+ * "; "). */
+bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_t len);
+
+#endif
