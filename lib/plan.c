@@ -29,7 +29,7 @@ static uint64_t number_of(const struct sb_experiment *exp, const int *idx, enum 
 static int bad(struct sb_error *err, const struct sb_experiment *exp, enum sb_key_id key,
                const char *fmt, const char *a, const char *b)
 {
-    char what[512];
+    char what[1536]; /* a path, or a cgroup file, and what is wrong */
     snprintf(what, sizeof what, fmt, a, b);
     return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s", exp->settings[key].origin, sb_keys[key].name,
                    what);
@@ -134,7 +134,7 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
         return bad(err, exp, SB_K_ROW_WIDTH, "no %s-byte row fits on a %s page",
                    text_of(exp, idx, SB_K_ROW_WIDTH), b);
     if (!memory_need(run, &need) || need > limit->bytes) {
-        char what[256], table[64] = "", model[64] = "";
+        char what[1024], table[64] = "", model[64] = ""; /* the limit names a cgroup file */
         if (tables_in_memory(run))
             snprintf(table, sizeof table, "table %s%s + ",
                      sb_format_size(run->table_size, a, sizeof a), times(tables_in_memory(run)));

@@ -117,6 +117,15 @@ err_is_one_line_containing "cannot write into $SCRATCH/no/such/dir"
 expect_status 2 "unknown command" $S sweep
 err_is_one_line_containing "sweep: unknown command"
 
+# issue 15, item 4: ulimit -v (RLIMIT_AS): refused up front with the figures (not where a
+# sanitizer's shadow memory needs more address space than any such limit)
+if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
+    expect_status 2 "RLIMIT_AS" sh -c "ulimit -v 300000; exec $S run --set table_size=64M,512M --set repetitions=1 --set warmup=0"
+    err_is_one_line_containing "--set table_size=64M,512M: table_size: table 512MB + pool 16MB + 16MB overhead is more than this host can give ("
+    check "RLIMIT_AS named" grep -q "RLIMIT_AS (ulimit -v) 300000KB less .* mapped (VmSize))" "$SCRATCH/err"
+    check "nothing run" [ ! -s "$SCRATCH/out" ]
+fi
+
 # nothing half-written: no report, no temporary file
 if ls "$SCRATCH" | grep -q 'report.json'; then fail "a report file was left behind"; else pass; fi
 finish
