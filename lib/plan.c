@@ -15,6 +15,7 @@
 #include "topo.h"
 #include "units.h"
 
+#include "utf8.h"
 /* The value of key for the run at position idx of the product. */
 static const char *text_of(const struct sb_experiment *exp, const int *idx, enum sb_key_id key)
 {
@@ -178,7 +179,7 @@ static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t 
 static int check_source(const struct sb_experiment *exp, struct sb_run_params *run,
                         struct plan_host *host, struct sb_error *err)
 {
-    char a[32], b[32], why[256];
+    char a[32], b[32], why[1024]; /* with data_dir */
     struct statvfs fs;
     uint64_t need, free_bytes;
 
@@ -266,17 +267,32 @@ static int check_concurrency(const struct sb_experiment *exp, const int *idx,
     return SB_OK;
 }
 
-static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run)
+/* The experiment's name and every listed key's value ("default op=count policy=clock"), shortened
+ * between two characters with "..." when it passes SB_RUN_NAME_MAX (said once in the notes). */
+static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run,
+                     struct sb_plan *plan)
 {
-    size_t used = (size_t)snprintf(run->name, sizeof run->name, "%s",
-                                   exp->settings[SB_K_NAME].values[0]);
-    for (int k = 0; k < SB_NKEYS; k++) {
-        if (exp->settings[k].nvalues < 2 || used >= sizeof run->name)
+    char full[4096];
+    size_t used = (size_t)snprintf(full, sizeof full, "%s", exp->settings[SB_K_NAME].values[0]);
+
+    for (int k = 0; k < SB_NKEYS && used < sizeof full; k++) {
+        if (exp->settings[k].nvalues < 2)
             continue;
-        used += (size_t)snprintf(run->name + used, sizeof run->name - used, " %s=%s",
-                                 sb_keys[k].name, k == SB_K_KERNEL ? run->kernel->name
-                                                                   : text_of(exp, idx,
-                                                                             (enum sb_key_id)k));
+        used += (size_t)snprintf(full + used, sizeof full - used, " %s=%s", sb_keys[k].name,
+                                 k == SB_K_KERNEL ? run->kernel->name
+                                                  : text_of(exp, idx, (enum sb_key_id)k));
+    }
+    if (used < sizeof run->name) {
+        memcpy(run->name, full, used + 1);
+        return;
+    }
+    used = sb_utf8_fit(full, sizeof run->name - 4);
+    snprintf(run->name, sizeof run->name, "%.*s\xe2\x80\xa6", (int)used, full); /* "..." */
+    if (!plan->names_shortened) {
+        size_t n = strlen(plan->notes);
+        snprintf(plan->notes + n, sizeof plan->notes - n, "%srun names shortened to %zu bytes",
+                 n ? "; " : "", sizeof run->name - 1);
+        plan->names_shortened = true;
     }
 }
 
@@ -418,7 +434,7 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         status = check_run(exp, idx, run, limit, err);
         if (status == SB_OK)
             status = check_source(exp, run, &host, err);
-        name_run(exp, idx, run);
+        name_run(exp, idx, run, plan);
         if (status == SB_OK)
             status = check_placements(exp, run, err);
         if (status == SB_OK)

@@ -117,6 +117,66 @@ err_is_one_line_containing "cannot write into $SCRATCH/no/such/dir"
 expect_status 2 "unknown command" $S sweep
 err_is_one_line_containing "sweep: unknown command"
 
+# issue 15, item 7: what the INI reader would skip or misread is refused, for every INI reader
+expect_status 2 "a directory as the experiment" $S run "$SCRATCH"
+err_is_one_line_containing "$SCRATCH: is a directory, not an INI file"
+: >"$SCRATCH/empty.ini"
+expect_status 2 "an empty file" $S run "$SCRATCH/empty.ini"
+err_is_one_line_containing "$SCRATCH/empty.ini: empty (an INI file with its sections)"
+expect_status 2 "/dev/null" $S run /dev/null
+err_is_one_line_containing "/dev/null: empty"
+printf '[experiment]\rop = vacuum\rtable_size = 1M\r' >"$SCRATCH/cr.ini"
+expect_status 2 "CR line ends" $S run "$SCRATCH/cr.ini"
+err_is_one_line_containing "$SCRATCH/cr.ini:1: a carriage return that does not end the line"
+f=$(ini header.ini "name = x")
+printf '[experiment] op=vacuum\nname = x\n' >"$f"
+expect_status 2 "text after a section header" $S run "$f"
+err_is_one_line_containing "$f:1: [experiment]: text after the section header"
+printf '[experiment\nname = x\n' >"$f"
+expect_status 2 "an unterminated header, blamed on its own line" $S run "$f"
+err_is_one_line_containing "$f:1: a section header without its ']'"
+printf '; just a comment\n' >"$f"
+expect_status 2 "no [experiment] section" $S run "$f"
+err_is_one_line_containing "$f: no [experiment] section"
+for what in machine events; do
+    expect_status 2 "$what: a directory" $S run --set "$what=$SCRATCH/"
+    err_is_one_line_containing "--set $what=$SCRATCH/: $what: $SCRATCH/: is a directory, not an INI file"
+    expect_status 2 "$what: CR line ends" $S run --set "$what=$SCRATCH/cr.ini"
+    err_is_one_line_containing "$what: $SCRATCH/cr.ini:1: a carriage return"
+    expect_status 2 "$what: empty" $S run --set "$what=$SCRATCH/empty.ini"
+    err_is_one_line_containing "$what: $SCRATCH/empty.ini: empty"
+done
+# CRLF keeps working
+printf '[experiment]\r\nname = crlf\r\nop = vacuum\r\ntable_size = 1M\r\nrepetitions = 1\r\nwarmup = 0\r\n' >"$f"
+expect_status 0 "CRLF" $S run "$f" -q
+out_contains "scanbench crlf:"
+out_contains "VACUUM"
+
+# item 10: an indented line goes on with the value above (it was "set twice"); an indented key
+# is refused; --set reads as a file line; an unterminated header is blamed on its own line
+printf '[experiment]\nname = lines\ndescription = one\n    two\ntable_size = 1M\nrepetitions = 1\nwarmup = 0\n' >"$f"
+expect_status 0 "a description over two lines" $S run "$f" -q
+out_contains "scanbench lines: one two"
+printf '[experiment]\ndescription = d\n  op = vacuum\n' >"$f"
+expect_status 2 "an indented key" $S run "$f"
+err_is_one_line_containing "$f:3: \"op = vacuum\": an indented line goes on with the value of description above"
+expect_status 0 "--set with blanks and a comment" $S run --set 'op = vacuum ; the op' --set 'table_size =1M' --set repetitions=1 --set warmup=0 -q
+out_contains "VACUUM"
+expect_status 2 "--set of a comment" $S run --set '#op=vacuum'
+err_is_one_line_containing "--set #op=vacuum: want KEY=VALUE"
+
+# item 6: names and descriptions of any language; not UTF-8 refused up front with the key named
+name=$(printf '\303\251%.0s' $(seq 64))
+expect_status 0 "a name of 64 two-byte characters" $S run --set "name=$name" --set table_size=1M --set repetitions=1 --set warmup=0 --set policy=clock,ring -q -o "$SCRATCH/utf8.json"
+check "its report" [ -s "$SCRATCH/utf8.json" ]
+check "the name whole in the report" grep -q "\"name\": \"$name\"," "$SCRATCH/utf8.json"
+rm -f "$SCRATCH/utf8.json"
+expect_status 2 "a name not UTF-8" $S run --set "$(printf 'name=caf\351')"
+err_is_one_line_containing "name: the value is not UTF-8"
+printf '[experiment]\n[thread]\nwho = \351\n' >"$f"
+expect_status 2 "a [thread] text not UTF-8" $S run "$f"
+err_is_one_line_containing "$f:3: who: the value is not UTF-8"
+
 # issue 15, item 4: ulimit -v (RLIMIT_AS): refused up front with the figures (not where a
 # sanitizer's shadow memory needs more address space than any such limit)
 if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
