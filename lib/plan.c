@@ -11,11 +11,12 @@
 
 #include "cpu_id.h"
 #include "dma_fill.h"
+#include "sim_replay.h"
 #include "source_file.h"
 #include "topo.h"
 #include "units.h"
-
 #include "utf8.h"
+
 /* The value of key for the run at position idx of the product. */
 static const char *text_of(const struct sb_experiment *exp, const int *idx, enum sb_key_id key)
 {
@@ -166,10 +167,50 @@ struct plan_host {
 };
 
 /* The scratch directory of source file: data_dir, else $TMPDIR, else /tmp. */
-static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+static const char *data_dir_of(const struct sb_experiment *exp)
 {
     const char *set = exp->settings[SB_K_DATA_DIR].values[0], *tmp = getenv("TMPDIR");
-    snprintf(dir, len, "%s", set[0] ? set : tmp && tmp[0] ? tmp : "/tmp");
+    return set[0] ? set : tmp && tmp[0] ? tmp : "/tmp";
+}
+
+static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", data_dir_of(exp));
+}
+
+/* When a run reads a file: its directory must fit a run's data_dir and be UTF-8 (the report
+ * says it). data_dir itself is checked when read; $TMPDIR here. */
+static int check_data_dir(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *source = &exp->settings[SB_K_SOURCE];
+    const char *dir = data_dir_of(exp);
+    bool file = false;
+
+    for (int i = 0; i < source->nvalues; i++)
+        file |= sb_source_find(source->values[i])->is_file;
+    if (!file)
+        return SB_OK;
+    if (!sb_utf8_valid(dir))
+        return bad(err, exp, SB_K_DATA_DIR, "$TMPDIR=%s: the path is not UTF-8 (a report "
+                   "holds UTF-8 text only)%s", dir, "");
+    if (strlen(dir) >= SB_DATA_DIR_MAX)
+        return sb_fail(err, SB_ERR_INPUT, "%s: data_dir: $TMPDIR=%.80s...: a path of %zu bytes "
+                       "(at most %d)", exp->settings[SB_K_DATA_DIR].origin, dir, strlen(dir),
+                       SB_DATA_DIR_MAX - 1);
+    return SB_OK;
+}
+
+/* The cache model's slices (SCANBENCH_SIM_THREADS), checked when a run uses the model, before
+ * any run rather than when its model is built. */
+static int check_sim_threads(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *counters = &exp->settings[SB_K_COUNTERS];
+    unsigned slices;
+
+    for (int i = 0; i < counters->nvalues; i++)
+        if (strcmp(counters->values[i], "sim") == 0)
+            return sb_sim_slices_wanted(&slices, err);
+    return SB_OK;
 }
 
 /* Source file: a scratch file can be made in the directory (as the run will make it), and the
@@ -378,7 +419,11 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     plan->override_size[1] = exp->settings[SB_K_L2_SIZE].numbers[0];
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
-    status = load_events(exp, &plan->events, err);
+    status = check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = check_sim_threads(exp, err);
+    if (status == SB_OK)
+        status = load_events(exp, &plan->events, err);
     if (status != SB_OK)
         return status;
     status = load_machines(exp, plan, err);

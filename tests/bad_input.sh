@@ -177,6 +177,15 @@ printf '[experiment]\n[thread]\nwho = \351\n' >"$f"
 expect_status 2 "a [thread] text not UTF-8" $S run "$f"
 err_is_one_line_containing "$f:3: who: the value is not UTF-8"
 
+# the environment: checked before anything is built
+expect_status 2 "SCANBENCH_SIM_THREADS" env SCANBENCH_SIM_THREADS=lots $S run --set counters=sim --set machine=x4500 --set table_size=1M
+err_is_one_line_containing "SCANBENCH_SIM_THREADS=lots: not a number of threads from 1 to 64"
+check "before any run" [ ! -s "$SCRATCH/out" ]
+expect_status 2 "SCANBENCH_CONFIGS not a directory" env SCANBENCH_CONFIGS="$SCRATCH/nope" $S run --set machine=x4500
+err_is_one_line_containing "SCANBENCH_CONFIGS=$SCRATCH/nope: not a directory"
+expect_status 2 "TMPDIR not UTF-8" env TMPDIR="$(printf '/tmp/\351')" $S run --set source=file
+err_is_one_line_containing "data_dir: \$TMPDIR=/tmp/"
+
 # issue 15, item 4: ulimit -v (RLIMIT_AS): refused up front with the figures (not where a
 # sanitizer's shadow memory needs more address space than any such limit)
 if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
@@ -185,6 +194,24 @@ if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
     check "RLIMIT_AS named" grep -q "RLIMIT_AS (ulimit -v) 300000KB less .* mapped (VmSize))" "$SCRATCH/err"
     check "nothing run" [ ! -s "$SCRATCH/out" ]
 fi
+
+# a report named in another locale: the command line it records has \xNN for those bytes (the
+# report could not be built, after the runs)
+latin1="$SCRATCH/$(printf 'caf\351').json"
+expect_status 0 "-o a name that is not UTF-8" $S run --set table_size=1M --set repetitions=1 --set warmup=0 --set op=count --set policy=ring -q -o "$latin1"
+check "its report" [ -s "$latin1" ]
+check "the command line escaped" grep -q 'caf\\\\xe9.json' "$latin1"
+rm -f "$latin1"
+
+# other commands' arguments
+expect_status 2 "events takes only events" $S events --set pool_size=1M
+err_is_one_line_containing "--set pool_size=1M: scanbench events takes only --set events=FILE"
+expect_status 0 "events --set read as a file line" $S events --set 'events = intel-skx'
+out_contains "events map:          intel-skx"
+expect_status 2 "an experiment named twice" $S reproduce x4500-memtable x4500-memtable
+err_is_one_line_containing "x4500-memtable: experiment named twice"
+expect_status 2 "a --set that leaves the thread's placements out" $S reproduce x4500-memtable --quick --set pool_size=1M
+err_is_one_line_containing "x4500-memtable.ini: [thread] slow = clock 16MB: no run of op count has that placement"
 
 # nothing half-written: no report, no temporary file
 if ls "$SCRATCH" | grep -q 'report.json'; then fail "a report file was left behind"; else pass; fi
