@@ -1,7 +1,8 @@
 /* plot.h: figures from a report with gnuplot: MB/s against the bytes the policy writes into
  * (pool or ring size, log scale) with the host's L1d, L2 and L3 sizes marked, one line per
- * policy, kernel and op and per value of any other key that varies among their runs; and, when the report has counters, L2 write-backs and memory bytes
- * per page against the same axis. PNG or SVG, chosen by the output's extension. */
+ * policy, kernel and op and per value of any other key that varies among their runs; and,
+ * when the report has counters, L2 write-backs and memory bytes per page against the same axis.
+ * PNG or SVG, chosen by the output's extension. */
 #ifndef SB_PLOT_H
 #define SB_PLOT_H
 

@@ -120,27 +120,20 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
     FILE *f = fopen(path, "rb");
     json_error_t jerr;
     struct stat st;
-    json_t *doc;
+    json_t *doc = NULL;
+    int status = SB_OK;
 
     *report = NULL;
     if (!f)
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);
-    }
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-        fclose(f);
-        return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
-    }
-    doc = json_loadf(f, 0, &jerr);
-    if (!doc && ferror(f)) {
-        int read_errno = errno;
-        fclose(f);
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(read_errno));
-    }
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);
+    else if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
+    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
     fclose(f);
-    return check_report(doc, &jerr, path, report, err);
+    return status == SB_OK ? check_report(doc, &jerr, path, report, err) : status;
 }
 
 int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
