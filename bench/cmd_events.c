@@ -12,6 +12,8 @@
 #include "commands.h"
 #include "counters.h"
 #include "events_map.h"
+#include "experiment.h"
+#include "run_args.h"
 #include "perf_host.h"
 #ifdef HAVE_PAPI
 #include "papi_probe.h"
@@ -137,34 +139,43 @@ static int print_roles(const struct sb_events_map *map, bool papi_ready)
     return countable;
 }
 
+/* The events map the arguments name: `--set events=FILE` (in any spelling of --set, read as
+ * `run` reads one: sb_experiment_set), the last one given; "auto" without. */
+static int events_setting(int argc, char **argv, struct sb_experiment *exp, struct sb_error *err)
+{
+    int status = sb_experiment_init(exp, err);
+
+    for (int i = 1; i < argc && status == SB_OK; i++) {
+        const char *assignment;
+        if (!sb_args_take_set(argc, argv, &i, &assignment))
+            return sb_fail(err, SB_ERR_INPUT, "%s: unknown argument (usage: scanbench events "
+                           SB_ARGS_EVENTS ")", argv[i]);
+        status = sb_experiment_set(exp, assignment, err);
+        /* the key set was events: its origin is this --set */
+        if (status == SB_OK && (strncmp(exp->settings[SB_K_EVENTS].origin, "--set ", 6) != 0 ||
+                                strcmp(exp->settings[SB_K_EVENTS].origin + 6, assignment) != 0))
+            status = sb_fail(err, SB_ERR_INPUT, "--set %s: scanbench events takes only "
+                             "--set events=FILE (usage: scanbench events " SB_ARGS_EVENTS ")",
+                             assignment);
+    }
+    return status;
+}
+
 int sb_cmd_events(int argc, char **argv)
 {
-    const char *setting = "auto", *origin = "default";
-    char origin_buf[300], cpu_what[256];
+    char cpu_what[256];
     struct sb_events_choice choice = {0};
+    struct sb_experiment exp;
     struct sb_perf_host host;
     struct sb_error err = {0};
     bool papi_ready = false;
     int status = 0, countable = 0;
 
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--set") == 0 && i + 1 < argc)
-            arg = argv[++i];
-        else if (strncmp(arg, "--set=", 6) == 0)
-            arg += 6;
-        else
-            arg = NULL;
-        if (!arg || strncmp(arg, "events=", 7) != 0 || arg[7] == '\0') {
-            fprintf(stderr, "scanbench events: %s: usage: scanbench events " SB_ARGS_EVENTS
-                    "\n", argv[i]);
-            return SB_ERR_INPUT;
-        }
-        setting = arg + 7;
-        snprintf(origin_buf, sizeof origin_buf, "--set %s", arg);
-        origin = origin_buf;
-    }
-    status = sb_events_choose(setting, origin, &choice, &err);
+    status = events_setting(argc, argv, &exp, &err);
+    if (status == SB_OK)
+        status = sb_events_choose(exp.settings[SB_K_EVENTS].values[0],
+                                  exp.settings[SB_K_EVENTS].origin, &choice, &err);
+    sb_experiment_free(&exp);
     if (status != SB_OK) {
         fprintf(stderr, "scanbench: %s\n", err.msg);
         return status;

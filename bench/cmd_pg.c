@@ -25,24 +25,12 @@
 
 /* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
  * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */
-static int collapse_ignored_lists(struct sb_experiment *exp, struct sb_error *err)
+static void collapse_ignored_lists(struct sb_experiment *exp)
 {
     static const enum sb_key_id keys[] = {SB_K_SOURCE, SB_K_KERNEL, SB_K_POLICY, SB_K_RING_SIZE,
                                           SB_K_SEED, SB_K_MACHINE, SB_K_PREFETCH};
-    int status = SB_OK;
-
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0] && status == SB_OK; k++) {
-        const struct sb_setting *s = &exp->settings[keys[k]];
-        char assignment[320], origin[256];
-        if (s->nvalues < 2)
-            continue;
-        snprintf(origin, sizeof origin, "%s", s->origin);
-        snprintf(assignment, sizeof assignment, "%s=%s", sb_keys[keys[k]].name, s->values[0]);
-        status = sb_experiment_set(exp, assignment, err);
-        snprintf(exp->settings[keys[k]].origin, sizeof exp->settings[keys[k]].origin, "%s",
-                 origin);
-    }
-    return status;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        sb_experiment_keep_first(exp, keys[k]);
 }
 
 int sb_cmd_pg(int argc, char **argv)
@@ -74,7 +62,7 @@ int sb_cmd_pg(int argc, char **argv)
         status = sb_pg_check_keys(&exp, &err);
     if (status == SB_OK) {
         sb_pg_ignored_keys_note(&exp, ignored, sizeof ignored);
-        status = collapse_ignored_lists(&exp, &err);
+        collapse_ignored_lists(&exp);
     }
     if (status != SB_OK)
         goto out;

@@ -19,7 +19,10 @@ int sb_cmd_plot(int argc, char **argv)
     int status = SB_OK;
 
     for (int i = 1; i < argc && status == SB_OK; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && output)
+            status = sb_fail(&err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
+                             argv[i + 1], output);
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             output = argv[++i];
         else if ((argv[i][0] == '-' && argv[i][1] != '\0') || input)
             status = sb_fail(&err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot "
@@ -32,6 +35,8 @@ int sb_cmd_plot(int argc, char **argv)
                          SB_ARGS_PLOT ")");
     if (status == SB_OK)
         status = sb_report_load(input, &report, &err);
+    if (status == SB_OK)
+        status = sb_plot_check(report, input, &err);
     if (status != SB_OK)
         goto out;
     if (!output) {

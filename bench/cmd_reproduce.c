@@ -22,12 +22,14 @@
 #include "pg_jobs.h"
 #include "pg_runner.h"
 #include "plan.h"
+#include "policy.h"
 #include "render_thread.h"
 #include "report.h"
 #include "run_args.h"
 #include "runner.h"
 #include "stop.h"
 #include "timer.h"
+#include "units.h"
 #include "verdict.h"
 #include "analysis.h"
 #include "reproducible.h"
@@ -123,8 +125,10 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
             for (k = 0; k < nknown && strcmp(known[k], a) != 0; k++)
                 ;
             if (k < nknown) {
-                if (r->n < MAX_EXPERIMENTS)
-                    snprintf(r->names[r->n++], sizeof r->names[0], "%s", a);
+                for (int j = 0; j < r->n; j++)
+                    if (strcmp(r->names[j], a) == 0)
+                        return sb_fail(err, SB_ERR_INPUT, "%s: experiment named twice", a);
+                snprintf(r->names[r->n++], sizeof r->names[0], "%s", a);
                 continue;
             }
             for (k = 0; k < nknown; k++)
@@ -140,6 +144,41 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
                            "with a [thread] section)");
         r->n = nknown;
         memcpy(r->names, known, sizeof known[0] * (size_t)nknown);
+    }
+    return SB_OK;
+}
+
+/* Whether the run writes into the placement the thread names ("clock 16MB"), as the verdict
+ * finds runs by it (report_runs.h: the policy and its footprint). */
+static bool has_placement(const struct sb_run_params *run, const char *placement)
+{
+    char size[32], name[64];
+
+    sb_format_size(sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
+                                       run->page_size), size, sizeof size);
+    snprintf(name, sizeof name, "%s %s", run->policy->name, size);
+    return strcmp(name, placement) == 0;
+}
+
+/* The [thread] section's slow and fast placements must each be a run of every op the plan runs
+ * (after --quick and --set): else the verdict leaves the op out without a word. */
+static int check_thread_placements(const struct reproduction *r, int i, struct sb_error *err)
+{
+    const struct sb_plan *plan = &r->plans[i];
+    const char *const placements[2] = {r->exps[i].thread.slow, r->exps[i].thread.fast};
+
+    for (size_t a = 0; a < plan->nruns; a++) {
+        const char *op = plan->runs[a].op->name;
+        for (int p = 0; p < 2; p++) {
+            bool found = !placements[p][0];
+            for (size_t b = 0; b < plan->nruns && !found; b++)
+                found = strcmp(plan->runs[b].op->name, op) == 0 &&
+                        has_placement(&plan->runs[b], placements[p]);
+            if (!found)
+                return sb_fail(err, SB_ERR_INPUT, "%s: [thread] %s = %s: no run of op %s has "
+                               "that placement (the verdict compares slow and fast)",
+                               r->exps[i].source, p ? "fast" : "slow", placements[p], op);
+        }
     }
     return SB_OK;
 }
@@ -172,6 +211,8 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
             status = sb_experiment_set(&r->exps[i], sets[s], err);
         if (status == SB_OK)
             status = sb_plan_build(&r->exps[i], &limit, &r->plans[i], err);
+        if (status == SB_OK)
+            status = check_thread_placements(r, i, err);
     }
     r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
     if (status == SB_OK && r->n > 0 &&

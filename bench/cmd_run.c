@@ -24,6 +24,7 @@
 #include "runner.h"
 #include "stop.h"
 #include "topo.h"
+#include "utf8.h"
 
 #define PATH_LEN 4096
 
@@ -143,17 +144,19 @@ static int save(json_t *report, const struct sb_run_args *args, const struct out
     return status;
 }
 
-/* A --set changes what the experiment's description says: the heading says what ran. */
+/* A --set changes what the experiment's description says: the heading says what ran (cut
+ * between two characters where the sets are long). */
 static void describe_sets(const struct sb_run_args *args, struct sb_plan *plan)
 {
+    char text[4096];
     size_t used;
 
     if (args->nsets == 0)
         return;
-    used = (size_t)snprintf(plan->description, sizeof plan->description, "changed by --set");
-    for (int i = 0; i < args->nsets && used < sizeof plan->description; i++)
-        used += (size_t)snprintf(plan->description + used, sizeof plan->description - used,
-                                 " %s", args->sets[i]);
+    used = (size_t)snprintf(text, sizeof text, "changed by --set");
+    for (int i = 0; i < args->nsets && used < sizeof text; i++)
+        used += (size_t)snprintf(text + used, sizeof text - used, " %s", args->sets[i]);
+    sb_utf8_copy(plan->description, sizeof plan->description, text);
 }
 
 int sb_cmd_run(int argc, char **argv)

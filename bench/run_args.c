@@ -2,10 +2,12 @@
 #include "config.h"
 #include "run_args.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "experiment.h"
+#include "utf8.h"
 
 bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment)
 {
@@ -69,18 +71,25 @@ int sb_run_args_read_experiment(const struct sb_run_args *args, struct sb_experi
 
 char *sb_args_command_line(int argc, char **argv)
 {
-    size_t len = strlen("scanbench") + 1;
-    char *line;
+    char *line = NULL;
+    size_t len = 0;
+    bool ok = true;
+    FILE *f = open_memstream(&line, &len);
 
-    for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    line = malloc(len);
-    if (!line)
+    if (!f)
         return NULL;
-    strcpy(line, "scanbench");
-    for (int i = 0; i < argc; i++) {
-        strcat(line, " ");
-        strcat(line, argv[i]);
+    fputs("scanbench", f);
+    for (int i = 0; i < argc && ok; i++) {
+        /* a file name of another locale: its bytes as \xNN, so that the report can hold it */
+        char *arg = sb_utf8_escape(argv[i]);
+        ok = arg != NULL;
+        if (ok)
+            fprintf(f, " %s", arg);
+        free(arg);
+    }
+    if (fclose(f) != 0 || !ok) {
+        free(line);
+        return NULL;
     }
     return line;
 }

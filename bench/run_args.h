@@ -38,7 +38,8 @@ int sb_run_args_read_experiment(const struct sb_run_args *args, struct sb_experi
  * after it is not one (the caller's unknown-option error names it). */
 bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment);
 
-/* "scanbench ARG ARG...", the report's `command`; NULL when out of memory (free it). */
+/* "scanbench ARG ARG...", the report's `command` (bytes that are not UTF-8 written as \xNN);
+ * NULL when out of memory (free it). */
 char *sb_args_command_line(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "configs_path.h"
 
 #define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
                  "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
@@ -79,6 +80,8 @@ static int command_usage(int i)
 
 int main(int argc, char **argv)
 {
+    struct sb_error err = {0};
+
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -98,6 +101,12 @@ int main(int argc, char **argv)
         for (int a = 2; a < argc; a++)
             if (asks_for_help(argv[a]))
                 return command_usage(i);
+        /* every command reads configs/ (lib/configs_path.h): a $SCANBENCH_CONFIGS that is not
+         * a directory is bad input, not a directory to pass over */
+        if (sb_configs_check_env(&err) != SB_OK) {
+            fprintf(stderr, "scanbench: %s\n", err.msg);
+            return err.status;
+        }
         return commands[i].run(argc - 1, argv + 1);
     }
     fprintf(stderr, "scanbench: %s: unknown command (try scanbench --help)\n", argv[1]);

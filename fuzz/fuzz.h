@@ -21,8 +21,17 @@ char *sb_fuzz_text(const uint8_t *data, size_t size);
  * failure without a message. */
 void sb_fuzz_check_status(int status, const struct sb_error *err);
 
+/* Aborts when text that may reach a report is not UTF-8 (jansson refuses it: the report of a
+ * finished run would be lost). */
+void sb_fuzz_check_utf8(const char *text);
+
+/* Aborts when an accepted experiment breaks the reader's promises: every key has a value, every
+ * value and [thread] text is UTF-8, every [thread] figure a positive number a report can hold. */
+void sb_fuzz_check_experiment(const struct sb_experiment *exp);
+
 /* Builds the plan of an experiment that was read without error (every cross-key check, the
- * machine models and events maps it names), against a fixed memory limit, and frees it. */
+ * machine models and events maps it names), against a fixed memory limit, checks that the text
+ * it hands the report (names, description, notes) is UTF-8, and frees it. */
 void sb_fuzz_plan(const struct sb_experiment *exp);
 
 #endif

@@ -2,10 +2,12 @@
 #include "config.h"
 #include "fuzz.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
+#include "utf8.h"
 
 char *sb_fuzz_text(const uint8_t *data, size_t size)
 {
@@ -27,6 +29,32 @@ void sb_fuzz_check_status(int status, const struct sb_error *err)
         abort();
 }
 
+void sb_fuzz_check_utf8(const char *text)
+{
+    if (!sb_utf8_valid(text))
+        abort();
+}
+
+void sb_fuzz_check_experiment(const struct sb_experiment *exp)
+{
+    const struct sb_thread *t = &exp->thread;
+
+    for (int k = 0; k < SB_NKEYS; k++) {
+        if (exp->settings[k].nvalues < 1 || !exp->settings[k].values[0])
+            abort();
+        for (int v = 0; v < exp->settings[k].nvalues; v++)
+            sb_fuzz_check_utf8(exp->settings[k].values[v]);
+    }
+    sb_fuzz_check_utf8(t->who);
+    sb_fuzz_check_utf8(t->machine);
+    sb_fuzz_check_utf8(t->table);
+    sb_fuzz_check_utf8(t->slow);
+    sb_fuzz_check_utf8(t->fast);
+    for (int i = 0; i < t->nfigures; i++)
+        if (!(t->figures[i].value > 0) || !isfinite(t->figures[i].value))
+            abort();
+}
+
 void sb_fuzz_plan(const struct sb_experiment *exp)
 {
     /* a fixed limit, so that a finding replays the same on any host */
@@ -36,6 +64,13 @@ void sb_fuzz_plan(const struct sb_experiment *exp)
     int status = sb_plan_build(exp, &limit, &plan, &err);
 
     sb_fuzz_check_status(status, &err);
-    if (status == SB_OK)
-        sb_plan_free(&plan);
+    if (status != SB_OK)
+        return;
+    sb_fuzz_check_utf8(plan.experiment);
+    sb_fuzz_check_utf8(plan.description);
+    sb_fuzz_check_utf8(plan.config_source);
+    sb_fuzz_check_utf8(plan.notes);
+    for (size_t r = 0; r < plan.nruns; r++)
+        sb_fuzz_check_utf8(plan.runs[r].name);
+    sb_plan_free(&plan);
 }

@@ -27,6 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto out;
     status = sb_events_map_read_stream(f, "fuzz.ini", map, &err);
     sb_fuzz_check_status(status, &err);
+    if (status == SB_OK) { /* what the report and `scanbench events` show */
+        sb_fuzz_check_utf8(map->description);
+        for (int r = 0; r < SB_NROLES; r++) {
+            sb_fuzz_check_utf8(map->roles[r].counts);
+            sb_fuzz_check_utf8(map->roles[r].caveats);
+            sb_fuzz_check_utf8(map->roles[r].reason);
+        }
+    }
 out:
     if (f)
         fclose(f);

@@ -57,6 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         status = sb_machine_parse(text, "fuzz.ini", m, &err);
         sb_fuzz_check_status(status, &err);
         if (status == SB_OK) {
+            sb_fuzz_check_utf8(m->name); /* the report has them */
+            sb_fuzz_check_utf8(m->description);
+            sb_fuzz_check_utf8(m->source);
             sb_machine_geometry(m, geometry, sizeof geometry);
             run_model(m);
         }

@@ -3,7 +3,8 @@
  * Mann-Whitney U, the table and the JSON document), the renderers (lib/render.c,
  * lib/render_thread.c, lib/render_pg.c) and the gnuplot script (lib/plot.c), all written into
  * memory. The script is checked too: the report's text must never become gnuplot commands
- * (a quote, backquote, semicolon or newline that escapes its string). */
+ * (a quote, backquote, semicolon or newline that escapes its string), and every plot command
+ * draws a line. */
 #include "config.h"
 #include "fuzz.h"
 
@@ -53,6 +54,8 @@ static void check_script(const char *script)
         }
         if (quoted)
             abort(); /* a string left open across lines */
+        if (strncmp(line, "plot ", 5) == 0 && !memchr(line, '$', (size_t)(end - line)))
+            abort(); /* a plot command of no line: gnuplot fails on it */
         line = end + 1;
     }
 }

@@ -1,5 +1,6 @@
 /* fuzz_set.c: fuzz target: the input as one `--set KEY=VALUE` argument (lib/experiment.c's
- * sb_experiment_set over the defaults), then, when it is accepted, the plan built from it. */
+ * sb_experiment_set over the defaults), then, when it is accepted, the checks of what was
+ * accepted and the plan built from it (as fuzz_experiment). */
 #include "config.h"
 #include "fuzz.h"
 
@@ -18,8 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (status == SB_OK)
         status = sb_experiment_set(&exp, argument, &err);
     sb_fuzz_check_status(status, &err);
-    if (status == SB_OK)
+    if (status == SB_OK) {
+        sb_fuzz_check_experiment(&exp);
         sb_fuzz_plan(&exp);
+    }
     sb_experiment_free(&exp);
     free(argument);
     return 0;

@@ -10,6 +10,7 @@
 #include "mannwhitney.h"
 #include "report_runs.h"
 #include "units.h"
+#include "utf8.h"
 
 /* The parameters that make two runs the same experiment. */
 static const char *const match_keys[] = {"source", "policy", "footprint", "pool_size",
@@ -65,23 +66,33 @@ static json_t *counter_differences(const json_t *a, const json_t *b)
     return out;
 }
 
+/* A number the JSON document can hold, else null (a ratio of two far-apart medians may pass
+ * the largest double). */
+static json_t *finite_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* Medians, their ratio and the test. A side without repetitions has no test: p is null, and
+ * the pair is not significant. */
 static json_t *pair(const json_t *a, const json_t *b, size_t report_b)
 {
     size_t na, nb;
     double *va = sb_run_mbps_samples(a, &na), *vb = sb_run_mbps_samples(b, &nb);
     double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b);
     struct sb_mann_whitney mw = {0.0, 1.0, false};
+    bool tested = va && vb && na && nb;
     json_t *p;
 
-    if (va && vb && na && nb)
+    if (tested)
         mw = sb_mann_whitney(vb, nb, va, na);
-    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:f, s:f, s:b, s:b, s:o}",
+    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:o, s:o, s:b, s:b, s:o}",
                   "parameters", parameters(a),
                   "a", "name", json_string_value(json_object_get(a, "name")), "median", ma,
                   "b", "report", (json_int_t)report_b, "name",
                   json_string_value(json_object_get(b, "name")), "median", mb,
-                  "ratio", mb / ma, "p", mw.p, "exact", mw.exact,
-                  "significant", mw.p < SB_COMPARE_ALPHA,
+                  "ratio", finite_or_null(mb / ma), "p", tested ? json_real(mw.p) : json_null(),
+                  "exact", mw.exact, "significant", tested && mw.p < SB_COMPARE_ALPHA,
                   "counters", counter_differences(a, b));
     free(va);
     free(vb);
@@ -93,13 +104,18 @@ static json_t *string_or_null(const json_t *v)
     return json_is_string(v) ? json_incref((json_t *)v) : json_null();
 }
 
+/* The report's file (bytes that are not UTF-8, as a file name may have, written as \xNN) and
+ * its host. */
 static json_t *report_summary(const json_t *report, const char *path)
 {
     const json_t *ctx = json_object_get(report, "context");
-    return json_pack("{s:s, s:o, s:o, s:o}", "path", path,
-                     "host", string_or_null(json_object_get(ctx, "host")),
-                     "cpu_model", string_or_null(json_object_get(ctx, "cpu_model")),
-                     "date", string_or_null(json_object_get(ctx, "date")));
+    char *name = sb_utf8_escape(path);
+    json_t *summary = json_pack("{s:s, s:o, s:o, s:o}", "path", name ? name : "?",
+                                "host", string_or_null(json_object_get(ctx, "host")),
+                                "cpu_model", string_or_null(json_object_get(ctx, "cpu_model")),
+                                "date", string_or_null(json_object_get(ctx, "date")));
+    free(name);
+    return summary;
 }
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
@@ -110,6 +126,19 @@ static const char *figure(const json_t *v, char *buf, size_t len)
     if (!json_is_number(v))
         return "n/a";
     snprintf(buf, len, "%.3f", json_number_value(v));
+    return buf;
+}
+
+/* v in width characters with decimals places, in %g form when it would be wider (a report may
+ * hold 1e308 MB/s), or "n/a" when v is not a number. */
+static const char *column(const json_t *v, int width, int decimals, char *buf, size_t len)
+{
+    double x = json_number_value(v);
+
+    if (!json_is_number(v))
+        snprintf(buf, len, "%*s", width, "n/a");
+    else if (snprintf(buf, len, "%*.*f", width, decimals, x) > width)
+        snprintf(buf, len, "%*.*g", width, width - 6 > 1 ? width - 6 : 1, x);
     return buf;
 }
 
@@ -193,13 +222,15 @@ void sb_compare_render(FILE *out, const json_t *doc)
         const char *key;
         json_t *c;
 
+        char ma[64], mb[64], ratio[64], p[64];
+
         label(json_object_get(v, "parameters"), name, sizeof name);
-        fprintf(out, "%-52s %3c: %10.0f %10.0f %7.3f %8.4f %s\n", name,
+        fprintf(out, "%-52s %3c: %s %s %s %s %s\n", name,
                 (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
-                json_real_value(json_object_get(json_object_get(v, "a"), "median")),
-                json_real_value(json_object_get(json_object_get(v, "b"), "median")),
-                json_real_value(json_object_get(v, "ratio")),
-                json_real_value(json_object_get(v, "p")),
+                column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
+                column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
+                column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio),
+                column(json_object_get(v, "p"), 8, 4, p, sizeof p),
                 json_is_true(json_object_get(v, "significant")) ? "*" : "~");
         json_object_foreach((json_t *)counters, key, c) {
             char fa[32], fb[32];
@@ -215,4 +246,10 @@ void sb_compare_render(FILE *out, const json_t *doc)
     fprintf(out, "\nMB/s medians; X/A = ratio of medians; p: %s;\n\"*\" significant at p < %.2f, "
                  "\"~\" not.\n", json_string_value(json_object_get(doc, "test")),
             SB_COMPARE_ALPHA);
+    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
+        if (json_is_null(json_object_get(v, "p"))) {
+            fprintf(out, "p n/a: a run without repetitions has nothing to test.\n");
+            break;
+        }
+    }
 }

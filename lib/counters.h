@@ -52,7 +52,8 @@ struct sb_counters {
                                              architecture", PAPI's error...); "" when read */
     double multiplex_ratio;               /* counters / events of a multiplexed set (each
                                              event's nominal share of the time); 0: none */
-    char model[256];                      /* the machine model a simulating backend used */
+    char model[1152];                     /* the machine model a simulating backend used: its
+                                             name (64), file (1024) and prefetch */
     const struct sb_machine *machine;     /* that model's geometry (machine.h), else NULL */
     bool simulated;                       /* values come from a model, not from hardware */
 };

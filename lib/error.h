@@ -12,7 +12,7 @@ enum sb_status {
 
 struct sb_error {
     int status;
-    char msg[768];
+    char msg[2048];      /* room for a path of SB_PATH_MAX and what is wrong with it */
 };
 
 /* Records status and a printf-style message in err (if err is not NULL); returns status. */

@@ -16,6 +16,7 @@
 #include "configs_path.h"
 #include "cpu_id.h"
 #include "ini_lines.h"
+#include "utf8.h"
 #ifdef HAVE_LIBPFM
 #include "events_pfm.h"
 #endif
@@ -124,6 +125,21 @@ static void known_roles(char *buf, size_t len)
         used += (size_t)snprintf(buf + used, len - used, ", %s", sb_role_names[k]);
 }
 
+/* A text value into its field, or (continued) after what the field holds, joined with a
+ * blank: UTF-8 (a report holds it) and fitting, never cut. what names it in errors. */
+static int put_text(struct reader *r, const char *what, char *field, size_t size,
+                    const char *value, bool continued)
+{
+    size_t used = continued ? strlen(field) : 0;
+
+    if (!sb_utf8_valid(value))
+        return fail_at(r, "%s: not UTF-8 (a report holds UTF-8 text only)", what);
+    if (used + (used ? 1 : 0) + strlen(value) >= size)
+        return fail_at(r, "%s: longer than %zu bytes", what, size - 1);
+    snprintf(field + used, size - used, "%s%s", used ? " " : "", value);
+    return SB_OK;
+}
+
 static int on_section(struct reader *r, const char *name)
 {
     char known[512];
@@ -170,6 +186,17 @@ static bool list_goes_on(const char *item, const char *cursor, int items_before)
     return *item == '\0' && !cursor && items_before > 0;
 }
 
+/* An event or PMU name: printable ASCII without blanks or commas, shorter than size. */
+static bool valid_name(const char *name, size_t size)
+{
+    if (*name == '\0' || strlen(name) >= size)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!isgraph((unsigned char)*p) || *p == ',')
+            return false;
+    return true;
+}
+
 /* pmus = a, b: more PMUs (also on the lines that continue it). */
 static int on_pmus(struct reader *r, char *value)
 {
@@ -181,6 +208,9 @@ static int on_pmus(struct reader *r, char *value)
             return fail_at(r, "pmus: empty name in the list");
         if (r->map->npmus == SB_EVENTS_MAX_PMUS)
             return fail_at(r, "pmus: more than %d PMUs", SB_EVENTS_MAX_PMUS);
+        if (!valid_name(item, sizeof r->map->pmus[0]))
+            return fail_at(r, "pmus: \"%s\" is not a PMU name (no spaces, under %zu "
+                           "characters)", item, sizeof r->map->pmus[0]);
         snprintf(r->map->pmus[r->map->npmus++], sizeof r->map->pmus[0], "%s", item);
     }
     return SB_OK;
@@ -201,21 +231,10 @@ static int on_map_key(struct reader *r, const char *key, char *value)
     *seen = true;
     if (*value == '\0')
         return fail_at(r, "%s: empty value", key);
-    if (key[0] == 'd') {
-        snprintf(r->map->description, sizeof r->map->description, "%s", value);
-        return SB_OK;
-    }
+    if (key[0] == 'd')
+        return put_text(r, "description", r->map->description, sizeof r->map->description,
+                        value, false);
     return on_pmus(r, value);
-}
-
-static bool valid_event_name(const char *name)
-{
-    if (*name == '\0' || strlen(name) >= SB_EVENT_NAME_LEN)
-        return false;
-    for (const char *p = name; *p; p++)
-        if (!isgraph((unsigned char)*p) || *p == ',')
-            return false;
-    return true;
 }
 
 /* events = A, B or none; continued: a line that continues it, with more events. */
@@ -239,7 +258,7 @@ static int on_events(struct reader *r, struct sb_events_role *role, char *value,
         if (strcmp(item, "none") == 0)
             return fail_at(r, "%s: events: \"none\" stands alone (no event on this "
                            "architecture)", name);
-        if (!valid_event_name(item))
+        if (!valid_name(item, SB_EVENT_NAME_LEN))
             return fail_at(r, "%s: events: \"%s\" is not an event name (PMU::EVENT:UMASK, no "
                            "spaces, under 128 characters)", name, item);
         if (role->nevents == SB_EVENTS_MAX_PER_ROLE)
@@ -259,6 +278,20 @@ static int role_key_index(const char *key)
         if (strcmp(key, role_keys[k]) == 0)
             break;
     return k;
+}
+
+/* counts, caveats or reason of the section's role (continued: a line that goes on with it). */
+static int on_role_text(struct reader *r, int k, const char *value, bool continued)
+{
+    struct sb_events_role *role = &r->map->roles[r->section];
+    char what[64];
+
+    snprintf(what, sizeof what, "%s: %s", sb_role_names[r->section], role_keys[k]);
+    if (k == KEY_COUNTS)
+        return put_text(r, what, role->counts, sizeof role->counts, value, continued);
+    if (k == KEY_CAVEATS)
+        return put_text(r, what, role->caveats, sizeof role->caveats, value, continued);
+    return put_text(r, what, role->reason, sizeof role->reason, value, continued);
 }
 
 static int on_role_key(struct reader *r, const char *key, char *value)
@@ -286,15 +319,8 @@ static int on_role_key(struct reader *r, const char *key, char *value)
             return fail_at(r, "%s: scale: \"%s\" is not a positive number", name, value);
         return SB_OK;
     }
-    case KEY_COUNTS:
-        snprintf(role->counts, sizeof role->counts, "%s", value);
-        return SB_OK;
-    case KEY_CAVEATS:
-        snprintf(role->caveats, sizeof role->caveats, "%s", value);
-        return SB_OK;
     default:
-        snprintf(role->reason, sizeof role->reason, "%s", value);
-        return SB_OK;
+        return on_role_text(r, k, value, false);
     }
 }
 
@@ -302,39 +328,27 @@ static int on_role_key(struct reader *r, const char *key, char *value)
  * or more names of its list. */
 static int on_continued(struct reader *r, const char *key, char *value)
 {
-    char *text;
-    size_t size, used;
+    char other[64];
+    int k;
+
+    if (sb_ini_key_line(value, other, sizeof other) &&
+        (strcmp(other, "description") == 0 || strcmp(other, "pmus") == 0 ||
+         role_key_index(other) < NROLE_KEYS))
+        return fail_at(r, "%s: \"%s\": an indented line goes on with the value above; a key of "
+                       "its own starts its line", key, value);
 
     if (r->section == SECTION_MAP && strcmp(key, "pmus") == 0)
         return on_pmus(r, value);
-    if (r->section == SECTION_MAP) {
-        text = r->map->description;
-        size = sizeof r->map->description;
-    } else {
-        struct sb_events_role *role = &r->map->roles[r->section];
-        switch (role_key_index(key)) {
-        case KEY_EVENTS:
-            return on_events(r, role, value, true);
-        case KEY_SCALE:
-            return fail_at(r, "%s: scale: \"%s\" continues a number (an indented line goes on "
-                           "with text or a list)", sb_role_names[r->section], value);
-        case KEY_COUNTS:
-            text = role->counts;
-            size = sizeof role->counts;
-            break;
-        case KEY_CAVEATS:
-            text = role->caveats;
-            size = sizeof role->caveats;
-            break;
-        default:
-            text = role->reason;
-            size = sizeof role->reason;
-            break;
-        }
-    }
-    used = strlen(text);
-    snprintf(text + used, size - used, " %s", value);
-    return SB_OK;
+    if (r->section == SECTION_MAP)
+        return put_text(r, "description", r->map->description, sizeof r->map->description,
+                        value, true);
+    k = role_key_index(key);
+    if (k == KEY_EVENTS)
+        return on_events(r, &r->map->roles[r->section], value, true);
+    if (k == KEY_SCALE)
+        return fail_at(r, "%s: scale: \"%s\" continues a number (an indented line goes on "
+                       "with text or a list)", sb_role_names[r->section], value);
+    return on_role_text(r, k, value, true);
 }
 
 /* inih's handler: one `key = value` line, or a line that continues the value above. */
@@ -441,30 +455,31 @@ int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_er
     return status == SB_OK ? check_names(&r) : status;
 }
 
-/* Parses the open map file f; path names it (and the map) in errors. */
-static int parse_stream(FILE *f, const char *path, struct sb_events_map *map,
-                        struct sb_error *err)
+/* Parses the map from lines (open); path names it (and the map) in errors. */
+static int parse_lines(struct sb_ini_lines *lines, const char *path, struct sb_events_map *map,
+                       struct sb_error *err)
 {
-    struct sb_ini_lines lines = {.file = f};
-    struct reader r = {.path = path, .lines = &lines, .section = SECTION_NONE, .map = map,
+    struct reader r = {.path = path, .lines = lines, .section = SECTION_NONE, .map = map,
                        .err = err};
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    int rc;
+    size_t name_len = strcspn(base, ".");
+    int rc, status;
 
     memset(map, 0, sizeof *map);
     snprintf(map->path, sizeof map->path, "%s", path);
-    snprintf(map->name, sizeof map->name, "%.*s", (int)strcspn(base, "."), base);
-    lines.on_section = on_section_line;
-    lines.user = &r;
-    rc = ini_parse_stream(sb_ini_read_line, &lines, on_key, &r);
+    name_len = sb_utf8_fit(base, name_len < sizeof map->name ? name_len : sizeof map->name - 1);
+    snprintf(map->name, sizeof map->name, "%.*s", (int)name_len, base);
+    lines->on_section = on_section_line;
+    lines->user = &r;
+    rc = ini_parse_stream(sb_ini_read_line, lines, on_key, &r);
     /* the first error in the file: a line inih could not read, or one of ours */
     if (rc > 0 && (r.status == SB_OK || rc < r.error_line))
         return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid line (want [section] or key = "
                        "value)", path, rc);
     if (r.status != SB_OK)
         return r.status;
-    if (lines.problem)
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", path, lines.line, lines.problem);
+    if ((status = sb_ini_finish(lines, path, err)) != SB_OK)
+        return status;
     if (rc != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", path);
     r.lines = NULL;
@@ -473,15 +488,17 @@ static int parse_stream(FILE *f, const char *path, struct sb_events_map *map,
 
 int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err)
 {
-    FILE *f = fopen(path, "r");
+    struct sb_ini_lines lines;
     int status;
 
-    if (!f) {
-        memset(map, 0, sizeof *map);
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    }
-    status = parse_stream(f, path, map, err);
-    fclose(f);
+    memset(map, 0, sizeof *map);
+    status = sb_path_check(path, err);
+    if (status == SB_OK)
+        status = sb_ini_open(&lines, path, err);
+    if (status != SB_OK)
+        return status;
+    status = parse_lines(&lines, path, map, err);
+    sb_ini_close(&lines);
     return status;
 }
 
@@ -489,7 +506,8 @@ int sb_events_map_read_stream(FILE *f, const char *label, struct sb_events_map *
                               struct sb_error *err)
 {
     struct reader r = {.path = label, .map = map, .err = err};
-    int status = parse_stream(f, label, map, err);
+    struct sb_ini_lines lines = {.file = f};
+    int status = parse_lines(&lines, label, map, err);
 
     return status == SB_OK ? check_names(&r) : status;
 }

@@ -17,8 +17,10 @@
 #include "placement.h"
 #include "policy.h"
 #include "source.h"
+#include "configs_path.h"
 #include "ini_lines.h"
 #include "units.h"
+#include "utf8.h"
 
 #define KB 1024ull
 #define GB (1024ull * 1024 * 1024)
@@ -257,6 +259,37 @@ static void setting_clear(struct sb_setting *s)
     for (int i = 0; i < s->nvalues; i++)
         free(s->values[i]);
     s->nvalues = 0;
+    free(s->origin);
+    s->origin = NULL;
+}
+
+/* The most bytes a text key's value may have: what its field holds (name and description in
+ * the plan and the report, data_dir in a run), never cut. */
+static size_t text_max(enum sb_key_id key)
+{
+    switch (key) {
+    case SB_K_NAME:
+        return SB_NAME_MAX - 1;
+    case SB_K_DESCRIPTION:
+        return SB_DESCRIPTION_MAX - 1;
+    case SB_K_DATA_DIR:
+        return SB_DATA_DIR_MAX - 1;
+    default:
+        return SB_PATH_MAX - 1; /* events: a name or a path */
+    }
+}
+
+/* Checks the whole text of a value before it is split: UTF-8 (it may reach the report), and a
+ * text no longer than its field (a machine's path is checked when the model is read). */
+static int check_text(enum sb_key_id key, const char *text, struct sb_error *err)
+{
+    if (!sb_utf8_valid(text))
+        return sb_fail(err, SB_ERR_INPUT, "the value is not UTF-8 (a report holds UTF-8 text "
+                       "only)");
+    if (sb_keys[key].type == SB_KEY_TEXT && strlen(text) > text_max(key))
+        return sb_fail(err, SB_ERR_INPUT, "%zu bytes: at most %zu (\"%.*s...\")", strlen(text),
+                       text_max(key), (int)sb_utf8_fit(text, 40), text);
+    return SB_OK;
 }
 
 /* Parses "value" or "v1, v2, ..." into the setting of key; on error the message starts with
@@ -266,10 +299,12 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
 {
     struct sb_setting next = {0};
     char *copy = strdup(text), *cursor, *item;
-    int status = SB_OK;
+    int status = check_text(key, text, err);
 
     if (!copy)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (status != SB_OK)
+        goto done;
     cursor = copy;
     if (sb_keys[key].type == SB_KEY_TEXT) {
         next.values[next.nvalues++] = strdup(sb_ini_trim(copy));
@@ -305,15 +340,26 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
 
 done:
     free(copy);
+    if (status == SB_OK && (!next.values[0] || !(next.origin = strdup(origin))))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
     if (status == SB_OK) {
         setting_clear(&exp->settings[key]);
         exp->settings[key] = next;
-        snprintf(exp->settings[key].origin, sizeof exp->settings[key].origin, "%s", origin);
     } else {
         setting_clear(&next);
         sb_error_prefix(err, "%s", sb_keys[key].name);
     }
     return status;
+}
+
+void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key)
+{
+    struct sb_setting *s = &exp->settings[key];
+
+    for (int i = 1; i < s->nvalues; i++)
+        free(s->values[i]);
+    if (s->nvalues > 1)
+        s->nvalues = 1;
 }
 
 int sb_experiment_init(struct sb_experiment *exp, struct sb_error *err)
@@ -362,103 +408,266 @@ static int thread_figure(struct sb_thread *t, const char *value, struct sb_error
     return SB_OK;
 }
 
-static int thread_key(struct sb_thread *t, const char *name, const char *value,
-                      struct sb_error *err)
+/* The [thread] keys other than figure (which may be given many times), in the order of the
+ * fields of struct sb_thread. */
+static const char *const thread_keys[] = {"who", "machine", "table", "table_size", "slow",
+                                          "fast", "figure"};
+enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE, NTHREAD_KEYS };
+
+/* A text of [thread] into its field: UTF-8 (the verdict reports it) and fitting, never cut. */
+static int thread_text(char *field, size_t size, const char *value, struct sb_error *err)
+{
+    if (!sb_utf8_valid(value))
+        return sb_fail(err, SB_ERR_INPUT, "the value is not UTF-8 (a report holds UTF-8 text "
+                       "only)");
+    if (!sb_utf8_copy(field, size, value))
+        return sb_fail(err, SB_ERR_INPUT, "%zu bytes: at most %zu (\"%.*s...\")", strlen(value),
+                       size - 1, (int)sb_utf8_fit(value, 40), value);
+    return SB_OK;
+}
+
+static int thread_key(struct sb_thread *t, int key, const char *value, struct sb_error *err)
 {
     t->present = true;
-    if (strcmp(name, "figure") == 0)
+    switch (key) {
+    case T_FIGURE:
         return thread_figure(t, value, err);
-    if (strcmp(name, "table_size") == 0)
+    case T_TABLE_SIZE:
         return sb_parse_size(value, &t->table_size)
                    ? SB_OK
                    : sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a size", value);
-#define TEXT(field)                                                                           \
-    if (strcmp(name, #field) == 0) {                                                          \
-        snprintf(t->field, sizeof t->field, "%s", value);                                     \
-        return SB_OK;                                                                         \
+    case T_WHO:
+        return thread_text(t->who, sizeof t->who, value, err);
+    case T_MACHINE:
+        return thread_text(t->machine, sizeof t->machine, value, err);
+    case T_TABLE:
+        return thread_text(t->table, sizeof t->table, value, err);
+    case T_SLOW:
+        return thread_text(t->slow, sizeof t->slow, value, err);
+    default:
+        return thread_text(t->fast, sizeof t->fast, value, err);
     }
-    TEXT(who)
-    TEXT(machine)
-    TEXT(table)
-    TEXT(slow)
-    TEXT(fast)
-#undef TEXT
-    return sb_fail(err, SB_ERR_INPUT, "unknown key in [thread] (who, machine, table, table_size, "
-                   "slow, fast, figure)");
 }
 
+enum { SECTION_NONE, SECTION_EXPERIMENT, SECTION_THREAD };
+
+/* A key line is read once the lines that go on with it (indented, joined with a blank) have
+ * been: when the next key line, a section line or the end comes. Meanwhile it is pending. */
 struct parse_state {
     struct sb_experiment *exp;
-    struct sb_ini_lines *reader;
-    const char *label;
+    struct sb_ini_lines *reader; /* NULL for --set */
+    const char *label;           /* the file; for --set, the origin itself ("--set K=V") */
+    int section;
+    bool seen_experiment;
     bool seen[SB_NKEYS];
+    int thread_seen[NTHREAD_KEYS]; /* the line each [thread] key was given at (0: not yet) */
+    int key;                     /* the pending key: an sb_key_id ([experiment]) or a thread
+                                    key ([thread]); -1: none */
+    int key_section;
+    char *text;                  /* its value so far */
+    char *origin;                /* where its key line is */
+    int line;                    /* and that line's number (0 for --set) */
     struct sb_error *err;
     int status;
+    int error_line;              /* the line of the first error (for inih's own, which come
+                                    later in a file read on) */
 };
+
+/* Where the line being read is: "file:line", or the --set itself. */
+static void here(const struct parse_state *ps, char *origin, size_t size)
+{
+    if (ps->reader)
+        snprintf(origin, size, "%s:%d", ps->label, ps->reader->line);
+    else
+        snprintf(origin, size, "%s", ps->label);
+}
+
+static void clear_pending(struct parse_state *ps)
+{
+    free(ps->text);
+    free(ps->origin);
+    ps->text = ps->origin = NULL;
+    ps->key = -1;
+}
+
+/* Reads the pending key's value (joined with the lines that went on with it), errors at its
+ * key line. */
+static int take_pending(struct parse_state *ps)
+{
+    int key = ps->key, status = SB_OK;
+
+    if (key < 0)
+        return SB_OK;
+    if (ps->key_section == SECTION_THREAD) {
+        status = thread_key(&ps->exp->thread, key, ps->text, ps->err);
+        if (status != SB_OK)
+            sb_error_prefix(ps->err, "%s: %s", ps->origin, thread_keys[key]);
+    } else {
+        status = assign(ps->exp, (enum sb_key_id)key, ps->text, ps->origin, ps->err);
+        if (status != SB_OK)
+            sb_error_prefix(ps->err, "%s", ps->origin);
+    }
+    if (status != SB_OK)
+        ps->error_line = ps->line;
+    clear_pending(ps);
+    return status;
+}
+
+/* The key of a key line of the section: known, given once (figure as often as wanted; in
+ * [experiment], once per file, a later --set replacing it). -1 with the error in ps->err. */
+static int find_key(struct parse_state *ps, const char *name, const char *origin)
+{
+    int key;
+
+    if (ps->section == SECTION_EXPERIMENT) {
+        key = (int)sb_key_find(name);
+        if (key == SB_NKEYS)
+            return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: unknown key (`scanbench list` shows "
+                           "the keys)", origin, name), -1;
+        if (ps->seen[key])
+            return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: set twice (first at %s)", origin,
+                           name, ps->exp->settings[key].origin), -1;
+        ps->seen[key] = true;
+        return key;
+    }
+    for (key = 0; key < NTHREAD_KEYS && strcmp(name, thread_keys[key]) != 0; key++)
+        ;
+    if (key == NTHREAD_KEYS)
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: unknown key in [thread] (who, machine, "
+                       "table, table_size, slow, fast, figure)", origin, name), -1;
+    if (key != T_FIGURE && ps->thread_seen[key])
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: set twice (first at %s:%d)", origin,
+                       name, ps->label, ps->thread_seen[key]), -1;
+    ps->thread_seen[key] = ps->reader ? ps->reader->line : 1;
+    return key;
+}
+
+/* A line that goes on with the key above but reads as a key line of this section: a key
+ * indented by mistake, which inih would add to the value above. */
+static bool indented_key(const struct parse_state *ps, const char *value)
+{
+    char key[64];
+
+    if (!sb_ini_key_line(value, key, sizeof key))
+        return false;
+    if (ps->section == SECTION_EXPERIMENT)
+        return sb_key_find(key) != SB_NKEYS;
+    for (int k = 0; k < NTHREAD_KEYS; k++)
+        if (strcmp(key, thread_keys[k]) == 0)
+            return true;
+    return false;
+}
+
+/* Adds a line that goes on with the pending key to its value. */
+static int go_on(struct parse_state *ps, const char *name, const char *value, const char *origin)
+{
+    size_t len = strlen(ps->text);
+    char *text;
+
+    if (indented_key(ps, value))
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: \"%s\": an indented line goes on with the "
+                       "value of %s above; a key of its own starts its line", origin, value,
+                       name);
+    if (!(text = realloc(ps->text, len + strlen(value) + 2)))
+        return sb_fail(ps->err, SB_ERR_RUN, "out of memory");
+    snprintf(text + len, strlen(value) + 2, " %s", value);
+    ps->text = text;
+    return SB_OK;
+}
+
+/* One key line (or a line that goes on with the key above: continued), of a file or a --set:
+ * the one place where what a line says is taken in. The key is checked here, its value when
+ * it is whole (take_pending). */
+static int take_line(struct parse_state *ps, const char *name, const char *value, bool continued)
+{
+    char origin[SB_PATH_MAX + 32];
+    int status;
+
+    here(ps, origin, sizeof origin);
+    if (ps->reader && ps->reader->too_long)
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: line longer than %d characters (a long value "
+                       "goes on over indented lines)", origin, INI_MAX_LINE - 2);
+    if (continued && ps->key >= 0)
+        return go_on(ps, name, value, origin);
+    if ((status = take_pending(ps)) != SB_OK)
+        return status;
+    if (*name == '\0')
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s", origin, ps->reader ? "no key before "
+                       "'=' (want key = value)" : "want KEY=VALUE");
+    if (ps->section == SECTION_NONE)
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: keys belong in the [experiment] or "
+                       "[thread] section", origin, name);
+    if ((ps->key = find_key(ps, name, origin)) < 0)
+        return SB_ERR_INPUT;
+    ps->key_section = ps->section;
+    ps->line = ps->reader ? ps->reader->line : 0;
+    ps->text = strdup(value);
+    ps->origin = strdup(origin);
+    if (!ps->text || !ps->origin)
+        return sb_fail(ps->err, SB_ERR_RUN, "out of memory");
+    return SB_OK;
+}
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct parse_state *ps = user;
-    char origin[256];
-    enum sb_key_id key;
 
+    (void)section; /* ps->section: on_section has seen the line that opened it */
     if (ps->status != SB_OK)
         return 0; /* inih goes on after an error: keep the first one */
-    snprintf(origin, sizeof origin, "%s:%d", ps->label, ps->reader->line);
-    if (ps->reader->too_long) {
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: line longer than %d characters", origin,
-                             INI_MAX_LINE - 2);
-        return 0;
+    ps->status = take_line(ps, name, value, ps->reader->continued);
+    if (ps->status != SB_OK && !ps->error_line)
+        ps->error_line = ps->reader->line;
+    return ps->status == SB_OK;
+}
+
+/* The hook of the line reader for every [section] line (inih tells no handler of one). */
+static bool on_section(void *user, const char *name)
+{
+    struct parse_state *ps = user;
+    char origin[SB_PATH_MAX + 32];
+
+    if (ps->status != SB_OK || (ps->status = take_pending(ps)) != SB_OK)
+        return false;
+    here(ps, origin, sizeof origin);
+    if (strcmp(name, "experiment") == 0) {
+        ps->section = SECTION_EXPERIMENT;
+        ps->seen_experiment = true;
+    } else if (strcmp(name, "thread") == 0) {
+        ps->section = SECTION_THREAD;
+    } else {
+        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: [%s]: unknown section (known: "
+                             "[experiment], [thread])", origin, name);
+        ps->error_line = ps->reader->line;
     }
-    if (strcmp(section, "thread") == 0) {
-        ps->status = thread_key(&ps->exp->thread, name, value, ps->err);
-        if (ps->status != SB_OK) {
-            sb_error_prefix(ps->err, "%s: %s", origin, name);
-            return 0;
-        }
-        return 1;
-    }
-    if (strcmp(section, "experiment") != 0) {
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT,
-                             "%s: %s: keys belong in the [experiment] or [thread] section, not "
-                             "[%s]", origin, name, section);
-        return 0;
-    }
-    key = sb_key_find(name);
-    if (key == SB_NKEYS) {
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT,
-                             "%s: %s: unknown key (`scanbench list` shows the keys)", origin, name);
-        return 0;
-    }
-    if (ps->seen[key]) {
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: set twice (first at %s)", origin,
-                             name, ps->exp->settings[key].origin);
-        return 0;
-    }
-    ps->seen[key] = true;
-    ps->status = assign(ps->exp, key, value, origin, ps->err);
-    if (ps->status != SB_OK) {
-        sb_error_prefix(ps->err, "%s", origin);
-        return 0;
-    }
-    return 1;
+    return ps->status == SB_OK;
 }
 
 static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const char *label,
                  struct sb_error *err)
 {
-    struct parse_state ps = {.exp = exp, .reader = reader, .label = label, .err = err};
-    int rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
+    struct parse_state ps = {.exp = exp, .reader = reader, .label = label, .key = -1,
+                             .err = err};
+    int rc, status;
 
-    if (ps.status != SB_OK)
-        return ps.status;
-    if (reader->problem)
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, reader->line, reader->problem);
-    if (rc > 0)
+    reader->on_section = on_section;
+    reader->user = &ps;
+    rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
+    if (ps.status == SB_OK)
+        ps.status = take_pending(&ps); /* before any problem that stopped the reading */
+    clear_pending(&ps);
+    /* the first error in the file: a line inih could not read, or one of ours */
+    if (rc > 0 && (ps.status == SB_OK || rc < ps.error_line))
         return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value)",
                        label, rc);
+    if (ps.status != SB_OK)
+        return ps.status;
+    if ((status = sb_ini_finish(reader, label, err)) != SB_OK)
+        return status;
     if (rc != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
+    if (!ps.seen_experiment)
+        return sb_fail(err, SB_ERR_INPUT, "%s: no [experiment] section", label);
     snprintf(exp->source, sizeof exp->source, "%s", label);
     return SB_OK;
 }
@@ -472,42 +681,43 @@ int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const
 
 int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct sb_error *err)
 {
-    struct sb_ini_lines reader = {0};
+    struct sb_ini_lines reader;
     int status;
 
     if (!path)
         return sb_experiment_read_string(exp, sb_default_experiment_ini, "embedded default", err);
-    reader.file = fopen(path, "r");
-    if (!reader.file)
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    status = sb_path_check(path, err);
+    if (status == SB_OK)
+        status = sb_ini_open(&reader, path, err);
+    if (status != SB_OK)
+        return status;
     status = parse(exp, &reader, path, err);
-    fclose(reader.file);
+    sb_ini_close(&reader);
     return status;
 }
 
 int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err)
 {
-    const char *eq = strchr(assignment, '=');
-    char name[64];
-    char origin[256];
-    enum sb_key_id key;
-    size_t len;
+    char *origin = malloc(strlen(assignment) + 8), *line = strdup(assignment), *name, *value;
+    struct parse_state ps = {.exp = exp, .label = origin, .section = SECTION_EXPERIMENT,
+                             .key = -1, .err = err};
     int status;
 
-    snprintf(origin, sizeof origin, "--set %s", assignment);
-    if (!eq)
-        return sb_fail(err, SB_ERR_INPUT, "%s: want KEY=VALUE", origin);
-    len = (size_t)(eq - assignment);
-    if (len == 0 || len >= sizeof name)
-        return sb_fail(err, SB_ERR_INPUT, "%s: want KEY=VALUE", origin);
-    memcpy(name, assignment, len);
-    name[len] = '\0';
-    key = sb_key_find(name);
-    if (key == SB_NKEYS)
-        return sb_fail(err, SB_ERR_INPUT, "%s: %s: unknown key (`scanbench list` shows the keys)",
-                       origin, name);
-    status = assign(exp, key, eq + 1, origin, err);
-    if (status != SB_OK)
-        sb_error_prefix(err, "%s", origin);
+    if (!origin || !line) {
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+        goto out;
+    }
+    sprintf(origin, "--set %s", assignment);
+    if (strpbrk(assignment, "\n\r"))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: want one KEY=VALUE (a line break in it)",
+                         origin);
+    else if (sb_ini_split_line(line, &name, &value) != SB_INI_KEY)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: want KEY=VALUE", origin);
+    else if ((status = take_line(&ps, name, value, false)) == SB_OK)
+        status = take_pending(&ps);
+out:
+    clear_pending(&ps);
+    free(origin);
+    free(line);
     return status;
 }

@@ -50,12 +50,17 @@ extern const struct sb_key sb_keys[SB_NKEYS];
 
 #define SB_MAX_LIST 64
 #define SB_MAX_THREADS 256 /* the most scanners a run may have (key threads) */
+/* The longest name and description (with the NUL), in bytes of UTF-8: longer ones are refused
+ * when read, never cut. */
+#define SB_NAME_MAX 256
+#define SB_DESCRIPTION_MAX 1024
+#define SB_DATA_DIR_MAX 512 /* data_dir, resolved ($TMPDIR, /tmp) */
 
 struct sb_setting {
     int nvalues;
     char *values[SB_MAX_LIST];    /* the text of each list element */
     uint64_t numbers[SB_MAX_LIST]; /* parsed SIZE/UINT values (AUTO_SIZE: 0 = auto) */
-    char origin[256];             /* "file:line" or "--set key=value" or "default" */
+    char *origin;                 /* "file:line" or "--set key=value" or "default" */
 };
 
 /* A figure the 2007 thread reported, from an experiment file's [thread] section:
@@ -85,7 +90,7 @@ struct sb_thread {
 
 struct sb_experiment {
     struct sb_setting settings[SB_NKEYS];
-    char source[256]; /* the file read, or "embedded default" */
+    char source[1024]; /* the file read (SB_PATH_MAX), or "embedded default" */
     char notes[512];  /* what the reader decided for the user, e.g. kernels `all` skipped */
     struct sb_thread thread;
 };
@@ -96,13 +101,21 @@ extern const char sb_default_experiment_ini[];
 /* Starts an experiment with every key at its registry default. */
 int sb_experiment_init(struct sb_experiment *exp, struct sb_error *err);
 
-/* Reads an INI file (or, with path NULL, the embedded default) over the current values. */
+/* Reads an INI file (or, with path NULL, the embedded default) over the current values. The
+ * file must have an [experiment] section; [thread] is the only other. An indented line goes on
+ * with the value of the key above (joined with a blank). Every value must be UTF-8; name,
+ * description and the [thread] texts must fit their fields. */
 int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct sb_error *err);
 int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const char *label,
                               struct sb_error *err);
 
-/* Applies one "KEY=VALUE" (the argument of --set). */
+/* Applies one "KEY=VALUE" (the argument of --set), read as a line of the [experiment] section
+ * of a file is (sb_ini_split_line: blanks around '=', ':' for '=', an inline "; comment") and
+ * checked by the same code; a line break in it is refused. */
 int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err);
+
+/* Keeps only the first value of key's list (its origin unchanged). */
+void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key);
 
 void sb_experiment_free(struct sb_experiment *exp);
 

@@ -17,6 +17,7 @@
 #include "configs_path.h"
 #include "ini_lines.h"
 #include "units.h"
+#include "utf8.h"
 
 enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, NSECTIONS };
 static const char *const section_names[NSECTIONS] = {"machine", "L1d", "L2", "L3"};
@@ -77,6 +78,21 @@ static int parse_enum(const char *const *names, const char *value)
     return -1;
 }
 
+/* A text value into its field, or (continued) after what the field holds, joined with a
+ * blank: UTF-8 (a report holds it) and fitting, never cut. */
+static int put_text(struct parse_state *ps, int line, const char *key, char *field, size_t size,
+                    const char *value, bool continued)
+{
+    size_t used = continued ? strlen(field) : 0;
+
+    if (!sb_utf8_valid(value))
+        return fail_at(ps, line, key, "not UTF-8 (a report holds UTF-8 text only)");
+    if (used + (used ? 1 : 0) + strlen(value) >= size)
+        return fail_at(ps, line, key, "longer than %zu bytes", size - 1);
+    snprintf(field + used, size - used, "%s%s", used ? " " : "", value);
+    return SB_OK;
+}
+
 static int set_machine_key(struct parse_state *ps, int key, const char *value, int line)
 {
     struct sb_machine *m = ps->m;
@@ -84,17 +100,17 @@ static int set_machine_key(struct parse_state *ps, int key, const char *value, i
 
     switch (key) {
     case K_NAME:
-        if (!*value || strlen(value) >= sizeof m->name || strpbrk(value, " \t/"))
-            return fail_at(ps, line, "name", "\"%s\" is not a name (no blanks or '/', under %zu "
-                           "characters)", value, sizeof m->name);
+        if (!*value || strlen(value) >= sizeof m->name || strpbrk(value, " \t/") ||
+            !sb_utf8_valid(value))
+            return fail_at(ps, line, "name", "\"%s\" is not a name (UTF-8, no blanks or '/', "
+                           "under %zu bytes)", value, sizeof m->name);
         snprintf(m->name, sizeof m->name, "%s", value);
         return SB_OK;
     case K_DESCRIPTION:
-        snprintf(m->description, sizeof m->description, "%s", value);
-        return SB_OK;
+        return put_text(ps, line, "description", m->description, sizeof m->description, value,
+                        false);
     case K_SOURCE:
-        snprintf(m->source, sizeof m->source, "%s", value);
-        return SB_OK;
+        return put_text(ps, line, "source", m->source, sizeof m->source, value, false);
     case K_WC_BUFFERS:
         if (!sb_parse_uint(value, &n) || n < 1 || n > SB_CACHESIM_MAX_WC_BUFFERS)
             return fail_at(ps, line, "wc_buffers", "\"%s\" is not a whole number from 1 to %d",
@@ -185,13 +201,21 @@ static int on_key(void *user, const char *section_name, const char *name, const 
                                        : "size, line_size, associativity, replacement, inclusion");
         return 0;
     }
-    if (ps->reader->continued && ps->last_section == section && ps->last_key == key &&
-        (key == K_DESCRIPTION || key == K_SOURCE)) {
-        char *text = key == K_DESCRIPTION ? ps->m->description : ps->m->source;
-        size_t size = key == K_DESCRIPTION ? sizeof ps->m->description : sizeof ps->m->source;
-        size_t used = strlen(text);
-        snprintf(text + used, size - used, " %s", value); /* a continuation line */
-        return 1;
+    if (ps->reader->continued && ps->last_section == section && ps->last_key == key) {
+        char other[64];
+        if (sb_ini_key_line(value, other, sizeof other) &&
+            find_index(key_names, NKEYS, other) >= 0)
+            fail_at(ps, line, name, "\"%s\": an indented line goes on with the value above; a "
+                    "key of its own starts its line", value);
+        else if (key == K_DESCRIPTION || key == K_SOURCE)
+            put_text(ps, line, name, key == K_DESCRIPTION ? ps->m->description : ps->m->source,
+                     key == K_DESCRIPTION ? sizeof ps->m->description : sizeof ps->m->source,
+                     value, true);
+        else
+            fail_at(ps, line, name, "an indented line goes on with the value above: only "
+                    "description and source take more than one line (a key of its own starts "
+                    "its line)");
+        return ps->status == SB_OK;
     }
     if (ps->line_of[section][key]) {
         fail_at(ps, line, name, "set twice in [%s] (first at line %d)", section_names[section],
@@ -258,16 +282,18 @@ static int parse(struct sb_ini_lines *reader, const char *label, struct sb_machi
     struct parse_state ps = {.m = m, .reader = reader, .label = label, .err = err,
                              .last_section = -1, .last_key = -1};
     const char *base = strrchr(label, '/') ? strrchr(label, '/') + 1 : label;
-    int rc;
+    size_t name_len = strcspn(base, ".");
+    int rc, status;
 
     memset(m, 0, sizeof *m);
     snprintf(m->file, sizeof m->file, "%s", label);
-    snprintf(m->name, sizeof m->name, "%.*s", (int)strcspn(base, "."), base);
+    name_len = sb_utf8_fit(base, name_len < sizeof m->name ? name_len : sizeof m->name - 1);
+    snprintf(m->name, sizeof m->name, "%.*s", (int)name_len, base);
     rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
     if (ps.status != SB_OK)
         return ps.status;
-    if (reader->problem)
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, reader->line, reader->problem);
+    if ((status = sb_ini_finish(reader, label, err)) != SB_OK)
+        return status;
     if (rc > 0)
         return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value or "
                        "[section])", label, rc);
@@ -285,10 +311,12 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
 
 int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err)
 {
-    struct sb_ini_lines reader = {0};
-    char path[1024], known[512];
-    int status;
+    struct sb_ini_lines reader;
+    char path[SB_PATH_MAX], known[512];
+    int status = sb_path_check(name, err);
 
+    if (status != SB_OK)
+        return status;
     if (!strchr(name, '/') && sb_configs_find("machines", name, path, sizeof path, NULL) != SB_OK) {
         sb_machine_known(known, sizeof known);
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a known machine (known: auto%s%s; or "
@@ -296,11 +324,11 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     }
     if (strchr(name, '/'))
         snprintf(path, sizeof path, "%s", name);
-    reader.file = fopen(path, "r");
-    if (!reader.file)
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    status = sb_ini_open(&reader, path, err);
+    if (status != SB_OK)
+        return status;
     status = parse(&reader, path, m, err);
-    fclose(reader.file);
+    sb_ini_close(&reader);
     return status;
 }
 

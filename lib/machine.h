@@ -43,7 +43,7 @@ struct sb_machine {
     char name[64];
     char description[768];
     char source[768];  /* where the figures come from */
-    char file[512];    /* the file read, or "auto (host topology)" */
+    char file[1024];   /* the file read (SB_PATH_MAX), or "auto (host topology)" */
     struct sb_cachesim_config config; /* config.prefetch: the file's `prefetch` */
 };
 

@@ -8,6 +8,7 @@
 
 #include "pg_rule.h"
 #include "units.h"
+#include "utf8.h"
 
 /* Keys the server cannot be told, and what it does instead. */
 static const struct {
@@ -42,6 +43,8 @@ static const struct {
     {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
 };
 
+/* Adds a note; one the notes cannot hold whole is cut between two characters (the report
+ * holds the notes, and UTF-8 only). */
 static void note(struct sb_pg_jobs *jobs, const char *fmt, const char *a, const char *b)
 {
     size_t used = strlen(jobs->notes);
@@ -51,6 +54,7 @@ static void note(struct sb_pg_jobs *jobs, const char *fmt, const char *a, const 
     snprintf(jobs->notes + used, sizeof jobs->notes - used, used ? "; " : "");
     used = strlen(jobs->notes);
     snprintf(jobs->notes + used, sizeof jobs->notes - used, fmt, a, b);
+    jobs->notes[sb_utf8_fit(jobs->notes, sizeof jobs->notes - 1)] = '\0';
 }
 
 void sb_pg_ignored_keys_note(const struct sb_experiment *exp, char *buf, size_t len)
@@ -111,7 +115,7 @@ static void note_unsupported_keys(const struct sb_experiment *exp, struct sb_pg_
     for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
         enum sb_key_id key = unsupported_keys[k].key;
         const char *value = non_default_value(exp, key);
-        char what[320];
+        char what[SB_DATA_DIR_MAX + 64]; /* data_dir, the longest value */
         if (!value)
             continue;
         snprintf(what, sizeof what, "%s = %s", sb_keys[key].name, value);

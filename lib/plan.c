@@ -12,9 +12,11 @@
 
 #include "cpu_id.h"
 #include "dma_fill.h"
+#include "sim_replay.h"
 #include "source_file.h"
 #include "topo.h"
 #include "units.h"
+#include "utf8.h"
 
 /* The value of key for the run at position idx of the product. */
 static const char *text_of(const struct sb_experiment *exp, const int *idx, enum sb_key_id key)
@@ -30,7 +32,7 @@ static uint64_t number_of(const struct sb_experiment *exp, const int *idx, enum 
 static int bad(struct sb_error *err, const struct sb_experiment *exp, enum sb_key_id key,
                const char *fmt, const char *a, const char *b)
 {
-    char what[512];
+    char what[1536]; /* a path, or a cgroup file, and what is wrong */
     snprintf(what, sizeof what, fmt, a, b);
     return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s", exp->settings[key].origin, sb_keys[key].name,
                    what);
@@ -135,7 +137,7 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
         return bad(err, exp, SB_K_ROW_WIDTH, "no %s-byte row fits on a %s page",
                    text_of(exp, idx, SB_K_ROW_WIDTH), b);
     if (!memory_need(run, &need) || need > limit->bytes) {
-        char what[256], table[64] = "", model[64] = "";
+        char what[1024], table[64] = "", model[64] = ""; /* the limit names a cgroup file */
         if (tables_in_memory(run))
             snprintf(table, sizeof table, "table %s%s + ",
                      sb_format_size(run->table_size, a, sizeof a), times(tables_in_memory(run)));
@@ -166,10 +168,50 @@ struct plan_host {
 };
 
 /* The scratch directory of source file: data_dir, else $TMPDIR, else /tmp. */
-static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+static const char *data_dir_of(const struct sb_experiment *exp)
 {
     const char *set = exp->settings[SB_K_DATA_DIR].values[0], *tmp = getenv("TMPDIR");
-    snprintf(dir, len, "%s", set[0] ? set : tmp && tmp[0] ? tmp : "/tmp");
+    return set[0] ? set : tmp && tmp[0] ? tmp : "/tmp";
+}
+
+static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", data_dir_of(exp));
+}
+
+/* When a run reads a file: its directory must fit a run's data_dir and be UTF-8 (the report
+ * says it). data_dir itself is checked when read; $TMPDIR here. */
+static int check_data_dir(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *source = &exp->settings[SB_K_SOURCE];
+    const char *dir = data_dir_of(exp);
+    bool file = false;
+
+    for (int i = 0; i < source->nvalues; i++)
+        file |= sb_source_find(source->values[i])->is_file;
+    if (!file)
+        return SB_OK;
+    if (!sb_utf8_valid(dir))
+        return bad(err, exp, SB_K_DATA_DIR, "$TMPDIR=%s: the path is not UTF-8 (a report "
+                   "holds UTF-8 text only)%s", dir, "");
+    if (strlen(dir) >= SB_DATA_DIR_MAX)
+        return sb_fail(err, SB_ERR_INPUT, "%s: data_dir: $TMPDIR=%.80s...: a path of %zu bytes "
+                       "(at most %d)", exp->settings[SB_K_DATA_DIR].origin, dir, strlen(dir),
+                       SB_DATA_DIR_MAX - 1);
+    return SB_OK;
+}
+
+/* The cache model's slices (SCANBENCH_SIM_THREADS), checked when a run uses the model, before
+ * any run rather than when its model is built. */
+static int check_sim_threads(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *counters = &exp->settings[SB_K_COUNTERS];
+    unsigned slices;
+
+    for (int i = 0; i < counters->nvalues; i++)
+        if (strcmp(counters->values[i], "sim") == 0)
+            return sb_sim_slices_wanted(&slices, err);
+    return SB_OK;
 }
 
 /* Source file: a scratch file can be made in the directory (as the run will make it), and the
@@ -179,7 +221,7 @@ static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t 
 static int check_source(const struct sb_experiment *exp, struct sb_run_params *run,
                         struct plan_host *host, struct sb_error *err)
 {
-    char a[32], b[32], why[256];
+    char a[32], b[32], why[1024]; /* with data_dir */
     struct statvfs fs;
     uint64_t need, free_bytes;
 
@@ -267,17 +309,32 @@ static int check_concurrency(const struct sb_experiment *exp, const int *idx,
     return SB_OK;
 }
 
-static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run)
+/* The experiment's name and every listed key's value ("default op=count policy=clock"), shortened
+ * between two characters with "..." when it passes SB_RUN_NAME_MAX (said once in the notes). */
+static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run,
+                     struct sb_plan *plan)
 {
-    size_t used = (size_t)snprintf(run->name, sizeof run->name, "%s",
-                                   exp->settings[SB_K_NAME].values[0]);
-    for (int k = 0; k < SB_NKEYS; k++) {
-        if (exp->settings[k].nvalues < 2 || used >= sizeof run->name)
+    char full[4096];
+    size_t used = (size_t)snprintf(full, sizeof full, "%s", exp->settings[SB_K_NAME].values[0]);
+
+    for (int k = 0; k < SB_NKEYS && used < sizeof full; k++) {
+        if (exp->settings[k].nvalues < 2)
             continue;
-        used += (size_t)snprintf(run->name + used, sizeof run->name - used, " %s=%s",
-                                 sb_keys[k].name, k == SB_K_KERNEL ? run->kernel->name
-                                                                   : text_of(exp, idx,
-                                                                             (enum sb_key_id)k));
+        used += (size_t)snprintf(full + used, sizeof full - used, " %s=%s", sb_keys[k].name,
+                                 k == SB_K_KERNEL ? run->kernel->name
+                                                  : text_of(exp, idx, (enum sb_key_id)k));
+    }
+    if (used < sizeof run->name) {
+        memcpy(run->name, full, used + 1);
+        return;
+    }
+    used = sb_utf8_fit(full, sizeof run->name - 4);
+    snprintf(run->name, sizeof run->name, "%.*s\xe2\x80\xa6", (int)used, full); /* "..." */
+    if (!plan->names_shortened) {
+        size_t n = strlen(plan->notes);
+        snprintf(plan->notes + n, sizeof plan->notes - n, "%srun names shortened to %zu bytes",
+                 n ? "; " : "", sizeof run->name - 1);
+        plan->names_shortened = true;
     }
 }
 
@@ -427,7 +484,11 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
     schedule_of(exp, &plan->schedule);
-    status = load_events(exp, &plan->events, err);
+    status = check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = check_sim_threads(exp, err);
+    if (status == SB_OK)
+        status = load_events(exp, &plan->events, err);
     if (status != SB_OK)
         return status;
     status = load_machines(exp, plan, err);
@@ -484,7 +545,7 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         status = check_run(exp, idx, run, limit, err);
         if (status == SB_OK)
             status = check_source(exp, run, &host, err);
-        name_run(exp, idx, run);
+        name_run(exp, idx, run, plan);
         if (status == SB_OK)
             status = check_placements(exp, run, err);
         if (status == SB_OK)

@@ -28,11 +28,15 @@
 #define SB_DISK_MARGIN_BYTES (64ull << 20)
 #define SB_MAX_RUNS 10000
 
+/* The longest run name (with its NUL): "run 10000/10000 NAME", as the watchdog names a run,
+ * still fits its 256 bytes. Longer names are shortened, and the plan's notes say so. */
+#define SB_RUN_NAME_MAX 240
+
 struct sb_run_params {
-    char name[256];
+    char name[SB_RUN_NAME_MAX];
     const struct sb_source *source;
     bool bigtable;                /* the table does not fit in the IO cache (source.h) */
-    char data_dir[512];           /* source file: the scratch directory, resolved */
+    char data_dir[SB_DATA_DIR_MAX]; /* source file: the scratch directory, resolved */
     struct sb_placement iocache_node, pool_node; /* NUMA placement (placement.h) */
     bool shared_table;            /* threads > 1: all scan one table, dividing its pages */
     bool shared_pool;             /* one clock-swept pool shared by every scanner */
@@ -74,10 +78,11 @@ struct sb_schedule_params {
 
 struct sb_plan {
     struct sb_schedule_params schedule;
-    char experiment[128];
-    char description[256];
-    char config_source[256];
+    char experiment[SB_NAME_MAX];
+    char description[SB_DESCRIPTION_MAX];
+    char config_source[1024];     /* the experiment's file (SB_PATH_MAX), or what stands for it */
     char notes[512];
+    bool names_shortened;         /* a run's name was shortened (said in notes) */
     struct sb_run_params *runs;
     size_t nruns;
     uint64_t override_size[3]; /* l1d, l2, l3: 0 = auto */

@@ -3,6 +3,7 @@
 #include "plot.h"
 
 #include "report.h"
+#include "units.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,15 +12,58 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_SERIES 64
-
+/* One line of the plot: runs that differ only in the bytes the policy writes into. */
 struct series {
-    char title[128];
-    size_t runs[256];
+    char *title;   /* op policy kernel, then key=value for every other key that varies */
+    size_t *runs;  /* indexes into the report's runs, sorted by footprint */
     size_t n;
 };
 
+/* What else may differ between runs of one op, policy and kernel: each splits the line when it
+ * varies (the key the footprint is made of, pool_size or ring_size, excepted). The field's path
+ * in the run record, and its name in the line's title. */
+static const struct {
+    const char *path[3];
+    const char *name;
+} line_keys[] = {
+    {{"source"}, "source"},           {{"table_size"}, "table_size"},
+    {{"page_size"}, "page_size"},     {{"row_width"}, "row_width"},
+    {{"dead_pct"}, "dead_pct"},       {{"threads"}, "threads"},
+    {{"bigtable"}, "bigtable"},       {{"shared_table"}, "shared_table"},
+    {{"shared_pool"}, "shared_pool"}, {{"pool_size"}, "pool_size"},
+    {{"ring_size"}, "ring_size"},     {{"seed"}, "seed"},
+    {{"warmup"}, "warmup"},           {{"counters", "backend"}, "counters"},
+    {{"counters", "machine", "name"}, "machine"},
+    {{"counters", "machine", "prefetch"}, "prefetch"},
+    {{"placement", "iocache", "asked"}, "iocache_node"},
+    {{"placement", "pool", "asked"}, "pool_node"},
+};
+#define NLINE_KEYS (sizeof line_keys / sizeof line_keys[0])
+
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
+
+static const json_t *line_key(const json_t *run, size_t k)
+{
+    const json_t *v = run;
+    for (int d = 0; d < 3 && line_keys[k].path[d]; d++)
+        v = json_object_get(v, line_keys[k].path[d]);
+    return v;
+}
+
+/* Whether two fields are the same, both absent included (json_equal says no to absent ones). */
+static bool same_value(const json_t *a, const json_t *b)
+{
+    return (!a && !b) || json_equal(a, b);
+}
+
+/* The key the footprint is made of for the run's policy (it is the x axis, not a line). */
+static bool is_x_key(const json_t *run, size_t k)
+{
+    const json_t *footprint = json_object_get(run, "footprint");
+    return (strcmp(line_keys[k].name, "pool_size") == 0 ||
+            strcmp(line_keys[k].name, "ring_size") == 0) &&
+           same_value(line_key(run, k), footprint);
+}
 
 /* Text from a report (another host's, perhaps hostile) as a gnuplot single-quoted string:
  * quotes doubled, control characters as '?', so it can never end the string, the line or the
@@ -40,6 +84,14 @@ static const char *gp_quote(const char *raw, char *buf, size_t len)
     return buf;
 }
 
+/* gp_quote into a buffer of its own, which never cuts raw (NULL when out of memory). */
+static char *gp_quoted(const char *raw)
+{
+    size_t len = 2 * strlen(raw) + 3;
+    char *buf = malloc(len);
+    return buf ? (char *)gp_quote(raw, buf, len) : NULL;
+}
+
 static int by_footprint(const void *a, const void *b, void *runs)
 {
     json_int_t fa = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)a),
@@ -49,30 +101,156 @@ static int by_footprint(const void *a, const void *b, void *runs)
     return (fa > fb) - (fa < fb);
 }
 
-/* Groups the runs into lines: one per (policy, kernel, op), points sorted by footprint. */
-static size_t make_series(const json_t *runs, struct series *s)
+static bool same_group(const json_t *a, const json_t *b)
 {
-    size_t n = 0, i;
+    static const char *const keys[] = {"op", "policy", "kernel"};
+    for (size_t k = 0; k < 3; k++)
+        if (!same_value(json_object_get(a, keys[k]), json_object_get(b, keys[k])))
+            return false;
+    return true;
+}
+
+/* Which line keys vary within each group of runs of one op, policy and kernel: varies[g] for
+ * the group whose first run is g (group[i]: the first run of run i's group). */
+static void varying_keys(const json_t *runs, size_t *group, bool (*varies)[NLINE_KEYS])
+{
+    size_t i, j;
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        char title[128];
-        size_t k;
-        snprintf(title, sizeof title, "%s %s %s", text(json_object_get(run, "op")),
-                 text(json_object_get(run, "policy")), text(json_object_get(run, "kernel")));
-        for (k = 0; k < n && strcmp(s[k].title, title) != 0; k++)
+        for (j = 0; j < i && !same_group(json_array_get(runs, group[j]), run); j++)
             ;
-        if (k == n) {
-            if (n == MAX_SERIES)
-                continue;
-            snprintf(s[n++].title, sizeof s[0].title, "%s", title);
+        group[i] = j < i ? group[j] : i;
+        for (size_t k = 0; k < NLINE_KEYS; k++) {
+            const json_t *first = json_array_get(runs, group[i]);
+            if (group[i] == i)
+                varies[i][k] = false;
+            else
+                varies[group[i]][k] |= !is_x_key(first, k) &&
+                                       !same_value(line_key(first, k), line_key(run, k));
         }
-        if (s[k].n < sizeof s[k].runs / sizeof s[k].runs[0])
-            s[k].runs[s[k].n++] = i;
+    }
+}
+
+/* "op policy kernel key=value...", every varying key's value (sizes as sizes). */
+static char *line_title(const json_t *run, const bool *varies)
+{
+    char *title = NULL, value[96];
+    size_t len = 0;
+    FILE *f = open_memstream(&title, &len);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "%s %s %s", text(json_object_get(run, "op")), text(json_object_get(run, "policy")),
+            text(json_object_get(run, "kernel")));
+    for (size_t k = 0; k < NLINE_KEYS; k++) {
+        const json_t *v = line_key(run, k);
+        if (!varies[k])
+            continue;
+        if (json_is_integer(v) && json_integer_value(v) >= 0 && strstr(line_keys[k].name, "_size"))
+            sb_format_size((uint64_t)json_integer_value(v), value, sizeof value);
+        else if (json_is_integer(v))
+            snprintf(value, sizeof value, "%lld", (long long)json_integer_value(v));
+        else if (json_is_number(v))
+            snprintf(value, sizeof value, "%g", json_number_value(v));
+        else if (json_is_boolean(v))
+            snprintf(value, sizeof value, "%s", json_is_true(v) ? "yes" : "no");
+        else
+            snprintf(value, sizeof value, "%s", json_is_string(v) ? "" : "none");
+        fprintf(f, " %s=%s", line_keys[k].name, json_is_string(v) ? json_string_value(v) : value);
+    }
+    return fclose(f) == 0 ? title : (free(title), NULL);
+}
+
+static void free_series(struct series *s, size_t n)
+{
+    for (size_t k = 0; s && k < n; k++) {
+        free(s[k].title);
+        free(s[k].runs);
+    }
+    free(s);
+}
+
+/* Two runs on one point of one line: what the plot cannot show (they differ in nothing it
+ * draws a line for). */
+static int check_points(const json_t *runs, const struct series *s, size_t n,
+                        struct sb_error *err)
+{
+    for (size_t k = 0; k < n; k++)
+        for (size_t p = 1; p < s[k].n; p++)
+            if (by_footprint(&s[k].runs[p - 1], &s[k].runs[p], (void *)runs) == 0)
+                return sb_fail(err, SB_ERR_INPUT, "runs \"%s\" and \"%s\" would be one point of "
+                               "the line '%s' (the same footprint, nothing else the plot tells "
+                               "apart): plot them from reports of their own",
+                               text(json_object_get(json_array_get(runs, s[k].runs[p - 1]),
+                                                    "name")),
+                               text(json_object_get(json_array_get(runs, s[k].runs[p]), "name")),
+                               s[k].title);
+    return SB_OK;
+}
+
+/* Groups the runs into lines (struct series): one per op, policy and kernel and per value of
+ * every other key that varies among those runs, points sorted by footprint. Every run is on
+ * one line. *out is freed with free_series. */
+static int make_series(const json_t *runs, struct series **out, size_t *nout,
+                       struct sb_error *err)
+{
+    size_t nruns = json_array_size(runs), n = 0, i, *group = calloc(nruns + 1, sizeof *group);
+    struct series *s = calloc(nruns + 1, sizeof *s);
+    bool (*varies)[NLINE_KEYS] = calloc(nruns + 1, sizeof *varies);
+    json_t *run;
+    int status = SB_OK;
+
+    if (!s || !group || !varies) {
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+        goto out;
+    }
+    varying_keys(runs, group, varies);
+    json_array_foreach(runs, i, run) {
+        char *title = line_title(run, varies[group[i]]);
+        size_t k;
+        for (k = 0; title && k < n && strcmp(s[k].title, title) != 0; k++)
+            ;
+        if (!title || (k == n && !(s[n].runs = malloc(nruns * sizeof *s[n].runs)))) {
+            free(title);
+            status = sb_fail(err, SB_ERR_RUN, "out of memory");
+            goto out;
+        }
+        if (k == n)
+            s[n++].title = title;
+        else
+            free(title);
+        s[k].runs[s[k].n++] = i;
     }
     for (size_t k = 0; k < n; k++)
         qsort_r(s[k].runs, s[k].n, sizeof s[k].runs[0], by_footprint, (void *)runs);
-    return n;
+    if (nruns == 0)
+        status = sb_fail(err, SB_ERR_INPUT, "the report has no runs: nothing to plot");
+    else
+        status = check_points(runs, s, n, err);
+out:
+    free(group);
+    free(varies);
+    if (status != SB_OK) {
+        free_series(s, n);
+        return status;
+    }
+    *out = s;
+    *nout = n;
+    return SB_OK;
+}
+
+int sb_plot_check(const json_t *report, const char *label, struct sb_error *err)
+{
+    struct series *s;
+    size_t n;
+    int status = make_series(json_object_get(report, "runs"), &s, &n, err);
+
+    if (status == SB_OK)
+        free_series(s, n);
+    else
+        sb_error_prefix(err, "%s", label);
+    return status;
 }
 
 static bool has_counters(const json_t *runs)
@@ -172,41 +350,92 @@ static void data_blocks(FILE *f, const char *prefix, const json_t *runs, const s
     }
 }
 
-static void plot_command(FILE *f, const char *prefix, const struct series *s, size_t n,
-                         const char *suffix)
+/* A line of the plot: $PREFIXk, its axes, its title (the series' title and what; never cut). */
+static void plot_line(FILE *f, const char *sep, const char *prefix, size_t k, const char *axes,
+                      const char *title, const char *what)
 {
-    fprintf(f, "plot ");
-    for (size_t k = 0; k < n; k++) {
-        char raw[160], title[2 * sizeof raw];
-        snprintf(raw, sizeof raw, "%s%s", s[k].title, suffix);
-        fprintf(f, "%s$%s%zu using 1:2 with linespoints title %s", k ? ", " : "", prefix, k,
-                gp_quote(raw, title, sizeof title));
+    size_t len = strlen(title) + strlen(what) + 1;
+    char *raw = malloc(len), *quoted = NULL;
+
+    if (raw) {
+        snprintf(raw, len, "%s%s", title, what);
+        quoted = gp_quoted(raw);
     }
-    fprintf(f, "\n");
+    fprintf(f, "%s$%s%zu using 1:2%s with linespoints title %s", sep, prefix, k, axes,
+            quoted ? quoted : "'?'");
+    free(raw);
+    free(quoted);
+}
+
+/* The counters panel: only the lines with points (a role no run could read, null, has an empty
+ * block, and gnuplot fails when every line on an axis is empty). */
+static void counters_plot(FILE *f, const json_t *runs, const struct series *s, size_t n)
+{
+    static const struct {
+        const char *prefix, *field, *axes, *what;
+    } lines[] = {
+        {"wb", "l2_writeback_per_page", "", ": L2 write-backs"},
+        {"rd", "mem_read_bytes_per_table_byte", " axes x1y2", ": memory bytes read"},
+        {"wr", "mem_write_bytes_per_table_byte", " axes x1y2", ": memory bytes written"},
+    };
+    const char *sep = "";
+
+    fprintf(f, "set title 'counters per page (%s)'\nset ylabel 'L2 write-backs per page "
+               "(lines)'\nset y2label 'memory bytes per page'\nset y2tics\nset ytics nomirror\n",
+            json_is_true(json_object_get(json_object_get(json_array_get(runs, 0), "counters"),
+                                         "simulated")) ? "simulated" : "measured");
+    fprintf(f, "plot ");
+    for (size_t k = 0; k < n; k++)
+        for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {
+            if (!has_points(runs, &s[k], lines[l].field))
+                continue;
+            plot_line(f, sep, lines[l].prefix, k, lines[l].axes, s[k].title, lines[l].what);
+            sep = ", ";
+        }
+    fprintf(f, "\nunset multiplot\n");
+}
+
+/* The plot's title: the experiment, the host and its CPU, from the report. */
+static void plot_title(FILE *f, const json_t *report)
+{
+    const json_t *ctx = json_object_get(report, "context");
+    char *raw = NULL, *quoted = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&raw, &len);
+
+    if (m) {
+        fprintf(m, "scanbench %s on %s (%s)",
+                text(json_object_get(json_object_get(report, "experiment"), "name")),
+                text(json_object_get(ctx, "host")), text(json_object_get(ctx, "cpu_model")));
+        if (fclose(m) == 0)
+            quoted = gp_quoted(raw);
+    }
+    fprintf(f, "set title %s noenhanced\n", quoted ? quoted : "'scanbench'");
+    free(raw);
+    free(quoted);
 }
 
 int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_error *err)
 {
     const json_t *runs = json_object_get(report, "runs");
     const char *ext = strrchr(output, '.');
-    struct series *s = calloc(MAX_SERIES, sizeof *s);
     bool counters = has_counters(runs);
-    const char *sep = "";
-    char quoted[2 * 4096], raw[1024], title[2 * 160];
+    struct series *s;
+    char *quoted;
     size_t n;
+    int status;
 
-    if (!s)
-        return sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (ext && strcmp(ext, ".svg") == 0)
-        fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11'\n", counters ? 1100 : 600);
-    else if (ext && strcmp(ext, ".png") == 0)
-        fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", counters ? 1100 : 600);
-    else {
-        free(s);
+    if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-    }
-    n = make_series(runs, s);
-    fprintf(f, "set output %s\n", gp_quote(output, quoted, sizeof quoted));
+    if ((status = make_series(runs, &s, &n, err)) != SB_OK)
+        return status;
+    if (strcmp(ext, ".svg") == 0)
+        fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11'\n", counters ? 1100 : 600);
+    else
+        fprintf(f, "set terminal pngcairo size 1000,%d font 'sans,10'\n", counters ? 1100 : 600);
+    quoted = gp_quoted(output);
+    fprintf(f, "set output %s\n", quoted ? quoted : "'?'");
+    free(quoted);
     data_blocks(f, "mbps", runs, s, n, "mbps");
     if (counters) {
         data_blocks(f, "wb", runs, s, n, "l2_writeback_per_page");
@@ -214,47 +443,18 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
         data_blocks(f, "wr", runs, s, n, "mem_write_bytes_per_table_byte");
         fprintf(f, "set multiplot layout 2,1\n");
     }
-    snprintf(raw, sizeof raw, "scanbench %s on %s (%s)",
-             text(json_object_get(json_object_get(report, "experiment"), "name")),
-             text(json_object_get(json_object_get(report, "context"), "host")),
-             text(json_object_get(json_object_get(report, "context"), "cpu_model")));
-    fprintf(f, "set title %s noenhanced\n", gp_quote(raw, quoted, sizeof quoted));
+    plot_title(f, report);
     fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset grid\nset key outside right "
                "noenhanced\nset xlabel 'bytes the policy writes into (pool, ring or one page; "
                "log scale, binary units)'\nset ylabel 'MB/s (table bytes / s / 10^6, median)'\n");
     cache_marks(f, report);
-    plot_command(f, "mbps", s, n, "");
-    if (counters) {
-        fprintf(f, "set title 'counters per page (%s)'\nset ylabel 'L2 write-backs per page "
-                   "(lines)'\nset y2label 'memory bytes per page'\nset y2tics\nset ytics nomirror\n",
-                json_is_true(json_object_get(json_object_get(json_array_get(runs, 0), "counters"),
-                                             "simulated")) ? "simulated" : "measured");
-        fprintf(f, "plot ");
-        /* only the lines with points: a role no run could read (null) has an empty block, and
-         * gnuplot fails when every line on an axis is empty */
-        for (size_t k = 0; k < n; k++) {
-            if (has_points(runs, &s[k], "l2_writeback_per_page")) {
-                snprintf(raw, sizeof raw, "%s: L2 write-backs", s[k].title);
-                fprintf(f, "%s$wb%zu using 1:2 with linespoints title %s", sep, k,
-                        gp_quote(raw, title, sizeof title));
-                sep = ", ";
-            }
-            if (has_points(runs, &s[k], "mem_read_bytes_per_table_byte")) {
-                snprintf(raw, sizeof raw, "%s: memory bytes read", s[k].title);
-                fprintf(f, "%s$rd%zu using 1:2 axes x1y2 with linespoints title %s", sep, k,
-                        gp_quote(raw, title, sizeof title));
-                sep = ", ";
-            }
-            if (has_points(runs, &s[k], "mem_write_bytes_per_table_byte")) {
-                snprintf(raw, sizeof raw, "%s: memory bytes written", s[k].title);
-                fprintf(f, "%s$wr%zu using 1:2 axes x1y2 with linespoints title %s", sep, k,
-                        gp_quote(raw, title, sizeof title));
-                sep = ", ";
-            }
-        }
-        fprintf(f, "\nunset multiplot\n");
-    }
-    free(s);
+    fprintf(f, "plot ");
+    for (size_t k = 0; k < n; k++)
+        plot_line(f, k ? ", " : "", "mbps", k, "", s[k].title, "");
+    fprintf(f, "\n");
+    if (counters)
+        counters_plot(f, runs, s, n);
+    free_series(s, n);
     return SB_OK;
 }
 

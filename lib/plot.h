@@ -1,7 +1,8 @@
 /* plot.h: figures from a report with gnuplot: MB/s against the bytes the policy writes into
  * (pool or ring size, log scale) with the host's L1d, L2 and L3 sizes marked, one line per
- * policy, kernel and op; and, when the report has counters, L2 write-backs and memory bytes
- * per page against the same axis. PNG or SVG, chosen by the output's extension. */
+ * policy, kernel and op and per value of any other key that varies among their runs; and,
+ * when the report has counters, L2 write-backs and memory bytes per page against the same axis.
+ * PNG or SVG, chosen by the output's extension. */
 #ifndef SB_PLOT_H
 #define SB_PLOT_H
 
@@ -10,7 +11,14 @@
 
 #include "error.h"
 
-/* Writes the gnuplot script that draws report into output (a .png or .svg path). */
+/* Whether report can be plotted: it has runs, and no two of them fall on one point of one line
+ * (a line per op, policy and kernel and per value of every other key that varies among them,
+ * the key the footprint is made of excepted). SB_ERR_INPUT naming label otherwise. */
+int sb_plot_check(const json_t *report, const char *label, struct sb_error *err);
+
+/* Writes the gnuplot script that draws report into output (a .png or .svg path): its lines as
+ * sb_plot_check says, each titled with its op, policy, kernel and the values of the keys that
+ * vary (key=value); every run on one, none left out. */
 int sb_plot_script(FILE *script, const json_t *report, const char *output, struct sb_error *err);
 
 /* Draws report into output with the gnuplot found on PATH: written under a temporary name and

@@ -2,7 +2,10 @@
 #include "config.h"
 #include "report_read.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "experiment.h"
 #include "plan.h"
@@ -131,6 +134,11 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
                              path, i);
             goto out;
         }
+        if (!(json_number_value(json_object_get(json_object_get(run, "mbps"), "median")) > 0)) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" is not a "
+                             "positive number", path, i);
+            goto out;
+        }
         if (json_array_size(json_object_get(run, "repetitions")) >
             sb_keys[SB_K_REPETITIONS].max) {
             status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path,
@@ -161,10 +169,23 @@ out:
 
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 {
+    FILE *f = fopen(path, "rb");
     json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
+    struct stat st;
+    json_t *doc = NULL;
+    int status = SB_OK;
 
-    return check_report(doc, &jerr, path, report, err);
+    *report = NULL;
+    if (!f)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);
+    else if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
+    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    fclose(f);
+    return status == SB_OK ? check_report(doc, &jerr, path, report, err) : status;
 }
 
 int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,

@@ -117,6 +117,102 @@ err_is_one_line_containing "cannot write into $SCRATCH/no/such/dir"
 expect_status 2 "unknown command" $S sweep
 err_is_one_line_containing "sweep: unknown command"
 
+# issue 15, item 7: what the INI reader would skip or misread is refused, for every INI reader
+expect_status 2 "a directory as the experiment" $S run "$SCRATCH"
+err_is_one_line_containing "$SCRATCH: is a directory, not an INI file"
+: >"$SCRATCH/empty.ini"
+expect_status 2 "an empty file" $S run "$SCRATCH/empty.ini"
+err_is_one_line_containing "$SCRATCH/empty.ini: empty (an INI file with its sections)"
+expect_status 2 "/dev/null" $S run /dev/null
+err_is_one_line_containing "/dev/null: empty"
+printf '[experiment]\rop = vacuum\rtable_size = 1M\r' >"$SCRATCH/cr.ini"
+expect_status 2 "CR line ends" $S run "$SCRATCH/cr.ini"
+err_is_one_line_containing "$SCRATCH/cr.ini:1: a carriage return that does not end the line"
+f=$(ini header.ini "name = x")
+printf '[experiment] op=vacuum\nname = x\n' >"$f"
+expect_status 2 "text after a section header" $S run "$f"
+err_is_one_line_containing "$f:1: [experiment]: text after the section header"
+printf '[experiment\nname = x\n' >"$f"
+expect_status 2 "an unterminated header, blamed on its own line" $S run "$f"
+err_is_one_line_containing "$f:1: a section header without its ']'"
+printf '; just a comment\n' >"$f"
+expect_status 2 "no [experiment] section" $S run "$f"
+err_is_one_line_containing "$f: no [experiment] section"
+for what in machine events; do
+    expect_status 2 "$what: a directory" $S run --set "$what=$SCRATCH/"
+    err_is_one_line_containing "--set $what=$SCRATCH/: $what: $SCRATCH/: is a directory, not an INI file"
+    expect_status 2 "$what: CR line ends" $S run --set "$what=$SCRATCH/cr.ini"
+    err_is_one_line_containing "$what: $SCRATCH/cr.ini:1: a carriage return"
+    expect_status 2 "$what: empty" $S run --set "$what=$SCRATCH/empty.ini"
+    err_is_one_line_containing "$what: $SCRATCH/empty.ini: empty"
+done
+# CRLF keeps working
+printf '[experiment]\r\nname = crlf\r\nop = vacuum\r\ntable_size = 1M\r\nrepetitions = 1\r\nwarmup = 0\r\n' >"$f"
+expect_status 0 "CRLF" $S run "$f" -q
+out_contains "scanbench crlf:"
+out_contains "VACUUM"
+
+# item 10: an indented line goes on with the value above (it was "set twice"); an indented key
+# is refused; --set reads as a file line; an unterminated header is blamed on its own line
+printf '[experiment]\nname = lines\ndescription = one\n    two\ntable_size = 1M\nrepetitions = 1\nwarmup = 0\n' >"$f"
+expect_status 0 "a description over two lines" $S run "$f" -q
+out_contains "scanbench lines: one two"
+printf '[experiment]\ndescription = d\n  op = vacuum\n' >"$f"
+expect_status 2 "an indented key" $S run "$f"
+err_is_one_line_containing "$f:3: \"op = vacuum\": an indented line goes on with the value of description above"
+expect_status 0 "--set with blanks and a comment" $S run --set 'op = vacuum ; the op' --set 'table_size =1M' --set repetitions=1 --set warmup=0 -q
+out_contains "VACUUM"
+expect_status 2 "--set of a comment" $S run --set '#op=vacuum'
+err_is_one_line_containing "--set #op=vacuum: want KEY=VALUE"
+
+# item 6: names and descriptions of any language; not UTF-8 refused up front with the key named
+name=$(printf '\303\251%.0s' $(seq 64))
+expect_status 0 "a name of 64 two-byte characters" $S run --set "name=$name" --set table_size=1M --set repetitions=1 --set warmup=0 --set policy=clock,ring -q -o "$SCRATCH/utf8.json"
+check "its report" [ -s "$SCRATCH/utf8.json" ]
+check "the name whole in the report" grep -q "\"name\": \"$name\"," "$SCRATCH/utf8.json"
+rm -f "$SCRATCH/utf8.json"
+expect_status 2 "a name not UTF-8" $S run --set "$(printf 'name=caf\351')"
+err_is_one_line_containing "name: the value is not UTF-8"
+printf '[experiment]\n[thread]\nwho = \351\n' >"$f"
+expect_status 2 "a [thread] text not UTF-8" $S run "$f"
+err_is_one_line_containing "$f:3: who: the value is not UTF-8"
+
+# the environment: checked before anything is built
+expect_status 2 "SCANBENCH_SIM_THREADS" env SCANBENCH_SIM_THREADS=lots $S run --set counters=sim --set machine=x4500 --set table_size=1M
+err_is_one_line_containing "SCANBENCH_SIM_THREADS=lots: not a number of threads from 1 to 64"
+check "before any run" [ ! -s "$SCRATCH/out" ]
+expect_status 2 "SCANBENCH_CONFIGS not a directory" env SCANBENCH_CONFIGS="$SCRATCH/nope" $S run --set machine=x4500
+err_is_one_line_containing "SCANBENCH_CONFIGS=$SCRATCH/nope: not a directory"
+expect_status 2 "TMPDIR not UTF-8" env TMPDIR="$(printf '/tmp/\351')" $S run --set source=file
+err_is_one_line_containing "data_dir: \$TMPDIR=/tmp/"
+
+# issue 15, item 4: ulimit -v (RLIMIT_AS): refused up front with the figures (not where a
+# sanitizer's shadow memory needs more address space than any such limit)
+if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
+    expect_status 2 "RLIMIT_AS" sh -c "ulimit -v 300000; exec $S run --set table_size=64M,512M --set repetitions=1 --set warmup=0"
+    err_is_one_line_containing "--set table_size=64M,512M: table_size: table 512MB + pool 16MB + 16MB overhead is more than this host can give ("
+    check "RLIMIT_AS named" grep -q "RLIMIT_AS (ulimit -v) 300000KB less .* mapped (VmSize))" "$SCRATCH/err"
+    check "nothing run" [ ! -s "$SCRATCH/out" ]
+fi
+
+# a report named in another locale: the command line it records has \xNN for those bytes (the
+# report could not be built, after the runs)
+latin1="$SCRATCH/$(printf 'caf\351').json"
+expect_status 0 "-o a name that is not UTF-8" $S run --set table_size=1M --set repetitions=1 --set warmup=0 --set op=count --set policy=ring -q -o "$latin1"
+check "its report" [ -s "$latin1" ]
+check "the command line escaped" grep -q 'caf\\\\xe9.json' "$latin1"
+rm -f "$latin1"
+
+# other commands' arguments
+expect_status 2 "events takes only events" $S events --set pool_size=1M
+err_is_one_line_containing "--set pool_size=1M: scanbench events takes only --set events=FILE"
+expect_status 0 "events --set read as a file line" $S events --set 'events = intel-skx'
+out_contains "events map:          intel-skx"
+expect_status 2 "an experiment named twice" $S reproduce x4500-memtable x4500-memtable
+err_is_one_line_containing "x4500-memtable: experiment named twice"
+expect_status 2 "a --set that leaves the thread's placements out" $S reproduce x4500-memtable --quick --set pool_size=1M
+err_is_one_line_containing "x4500-memtable.ini: [thread] slow = clock 16MB: no run of op count has that placement"
+
 # nothing half-written: no report, no temporary file
 if ls "$SCRATCH" | grep -q 'report.json'; then fail "a report file was left behind"; else pass; fi
 finish

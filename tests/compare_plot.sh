@@ -69,6 +69,24 @@ err_is_one_line_containing "$SCRATCH/v7.json: report schema version 7, this scan
 expect_status 2 "missing file" $S compare "$A" "$SCRATCH/absent.json"
 err_is_one_line_containing "$SCRATCH/absent.json"
 
+# issue 15: a directory is not "truncated?"; no repetitions give no p; 1e308 MB/s in %g form
+expect_status 2 "a directory" $S compare "$A" "$SCRATCH"
+err_is_one_line_containing "$SCRATCH: is a directory, not a report"
+jq '.runs[].repetitions = [] | .runs[2].mbps.median = 1e308' "$B" >"$SCRATCH/norep.json"
+expect_status 0 "compare runs without repetitions" $S compare "$A" "$SCRATCH/norep.json"
+out_contains "     n/a ~"
+out_contains "1e+308"
+out_contains "p n/a: a run without repetitions has nothing to test."
+check "no p of 1.0000" sh -c "! grep -q '1\.0000' '$SCRATCH/out'"
+check "no 300-digit number" sh -c "! grep -Eq '[0-9]{40}' '$SCRATCH/out'"
+
+# plot: a report with no runs, -o twice, refused before gnuplot is looked for
+jq '.runs = []' "$A" >"$SCRATCH/zero.json"
+expect_status 2 "plot a report with no runs" env PATH=/nonexistent $S plot "$SCRATCH/zero.json" -o "$SCRATCH/z.png"
+err_is_one_line_containing "$SCRATCH/zero.json: the report has no runs: nothing to plot"
+expect_status 2 "plot -o twice" $S plot "$A" -o "$SCRATCH/1.png" -o "$SCRATCH/2.png"
+err_is_one_line_containing "-o $SCRATCH/2.png: -o given twice (already -o $SCRATCH/1.png)"
+
 # plot without gnuplot on PATH: bad input naming the package; nothing written
 expect_status 2 "plot without gnuplot" env PATH=/nonexistent $S plot "$A" -o "$SCRATCH/x.png"
 err_is_one_line_containing "gnuplot-nox"

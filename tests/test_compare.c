@@ -260,7 +260,7 @@ static void test_load_errors(void **state)
         const struct bad_case cases[] = {
             {"notjson.json", "this is not JSON\n", {"not a scanbench report", NULL}},
             {"truncated.json", NULL, {"truncated", NULL}},
-            {"empty.json", "", {"truncated", NULL}},
+            {"empty.json", "", {"empty (not a scanbench report)", NULL}},
             {"other.json", "{\"name\": \"x\", \"runs\": []}\n", {"no \"schema\"", NULL}},
             {"array.json", "[1, 2, 3]\n", {"not a scanbench report", NULL}},
             {"v3.json", v3, {"version 3", "versions 1 to 2", NULL}},
@@ -484,6 +484,46 @@ static void test_compare_render(void **state)
     json_decref(doc);
 }
 
+/* Issue 15, item 10: runs without repetitions have no test (p null, "n/a", not 1.0000); a
+ * median of 1e308 MB/s is shown in %g form, not in 309 digits; a ratio past the largest double
+ * is null. */
+static void test_compare_odd_values(void **state)
+{
+    struct reports *fx = *state;
+    json_t *b = json_deep_copy(fx->r[1]), *reports[2] = {fx->r[0], b};
+    json_t *runs = json_object_get(b, "runs"), *run, *doc;
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *out;
+
+    json_array_foreach(runs, i, run)
+        json_object_set_new(run, "repetitions", json_array());
+    json_object_set_new(json_object_get(json_array_get(runs, 2), "mbps"), "median",
+                        json_real(1e308));
+    json_object_set_new(json_object_get(json_array_get(json_object_get(fx->r[0], "runs"), 0),
+                                        "mbps"), "median", json_real(1e-300));
+    doc = sb_compare_build(reports, fixture_paths, 2);
+    assert_int_equal(json_array_size(json_object_get(doc, "pairs")), 2);
+    json_array_foreach(json_object_get(doc, "pairs"), i, run) {
+        assert_true(json_is_null(json_object_get(run, "p")));
+        assert_true(json_is_false(json_object_get(run, "significant")));
+    }
+    assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "pairs"), 0),
+                                             "ratio")));
+    assert_non_null(out = open_memstream(&text, &len));
+    sb_compare_render(out, doc);
+    assert_int_equal(fclose(out), 0);
+    assert_contains(text, "     n/a ~\n");
+    assert_null(strstr(text, "1.0000"));
+    assert_contains(text, " 1e+308 ");
+    assert_contains(text, "p n/a: a run without repetitions has nothing to test.\n");
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1)
+        assert_true(strchr(line, '\n') - line < 120);
+    free(text);
+    json_decref(doc);
+    json_decref(b);
+}
+
 /* ---- the table and the plot script -------------------------------------------------------- */
 
 static void test_render_stored(void **state)
@@ -553,21 +593,26 @@ static void test_plot_script(void **state)
     assert_contains(text, "set label 'L2' at 1310720,");
     assert_null(strstr(text, "'L3'"));
     assert_int_equal(count_of(text, "set label '"), 2);
-    assert_int_equal(count_of(text, "<< EOD\n"), 8);
-    /* B's series: ring first (its first run), two ring points at 64KB; clock at 256KB */
-    assert_contains(text, "$mbps1 << EOD\n262144 16000\nEOD\n");
+    assert_int_equal(count_of(text, "<< EOD\n"), 12);
+    /* B's series: its two ring runs (64KB rings in pools of 256KB and 512KB) are one line each,
+     * titled with the pool, not two points at 64KB of one line; then clock at 256KB */
+    assert_contains(text, "$mbps0 << EOD\n65536 25600\nEOD\n");
+    assert_contains(text, "$mbps1 << EOD\n65536 25000\nEOD\n");
+    assert_contains(text, "title 'count ring memcpy pool_size=256KB', $mbps1 using 1:2 with "
+                          "linespoints title 'count ring memcpy pool_size=512KB', $mbps2");
+    assert_contains(text, "$mbps2 << EOD\n262144 16000\nEOD\n");
     assert_contains(text, "$wb0 << EOD\nEOD\n");
-    assert_contains(text, "$wb1 << EOD\n262144 65\nEOD\n");
-    assert_contains(text, "$rd1 << EOD\n262144 16384\nEOD\n");
-    assert_contains(text, "$wr1 << EOD\n262144 12288\nEOD\n");
+    assert_contains(text, "$wb2 << EOD\n262144 65\nEOD\n");
+    assert_contains(text, "$rd2 << EOD\n262144 16384\nEOD\n");
+    assert_contains(text, "$wr2 << EOD\n262144 12288\nEOD\n");
     assert_contains(text, "set multiplot layout 2,1\n");
     assert_contains(text, "unset multiplot\n");
-    /* the counters plot draws only lines with points: the ring series (0) has none */
-    assert_contains(text, "\nplot $wb1 using 1:2 with linespoints title 'count clock memcpy: L2 "
-                          "write-backs', $rd1 using");
-    assert_contains(text, "$wr1 using 1:2 axes x1y2");
+    /* the counters plot draws only lines with points: the ring series (0, 1) have none */
+    assert_contains(text, "\nplot $wb2 using 1:2 with linespoints title 'count clock memcpy: L2 "
+                          "write-backs', $rd2 using");
+    assert_contains(text, "$wr2 using 1:2 axes x1y2");
     assert_null(strstr(text, "$wb0 using"));
-    assert_null(strstr(text, "$rd0 using"));
+    assert_null(strstr(text, "$rd1 using"));
     free(text);
 
     /* no run could read the write-backs: no write-back line at all (gnuplot fails on an axis
@@ -579,8 +624,8 @@ static void test_plot_script(void **state)
                             "l2_writeback_per_page", json_null());
         text = plot_script(b, "b.svg", SB_OK);
         assert_contains(text, "set multiplot layout 2,1\n");
-        assert_contains(text, "\nplot $rd1 using 1:2 axes x1y2");
-        assert_null(strstr(text, "$wb1 using"));
+        assert_contains(text, "\nplot $rd2 using 1:2 axes x1y2");
+        assert_null(strstr(text, "$wb2 using"));
         free(text);
         json_decref(b);
     }
@@ -592,6 +637,99 @@ static void test_plot_script(void **state)
     text = plot_script(fx->r[0], "png", SB_ERR_INPUT);
     assert_string_equal(text, "");
     free(text);
+}
+
+/* A copy of report A's runs, each once per value of key (integers), or with field set. */
+static json_t *with_runs(const json_t *report, const char *key, const json_int_t *values,
+                         size_t nvalues)
+{
+    json_t *copy = json_deep_copy(report), *runs = json_array(), *run;
+    size_t i;
+
+    json_array_foreach(json_object_get(report, "runs"), i, run) {
+        for (size_t v = 0; v < nvalues; v++) {
+            json_t *r = json_deep_copy(run);
+            json_object_set_new(r, key, json_integer(values[v]));
+            json_array_append_new(runs, r);
+        }
+    }
+    json_object_set_new(copy, "runs", runs);
+    return copy;
+}
+
+/* Issue 15, item 9: one line per op, policy, kernel and value of every other key that varies
+ * (table_size=4M,8M gave two points at each pool size, a zig-zag); no cap on lines or points;
+ * a report with no runs, or two runs on one point, refused with a message. */
+static void test_plot_lines(void **state)
+{
+    struct reports *fx = *state;
+    const json_int_t tables[] = {4 << 20, 8 << 20};
+    json_t *r = with_runs(fx->r[0], "table_size", tables, 2), *runs;
+    struct sb_error err = {0};
+    char *text;
+
+    text = plot_script(r, "t.png", SB_OK);
+    assert_int_equal(count_of(text, "<< EOD\n"), 4);
+    assert_contains(text, "$mbps0 << EOD\n262144 10000\n524288 15625\nEOD\n");
+    assert_contains(text, "title 'count clock memcpy table_size=4MB'");
+    assert_contains(text, "title 'count clock memcpy table_size=8MB'");
+    assert_contains(text, "title 'count ring memcpy table_size=4MB'");
+    free(text);
+    json_decref(r);
+
+    /* 300 pool sizes on one line, 100 seeds: every point and every line drawn */
+    {
+        json_int_t pools[300], seeds[100];
+        json_t *one = json_deep_copy(fx->r[0]), *run;
+        size_t i;
+        json_array_remove(json_object_get(one, "runs"), 2);
+        json_array_remove(json_object_get(one, "runs"), 1); /* clock 256KB alone */
+        for (size_t p = 0; p < 300; p++)
+            pools[p] = (json_int_t)(p + 1) * 8192;
+        r = with_runs(one, "pool_size", pools, 300);
+        json_array_foreach(json_object_get(r, "runs"), i, run)
+            json_object_set(run, "footprint", json_object_get(run, "pool_size"));
+        text = plot_script(r, "p.png", SB_OK);
+        assert_int_equal(count_of(text, "<< EOD\n"), 1);
+        assert_int_equal(count_of(text, " 10000\n"), 300);
+        free(text);
+        json_decref(r);
+        for (size_t v = 0; v < 100; v++)
+            seeds[v] = (json_int_t)v;
+        r = with_runs(one, "seed", seeds, 100);
+        text = plot_script(r, "s.png", SB_OK);
+        assert_int_equal(count_of(text, "<< EOD\n"), 100);
+        assert_contains(text, "title 'count clock memcpy seed=99'");
+        free(text);
+        json_decref(r);
+        json_decref(one);
+    }
+
+    /* no runs: refused (gnuplot was given "plot " and nothing) */
+    r = json_deep_copy(fx->r[0]);
+    json_object_set_new(r, "runs", json_array());
+    assert_int_equal(sb_plot_check(r, "zero.json", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "zero.json: the report has no runs: nothing to plot");
+    {
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        assert_non_null(out);
+        assert_int_equal(sb_plot_script(out, r, "z.png", &err), SB_ERR_INPUT);
+        assert_int_equal(fclose(out), 0);
+        assert_string_equal(text, "");
+        free(text);
+    }
+    /* two runs on one point of one line: refused, naming both */
+    runs = json_object_get(r, "runs");
+    json_array_append(runs, json_array_get(json_object_get(fx->r[0], "runs"), 0));
+    json_array_append(runs, json_array_get(json_object_get(fx->r[0], "runs"), 0));
+    assert_int_equal(sb_plot_check(r, "dup.json", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "dup.json: runs \"fixture pool_size=256K policy=clock\" and "
+                                 "\"fixture pool_size=256K policy=clock\" would be one point of "
+                                 "the line 'count clock memcpy' (the same footprint, nothing else "
+                                 "the plot tells apart): plot them from reports of their own");
+    assert_int_equal(sb_plot_check(fx->r[1], "b.json", &err), SB_OK);
+    json_decref(r);
 }
 
 int main(void)
@@ -610,6 +748,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare_render, setup_reports, teardown_reports),
         cmocka_unit_test_setup_teardown(test_render_stored, setup_reports, teardown_reports),
         cmocka_unit_test_setup_teardown(test_plot_script, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_plot_lines, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_odd_values, setup_reports,
+                                        teardown_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -533,6 +533,31 @@ static void test_bad_machine_files(void **state)
                                       "  second part\nwc_buffers = 4\n" GOOD_L1 GOOD_L2,
                                       "cont.ini", &m, &err), SB_OK);
     assert_string_equal(m.source, "first part second part");
+    /* issue 15: another key's indented line was "set twice"; an indented key is refused; text
+     * is UTF-8 and fits its field (a continuation was cut silently); the whole file is read */
+    expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "  8\n", "bad.ini:13: associativity: an indented "
+               "line goes on with the value above: only description and source take more than "
+               "one line");
+    expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "  associativity = 8\n", "bad.ini:13: associativity: "
+               "\"associativity = 8\": an indented line goes on with the value above");
+    expect_bad("[machine]\ndescription = d\n  wc_buffers = 4\nsource = s\n" GOOD_L1 GOOD_L2,
+               "bad.ini:3: description: \"wc_buffers = 4\": an indented line goes on with the "
+               "value above; a key of its own starts its line");
+    expect_bad("[machine]\ndescription = caf\xe9\nsource = s\nwc_buffers = 4\n" GOOD_L1 GOOD_L2,
+               "bad.ini:2: description: not UTF-8 (a report holds UTF-8 text only)");
+    {
+        char text[4096] = "[machine]\nsource = s\nwc_buffers = 4\ndescription = d\n";
+        for (int i = 0; i < 5; i++)
+            strcat(text, "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                         "xxxxxxxxxxx\n");
+        strcat(text, GOOD_L1 GOOD_L2);
+        expect_bad(text, "bad.ini:9: description: longer than 767 bytes");
+    }
+    expect_bad("[machine] name = m\n", "bad.ini:1: [machine]: text after the section header");
+    expect_bad("[machine]\rdescription = d\r", "bad.ini:1: a carriage return that does not end "
+               "the line");
+    expect_bad("", "bad.ini: empty (an INI file with its sections)");
 }
 
 /* machine=auto from a topology: this VM's (EPYC: 32KB 8-way, 512KB 8-way, 32MB 16-way) gives

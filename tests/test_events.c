@@ -282,7 +282,7 @@ static void test_read_bad(void **state)
                "[l2_misses]: unknown role (known: map, cycles, instructions, l2_miss");
     expect_bad("[cycles]\nthis line is wrong\n", 5,
                "not a valid line (want [section] or key = value)");
-    expect_bad("[cycles\n", 4, "not a valid line");
+    expect_bad("[cycles\n", 4, "a section header without its ']'");
     expect_bad("[cycles]\nevent = CYCLES_NOT_IN_HALT\n", 5,
                "event: unknown key in [cycles] (known: events, scale, counts, caveats, reason)");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nevents = CYCLES_NOT_IN_HALT\n", 6,
@@ -317,6 +317,25 @@ static void test_read_bad(void **state)
                "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
                "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 7,
                "line longer than 198 characters (a long value goes on over indented lines)");
+    /* issue 15: an indented key is refused (it was added to the value above); text is UTF-8
+     * and fits its field (a continuation was cut silently); the whole file is read */
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\n  caveats = x\n", 7,
+               "counts: \"caveats = x\": an indented line goes on with the value above");
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\xff\n", 6,
+               "cycles: counts: not UTF-8 (a report holds UTF-8 text only)");
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+               "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+               13, "cycles: counts: longer than 511 bytes");
+    expect_bad("[cycles] events = X\n", 4, "[cycles]: text after the section header");
+    expect_bad("[cycles]\revents = X\r", 4, "a carriage return that does not end the line");
+    expect_bad("  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 4,
+               "is not a PMU name (no spaces, under 48 characters)"); /* was cut to 47 */
     /* the first error in the file wins, whether inih or the map's checks find it */
     expect_bad("[cycles]\nthis line is wrong\nevents = A\nevents = B\n", 5, "not a valid line");
     {

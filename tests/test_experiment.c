@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "experiment.h"
 #include "plan.h"
 #include "units.h"
+#include "utf8.h"
 
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
 
@@ -334,9 +336,9 @@ static void test_file_structure(void **state)
     remove_temp(path);
 
     expect_file_error("name = t\n[experiment]\n", 1,
-                      "name: keys belong in the [experiment] or [thread] section, not []");
-    expect_file_error("[experiment]\nname = t\n[other]\nseed = 3\n", 4,
-                      "seed: keys belong in the [experiment] or [thread] section, not [other]");
+                      "name: keys belong in the [experiment] or [thread] section");
+    expect_file_error("[experiment]\nname = t\n[other]\nseed = 3\n", 3,
+                      "[other]: unknown section (known: [experiment], [thread])");
     expect_file_error("[experiment]\nname = t\njust some words\n", 3,
                       "not a valid INI line (want key = value)");
     expect_file_error("[experiment]\ncounters = none, none\n", 2,
@@ -348,10 +350,12 @@ static void test_file_structure(void **state)
     memset(longline, 'x', sizeof longline);
     memcpy(longline, "[experiment]\ndescription = ", 27);
     memcpy(longline + 27 + 250, "\n", 2);
-    expect_file_error(longline, 2, "line longer than 198 characters");
+    expect_file_error(longline, 2, "line longer than 198 characters (a long value goes on over "
+                      "indented lines)");
     /* and the line after it is not blamed, nor is the rest of the long line read as a line */
     memcpy(longline + 27 + 250, "\nname = t\npool_size = 12QB\n", 28);
-    expect_file_error(longline, 2, "line longer than 198 characters");
+    expect_file_error(longline, 2, "line longer than 198 characters (a long value goes on over "
+                      "indented lines)");
 
     /* a long comment is fine, and the lines after it keep their numbers */
     memset(longline, 'x', sizeof longline);
@@ -402,6 +406,233 @@ static void test_read_string(void **state)
     sb_experiment_free(&exp);
 }
 
+/* Reads text from a file; expects SB_ERR_INPUT and the message "<file>: <rest>" (no line). */
+static void expect_whole_file_error(const char *text, const char *rest)
+{
+    char *path = write_temp(text);
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char want[1024];
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s: %s", path, rest);
+    assert_string_equal(err.msg, want);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+}
+
+/* Issue 15, item 7: what inih would misread or skip is refused, with its line; CRLF is read. */
+static void test_file_whole(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char *path;
+    (void)state;
+
+    /* a directory: read errors were taken as the end of the file, and the defaults ran */
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, "/tmp", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "/tmp: is a directory, not an INI file");
+    /* nothing at all: an empty file, /dev/null */
+    assert_int_equal(sb_experiment_read_file(&exp, "/dev/null", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "/dev/null: empty (an INI file with its sections)");
+    assert_int_equal(sb_experiment_read_string(&exp, "", "str", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "str: empty (an INI file with its sections)");
+    sb_experiment_free(&exp);
+    expect_whole_file_error("", "empty (an INI file with its sections)");
+    /* no [experiment]: comments only, or [thread] only */
+    expect_whole_file_error("; nothing here\n\n", "no [experiment] section");
+    expect_whole_file_error("[thread]\nwho = x\n", "no [experiment] section");
+    /* CR line ends: inih read the whole file as its first line */
+    expect_file_error("[experiment]\rop = vacuum\rpool_size = 12QB\r", 1,
+                      "a carriage return that does not end the line (lines end in LF or CRLF; a "
+                      "file of CR line ends reads as one line)");
+    expect_file_error("[experiment]\nname = a\rb\n", 2,
+                      "a carriage return that does not end the line (lines end in LF or CRLF; a "
+                      "file of CR line ends reads as one line)");
+    /* text after a section header: inih dropped it */
+    expect_file_error("[experiment] op=vacuum\n", 1,
+                      "[experiment]: text after the section header (a key goes on a line of its "
+                      "own)");
+    /* an unterminated header: blamed on the line after it */
+    expect_file_error("[experiment\nname = x\n", 1, "a section header without its ']'");
+    expect_file_error("[experiment]\nname = x\n[thread ; who]\nwho = y\n", 3,
+                      "a section header without its ']'");
+    /* an unknown section, even without keys */
+    expect_file_error("[experiment]\n[expriment]\n", 2,
+                      "[expriment]: unknown section (known: [experiment], [thread])");
+
+    /* CRLF keeps working, with its line numbers; a comment after a header is one */
+    path = write_temp("[experiment] ; the keys\r\nname = crlf\r\nop = vacuum, count\r\n"
+                      "description = two\r\n  lines\r\n");
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    assert_string_equal(exp.settings[SB_K_NAME].values[0], "crlf");
+    assert_int_equal(exp.settings[SB_K_OP].nvalues, 2);
+    assert_string_equal(exp.settings[SB_K_OP].values[1], "count");
+    assert_string_equal(exp.settings[SB_K_DESCRIPTION].values[0], "two lines");
+    sb_experiment_free(&exp);
+    remove_temp(path);
+    expect_file_error("[experiment]\r\nname = crlf\r\npool_size = 12QB\r\n", 3,
+                      "pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+}
+
+/* Issue 15, item 10: an indented line goes on with the value above (it was "set twice"); one
+ * that reads as a key of its own is refused rather than added to the value. */
+static void test_file_continued(void **state)
+{
+    char *path = write_temp("[experiment]\nname = c\ndescription = first\n    second\n"
+                            "pool_size = 128K,\n    256K, 16M\n[thread]\nwho = someone,\n"
+                            "  somewhere\nfigure = count clock 16MB:\n  1221 MB/s\n");
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char want[1024];
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    assert_string_equal(exp.settings[SB_K_DESCRIPTION].values[0], "first second");
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].nvalues, 3);
+    assert_int_equal(exp.settings[SB_K_POOL_SIZE].numbers[2], 16ull << 20);
+    snprintf(want, sizeof want, "%s:5", path);
+    assert_string_equal(exp.settings[SB_K_POOL_SIZE].origin, want); /* where its key is */
+    assert_string_equal(exp.thread.who, "someone, somewhere");
+    assert_int_equal(exp.thread.nfigures, 1);
+    assert_true(exp.thread.figures[0].value == 1221.0);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+
+    /* a value that does not read joined is refused, at its key's line */
+    expect_file_error("[experiment]\npool_size = 128K\n  256K\n", 2,
+                      "pool_size: \"128K 256K\" is not a size (e.g. 8192, 256K, 16MB)");
+    /* an indented key would be swallowed by the value above */
+    expect_file_error("[experiment]\ndescription = d\n  op = vacuum\n", 3,
+                      "\"op = vacuum\": an indented line goes on with the value of description "
+                      "above; a key of its own starts its line");
+    expect_file_error("[experiment]\n[thread]\nwho = w\n  table = t\n", 4,
+                      "\"table = t\": an indented line goes on with the value of who above; a "
+                      "key of its own starts its line");
+    /* [thread] keys given twice (the second replaced the first) */
+    path = write_temp("[experiment]\n[thread]\nwho = a\nwho = b\n");
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    snprintf(want, sizeof want, "%s:4: who: set twice (first at %s:3)", path, path);
+    assert_string_equal(err.msg, want);
+    sb_experiment_free(&exp);
+    remove_temp(path);
+}
+
+/* --- UTF-8 and lengths (issue 15, item 6) -------------------------------------------------- */
+
+static bool is_utf8(const char *s)
+{
+    return sb_utf8_valid(s);
+}
+
+static void test_text_utf8(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    char name[600], set[700];
+    (void)state;
+
+    /* 64 two-byte characters (128 bytes): a legal name, whole in the plan and the run names */
+    snprintf(name, sizeof name, "name=");
+    for (int i = 0; i < 64; i++)
+        strcat(name, "\xc3\xa9");
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, name, &err), SB_OK);
+    assert_int_equal(sb_experiment_set(&exp, "policy=clock,ring", &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_string_equal(plan.experiment, name + 5);
+    assert_true(strncmp(plan.runs[1].name, name + 5, 128) == 0);
+    assert_string_equal(plan.runs[1].name + 128, " policy=ring");
+    assert_string_equal(plan.notes, "");
+    sb_plan_free(&plan);
+
+    /* 127 of them (254 bytes): the run names are shortened between characters, and said so */
+    snprintf(name, sizeof name, "name=");
+    for (int i = 0; i < 127; i++)
+        strcat(name, "\xc3\xa9");
+    assert_int_equal(sb_experiment_set(&exp, name, &err), SB_OK);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_string_equal(plan.experiment, name + 5);
+    for (size_t r = 0; r < plan.nruns; r++) {
+        assert_true(is_utf8(plan.runs[r].name));
+        assert_true(strlen(plan.runs[r].name) < SB_RUN_NAME_MAX);
+        assert_non_null(strstr(plan.runs[r].name, "\xe2\x80\xa6"));
+    }
+    assert_string_equal(plan.notes, "run names shortened to 239 bytes");
+    sb_plan_free(&plan);
+
+    /* longer than the report's field: refused, never cut */
+    strcat(name, "xx");
+    assert_int_equal(sb_experiment_set(&exp, name, &err), SB_ERR_INPUT);
+    assert_true(strncmp(err.msg, "--set name=", 11) == 0);
+    assert_non_null(strstr(err.msg, ": name: 256 bytes: at most 255 (\""));
+    assert_true(is_utf8(err.msg));
+
+    /* not UTF-8: refused with the key named, in --set and in a file */
+    assert_int_equal(sb_experiment_set(&exp, "name=caf\xe9", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set name=caf\xe9: name: the value is not UTF-8 (a report "
+                                 "holds UTF-8 text only)");
+    assert_int_equal(sb_experiment_set(&exp, "description=\xc3", &err), SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set(&exp, "machine=/tmp/\xff.ini", &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, ": machine: the value is not UTF-8"));
+    snprintf(set, sizeof set, "data_dir=/%0600d", 0);
+    assert_int_equal(sb_experiment_set(&exp, set, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, ": data_dir: 601 bytes: at most 511"));
+    sb_experiment_free(&exp);
+    expect_file_error("[experiment]\nname = t\ndescription = \xed\xa0\x80 (a surrogate)\n", 3,
+                      "description: the value is not UTF-8 (a report holds UTF-8 text only)");
+    expect_file_error("[experiment]\n[thread]\ntable = \xc0\xaf\n", 3,
+                      "table: the value is not UTF-8 (a report holds UTF-8 text only)");
+    /* a [thread] text longer than its field (over lines that go on): refused, not cut */
+    snprintf(set, sizeof set, "[experiment]\n[thread]\nslow = %060d\n  %020d\n", 0, 0);
+    expect_file_error(set, 3, "slow: 81 bytes: at most 63 (\"000000000000000000000000000000000000"
+                      "0000...\")");
+}
+
+/* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message. */
+static void test_long_path(void **state)
+{
+    char dir[400], path[480];
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    FILE *f;
+    (void)state;
+
+    snprintf(dir, sizeof dir, "/tmp/sb_test_experiment_%0200d", getpid());
+    assert_true(mkdir(dir, 0700) == 0);
+    snprintf(path, sizeof path, "%s/%0100d.ini", dir, 7);
+    assert_non_null(f = fopen(path, "w"));
+    fputs("[experiment]\nname = long\npool_size = 12QB\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
+    assert_true(strncmp(err.msg, path, strlen(path)) == 0);
+    assert_string_equal(err.msg + strlen(path),
+                        ":3: pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    sb_experiment_free(&exp);
+    /* and the plan's checks name the line too */
+    assert_non_null(f = fopen(path, "w"));
+    fputs("[experiment]\nname = long\ntable_size = 1001K\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    {
+        struct sb_plan plan;
+        assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_ERR_INPUT);
+        assert_string_equal(err.msg + strlen(path), ":3: table_size: 1001KB is not a multiple "
+                                                    "of the page size (8KB)");
+    }
+    sb_experiment_free(&exp);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* --- --set ---------------------------------------------------------------------------------- */
 
 static void test_set(void **state)
@@ -437,6 +668,62 @@ static void test_set(void **state)
     assert_int_equal(sb_experiment_set(&exp, "policy=", &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "--set policy=: policy: empty value in \"\"");
     sb_experiment_free(&exp);
+}
+
+/* Issue 15, item 10: --set reads as a line of the file (blanks around '=', ':', an inline
+ * comment), by the same code: the same values as the file's line, or the same refusal. */
+static void test_set_like_file(void **state)
+{
+    static const char *const lines[] = {
+        "op = vacuum", "op=vacuum ; a comment", "op: vacuum", " pool_size =  1M , 2M ",
+        "description = a;b", "description = a ; b", "name = x = y", "seed=1,2;3",
+        "kernel = memcpy\t", "events = ./x:y",
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        struct sb_experiment by_set, by_file;
+        struct sb_error set_err = {0}, file_err = {0};
+        char text[256];
+        int set_status, file_status;
+
+        snprintf(text, sizeof text, "[experiment]\n%s\n", lines[i]);
+        assert_int_equal(sb_experiment_init(&by_set, &set_err), SB_OK);
+        assert_int_equal(sb_experiment_init(&by_file, &file_err), SB_OK);
+        set_status = sb_experiment_set(&by_set, lines[i], &set_err);
+        file_status = sb_experiment_read_string(&by_file, text, "f", &file_err);
+        if (set_status != file_status)
+            fail_msg("\"%s\": --set %d (%s), file %d (%s)", lines[i], set_status, set_err.msg,
+                     file_status, file_err.msg);
+        for (int k = 0; k < SB_NKEYS; k++) {
+            assert_int_equal(by_set.settings[k].nvalues, by_file.settings[k].nvalues);
+            for (int v = 0; v < by_set.settings[k].nvalues; v++)
+                if (strcmp(by_set.settings[k].values[v], by_file.settings[k].values[v]) != 0)
+                    fail_msg("\"%s\": --set gives \"%s\", the file \"%s\"", lines[i],
+                             by_set.settings[k].values[v], by_file.settings[k].values[v]);
+        }
+        sb_experiment_free(&by_set);
+        sb_experiment_free(&by_file);
+    }
+    {
+        struct sb_experiment exp;
+        struct sb_error err = {0};
+        assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+        assert_int_equal(sb_experiment_set(&exp, "op = vacuum ; the op", &err), SB_OK);
+        assert_string_equal(exp.settings[SB_K_OP].values[0], "vacuum");
+        assert_string_equal(exp.settings[SB_K_OP].origin, "--set op = vacuum ; the op");
+        /* what is not one key line */
+        assert_int_equal(sb_experiment_set(&exp, "#op=vacuum", &err), SB_ERR_INPUT);
+        assert_string_equal(err.msg, "--set #op=vacuum: want KEY=VALUE");
+        assert_int_equal(sb_experiment_set(&exp, "", &err), SB_ERR_INPUT);
+        assert_string_equal(err.msg, "--set : want KEY=VALUE");
+        assert_int_equal(sb_experiment_set(&exp, "[experiment]", &err), SB_ERR_INPUT);
+        assert_string_equal(err.msg, "--set [experiment]: want KEY=VALUE");
+        assert_int_equal(sb_experiment_set(&exp, "op=vacuum\nname=x", &err), SB_ERR_INPUT);
+        assert_string_equal(err.msg, "--set op=vacuum\nname=x: want one KEY=VALUE (a line "
+                                     "break in it)");
+        sb_experiment_free(&exp);
+    }
 }
 
 /* --- plans ---------------------------------------------------------------------------------- */
@@ -663,6 +950,11 @@ int main(void)
         cmocka_unit_test(test_file_missing),
         cmocka_unit_test(test_read_string),
         cmocka_unit_test(test_set),
+        cmocka_unit_test(test_set_like_file),
+        cmocka_unit_test(test_file_whole),
+        cmocka_unit_test(test_file_continued),
+        cmocka_unit_test(test_text_utf8),
+        cmocka_unit_test(test_long_path),
         cmocka_unit_test(test_plan_errors),
         cmocka_unit_test(test_plan_error_file_origin),
         cmocka_unit_test(test_sweep_order),

@@ -28,6 +28,7 @@
 #include "pg_table.h"
 #include "plan.h"
 #include "report_read.h"
+#include "utf8.h"
 
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
 
@@ -369,6 +370,22 @@ static void test_check_keys(void **state)
     assert_int_equal(sb_pg_check_keys(&exp, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "require_counters: scanbench pg reads no counters"));
     sb_experiment_free(&exp);
+
+    /* issue 15: a note with a long UTF-8 data_dir, whole and UTF-8 (the report holds the
+     * notes: it was cut at 319 bytes, inside a character) */
+    {
+        char set[600] = "data_dir=/";
+        const char *const sets[] = {"table_size=4M", set, NULL};
+        for (int i = 0; i < 250; i++)
+            strcat(set, "\xc3\xa9");
+        assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+        assert_int_equal(sb_pg_jobs_build(&plan, &exp, false, &jobs, &err), SB_OK);
+        assert_true(sb_utf8_valid(jobs.notes));
+        assert_non_null(strstr(jobs.notes, set + strlen("data_dir=")));
+        sb_pg_jobs_free(&jobs);
+        sb_plan_free(&plan);
+        sb_experiment_free(&exp);
+    }
 }
 
 static void test_record(void **state)

@@ -4,8 +4,10 @@
  * hardware threads of one core, one NUMA node) and checks every figure and its source; checks
  * that a missing tree leaves every figure unknown, that config overrides are marked "config",
  * and, with hwloc, the figures of a synthetic hwloc topology. Then the memory limit from a fake
- * /proc/meminfo and fake cgroup v2 and v1 files: the smallest limit wins and is named, an
- * unlimited cgroup ("max") is ignored. The trees are removed at the end. */
+ * /proc/meminfo and fake cgroup v2 and v1 files at the hierarchies' roots (no
+ * /proc/self/cgroup): the smallest limit wins and is named with its figures, an unlimited cgroup
+ * ("max") is ignored (tests/test_mem.c: the process's own cgroup, RLIMIT_AS). The trees are
+ * removed at the end. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -281,7 +283,8 @@ static void test_mem_limit(void **state)
     put(cg, "sys/fs/cgroup/memory.current", "100000\n");
     sb_mem_limit_read(&m, proc, cg);
     assert_int_equal(m.bytes, 400000);
-    assert_string_equal(m.source, "cgroup memory.max less memory.current");
+    assert_string_equal(m.source, "/sys/fs/cgroup/memory.max 500000B less memory.current "
+                                  "100000B");
 
     /* a cgroup limit above MemAvailable does not decide */
     put(cg, "sys/fs/cgroup/memory.max", "5000000\n");
@@ -302,14 +305,16 @@ static void test_mem_limit(void **state)
     put(cg, "sys/fs/cgroup/memory.current", "400000\n");
     sb_mem_limit_read(&m, proc, cg);
     assert_int_equal(m.bytes, 300000);
-    assert_string_equal(m.source, "cgroup memory.max less memory.current");
+    assert_string_equal(m.source, "/sys/fs/cgroup/memory.max 300000B less memory.current (above "
+                                  "it: taken as 0)");
 
     /* cgroup v1: 250000 - 50000 = 200000 */
     put(cg1, "sys/fs/cgroup/memory/memory.limit_in_bytes", "250000\n");
     put(cg1, "sys/fs/cgroup/memory/memory.usage_in_bytes", "50000\n");
     sb_mem_limit_read(&m, proc, cg1);
     assert_int_equal(m.bytes, 200000);
-    assert_string_equal(m.source, "cgroup v1 memory.limit_in_bytes less usage");
+    assert_string_equal(m.source, "/sys/fs/cgroup/memory/memory.limit_in_bytes 250000B less "
+                                  "memory.usage_in_bytes 50000B");
 
     remove_tree(root);
 }

@@ -1,0 +1,156 @@
+#include "config.h"
+/* test_mem.c: unit tests for lib/mem.h's limits (sb_mem_limit_read) on fake /proc and
+ * /sys/fs/cgroup trees: MemAvailable; RLIMIT_AS less what is mapped; cgroup v2 (the process's
+ * own cgroup from /proc/self/cgroup, and its ancestors: the tightest memory.max less
+ * memory.current; "max" is no limit); cgroup v1 (the memory controller's line, its
+ * limit_in_bytes less usage_in_bytes, not the hierarchy's root); every figure named in the
+ * source. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mem.h"
+
+#define MB (1ull << 20)
+
+static char root[64];
+
+/* Writes text to root/path, making its directories. */
+static void put(const char *path, const char *text)
+{
+    char full[512];
+    FILE *f;
+
+    snprintf(full, sizeof full, "%s/%s", root, path);
+    for (char *p = strchr(full + strlen(root) + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = '\0';
+        mkdir(full, 0700);
+        *p = '/';
+    }
+    assert_non_null(f = fopen(full, "w"));
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static int make_root(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/sb_test_mem_XXXXXX");
+    return mkdtemp(root) ? 0 : -1;
+}
+
+static int remove_root(void **state)
+{
+    char command[128];
+    (void)state;
+    snprintf(command, sizeof command, "rm -rf '%s'", root);
+    return system(command) == 0 ? 0 : -1;
+}
+
+static void read_limit(struct sb_mem_limit *limit)
+{
+    sb_mem_limit_read(limit, root, root);
+}
+
+static void test_meminfo_only(void **state)
+{
+    struct sb_mem_limit limit;
+    (void)state;
+
+    put("proc/meminfo", "MemTotal: 4096000 kB\nMemAvailable: 2048000 kB\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 2048000ull * 1024);
+    assert_string_equal(limit.source, "MemAvailable");
+}
+
+/* ulimit -v: the address space left, with both figures. */
+static void test_rlimit_as(void **state)
+{
+    struct sb_mem_limit limit;
+    (void)state;
+
+    put("proc/meminfo", "MemAvailable: 2048000 kB\n");
+    put("proc/self/limits", "Limit                     Soft Limit           Hard Limit    Units\n"
+                            "Max stack size            8388608              unlimited     bytes\n"
+                            "Max address space         314572800            unlimited     bytes\n");
+    put("proc/self/status", "Name:\tscanbench\nVmPeak:\t   50000 kB\nVmSize:\t   40960 kB\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 300 * MB - 40 * MB);
+    assert_string_equal(limit.source, "RLIMIT_AS (ulimit -v) 300MB less 40MB mapped (VmSize)");
+    /* unlimited: no limit */
+    put("proc/self/limits", "Max address space         unlimited            unlimited     bytes\n");
+    read_limit(&limit);
+    assert_string_equal(limit.source, "MemAvailable");
+    /* less room than is mapped: none */
+    put("proc/self/limits", "Max address space         10485760             unlimited     bytes\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 0);
+}
+
+/* cgroup v2: the process's own cgroup (0::/PATH) and its ancestors; the tightest wins. */
+static void test_cgroup_v2(void **state)
+{
+    struct sb_mem_limit limit;
+    (void)state;
+
+    put("proc/meminfo", "MemAvailable: 8192000 kB\n");
+    put("proc/self/cgroup", "0::/user.slice/job.scope\n");
+    put("sys/fs/cgroup/user.slice/job.scope/memory.max", "max\n");
+    put("sys/fs/cgroup/user.slice/job.scope/memory.current", "1048576\n");
+    put("sys/fs/cgroup/user.slice/memory.max", "1073741824\n");
+    put("sys/fs/cgroup/user.slice/memory.current", "268435456\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 768 * MB);
+    assert_string_equal(limit.source, "/sys/fs/cgroup/user.slice/memory.max 1GB less "
+                                      "memory.current 256MB");
+    /* the process's own cgroup, tighter than its parent */
+    put("sys/fs/cgroup/user.slice/job.scope/memory.max", "536870912\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 511 * MB);
+    assert_string_equal(limit.source, "/sys/fs/cgroup/user.slice/job.scope/memory.max 512MB less "
+                                      "memory.current 1MB");
+    /* the mount's root too (under a cgroup namespace, a container's own cgroup) */
+    put("sys/fs/cgroup/memory.max", "2097152\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 2 * MB);
+}
+
+/* cgroup v1: the memory controller's own line, not the hierarchy's root (which has no limit
+ * on a real host: 9223372036854771712). */
+static void test_cgroup_v1(void **state)
+{
+    struct sb_mem_limit limit;
+    (void)state;
+
+    put("proc/meminfo", "MemAvailable: 8192000 kB\n");
+    put("proc/self/cgroup", "9:name=systemd:/\n5:devices:/\n4:cpu,memory:/batch/job42\n"
+                            "1:cpuset:/\n0::/\n");
+    put("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    put("sys/fs/cgroup/memory/memory.usage_in_bytes", "600768512\n");
+    put("sys/fs/cgroup/memory/batch/job42/memory.limit_in_bytes", "419430400\n");
+    put("sys/fs/cgroup/memory/batch/job42/memory.usage_in_bytes", "20971520\n");
+    read_limit(&limit);
+    assert_int_equal(limit.bytes, 380 * MB);
+    assert_string_equal(limit.source, "/sys/fs/cgroup/memory/batch/job42/memory.limit_in_bytes "
+                                      "400MB less memory.usage_in_bytes 20MB");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_meminfo_only, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(test_rlimit_as, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(test_cgroup_v2, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(test_cgroup_v1, make_root, remove_root),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
