@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate.h"
 #include "mannwhitney.h"
 #include "report_runs.h"
 #include "units.h"
@@ -73,25 +74,41 @@ static json_t *finite_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* Medians, their ratio and the test. A side without repetitions has no test: p is null, and
- * the pair is not significant. */
-static json_t *pair(const json_t *a, const json_t *b, size_t report_b)
+/* The call on an unpaired interval of X/A, as the paired ones are made (estimate.h). */
+static const char *unpaired_call(double lo, double hi, double delta)
+{
+    struct sb_paired e = {.lo = lo, .hi = hi};
+
+    if (isnan(lo) || isnan(hi))
+        return "inconclusive";
+    return sb_call_names[sb_paired_call(&e, delta)];
+}
+
+/* Medians, their ratio with its unpaired interval and call, and the test. A side without
+ * repetitions has no test: p and the interval are null, and the pair is not significant. */
+static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k, double delta)
 {
     size_t na, nb;
     double *va = sb_run_mbps_samples(a, &na), *vb = sb_run_mbps_samples(b, &nb);
-    double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b);
+    double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b), ratio, lo = NAN, hi = NAN;
     struct sb_mann_whitney mw = {0.0, 1.0, false};
     bool tested = va && vb && na && nb;
     json_t *p;
 
-    if (tested)
+    if (tested) {
         mw = sb_mann_whitney(vb, nb, va, na);
-    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:o, s:o, s:b, s:b, s:o}",
+        sb_unpaired_estimate(va, na, vb, nb, SB_CONFIDENCE, SB_BOOTSTRAP_RESAMPLES,
+                             SB_BOOTSTRAP_SEED + k, &ratio, &lo, &hi);
+    }
+    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:o, s:[o, o], s:s, s:o, s:b, s:b, "
+                  "s:o}",
                   "parameters", parameters(a),
                   "a", "name", json_string_value(json_object_get(a, "name")), "median", ma,
                   "b", "report", (json_int_t)report_b, "name",
                   json_string_value(json_object_get(b, "name")), "median", mb,
-                  "ratio", finite_or_null(mb / ma), "p", tested ? json_real(mw.p) : json_null(),
+                  "ratio", finite_or_null(mb / ma), "interval", finite_or_null(lo),
+                  finite_or_null(hi), "call", unpaired_call(lo, hi, delta),
+                  "p", tested ? json_real(mw.p) : json_null(),
                   "exact", mw.exact, "significant", tested && mw.p < SB_COMPARE_ALPHA,
                   "counters", counter_differences(a, b));
     free(va);
@@ -142,11 +159,31 @@ static const char *column(const json_t *v, int width, int decimals, char *buf, s
     return buf;
 }
 
+/* The threshold of the calls: max(2%, the highest noise floor the reports' analyses found). */
+static double compare_delta(json_t *const *reports, size_t n)
+{
+    double floor = NAN;
+
+    for (size_t r = 0; r < n; r++) {
+        const json_t *f = json_object_get(json_object_get(json_object_get(reports[r], "analysis"),
+                                                          "noise"), "floor");
+        if (json_is_number(f) && !(json_number_value(f) <= floor))
+            floor = json_number_value(f);
+    }
+    return sb_delta(floor);
+}
+
 json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n)
 {
-    json_t *doc = json_pack("{s:s, s:i, s:f, s:s, s:[], s:[], s:[]}", "schema",
-                            "scanbench-compare", "schema_version", 1, "alpha", SB_COMPARE_ALPHA,
+    const double delta = compare_delta(reports, n);
+    json_t *doc = json_pack("{s:s, s:i, s:f, s:s, s:s, s:f, s:[], s:[], s:[]}", "schema",
+                            "scanbench-compare", "schema_version", 2, "alpha", SB_COMPARE_ALPHA,
                             "test", "Mann-Whitney U, two-sided, over the timed repetitions' MB/s",
+                            "interval", "X/A: the ratio of the medians, its 95% interval from "
+                            "resampling each report's scans apart (runs of two invocations share "
+                            "no rounds, so nothing pairs them; the interval does not cover the "
+                            "host's drift between them); the call as a report's: beyond delta "
+                            "faster or slower, inside it the same", "delta", delta,
                             "reports", "pairs", "unmatched");
     json_t *list = json_object_get(doc, "reports"), *pairs = json_object_get(doc, "pairs");
     json_t *unmatched = json_object_get(doc, "unmatched");
@@ -169,7 +206,7 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
                 if (used[j] || !same_parameters(a, b))
                     continue;
                 used[j] = base_used[i] = found = true;
-                json_array_append_new(pairs, pair(a, b, r));
+                json_array_append_new(pairs, pair(a, b, r, json_array_size(pairs), delta));
                 break;
             }
         }
@@ -186,6 +223,12 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
     }
     free(base_used);
     return doc;
+}
+
+static char call_mark(const char *call)
+{
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : '?';
 }
 
 /* "op placement [in pool] kernel table size", e.g. "count ring 64KB in 256KB memcpy table 1MB". */
@@ -214,22 +257,27 @@ void sb_compare_render(FILE *out, const json_t *doc)
         fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
                 text(json_object_get(v, "path")), text(json_object_get(v, "host")),
                 text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
-    fprintf(out, "\n%-52s %4s %10s %10s %7s %8s\n", "run (op policy footprint kernel table)",
-            "vs", "A MB/s", "X MB/s", "X/A", "p");
+    fprintf(out, "\n%-52s %4s %10s %10s %7s %16s %8s\n", "run (op policy footprint kernel "
+            "table)", "vs", "A MB/s", "X MB/s", "X/A", "[95% interval]", "p");
     json_array_foreach(json_object_get(doc, "pairs"), i, v) {
         char name[160];
         const json_t *counters = json_object_get(v, "counters");
         const char *key;
         json_t *c;
 
-        char ma[64], mb[64], ratio[64], p[64];
+        char ma[64], mb[64], ratio[64], p[64], lo[64], hi[64], interval[160];
+        const json_t *iv = json_object_get(v, "interval");
 
         label(json_object_get(v, "parameters"), name, sizeof name);
-        fprintf(out, "%-52s %3c: %s %s %s %s %s\n", name,
+        snprintf(interval, sizeof interval, "[%s, %s] %c",
+                 column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
+                 column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
+                 call_mark(text(json_object_get(v, "call"))));
+        fprintf(out, "%-52s %3c: %s %s %s %16s %s %s\n", name,
                 (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
                 column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
                 column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
-                column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio),
+                column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
                 column(json_object_get(v, "p"), 8, 4, p, sizeof p),
                 json_is_true(json_object_get(v, "significant")) ? "*" : "~");
         json_object_foreach((json_t *)counters, key, c) {
@@ -243,9 +291,13 @@ void sb_compare_render(FILE *out, const json_t *doc)
     json_array_foreach(json_object_get(doc, "unmatched"), i, v)
         fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
                 text(json_object_get(v, "name")));
-    fprintf(out, "\nMB/s medians; X/A = ratio of medians; p: %s;\n\"*\" significant at p < %.2f, "
-                 "\"~\" not.\n", json_string_value(json_object_get(doc, "test")),
-            SB_COMPARE_ALPHA);
+    fprintf(out, "\nMB/s medians; X/A = ratio of medians, its 95%% interval resampling each "
+                 "report apart\n(no rounds pair the runs of two invocations: the interval does "
+                 "not cover the host's drift\nbetween them): \"+\" faster, \"-\" slower, \"=\" "
+                 "the same within %.1f%%, \"?\" inconclusive;\np: %s;\n\"*\" significant at "
+                 "p < %.2f, \"~\" not.\n",
+            100.0 * json_number_value(json_object_get(doc, "delta")),
+            json_string_value(json_object_get(doc, "test")), SB_COMPARE_ALPHA);
     json_array_foreach(json_object_get(doc, "pairs"), i, v) {
         if (json_is_null(json_object_get(v, "p"))) {
             fprintf(out, "p n/a: a run without repetitions has nothing to test.\n");

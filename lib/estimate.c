@@ -171,3 +171,59 @@ bool sb_interval_precise(double lo, double hi, double precision)
 {
     return (log(hi) - log(lo)) / 2.0 <= log1p(precision); /* false for NaN or lo <= 0 */
 }
+
+/* The usable values of x into out; returns how many. */
+static size_t usable_values(const double *x, size_t n, double *out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(x[i]))
+            out[m++] = x[i];
+    return m;
+}
+
+int sb_unpaired_estimate(const double *a, size_t na, const double *b, size_t nb_values,
+                         double level, unsigned resamples, uint64_t seed, double *ratio,
+                         double *lo, double *hi)
+{
+    unsigned nb = resample_count(resamples);
+    size_t n = na + nb_values;
+    double *buf = malloc((2 * n + nb) * sizeof *buf), *va, *vb, *scratch, *ratios;
+    size_t ma, mb;
+    struct sb_rng rng;
+    int rc = -1;
+
+    *ratio = *lo = *hi = NAN;
+    if (!buf)
+        goto done;
+    va = buf;
+    vb = buf + na;
+    scratch = buf + n;
+    ratios = buf + 2 * n;
+    ma = usable_values(a, na, va);
+    mb = usable_values(b, nb_values, vb);
+    if (ma < 2 || mb < 2)
+        goto done;
+    memcpy(scratch, va, ma * sizeof *va);
+    *ratio = sb_select_median(scratch, ma);
+    memcpy(scratch, vb, mb * sizeof *vb);
+    *ratio = sb_select_median(scratch, mb) / *ratio;
+    sb_rng_seed(&rng, seed);
+    for (unsigned k = 0; k < nb; k++) {
+        double ma_k, mb_k;
+        for (size_t i = 0; i < ma; i++)
+            scratch[i] = va[sb_rng_below(&rng, ma)];
+        ma_k = sb_select_median(scratch, ma);
+        for (size_t i = 0; i < mb; i++)
+            scratch[i] = vb[sb_rng_below(&rng, mb)];
+        mb_k = sb_select_median(scratch, mb);
+        ratios[k] = mb_k / ma_k;
+    }
+    qsort(ratios, nb, sizeof *ratios, sb_compare_doubles);
+    *lo = sb_sorted_quantile(ratios, nb, (1.0 - level) / 2.0);
+    *hi = sb_sorted_quantile(ratios, nb, (1.0 + level) / 2.0);
+    rc = 0;
+done:
+    free(buf);
+    return rc;
+}

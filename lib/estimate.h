@@ -61,6 +61,14 @@ double sb_delta(double noise_floor);
 double sb_noise_floor(const double *x1, const double *x2, size_t n, unsigned resamples,
                       uint64_t seed);
 
+/* Two samples with no pairing (runs of two reports: separate sessions share no rounds): the
+ * ratio of their medians, median(b) / median(a), and its interval at `level` by resampling each
+ * sample independently. Values that are not finite and positive are skipped; -1 (and NaN) with
+ * fewer than 2 in either. */
+int sb_unpaired_estimate(const double *a, size_t na, const double *b, size_t nb,
+                         double level, unsigned resamples, uint64_t seed, double *ratio,
+                         double *lo, double *hi);
+
 /* The interval of the median of x[0 .. n-1] at `level` (percentile bootstrap); NaN values are
  * skipped; lo and hi are NaN with fewer than 2 values. */
 void sb_median_interval(const double *x, size_t n, double level, unsigned resamples,

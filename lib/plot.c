@@ -2,6 +2,7 @@
 #include "config.h"
 #include "plot.h"
 
+#include "analysis.h"
 #include "report.h"
 #include "units.h"
 
@@ -315,7 +316,41 @@ static void cache_marks(FILE *f, const json_t *report)
     }
 }
 
-/* One inline data block per series: footprint and a figure per run. */
+/* The analysis' interval of a run's median MB/s ({"name", "median", "lo", "hi"}), or NULL. */
+static const json_t *run_interval(const json_t *analysis, const json_t *run)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(analysis, "runs"), i, r)
+        if (same_value(json_object_get(r, "name"), json_object_get(run, "name")))
+            return r;
+    return NULL;
+}
+
+/* The MB/s block of one series: footprint, median, and the interval of the median (the median
+ * itself where the report has no rounds to make one). */
+static void mbps_block(FILE *f, const json_t *analysis, const json_t *runs,
+                       const struct series *s, size_t k)
+{
+    fprintf(f, "$mbps%zu << EOD\n", k);
+    for (size_t p = 0; p < s[k].n; p++) {
+        const json_t *run = json_array_get(runs, s[k].runs[p]);
+        const json_t *iv = run_interval(analysis, run);
+        const json_t *v = json_object_get(json_object_get(run, "mbps"), "median");
+        double median = json_number_value(v);
+        bool interval = json_is_number(json_object_get(iv, "lo")) &&
+                        json_is_number(json_object_get(iv, "hi"));
+        if (!json_is_number(v))
+            continue;
+        fprintf(f, "%lld %.6g %.6g %.6g\n",
+                (long long)json_integer_value(json_object_get(run, "footprint")), median,
+                interval ? json_number_value(json_object_get(iv, "lo")) : median,
+                interval ? json_number_value(json_object_get(iv, "hi")) : median);
+    }
+    fprintf(f, "EOD\n");
+}
+
+/* One inline data block per series: footprint and a counter figure per run. */
 static void data_blocks(FILE *f, const char *prefix, const json_t *runs, const struct series *s,
                         size_t n, const char *field)
 {
@@ -323,37 +358,26 @@ static void data_blocks(FILE *f, const char *prefix, const json_t *runs, const s
         fprintf(f, "$%s%zu << EOD\n", prefix, k);
         for (size_t p = 0; p < s[k].n; p++) {
             const json_t *run = json_array_get(runs, s[k].runs[p]);
-            const json_t *v;
-            if (strcmp(field, "mbps") == 0) {
-                v = json_object_get(json_object_get(run, "mbps"), "median");
-            } else {
-                const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
-                v = json_object_get(d, field);
-                /* bytes per table byte -> bytes per page */
-                if (json_is_number(v) && strstr(field, "table_byte"))
-                    fprintf(f, "%lld %.6g\n",
-                            (long long)json_integer_value(json_object_get(run, "footprint")),
-                            json_number_value(v) *
-                                (double)json_integer_value(json_object_get(run, "page_size")));
-                else if (json_is_number(v))
-                    fprintf(f, "%lld %.6g\n",
-                            (long long)json_integer_value(json_object_get(run, "footprint")),
-                            json_number_value(v));
-                continue;
-            }
+            const json_t *v = json_object_get(json_object_get(json_object_get(run, "counters"),
+                                                              "derived"), field);
+            double scale = strstr(field, "table_byte") /* bytes per table byte -> per page */
+                               ? (double)json_integer_value(json_object_get(run, "page_size"))
+                               : 1.0;
             if (json_is_number(v))
                 fprintf(f, "%lld %.6g\n",
                         (long long)json_integer_value(json_object_get(run, "footprint")),
-                        json_number_value(v));
+                        json_number_value(v) * scale);
         }
         fprintf(f, "EOD\n");
     }
 }
 
-/* A line of the plot: $PREFIXk, its axes, its title (the series' title and what; never cut). */
+/* A line of the plot: $PREFIXk, its axes, its title (the series' title and what; never cut);
+ * the MB/s lines with their intervals as error bars. */
 static void plot_line(FILE *f, const char *sep, const char *prefix, size_t k, const char *axes,
                       const char *title, const char *what)
 {
+    bool bars = strcmp(prefix, "mbps") == 0;
     size_t len = strlen(title) + strlen(what) + 1;
     char *raw = malloc(len), *quoted = NULL;
 
@@ -361,8 +385,8 @@ static void plot_line(FILE *f, const char *sep, const char *prefix, size_t k, co
         snprintf(raw, len, "%s%s", title, what);
         quoted = gp_quoted(raw);
     }
-    fprintf(f, "%s$%s%zu using 1:2%s with linespoints title %s", sep, prefix, k, axes,
-            quoted ? quoted : "'?'");
+    fprintf(f, "%s$%s%zu using 1:2%s%s with %s title %s", sep, prefix, k, bars ? ":3:4" : "",
+            axes, bars ? "yerrorlines" : "linespoints", quoted ? quoted : "'?'");
     free(raw);
     free(quoted);
 }
@@ -418,6 +442,7 @@ static void plot_title(FILE *f, const json_t *report)
 int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_error *err)
 {
     const json_t *runs = json_object_get(report, "runs");
+    json_t *analysis = json_object_get(report, "analysis") ? NULL : sb_analysis_build(report);
     const char *ext = strrchr(output, '.');
     bool counters = has_counters(runs);
     struct series *s;
@@ -427,8 +452,10 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
 
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-    if ((status = make_series(runs, &s, &n, err)) != SB_OK)
+    if ((status = make_series(runs, &s, &n, err)) != SB_OK) {
+        json_decref(analysis);
         return status;
+    }
     if (strcmp(ext, ".svg") == 0)
         fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11'\n", counters ? 1100 : 600);
     else
@@ -436,7 +463,8 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     quoted = gp_quoted(output);
     fprintf(f, "set output %s\n", quoted ? quoted : "'?'");
     free(quoted);
-    data_blocks(f, "mbps", runs, s, n, "mbps");
+    for (size_t k = 0; k < n; k++)
+        mbps_block(f, analysis ? analysis : json_object_get(report, "analysis"), runs, s, k);
     if (counters) {
         data_blocks(f, "wb", runs, s, n, "l2_writeback_per_page");
         data_blocks(f, "rd", runs, s, n, "mem_read_bytes_per_table_byte");
@@ -446,7 +474,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     plot_title(f, report);
     fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset grid\nset key outside right "
                "noenhanced\nset xlabel 'bytes the policy writes into (pool, ring or one page; "
-               "log scale, binary units)'\nset ylabel 'MB/s (table bytes / s / 10^6, median)'\n");
+               "log scale, binary units)'\nset ylabel 'MB/s (table bytes / s / 10^6): median, 95%% interval'\n");
     cache_marks(f, report);
     fprintf(f, "plot ");
     for (size_t k = 0; k < n; k++)
@@ -455,6 +483,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     if (counters)
         counters_plot(f, runs, s, n);
     free_series(s, n);
+    json_decref(analysis);
     return SB_OK;
 }
 

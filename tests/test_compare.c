@@ -353,7 +353,7 @@ static void test_compare_build(void **state)
 
     assert_non_null(doc);
     assert_string_equal(json_string_value(at(doc, "schema", NULL)), "scanbench-compare");
-    assert_int_equal(json_integer_value(at(doc, "schema_version", NULL)), 1);
+    assert_int_equal(json_integer_value(at(doc, "schema_version", NULL)), 2);
     assert_near(json_real_value(at(doc, "alpha", NULL)), 0.05, 0.0);
     assert_int_equal(json_array_size(at(doc, "reports", NULL)), 2);
     assert_string_equal(json_string_value(at(json_array_get(at(doc, "reports", NULL), 1), "host",
@@ -474,8 +474,8 @@ static void test_compare_render(void **state)
     assert_contains(text, "A = report-a.json (host host-a, AMD EPYC 7B13, 2025-03-01T10:00:00Z)");
     assert_contains(text, "count clock 256KB memcpy table 1MB");
     assert_contains(text, "count ring 64KB in 256KB memcpy table 1MB");
-    assert_contains(text, "   1.600   0.0079 *\n");
-    assert_contains(text, "   1.024   0.8413 ~\n");
+    assert_contains(text, "   1.600 [1.250, 2.500] +   0.0079 *\n");
+    assert_contains(text, "   1.024 [0.512, 2.048] ?   0.8413 ~\n");
     assert_contains(text, "A n/a  X 65.000");
     assert_contains(text, "runs with no partner:\n  B: fixture pool_size=512K policy=ring\n"
                           "  A: fixture pool_size=512K policy=clock\n");
@@ -576,8 +576,9 @@ static void test_plot_script(void **state)
     /* x range from the smallest mark (L1d) to the largest (L3), widened 1.5 times each way */
     assert_contains(text, "set xrange [21845.3:5.03316e+07]\n");
     assert_int_equal(count_of(text, "<< EOD\n"), 2);
-    assert_contains(text, "$mbps0 << EOD\n262144 10000\n524288 15625\nEOD\n");
-    assert_contains(text, "$mbps1 << EOD\n65536 25000\nEOD\n");
+    assert_contains(text, "$mbps0 << EOD\n262144 10000 10000 10000\n524288 15625 15625 "
+                          "15625\nEOD\n");
+    assert_contains(text, "$mbps1 << EOD\n65536 25000 25000 25000\nEOD\n");
     assert_contains(text, "title 'count clock memcpy'");
     assert_contains(text, "title 'count ring memcpy'");
     assert_contains(text, "scanbench fixture on host-a (AMD EPYC 7B13)");
@@ -596,11 +597,11 @@ static void test_plot_script(void **state)
     assert_int_equal(count_of(text, "<< EOD\n"), 12);
     /* B's series: its two ring runs (64KB rings in pools of 256KB and 512KB) are one line each,
      * titled with the pool, not two points at 64KB of one line; then clock at 256KB */
-    assert_contains(text, "$mbps0 << EOD\n65536 25600\nEOD\n");
-    assert_contains(text, "$mbps1 << EOD\n65536 25000\nEOD\n");
-    assert_contains(text, "title 'count ring memcpy pool_size=256KB', $mbps1 using 1:2 with "
-                          "linespoints title 'count ring memcpy pool_size=512KB', $mbps2");
-    assert_contains(text, "$mbps2 << EOD\n262144 16000\nEOD\n");
+    assert_contains(text, "$mbps0 << EOD\n65536 25600 25600 25600\nEOD\n");
+    assert_contains(text, "$mbps1 << EOD\n65536 25000 25000 25000\nEOD\n");
+    assert_contains(text, "title 'count ring memcpy pool_size=256KB', $mbps1 using 1:2:3:4 with "
+                          "yerrorlines title 'count ring memcpy pool_size=512KB', $mbps2");
+    assert_contains(text, "$mbps2 << EOD\n262144 16000 16000 16000\nEOD\n");
     assert_contains(text, "$wb0 << EOD\nEOD\n");
     assert_contains(text, "$wb2 << EOD\n262144 65\nEOD\n");
     assert_contains(text, "$rd2 << EOD\n262144 16384\nEOD\n");
@@ -670,7 +671,8 @@ static void test_plot_lines(void **state)
 
     text = plot_script(r, "t.png", SB_OK);
     assert_int_equal(count_of(text, "<< EOD\n"), 4);
-    assert_contains(text, "$mbps0 << EOD\n262144 10000\n524288 15625\nEOD\n");
+    assert_contains(text, "$mbps0 << EOD\n262144 10000 10000 10000\n524288 15625 15625 "
+                          "15625\nEOD\n");
     assert_contains(text, "title 'count clock memcpy table_size=4MB'");
     assert_contains(text, "title 'count clock memcpy table_size=8MB'");
     assert_contains(text, "title 'count ring memcpy table_size=4MB'");

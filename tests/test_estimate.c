@@ -255,9 +255,29 @@ static void test_select_median(void **state)
     assert_near(sb_sorted_quantile(sorted, 4, 0.9), 6.8, 1e-12); /* h = 2.7 */
 }
 
+/* Two samples with no pairing: constant samples give the ratio of their values exactly, and its
+ * interval collapses on it; a sample with fewer than 2 usable values gives -1 and NaN; the
+ * interval of a spread sample holds the ratio of the medians. */
+static void test_unpaired(void **state)
+{
+    const double a[] = {100, 100, 100}, b[] = {150, NAN, 150, 150, -1};
+    const double c[] = {90, 100, 110, 95, 105}, d[] = {180, 200, 220, 190, 210};
+    double ratio, lo, hi;
+    (void)state;
+
+    assert_int_equal(sb_unpaired_estimate(a, 3, b, 5, 0.95, 500, 1, &ratio, &lo, &hi), 0);
+    assert_true(ratio == 1.5 && lo == 1.5 && hi == 1.5);
+    assert_int_equal(sb_unpaired_estimate(a, 1, b, 5, 0.95, 500, 1, &ratio, &lo, &hi), -1);
+    assert_true(isnan(ratio) && isnan(lo) && isnan(hi));
+    assert_int_equal(sb_unpaired_estimate(c, 5, d, 5, 0.95, 2000, 7, &ratio, &lo, &hi), 0);
+    assert_true(fabs(ratio - 2.0) < 1e-12);
+    assert_true(lo < 2.0 && hi > 2.0 && lo >= 180.0 / 110.0 && hi <= 220.0 / 90.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unpaired),
         cmocka_unit_test(test_constant_ratio),
         cmocka_unit_test(test_missing_rounds),
         cmocka_unit_test(test_two_rounds_by_hand),
