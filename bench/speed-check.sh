@@ -6,7 +6,7 @@
 #   2. the best kernel: every kernel this CPU runs, ring placement, op none, against bare-copy.
 # usage: bench/speed-check.sh [ROUNDS] [TABLE_SIZE] [RING_SIZE]   (needs jq; prints figures)
 set -eu
-rounds=${1:-5}
+rounds=${1:-9}
 table=${2:-512M}
 ring=${3:-256K}
 here=$(dirname "$0")
@@ -15,7 +15,7 @@ bare="$here/bare-copy"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 common="--set table_size=$table --set pool_size=16M --set ring_size=$ring --set policy=ring
-        --set op=none --set repetitions=5 --set warmup=1"
+        --set op=none --set repetitions=5 --set warmup=1 --set min_scan_ms=0"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 

@@ -37,7 +37,7 @@ fi
 grep -qF "$pkgdatadir/configs/events/intel-skx.ini" events.txt || fail "scanbench events did not read the installed intel-skx map"
 
 # every experiment of the thread, from the installed configs/experiments
-if "$scanbench" reproduce all --quick --set table_size=4M -o repro >repro.txt 2>repro.err; then
+if "$scanbench" reproduce all --quick --set table_size=4M --set min_scan_ms=0 -o repro >repro.txt 2>repro.err; then
     want=$(grep -l '^\[thread\]' "$srcdir"/configs/experiments/*.ini | wc -l)
     got=$(ls repro/*.json | wc -l)
     [ "$got" -eq "$want" ] || fail "reproduce wrote $got reports, want $want"
