@@ -442,7 +442,7 @@ static void plot_title(FILE *f, const json_t *report)
 int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_error *err)
 {
     const json_t *runs = json_object_get(report, "runs");
-    json_t *analysis = json_object_get(report, "analysis") ? NULL : sb_analysis_build(report);
+    json_t *analysis = NULL;
     const char *ext = strrchr(output, '.');
     bool counters = has_counters(runs);
     struct series *s;
@@ -452,10 +452,11 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
 
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-    if ((status = make_series(runs, &s, &n, err)) != SB_OK) {
-        json_decref(analysis);
+    if ((status = make_series(runs, &s, &n, err)) != SB_OK)
         return status;
-    }
+    /* a report read from a file may lack its analysis: made here (schema 1: no intervals) */
+    if (!json_object_get(report, "analysis"))
+        analysis = sb_analysis_build(report);
     if (strcmp(ext, ".svg") == 0)
         fprintf(f, "set terminal svg size 1000,%d dynamic font 'sans,11'\n", counters ? 1100 : 600);
     else

@@ -289,8 +289,7 @@ static void test_report_runs(void **state)
     json_array_append_new(runs, run("count", "clock", 16 * MB, m, 1000.0));
     json_array_append_new(runs, run("vacuum", "ring", 256 * KB, m, 1000.0));
     r = json_array_get(runs, 1);
-    json_array_extend(json_object_get((json_t *)r, "repetitions"),
-                      json_pack("[f, f, f]", 0.5, 0.25, 2.0));
+    json_object_set_new((json_t *)r, "repetitions", json_pack("[f, f, f]", 0.5, 0.25, 2.0));
     samples = sb_run_mbps_samples(r, &n);
     assert_non_null(samples);
     assert_int_equal(n, 3);
