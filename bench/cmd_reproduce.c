@@ -196,18 +196,18 @@ static int open_pg(struct reproduction *r, struct sb_pg_session **session, struc
     }
     if (status != SB_OK)
         return status;
-    sb_pg_signals_install();
     return sb_pg_session_open(session, &r->pg_all, false, err);
 }
 
-/* The experiment's server runs, as the report's `postgresql` block. */
+/* The experiment's server runs, as the report's `postgresql` block (when stopped, the runs
+ * finished). */
 static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *session,
                        json_t *report, struct sb_error *err)
 {
     json_t *runs = json_array();
     int status = sb_pg_session_run(session, &r->pg_jobs[i], runs, true, err);
 
-    if (status == SB_OK)
+    if (status == SB_OK || sb_stop_requested())
         json_object_set_new(report, "postgresql",
                             json_pack("{s:o, s:o, s:s}", "server", sb_pg_session_json(session),
                                       "runs", runs, "notes", r->pg_jobs[i].notes));
@@ -241,8 +241,8 @@ int sb_cmd_reproduce(int argc, char **argv)
     if (status == SB_OK && outdir && mkdir(outdir, 0777) != 0)
         status = sb_fail(&err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
                          "never overwrites)", outdir, strerror(errno));
-    /* SIGINT, SIGTERM and the watchdog stop the reproduction between scans (lib/stop.h);
-     * with --pg, the server's handlers (installed over these) stop it too */
+    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
+     * (lib/stop.h), with --pg also the server's statement in flight */
     if (status == SB_OK)
         sb_stop_install();
     if (status == SB_OK && r.pg)
@@ -280,6 +280,8 @@ int sb_cmd_reproduce(int argc, char **argv)
         if (status == SB_OK && session)
             status = add_pg_runs(&r, i, session, report, &err);
         stopped = status != SB_OK && sb_stop_requested();
+        if (status == SB_OK && i == r.n - 1)
+            sb_stop_work_done(); /* a signal from now on changes nothing */
         if (stopped) {
             /* the experiment's report keeps its runs finished, marked incomplete */
             char why[320];
@@ -360,8 +362,6 @@ out:
         sb_pg_jobs_free(&r.pg_jobs[i]);
     }
     sb_pg_jobs_free(&r.pg_all);
-    if (r.pg)
-        sb_pg_signals_finish();
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

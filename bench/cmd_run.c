@@ -1,7 +1,7 @@
 /* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]`: reads
  * the experiment (the embedded default without a file), plans it, runs every run, prints the
  * thread-style table on stdout and, with -o, writes the JSON report. Progress goes to stderr.
- * Stopped by SIGINT/SIGTERM or the watchdog, it prints and writes the runs finished so far. */
+ * Stopped by a signal or the watchdog, it prints and writes the runs finished so far. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -56,11 +56,14 @@ int sb_cmd_run(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
-    /* SIGINT, SIGTERM and the watchdog stop the sweep between scans (lib/stop.h): the runs
-     * finished so far are still printed and written, the report marked incomplete */
+    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the sweep between scans
+     * (lib/stop.h): the runs finished so far are still printed and written, the report marked
+     * incomplete; one that comes after the last run changes nothing */
     sb_stop_install();
     status = sb_runner_run(&plan, report, args.quiet, &err);
     stopped = status != SB_OK && sb_stop_requested();
+    if (status == SB_OK)
+        sb_stop_work_done();
     if (status != SB_OK && !stopped)
         goto out;
     if (json_array_size(json_object_get(report, "runs")))

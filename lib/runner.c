@@ -61,6 +61,7 @@ static int tables_build(struct sb_iocache *tables, uint32_t *ntables,
                                    : "into a scratch file in ",
                 p->source->is_file ? p->data_dir : "");
     }
+    sb_stop_test_pause("build");
     for (; *ntables < want; (*ntables)++) {
         int status = sb_iocache_build(&tables[*ntables], p, sb_threads_home_node(p, *ntables),
                                       err);

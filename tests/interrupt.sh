@@ -6,18 +6,12 @@
 # incomplete. Deterministic: each signal is sent once a progress line on stderr shows that a
 # later run has started.
 . "$top_srcdir/tests/lib.sh"
+set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }
 
-# wait_for FILE TEXT PID: waits (up to 120 s) until FILE holds TEXT; false if PID ended first
-wait_for() {
-    local i
-    for i in $(seq 1 2400); do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        kill -0 "$3" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
+# the progress lines waited for (stderr)
+RUN_3_STARTED='run 3/'
+EXPERIMENT_2_STARTED='experiment 2/2'
 
 # A sweep of 40 short runs (a 4MB table, 200 timed scans each: well under a second a run).
 SWEEP=(--set table_size=4M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,ring
@@ -30,7 +24,7 @@ check_interrupted() {
     "$SCANBENCH" run "${SWEEP[@]}" --set source=file --set data_dir="$SCRATCH/data-$sig" \
         -o "$report" >"$SCRATCH/$sig.out" 2>"$SCRATCH/$sig.err" &
     pid=$!
-    if ! wait_for "$SCRATCH/$sig.err" "run 3/" $pid; then
+    if ! wait_for_stderr "$SCRATCH/$sig.err" "$RUN_3_STARTED" $pid; then
         fail "$sig: run 3 never started: $(tail -3 "$SCRATCH/$sig.err")"; wait $pid; return
     fi
     kill -"$sig" $pid
@@ -61,7 +55,7 @@ check_interrupted TERM 143
 "$SCANBENCH" reproduce x4500-memtable luke-experiment1 --quick --set table_size=4M \
     --set repetitions=100 -o "$SCRATCH/repro" >"$SCRATCH/repro.out" 2>"$SCRATCH/repro.err" &
 pid=$!
-if wait_for "$SCRATCH/repro.err" "experiment 2/2" $pid; then
+if wait_for_stderr "$SCRATCH/repro.err" "$EXPERIMENT_2_STARTED" $pid; then
     sleep 0.2
     kill -INT $pid
     wait $pid
