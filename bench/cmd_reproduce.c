@@ -8,17 +8,16 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "configs_path.h"
 #include "counters.h"
 #include "experiment.h"
+#include "outdir.h"
 #include "pg_jobs.h"
 #include "pg_runner.h"
 #include "plan.h"
@@ -164,20 +163,37 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     return status;
 }
 
-/* Writes text to DIR/NAME without replacing anything. */
-static int save_text(const char *dir, const char *name, const char *text, struct sb_error *err)
+/* Writes text as DIR/name without replacing anything (outdir.h), saying on stderr when the
+ * name appeared during the run or the files had to move to a new directory. */
+static int save_text(struct sb_outdir *dir, const char *name, const char *text, const char *what,
+                     struct sb_error *err)
 {
-    char path[1024];
-    FILE *f;
+    char used[SB_OUTFILE_MAX], asked[SB_OUTFILE_MAX + 64];
+    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
 
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wx");
-    if (!f)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot create: %s", path, strerror(errno));
-    fputs(text, f);
-    if (fclose(f) != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot write", path);
-    return SB_OK;
+    if (dir->note[0])
+        fprintf(stderr, "scanbench: %s\n", dir->note);
+    dir->note[0] = '\0';
+    snprintf(asked, sizeof asked, "%s/%s", dir->path, name);
+    if (status == SB_OK && strcmp(asked, used) != 0)
+        fprintf(stderr, "scanbench: %s appeared during the run; the %s is kept as %s\n", asked,
+                what, used);
+    return status;
+}
+
+/* The experiment's report as DIR/NAME.json. */
+static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
+                       struct sb_error *err)
+{
+    char file[128], *text = sb_report_text(report);
+    int status;
+
+    if (!text)
+        return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", name);
+    snprintf(file, sizeof file, "%s.json", name);
+    status = save_text(dir, file, text, "report", err);
+    free(text);
+    return status;
 }
 
 /* --pg: the server measurements of every experiment (pools below PostgreSQL's minimum left out
@@ -220,6 +236,7 @@ int sb_cmd_reproduce(int argc, char **argv)
 {
     struct sb_pg_session *session = NULL;
     static struct reproduction r;
+    static struct sb_outdir dir;
     const char *sets[256];
     int nsets = 0, status, compared = 0, faster = 0, lowered = 0, with_counters = 0;
     bool quick = false, stopped = false;
@@ -238,9 +255,8 @@ int sb_cmd_reproduce(int argc, char **argv)
     status = pick(&r, argc, argv, sets, &nsets, &quick, &outdir, &err);
     if (status == SB_OK)
         status = prepare(&r, sets, nsets, quick, &err);
-    if (status == SB_OK && outdir && mkdir(outdir, 0777) != 0)
-        status = sb_fail(&err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
-                         "never overwrites)", outdir, strerror(errno));
+    if (status == SB_OK && outdir)
+        status = sb_outdir_create(&dir, outdir, &err);
     /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
      * (lib/stop.h), with --pg also the server's statement in flight */
     if (status == SB_OK)
@@ -313,14 +329,10 @@ int sb_cmd_reproduce(int argc, char **argv)
             }
         }
         if (status == SB_OK && outdir) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
-            status = sb_report_write(report, path, &err);
+            status = save_report(&dir, r.names[i], report, &err);
         } else if (stopped && outdir) {
-            char path[1024];
             struct sb_error write_err = {0};
-            snprintf(path, sizeof path, "%s/%s.json", outdir, r.names[i]);
-            if (sb_report_write(report, path, &write_err) != SB_OK)
+            if (save_report(&dir, r.names[i], report, &write_err) != SB_OK)
                 fprintf(stderr, "scanbench: %s\n", write_err.msg);
         }
         json_decref(report);
@@ -338,15 +350,15 @@ int sb_cmd_reproduce(int argc, char **argv)
         fflush(out);
         fputs(text, stdout);
         if (outdir)
-            status = save_text(outdir, "reproduction.txt", text, &err);
+            status = save_text(&dir, "reproduction.txt", text, "text", &err);
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
-                sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? outdir : "");
+                sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? dir.path : "");
     } else if (stopped) {
         /* what was reproduced before the stop, printed and saved as it stands */
         struct sb_error write_err = {0};
         fflush(out);
         fputs(text, stdout);
-        if (outdir && save_text(outdir, "reproduction.txt", text, &write_err) != SB_OK)
+        if (outdir && save_text(&dir, "reproduction.txt", text, "text", &write_err) != SB_OK)
             fprintf(stderr, "scanbench: %s\n", write_err.msg);
     }
 out:

@@ -71,15 +71,12 @@ int sb_cmd_run(int argc, char **argv)
     fflush(stdout);
     if (args.output) {
         struct sb_error write_err = {0};
-        int written = sb_report_write(report, args.output, &write_err);
+        int written = sb_report_save(report, args.output, args.quiet, &write_err);
         if (written != SB_OK && !stopped) {
             status = written;
             err = write_err;
         } else if (written != SB_OK) {
             fprintf(stderr, "scanbench: %s\n", write_err.msg);
-        } else if (!args.quiet || stopped) {
-            fprintf(stderr, "scanbench: report written to %s%s\n", args.output,
-                    stopped ? " (incomplete)" : "");
         }
     }
 out:

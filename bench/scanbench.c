@@ -28,7 +28,8 @@ static const struct {
     {"run", sb_cmd_run, SB_ARGS_RUN,
      "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
      "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
+     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {"topo", sb_cmd_topo, "", "the caches, cores and NUMA nodes, with their source", ""},
     {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
@@ -53,7 +54,8 @@ static const struct {
     {"pg", sb_cmd_pg, SB_ARGS_PG,
      "the experiment on a live PostgreSQL server (a throwaway cluster)",
      "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
+     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {NULL, NULL, NULL, NULL, NULL},
 };
