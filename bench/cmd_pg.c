@@ -4,7 +4,9 @@
  * and VACUUM timed on the client; PostgreSQL's own rule places the pages (its ring, or the
  * clock sweep). Prints the table on stdout, writes the same report format as `run` (source
  * `postgresql`). Each run is bounded by run_timeout (the watchdog of stop.h cancels its
- * statement). The cluster is removed on every path, SIGINT, SIGTERM and the watchdog included. */
+ * statement). Stopped by a signal or the watchdog, it prints and writes the runs finished so far,
+ * marked incomplete. The cluster is removed on every path, the signals and the watchdog
+ * included. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include "pg_runner.h"
 #include "plan.h"
 #include "render_pg.h"
+#include "outfile.h"
 #include "report.h"
 #include "run_args.h"
 #include "runner.h"
@@ -33,6 +36,24 @@ static void collapse_ignored_lists(struct sb_experiment *exp)
         sb_experiment_keep_first(exp, keys[k]);
 }
 
+/* A signal or the watchdog stopped the server runs: the report keeps the runs finished, marked
+ * incomplete, naming the run stopped (jobs run in order, each finished one recorded). */
+static void mark_stopped(const struct sb_pg_jobs *jobs, json_t *report, struct sb_error *err)
+{
+    size_t done = json_array_size(json_object_get(report, "runs"));
+    const char *name = done < jobs->n ? jobs->jobs[done].run->name : "";
+    char why[320], more[64] = "";
+
+    sb_report_mark_interrupted(report, sb_stop_reason(why, sizeof why), name, done + 1,
+                               jobs->n);
+    if (!sb_stop_signal())
+        return; /* the watchdog: err names the run already (pg_runner.c) */
+    if (jobs->n > done + 1)
+        snprintf(more, sizeof more, "; %zu more not run", jobs->n - done - 1);
+    sb_fail(err, SB_ERR_RUN, "interrupted (%s) during pg run %zu/%zu %s: the report keeps the "
+            "%zu runs finished, marked incomplete%s", why, done + 1, jobs->n, name, done, more);
+}
+
 int sb_cmd_pg(int argc, char **argv)
 {
     struct sb_run_args args;
@@ -46,6 +67,7 @@ int sb_cmd_pg(int argc, char **argv)
     json_t *report = NULL, *block;
     char *command = NULL, why[256], ignored[768], notes[1800];
     int status, exp_ready = 0;
+    bool stopped = false;
 
     status = sb_run_args_parse(argc, argv, "scanbench pg " SB_ARGS_PG, &args, &err);
     if (status == SB_OK && !sb_pg_built(why, sizeof why))
@@ -89,24 +111,39 @@ int sb_cmd_pg(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
-    sb_pg_signals_install();
+    sb_report_mark_complete(report);
+    /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
+     * watchdog stops a run past its run_timeout (lib/stop.h): the runs finished are kept */
+    sb_stop_install();
     status = sb_pg_session_open(&session, &jobs, args.quiet, &err);
     if (status == SB_OK && notes[0] && !args.quiet)
         fprintf(stderr, "scanbench: note: %s\n", notes);
     if (status == SB_OK)
         status = sb_pg_session_run(session, &jobs, json_object_get(report, "runs"), args.quiet,
                                    &err);
-    if (status != SB_OK)
+    stopped = status != SB_OK && sb_stop_requested();
+    if (status == SB_OK)
+        sb_stop_work_done();
+    else if (stopped)
+        mark_stopped(&jobs, report, &err);
+    else
         goto out;
-    block = sb_pg_session_json(session);
+    block = session ? sb_pg_session_json(session) : json_null();
     json_object_set_new(block, "notes", json_string(notes));
     json_object_set_new(report, "postgresql", block);
-    sb_render_pg(stdout, report);
+    if (!stopped || json_array_size(json_object_get(report, "runs")))
+        sb_render_pg(stdout, report);
     fflush(stdout);
     if (args.output) {
-        status = sb_report_write(report, args.output, &err);
-        if (status == SB_OK && !args.quiet)
-            fprintf(stderr, "scanbench: report written to %s\n", args.output);
+        struct sb_error write_err = {0};
+        static char used[SB_OUTFILE_MAX];
+        int written = sb_report_save(report, args.output, args.quiet, used, &write_err);
+        if (written != SB_OK && !stopped) {
+            status = written;
+            err = write_err;
+        } else if (written != SB_OK) {
+            fprintf(stderr, "scanbench: %s\n", write_err.msg);
+        }
     }
 out:
     sb_pg_session_close(session);
@@ -118,7 +155,6 @@ out:
     sb_plan_free(&plan);
     if (exp_ready)
         sb_experiment_free(&exp);
-    sb_pg_signals_finish();
-    sb_stop_finish(); /* the watchdog's timer (pg_runner.c arms it per run) goes */
+    sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

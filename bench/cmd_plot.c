@@ -1,5 +1,6 @@
 /* cmd_plot.c: `scanbench plot REPORT [-o FILE.png|.svg]`: draws a report with gnuplot (the
- * default output is the report's name with .png for .json; never an existing file). */
+ * default output is the report's name with .png for .json; never an existing file; one that
+ * appears while gnuplot draws keeps the plot as NAME-2.png). */
 #include "config.h"
 
 #include <stdio.h>
@@ -7,14 +8,16 @@
 #include <string.h>
 
 #include "commands.h"
+#include "outfile.h"
 #include "plot.h"
 #include "report_read.h"
+#include "stop.h"
 
 int sb_cmd_plot(int argc, char **argv)
 {
     struct sb_error err = {0};
     const char *input = NULL, *output = NULL;
-    char *default_output = NULL;
+    char *default_output = NULL, used[SB_OUTFILE_MAX];
     json_t *report = NULL;
     int status = SB_OK;
 
@@ -52,13 +55,21 @@ int sb_cmd_plot(int argc, char **argv)
         strcat(default_output, ".png");
         output = default_output;
     }
-    status = sb_plot(report, output, &err);
+    /* a signal ends gnuplot and the plot, its temporary files removed (lib/stop.h) */
+    sb_stop_install();
+    status = sb_plot(report, output, used, &err);
     if (status == SB_OK)
+        sb_stop_work_done();
+    if (status == SB_OK && strcmp(used, output) != 0)
+        fprintf(stderr, "scanbench: %s appeared while it was drawn; the plot is kept as %s\n",
+                output, used);
+    else if (status == SB_OK)
         fprintf(stderr, "scanbench: plot written to %s\n", output);
 out:
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);
     json_decref(report);
     free(default_output);
+    sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

@@ -8,17 +8,16 @@
 #include "config.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "configs_path.h"
 #include "counters.h"
 #include "experiment.h"
+#include "outdir.h"
 #include "pg_jobs.h"
 #include "pg_runner.h"
 #include "plan.h"
@@ -224,20 +223,37 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     return status;
 }
 
-/* Writes text to DIR/NAME without replacing anything. */
-static int save_text(const char *dir, const char *name, const char *text, struct sb_error *err)
+/* Writes text as DIR/name without replacing anything (outdir.h), saying on stderr when the
+ * name appeared during the run or the files had to move to a new directory. */
+static int save_text(struct sb_outdir *dir, const char *name, const char *text, const char *what,
+                     struct sb_error *err)
 {
-    char path[1024];
-    FILE *f;
+    char used[SB_OUTFILE_MAX], asked[SB_OUTFILE_MAX + 64];
+    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
 
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "wx");
-    if (!f)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot create: %s", path, strerror(errno));
-    fputs(text, f);
-    if (fclose(f) != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot write", path);
-    return SB_OK;
+    if (dir->note[0])
+        fprintf(stderr, "scanbench: %s\n", dir->note);
+    dir->note[0] = '\0';
+    snprintf(asked, sizeof asked, "%s/%s", dir->path, name);
+    if (status == SB_OK && strcmp(asked, used) != 0)
+        fprintf(stderr, "scanbench: %s appeared during the run; the %s is kept as %s\n", asked,
+                what, used);
+    return status;
+}
+
+/* The experiment's report as DIR/NAME.json. */
+static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
+                       struct sb_error *err)
+{
+    char file[128], *text = sb_report_text(report);
+    int status;
+
+    if (!text)
+        return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", name);
+    snprintf(file, sizeof file, "%s.json", name);
+    status = save_text(dir, file, text, "report", err);
+    free(text);
+    return status;
 }
 
 /* --pg: the server measurements of every experiment (pools below PostgreSQL's minimum left out
@@ -256,18 +272,18 @@ static int open_pg(struct reproduction *r, struct sb_pg_session **session, struc
     }
     if (status != SB_OK)
         return status;
-    sb_pg_signals_install();
     return sb_pg_session_open(session, &r->pg_all, false, err);
 }
 
-/* The experiment's server runs, as the report's `postgresql` block. */
+/* The experiment's server runs, as the report's `postgresql` block (when stopped, the runs
+ * finished). */
 static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *session,
                        json_t *report, struct sb_error *err)
 {
     json_t *runs = json_array();
     int status = sb_pg_session_run(session, &r->pg_jobs[i], runs, true, err);
 
-    if (status == SB_OK)
+    if (status == SB_OK || sb_stop_requested())
         json_object_set_new(report, "postgresql",
                             json_pack("{s:o, s:o, s:s}", "server", sb_pg_session_json(session),
                                       "runs", runs, "notes", r->pg_jobs[i].notes));
@@ -312,8 +328,8 @@ static void overall(FILE *out, const struct tally *t)
         fprintf(out, "; no counters were available to say why");
     fprintf(out, ".\n");
     if (t->twice)
-        fprintf(out, "== --twice: %d of %d experiments REPRODUCIBLE.\n", t->reproducible,
-                t->twice);
+        fprintf(out, "== --twice: %d of %d experiments REPRODUCIBLE (and decided something).\n",
+                t->reproducible, t->twice);
 }
 
 /* The seconds experiment i's schedule may take: its share (by runs) of what is left. */
@@ -350,18 +366,18 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     return status;
 }
 
-/* Saves a report as DIR/NAME.json (or NAME.2.json for --twice's second); a failure after a
- * stop is said, not returned. */
-static int save_report(const char *outdir, const char *name, int pass, json_t *report,
+/* Saves a report as DIR/NAME.json (NAME.2.json for --twice's second); a failure after a stop
+ * is said, not returned (the stop's status stands). */
+static int keep_report(struct sb_outdir *dir, const char *name, int pass, json_t *report,
                        bool stopped, struct sb_error *err)
 {
-    char path[1024];
+    char file[96];
     struct sb_error write_err = {0};
 
-    if (!outdir)
+    if (!dir)
         return SB_OK;
-    snprintf(path, sizeof path, "%s/%s%s.json", outdir, name, pass ? ".2" : "");
-    if (sb_report_write(report, path, &write_err) == SB_OK)
+    snprintf(file, sizeof file, "%s%s", name, pass ? ".2" : "");
+    if (save_report(dir, file, report, &write_err) == SB_OK)
         return SB_OK;
     if (stopped) {
         fprintf(stderr, "scanbench: %s\n", write_err.msg);
@@ -378,17 +394,27 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
     bool same = sb_reproducible(json_object_get(first, "analysis"),
                                 json_object_get(second, "analysis"), why, sizeof why);
 
+    bool vacuous = same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
+                   !sb_analysis_decided(json_object_get(second, "analysis"));
+    json_int_t seed = json_integer_value(json_object_get(json_object_get(first, "schedule"),
+                                                         "seed"));
+
     t->twice++;
-    t->reproducible += same;
-    fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
-            same ? " (its two schedules agree on every comparison and knee)" : why);
-    json_object_set_new(second, "reproducibility", json_pack("{s:b, s:s}", "reproducible", same,
-                                                             "why", same ? "" : why));
+    t->reproducible += same && !vacuous;
+    if (vacuous)
+        fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
+                     "(every call withheld or inconclusive, no clear knee)\n", name);
+    else
+        fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
+                same ? " (its two schedules agree on every comparison and knee)" : why);
+    json_object_set_new(second, "reproducibility",
+                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
+                                  vacuous, "first_seed", seed, "why", same ? "" : why));
 }
 
 /* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
 static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
-                         const char *outdir, struct tally *t, struct sb_error *err)
+                         struct sb_outdir *dir, struct tally *t, struct sb_error *err)
 {
     size_t runs_left = 0;
     double t0 = sb_timer_now();
@@ -405,6 +431,8 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
             bool stopped;
             status = reproduce_one(r, i, pass, budget, session, &reports[pass], err);
             stopped = status != SB_OK && sb_stop_requested();
+            if (status == SB_OK && i == r->n - 1 && pass == (r->twice ? 1 : 0))
+                sb_stop_work_done(); /* a signal from now on changes nothing */
             if (status == SB_OK || stopped) {
                 fprintf(out, "%s", i || pass ? "\n" : "");
                 if (stopped)
@@ -415,9 +443,9 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
             if (pass == 1 && status == SB_OK)
                 say_reproducible(out, r->names[i], reports[0], reports[1], t);
             fflush(out);
-            if (reports[pass] && (status == SB_OK || stopped))
-                status = save_report(outdir, r->names[i], pass, reports[pass], stopped, err) ==
-                                 SB_OK ? status : err->status;
+            if (reports[pass] && (status == SB_OK || stopped) &&
+                keep_report(dir, r->names[i], pass, reports[pass], stopped, err) != SB_OK)
+                status = err->status;
         }
         json_decref(reports[0]);
         json_decref(reports[1]);
@@ -430,6 +458,7 @@ int sb_cmd_reproduce(int argc, char **argv)
 {
     struct sb_pg_session *session = NULL;
     static struct reproduction r;
+    static struct sb_outdir dir;
     const char *sets[256];
     int nsets = 0, status;
     bool quick = false;
@@ -449,11 +478,10 @@ int sb_cmd_reproduce(int argc, char **argv)
     status = pick(&r, argc, argv, sets, &nsets, &quick, &outdir, &err);
     if (status == SB_OK)
         status = prepare(&r, sets, nsets, quick, &err);
-    if (status == SB_OK && outdir && mkdir(outdir, 0777) != 0)
-        status = sb_fail(&err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
-                         "never overwrites)", outdir, strerror(errno));
-    /* signals and the watchdog stop the reproduction between scans (lib/stop.h); with --pg,
-     * the server's handlers (installed over these) stop it too */
+    if (status == SB_OK && outdir)
+        status = sb_outdir_create(&dir, outdir, &err);
+    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
+     * (lib/stop.h), with --pg also the server's statement in flight */
     if (status == SB_OK)
         sb_stop_install();
     if (status == SB_OK && r.pg)
@@ -465,14 +493,14 @@ int sb_cmd_reproduce(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "out of memory");
         goto out;
     }
-    status = reproduce_all(&r, session, out, outdir, &t, &err);
+    status = reproduce_all(&r, session, out, outdir ? &dir : NULL, &t, &err);
     if (status == SB_OK)
         overall(out, &t);
     fflush(out);
     if (status == SB_OK || sb_stop_requested()) {
         struct sb_error write_err = {0};
         fputs(text, stdout);
-        if (outdir && save_text(outdir, "reproduction.txt", text, &write_err) != SB_OK) {
+        if (outdir && save_text(&dir, "reproduction.txt", text, "text", &write_err) != SB_OK) {
             if (status == SB_OK) {
                 status = write_err.status;
                 err = write_err;
@@ -483,7 +511,7 @@ int sb_cmd_reproduce(int argc, char **argv)
     }
     if (status == SB_OK)
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
-                sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? outdir : "");
+                sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? dir.path : "");
 out:
     sb_pg_session_close(session);
     if (status != SB_OK)
@@ -497,8 +525,6 @@ out:
         sb_pg_jobs_free(&r.pg_jobs[i]);
     }
     sb_pg_jobs_free(&r.pg_all);
-    if (r.pg)
-        sb_pg_signals_finish();
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

@@ -18,6 +18,7 @@
 #include "plan.h"
 #include "render.h"
 #include "report.h"
+#include "outfile.h"
 #include "report_csv.h"
 #include "reproducible.h"
 #include "run_args.h"
@@ -56,26 +57,30 @@ static int plan_outputs(const struct sb_run_args *args, struct outputs *o, struc
     return status;
 }
 
-/* The report's text files: the JSON and its CSV (never replacing a file). */
-static int write_outputs(json_t *report, const char *path, const char *csv_path, bool quiet,
-                         bool stopped, struct sb_error *err)
+/* The report's files: the JSON and the CSV of its timed scans beside the name the report got
+ * (outfile.h: never replacing a file; a name that appeared during the run gets -2). */
+static int write_outputs(json_t *report, const char *path, bool quiet, struct sb_error *err)
 {
+    static char used[SB_OUTFILE_MAX], report_used[SB_OUTFILE_MAX], csv_path[SB_OUTFILE_MAX];
     char *csv = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&csv, &len);
     int status = f && sb_report_csv(f, report) == 0 ? SB_OK
                                                      : sb_fail(err, SB_ERR_RUN, "%s: out of "
-                                                               "memory for the CSV", csv_path);
+                                                               "memory for the CSV", path);
 
-    if (f)
-        fclose(f);
+    if (f && fclose(f) != 0 && status == SB_OK)
+        status = sb_fail(err, SB_ERR_RUN, "%s: out of memory for the CSV", path);
     if (status == SB_OK)
-        status = sb_report_write(report, path, err);
+        status = sb_report_save(report, path, quiet, report_used, err);
+    sb_report_csv_path(report_used, csv_path, sizeof csv_path);
     if (status == SB_OK)
-        status = sb_report_write_text(csv, csv_path, err);
-    if (status == SB_OK && (!quiet || stopped))
-        fprintf(stderr, "scanbench: report written to %s%s, its timed scans to %s\n", path,
-                stopped ? " (incomplete)" : "", csv_path);
+        status = sb_outfile_write(csv_path, csv, len, used, err);
+    if (status == SB_OK && strcmp(used, csv_path) != 0)
+        fprintf(stderr, "scanbench: %s appeared during the run; the timed scans are kept as %s\n",
+                csv_path, used);
+    else if (status == SB_OK && !quiet)
+        fprintf(stderr, "scanbench: timed scans written to %s\n", used);
     free(csv);
     return status;
 }
@@ -114,27 +119,34 @@ static void say_reproducible(const json_t *first, json_t *second)
     long long s2 = json_integer_value(json_object_get(json_object_get(second, "schedule"),
                                                       "seed"));
 
-    if (same)
+    if (same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
+        !sb_analysis_decided(json_object_get(second, "analysis")))
+        printf("\nREPRODUCIBLE only vacuously (seeds %lld and %lld): neither schedule decided "
+               "anything (every call withheld or inconclusive, no clear knee)\n", s1, s2);
+    else if (same)
         printf("\nREPRODUCIBLE: the two schedules (seeds %lld and %lld) agree on every "
                "comparison and knee\n", s1, s2);
     else
         printf("\nNOT REPRODUCIBLE (seeds %lld and %lld): %s\n", s1, s2, why);
     json_object_set_new(second, "reproducibility",
-                        json_pack("{s:b, s:I, s:s}", "reproducible", same, "first_seed",
-                                  (json_int_t)s1, "why", same ? "" : why));
+                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
+                                  same && !sb_analysis_decided(json_object_get(first, "analysis"))
+                                      && !sb_analysis_decided(json_object_get(second,
+                                                                              "analysis")),
+                                  "first_seed", (json_int_t)s1, "why", same ? "" : why));
 }
 
 /* Writes report k's files when -o asked for them; a failure to write after a stop is said, not
  * returned (the stop's status stands). */
 static int save(json_t *report, const struct sb_run_args *args, const struct outputs *o, int k,
-                bool stopped, int status, struct sb_error *err)
+                int status, struct sb_error *err)
 {
     struct sb_error write_err = {0};
     int written;
 
     if (!args->output || !report)
         return status;
-    written = write_outputs(report, o->report[k], o->csv[k], args->quiet, stopped, &write_err);
+    written = write_outputs(report, o->report[k], args->quiet, &write_err);
     if (written != SB_OK && status == SB_OK) {
         *err = write_err;
         return written;
@@ -193,8 +205,9 @@ int sb_cmd_run(int argc, char **argv)
     describe_sets(&args, &plan);
     sb_runner_topology(&plan, &topo);
     command = sb_args_command_line(argc, argv);
-    /* signals and the watchdog stop the schedule between scans (lib/stop.h): what was measured
-     * is still printed and written, the report marked incomplete */
+    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the schedule between scans
+     * (lib/stop.h): what was measured is still printed and written, the report marked
+     * incomplete; one that comes after the last scan changes nothing */
     sb_stop_install();
     for (int k = 0; k < (args.twice ? 2 : 1) && status == SB_OK && !stopped; k++) {
         if (k == 1) {
@@ -203,10 +216,12 @@ int sb_cmd_run(int argc, char **argv)
                    (unsigned long long)plan.schedule.seed);
         }
         status = run_once(&plan, &topo, command, args.quiet, &reports[k], &stopped, &err);
+        if (status == SB_OK && k + 1 == (args.twice ? 2 : 1))
+            sb_stop_work_done();
         if (k == 1 && status == SB_OK)
             say_reproducible(reports[0], reports[1]);
         if (status == SB_OK || stopped)
-            status = save(reports[k], &args, &o, k, stopped, status, &err);
+            status = save(reports[k], &args, &o, k, status, &err);
     }
 out:
     if (status != SB_OK)

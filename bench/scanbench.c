@@ -2,18 +2,22 @@
  * the usage that `scanbench --help` and `scanbench NAME --help` print). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
 #include "configs_path.h"
+#include "stop.h"
 
 #define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
                  "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
                  "makes a sweep; scanbench\n                    list shows every key\n"
-#define EXIT_HELP "Exit status: 0 done, 1 a run failed, 2 bad input, 3 counters required " \
-                  "(require_counters=yes) but unavailable.\n"
+#define EXIT_HELP "Exit status: 0 done, 1 a run failed or stdout could not be written, 2 bad " \
+                  "input, 3 counters\nrequired (require_counters=yes) but unavailable; 129, " \
+                  "130, 131, 143: stopped by SIGHUP,\nSIGINT, SIGQUIT, SIGTERM, the runs " \
+                  "finished kept.\n"
 
 static const struct {
     const char *name;
@@ -25,7 +29,8 @@ static const struct {
     {"run", sb_cmd_run, SB_ARGS_RUN,
      "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
      "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
+     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {"topo", sb_cmd_topo, "", "the caches, cores and NUMA nodes, with their source", ""},
     {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
@@ -50,7 +55,8 @@ static const struct {
     {"pg", sb_cmd_pg, SB_ARGS_PG,
      "the experiment on a live PostgreSQL server (a throwaway cluster)",
      "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run)\n"
+     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
+     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -78,7 +84,29 @@ static int command_usage(int i)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* What main returns once the command is done: a write to stdout that failed (a full disk, a
+ * reader that went away: SIGPIPE is ignored, `ulimit -f`: so is SIGXFSZ) makes it 1, with one line on stderr; the result
+ * files the command wrote stay. */
+static int with_stdout_checked(int status)
+{
+    int failed, saved_errno;
+
+    errno = 0;
+    failed = fflush(stdout) != 0 || ferror(stdout);
+    saved_errno = errno;
+
+    if (!failed && fclose(stdout) != 0 && errno != EBADF) { /* EBADF: closed, nothing written */
+        failed = 1;
+        saved_errno = errno;
+    }
+    if (!failed)
+        return status;
+    fprintf(stderr, "scanbench: cannot write the output (stdout): %s\n",
+            saved_errno ? strerror(saved_errno) : "a write to it failed");
+    return status == 0 ? 1 : status;
+}
+
+static int dispatch(int argc, char **argv)
 {
     struct sb_error err = {0};
 
@@ -111,4 +139,10 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "scanbench: %s: unknown command (try scanbench --help)\n", argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    sb_stop_ignore_write_signals();
+    return with_stdout_checked(dispatch(argc, argv));
 }

@@ -1,4 +1,4 @@
-/* pg_client.c: the libpq connection, timed statements and signal handling (see pg_client.h). */
+/* pg_client.c: the libpq connection, timed statements, the cancel on a stop (see pg_client.h). */
 #include "config.h"
 #include "pg_client.h"
 
@@ -10,62 +10,33 @@
 #include "stop.h"
 #include "timer.h"
 
-static volatile sig_atomic_t signal_received;
 static PGcancel *volatile current_cancel;
 
-void sb_pg_cancel_statement(void)
+/* The stop hook (stop.h): a signal, or the watchdog past a run's limit, cancels the statement
+ * in flight, if any (PQcancel is async-signal-safe). */
+static void cancel_statement(void *arg)
 {
     char errbuf[256];
     PGcancel *cancel = current_cancel;
 
+    (void)arg;
     if (cancel)
         PQcancel(cancel, errbuf, sizeof errbuf);
 }
 
-static void on_signal(int sig)
-{
-    signal_received = sig;
-    sb_pg_cancel_statement();
-}
-
-void sb_pg_signals_install(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-int sb_pg_signal_received(void) { return signal_received; }
-
-void sb_pg_signals_finish(void)
-{
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    if (signal_received)
-        raise(signal_received);
-}
-
-/* Sets or clears the cancel object the handlers use (signals, the watchdog's alarm), with
- * their signals blocked. */
+/* Sets or clears the cancel object the hook uses, with the stop signals and SIGALRM blocked. */
 static void set_cancel(PGcancel *cancel)
 {
-    sigset_t block, old;
+    sigset_t old;
     PGcancel *previous;
 
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGALRM);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sb_stop_block(&old);
     previous = current_cancel;
     current_cancel = cancel;
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sb_stop_unblock(&old);
     if (previous)
         PQfreeCancel(previous);
+    sb_stop_on_signal(cancel ? cancel_statement : NULL, NULL);
 }
 
 static void collect_notice(void *arg, const char *message)
@@ -116,11 +87,7 @@ void sb_pg_client_close(struct sb_pg_client *c)
 
 int sb_pg_client_stop_check(struct sb_error *err)
 {
-    if (signal_received)
-        return sb_fail(err, SB_ERR_RUN, "interrupted by signal %d", (int)signal_received);
-    if (sb_watchdog_overran())
-        return sb_stop_check(err);
-    return SB_OK;
+    return sb_stop_check(err);
 }
 
 int sb_pg_client_exec(struct sb_pg_client *c, const char *sql, char *value, size_t len,

@@ -1,6 +1,7 @@
 /* pg_client.h: scanbench's libpq connection to its throwaway server. Statements are timed on
- * the client, with the monotonic clock (timer.h) around PQexec. Also implements pg_signals.h:
- * the handler cancels the statement in flight (PQcancel is safe in a signal handler). */
+ * the client, with the monotonic clock (timer.h) around PQexec. While connected, a stop signal
+ * or the watchdog (stop.h's hook) cancels the statement in flight (PQcancel is safe in a signal
+ * handler). */
 #ifndef SB_PG_CLIENT_H
 #define SB_PG_CLIENT_H
 
@@ -9,7 +10,6 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "pg_signals.h"
 
 struct sb_pg_client {
     PGconn *conn;
@@ -34,8 +34,8 @@ int sb_pg_client_u64(struct sb_pg_client *c, const char *sql, uint64_t *out,
 
 void sb_pg_client_notices_clear(struct sb_pg_client *c);
 
-/* SB_OK, or SB_ERR_RUN when the work must stop: "interrupted by signal N" (SIGINT, SIGTERM),
- * or the watchdog's "stopped (run_timeout: ...)" once a run passed its limit (stop.h). */
+/* SB_OK, or SB_ERR_RUN when the work must stop (stop.h): "stopped (SIGTERM)", or the
+ * watchdog's "stopped (run_timeout: ...)" once a run passed its limit. */
 int sb_pg_client_stop_check(struct sb_error *err);
 
 #endif

@@ -124,7 +124,7 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
                           NULL, err) == SB_OK) {
         s->buffercache = true;
     } else {
-        if (sb_pg_signal_received())
+        if (sb_stop_signal())
             return SB_ERR_RUN;
         snprintf(s->buffercache_why, sizeof s->buffercache_why, "%s", err->msg);
     }
@@ -189,6 +189,7 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
     int status;
 
     s->have_table = false;
+    sb_stop_test_pause("load");
     progress(quiet, "loading a %s table: %" PRIu64 " rows of %u bytes, %u%% deleted "
              "(INSERT ... SELECT over generate_series)",
              sb_format_size(shape->table_size, size, sizeof size), shape->rows, shape->row_width,
@@ -284,7 +285,7 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
     snprintf(sql, sizeof sql, "ALTER TABLE " SB_PG_TABLE_NAME " SET TABLESPACE sb_%c",
              'a' + s->tablespace);
     status = exec_sql(s, sql, err);
-    if (status != SB_OK && !sb_pg_signal_received() &&
+    if (status != SB_OK && !sb_stop_signal() &&
         strstr(err->msg, "no unpinned buffers available")) {
         s->tablespace ^= 1; /* it did not move */
         status = start_with_pool(s, s->running_pool, err);

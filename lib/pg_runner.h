@@ -20,7 +20,6 @@
 
 #include "error.h"
 #include "pg_jobs.h"
-#include "pg_signals.h"
 
 struct sb_pg_session;
 

@@ -1,4 +1,4 @@
-/* pg_runner_none.c: pg_runner.h and pg_signals.h when scanbench is built without libpq:
+/* pg_runner_none.c: pg_runner.h when scanbench is built without libpq:
  * `scanbench pg` and `reproduce --pg` say so (bad input, exit 2) and name the package. */
 #include "config.h"
 #include "pg_runner.h"
@@ -40,11 +40,3 @@ json_t *sb_pg_session_json(const struct sb_pg_session *session)
 }
 
 void sb_pg_session_close(struct sb_pg_session *session) { (void)session; }
-
-void sb_pg_signals_install(void) {}
-
-int sb_pg_signal_received(void) { return 0; }
-
-void sb_pg_cancel_statement(void) {}
-
-void sb_pg_signals_finish(void) {}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "pg_parse.h"
+#include "stop.h"
 #include "units.h"
 
 #define SERVER_PACKAGE "Debian package postgresql (apt-get install postgresql)"
@@ -82,6 +83,7 @@ static int capture(char *const argv[], char *buf, size_t len)
     }
     if (pid == 0) {
         int devnull = open("/dev/null", O_RDWR);
+        sb_stop_child_defaults();
         setpgid(0, 0);
         dup2(fds[1], 1);
         if (devnull >= 0) {
@@ -200,6 +202,7 @@ static int run_program(const struct sb_pg_server *s, char *const argv[], const c
         return -1;
     if (pid == 0) {
         int fd;
+        sb_stop_child_defaults(); /* SIGPIPE as the programs expect it */
         setpgid(0, 0);
         if (s->switch_user && (setgroups(0, NULL) != 0 || setgid(s->gid) != 0 ||
                                setuid(s->uid) != 0))

@@ -83,7 +83,9 @@ static bool memory_need(const struct sb_run_params *run, uint64_t *need)
 static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
                              const struct sb_run_params *run)
 {
-    double rounds = run->repetitions, scans = 2.0 + run->warmup + 2.0 * rounds;
+    /* repetitions = auto: as many rounds as the schedule may make */
+    double rounds = number_of(exp, idx, SB_K_REPETITIONS) ? run->repetitions : SB_AUTO_ROUNDS_MAX;
+    double scans = 2.0 + run->warmup + 2.0 * rounds;
     double bytes = 2.0 * (double)run->table_size * sb_run_tables(run) * scans;
     double lines = run->machine ? 3.0 * (double)run->table_size / 64 * 3 : 0;
 
@@ -527,7 +529,8 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
         run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
         run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
-        run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MAX;
+        /* a run alone (and a server run) with repetitions = auto makes the rounds' minimum */
+        run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
         run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
         run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
         run->seed = number_of(exp, idx, SB_K_SEED);

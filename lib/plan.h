@@ -47,7 +47,8 @@ struct sb_run_params {
     const struct sb_kernel *kernel;
     const struct sb_policy *policy;
     uint32_t threads, repetitions, warmup; /* repetitions: the timed scans a run alone makes
-                                              (sb_scan_run); a schedule makes its rounds' */
+                                              (sb_scan_run, a server run); a schedule makes its
+                                              rounds' (auto: SB_AUTO_ROUNDS_MIN here) */
     double min_scan_seconds;               /* a timed scan's passes last at least this long */
     uint64_t seed;
     const struct sb_counter_backend *counters;

@@ -1,17 +1,20 @@
-/* plot.c: writing a gnuplot script for a report and running gnuplot on it. */
+/* plot.c: writing a gnuplot script for a report and running gnuplot on it (see plot.h). */
 #include "config.h"
 #include "plot.h"
 
-#include "analysis.h"
-#include "report.h"
-#include "units.h"
-
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "analysis.h"
+#include "outfile.h"
+#include "report.h"
+#include "stop.h"
+#include "units.h"
 
 /* One line of the plot: runs that differ only in the bytes the policy writes into. */
 struct series {
@@ -506,67 +509,131 @@ static char *find_gnuplot(void)
     return found;
 }
 
-int sb_plot(const json_t *report, const char *output, struct sb_error *err)
+/* The stop hook while gnuplot runs: a stop signal ends it (kill is async-signal-safe). */
+static volatile pid_t gnuplot_pid;
+
+static void stop_gnuplot(void *arg)
+{
+    pid_t pid = gnuplot_pid;
+
+    (void)arg;
+    if (pid > 0)
+        kill(pid, SIGTERM);
+}
+
+/* How gnuplot ended, in words, or "" when it exited 0. */
+static const char *gnuplot_failure(pid_t pid, pid_t waited, int wstatus, char *buf, size_t len)
+{
+    if (pid < 0 || waited < 0)
+        snprintf(buf, len, "could not be run: %s", strerror(errno));
+    else if (WIFSIGNALED(wstatus))
+        snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(wstatus),
+                 strsignal(WTERMSIG(wstatus)));
+    else if (WEXITSTATUS(wstatus) == 127)
+        snprintf(buf, len, "could not be run (exit 127)");
+    else if (WEXITSTATUS(wstatus) != 0)
+        snprintf(buf, len, "failed (exit %d)", WEXITSTATUS(wstatus));
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) ends
+ * it, and the plot with it. */
+static int run_gnuplot(const char *gnuplot, const char *script, const char *output,
+                       struct sb_error *err)
+{
+    char why[160];
+    int wstatus = 0;
+    pid_t pid, waited = 0;
+    sigset_t old;
+
+    if (sb_stop_signal())
+        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): no plot written",
+                       sb_stop_signal_name(sb_stop_signal()));
+    sb_stop_block(&old);
+    pid = fork();
+    if (pid == 0) {
+        sb_stop_child_defaults();
+        execl(gnuplot, "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    gnuplot_pid = pid;
+    sb_stop_on_signal(stop_gnuplot, NULL);
+    sb_stop_unblock(&old);
+    if (pid > 0 && sb_stop_signal())
+        kill(pid, SIGTERM); /* came while blocked, before the hook could see the pid */
+    while (pid > 0 && (waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
+        ;
+    sb_stop_on_signal(NULL, NULL);
+    gnuplot_pid = 0;
+    if (!gnuplot_failure(pid, waited, wstatus, why, sizeof why)[0])
+        return SB_OK;
+    if (sb_stop_signal())
+        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): gnuplot stopped, no plot written",
+                       sb_stop_signal_name(sb_stop_signal()));
+    return sb_fail(err, SB_ERR_RUN, "%s: gnuplot %s", output, why);
+}
+
+/* The script that draws report into image, written whole as a temporary file beside output
+ * (its name into path). */
+static int write_script(const json_t *report, const char *image, const char *output, char *path,
+                        struct sb_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int status = f ? sb_plot_script(f, report, image, err)
+                   : sb_fail(err, SB_ERR_RUN, "out of memory");
+    int fd;
+
+    if (f && fclose(f) != 0 && status == SB_OK)
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (status == SB_OK) {
+        fd = sb_outfile_temp(output, ".gp", path, err);
+        status = fd < 0 ? SB_ERR_RUN : sb_outfile_put(fd, path, text, len, err);
+        if (fd >= 0)
+            close(fd);
+    }
+    free(text);
+    return status;
+}
+
+int sb_plot(const json_t *report, const char *output, char *used, struct sb_error *err)
 {
     char *gnuplot = find_gnuplot();
-    char tmp[4096], script_path[4096];
+    char image[SB_OUTFILE_MAX], script[SB_OUTFILE_MAX];
     const char *ext = strrchr(output, '.');
-    FILE *script = NULL;
-    int status = SB_OK, fd, wstatus;
-    pid_t pid;
+    int status, fd;
 
-    tmp[0] = script_path[0] = '\0';
+    image[0] = script[0] = '\0';
     if (!gnuplot)
         return sb_fail(err, SB_ERR_INPUT, "gnuplot not found on PATH (Debian: apt-get install "
                        "gnuplot-nox)");
-    if (access(output, F_OK) == 0) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: exists; scanbench never overwrites a result",
-                         output);
-        goto out;
-    }
-    if (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0)) {
+    status = sb_outfile_check(output, "plot", err);
+    if (status == SB_OK && (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0)))
         status = sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-        goto out;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX%s", output, ext);
-    fd = mkstemps(tmp, (int)strlen(ext));
-    if (fd < 0) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", output, tmp,
-                         strerror(errno));
-        tmp[0] = '\0';
-        goto out;
-    }
-    sb_file_mode_from_umask(fd);
-    close(fd);
-    snprintf(script_path, sizeof script_path, "%s.gp.XXXXXX", tmp);
-    fd = mkstemp(script_path);
-    if (fd < 0 || !(script = fdopen(fd, "w"))) {
-        status = sb_fail(err, SB_ERR_RUN, "cannot write the gnuplot script: %s", strerror(errno));
-        script_path[0] = '\0';
-        goto out;
-    }
-    status = sb_plot_script(script, report, tmp, err);
-    if (fclose(script) != 0 && status == SB_OK)
-        status = sb_fail(err, SB_ERR_RUN, "cannot write the gnuplot script");
     if (status != SB_OK)
         goto out;
-    pid = fork();
-    if (pid == 0) {
-        execl(gnuplot, "gnuplot", script_path, (char *)NULL);
-        _exit(127);
-    }
-    if (pid < 0 || waitpid(pid, &wstatus, 0) < 0 || !WIFEXITED(wstatus) ||
-        WEXITSTATUS(wstatus) != 0) {
-        status = sb_fail(err, SB_ERR_RUN, "gnuplot failed on %s", script_path);
+    /* gnuplot draws into a temporary file, linked into place once it is whole */
+    fd = sb_outfile_temp(output, ext, image, err);
+    if (fd < 0) {
+        status = SB_ERR_RUN;
         goto out;
     }
-    if (link(tmp, output) != 0)
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create: %s", output, strerror(errno));
+    close(fd);
+    status = write_script(report, image, output, script, err);
+    if (status == SB_OK)
+        status = run_gnuplot(gnuplot, script, output, err);
+    if (status == SB_OK) {
+        status = sb_outfile_publish(image, output, used, err);
+        image[0] = '\0';
+    }
 out:
-    if (tmp[0])
-        unlink(tmp);
-    if (script_path[0])
-        unlink(script_path);
+    if (image[0])
+        unlink(image);
+    if (script[0])
+        unlink(script);
     free(gnuplot);
     return status;
 }

@@ -21,9 +21,13 @@ int sb_plot_check(const json_t *report, const char *label, struct sb_error *err)
  * vary (key=value); every run on one, none left out. */
 int sb_plot_script(FILE *script, const json_t *report, const char *output, struct sb_error *err);
 
-/* Draws report into output with the gnuplot found on PATH: written under a temporary name and
- * linked into place, never replacing a file. SB_ERR_INPUT when gnuplot is missing (naming the
- * Debian package), the extension is neither .png nor .svg, or output exists. */
-int sb_plot(const json_t *report, const char *output, struct sb_error *err);
+/* Draws report into output with the gnuplot found on PATH: the script and the image are
+ * written under temporary names beside output, the image linked into place once gnuplot made
+ * it whole, never replacing a file: when output appeared meanwhile, as output-2.png (the first
+ * free name, outfile.h), the name used into used (SB_OUTFILE_MAX bytes). Both temporary files
+ * are removed on every path: a failed write (ENOSPC, `ulimit -f`), gnuplot failing, a stop
+ * signal (stop.h; it ends gnuplot). SB_ERR_INPUT when gnuplot is missing (naming the Debian
+ * package), the extension is neither .png nor .svg, or output exists or cannot be made. */
+int sb_plot(const json_t *report, const char *output, char *used, struct sb_error *err);
 
 #endif

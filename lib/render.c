@@ -436,6 +436,19 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
             (long long)json_integer_value(json_object_get(first, "warmup")));
 }
 
+/* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
+static void knee_lines(FILE *out, const json_t *report)
+{
+    const json_t *knees = json_object_get(json_object_get(report, "analysis"), "knees");
+    size_t i;
+    json_t *k;
+
+    if (json_array_size(knees))
+        fprintf(out, "knees (pool-size sweeps of the clock policy):\n");
+    json_array_foreach(knees, i, k)
+        fprintf(out, "  %s\n", str_or(json_object_get(k, "text"), "?"));
+}
+
 static void footer(FILE *out, const json_t *report, bool ratios)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
@@ -485,6 +498,7 @@ int sb_render_table(FILE *out, const json_t *given)
     else
         rows_table(out, report, runs);
     footer(out, report, columns ? g.ncols > 1 : json_array_size(runs) > 1);
+    knee_lines(out, report);
     counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
     {

@@ -1,20 +1,15 @@
-/* report.c: building the JSON report (jansson) and writing it atomically without overwriting. */
+/* report.c: building the JSON report (jansson); report_write.c writes it. */
 #include "config.h"
 #include "report.h"
 
-#include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "context.h"
 #include "machine.h"
 #include "experiment.h"
-#include "mem.h"
 #include "report_scanners.h"
 #include "stats.h"
 #include "timer.h"
@@ -323,102 +318,4 @@ void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
                                   (json_int_t)run_index, "runs_planned", (json_int_t)runs_planned,
                                   "runs_done",
                                   (json_int_t)json_array_size(json_object_get(report, "runs"))));
-}
-
-int sb_report_check_target(const char *path, struct sb_error *err)
-{
-    char *copy = strdup(path);
-    const char *dir;
-    int status = SB_OK;
-
-    if (!copy)
-        return sb_fail(err, SB_ERR_RUN, "out of memory");
-    dir = dirname(copy);
-    if (access(path, F_OK) == 0)
-        status = sb_fail(err, SB_ERR_INPUT,
-                         "%s: exists; scanbench never overwrites a report (choose a new name)",
-                         path);
-    else if (access(dir, W_OK) != 0)
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot write into %s: %s", path, dir,
-                         strerror(errno));
-    free(copy);
-    return status;
-}
-
-void sb_file_mode_from_umask(int fd)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-}
-
-int sb_report_write(json_t *report, const char *path, struct sb_error *err)
-{
-    size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    FILE *f = NULL;
-    int fd = -1, status = SB_OK;
-
-    json_object_set_new(report, "peak_rss_bytes", json_integer((json_int_t)sb_mem_peak_rss()));
-    /* A file already there: refuse before making a temporary one (kept below only for a file
-     * that appears while this one is written). */
-    if (access(path, F_OK) == 0) {
-        free(tmp);
-        return sb_fail(err, SB_ERR_INPUT,
-                       "%s: exists; scanbench never overwrites a report (choose a new name)", path);
-    }
-    if (!tmp)
-        return sb_fail(err, SB_ERR_RUN, "out of memory");
-    snprintf(tmp, len, "%s.tmp.XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    sb_file_mode_from_umask(fd);
-    f = fdopen(fd, "w");
-    if (!f || json_dumpf(report, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
-        fputc('\n', f) == EOF || fflush(f) != 0 || fsync(fd) != 0) {
-        status = sb_fail(err, SB_ERR_RUN, "%s: cannot write %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    if (link(tmp, path) != 0) {
-        int link_errno = errno;
-        if (link_errno == EEXIST) {
-            status = sb_fail(err, SB_ERR_INPUT, "%s: appeared during the run; not overwritten "
-                             "(the report is kept as %s)", path, tmp);
-            free(tmp);
-            tmp = NULL; /* keep the whole report under its temporary name */
-        } else {
-            status = sb_fail(err, SB_ERR_RUN, "%s: cannot link %s: %s", path, tmp,
-                             strerror(link_errno));
-        }
-    }
-out:
-    if (f)
-        fclose(f);
-    else if (fd >= 0)
-        close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
-    return status;
-}
-
-int sb_report_write_text(const char *text, const char *path, struct sb_error *err)
-{
-    FILE *f = fopen(path, "wx");
-
-    if (!f)
-        return sb_fail(err, SB_ERR_INPUT, "%s: cannot create: %s", path, strerror(errno));
-    if (fputs(text, f) == EOF || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        int e = errno;
-        fclose(f);
-        unlink(path);
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot write: %s", path, strerror(e));
-    }
-    if (fclose(f) != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot write: %s", path, strerror(errno));
-    return SB_OK;
 }

@@ -1,12 +1,13 @@
 /* report.h: the JSON report, scanbench's contract with every renderer and with other hosts:
  * {"schema": "scanbench-report", "schema_version": 1, "command": ..., "experiment": {...},
  *  "context": {...}, "runs": [...]}. Documented field by field in README.md. Written to a
- * temporary name and linked into place, so a report is whole or absent, and an existing file
- * is never replaced. */
+ * temporary name and linked into place (report_write.c, outfile.h), so a report is whole or
+ * absent, and an existing file is never replaced. */
 #ifndef SB_REPORT_H
 #define SB_REPORT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "error.h"
 #include "plan.h"
@@ -39,8 +40,8 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
                                 uint32_t nreference, uint32_t rounds, const char *stopped_by,
                                 double t0);
 
-/* Fails (SB_ERR_INPUT) if path exists or its directory cannot be written: checked before any
- * run so that a long experiment does not end unable to save. */
+/* Fails (SB_ERR_INPUT) if path is empty, exists or its directory cannot be written: checked
+ * before any run so that a long experiment does not end unable to save. */
 int sb_report_check_target(const char *path, struct sb_error *err);
 
 /* Whether the plan ran to its end: "incomplete": false, or, when it was stopped (a signal, the
@@ -50,15 +51,19 @@ void sb_report_mark_complete(json_t *report);
 void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
                                 size_t run_index, size_t runs_planned);
 
-/* Writes the report to path.tmp.XXXXXX, fsyncs, links it to path (never replacing a file that
- * exists) and removes the temporary name. */
-int sb_report_write(json_t *report, const char *path, struct sb_error *err);
+/* The report as text (indented JSON and a newline; malloc'd, NULL when out of memory), its
+ * peak_rss_bytes set first. */
+char *sb_report_text(json_t *report);
 
-/* Writes text to a new file at path (never replacing one). */
-int sb_report_write_text(const char *text, const char *path, struct sb_error *err);
+/* Writes the report to path with outfile.h's writer: whole or not at all, never replacing a
+ * file; when path appeared during the run, as path-2 (r-2.json), the first free name. The name
+ * used goes to used (SB_OUTFILE_MAX bytes). */
+int sb_report_write(json_t *report, const char *path, char *used, struct sb_error *err);
 
-/* mkstemp creates files mode 0600; results are for sharing: give fd the mode a plain
- * open(O_CREAT, 0666) would have had under the process's umask. */
-void sb_file_mode_from_umask(int fd);
+/* sb_report_write, then one line on stderr: "report written to PATH" (unless quiet; always for
+ * an incomplete report, with " (incomplete)"), or "PATH appeared during the run; the report is
+ * kept as PATH-2". The name used goes to used (SB_OUTFILE_MAX bytes). */
+int sb_report_save(json_t *report, const char *path, bool quiet, char *used,
+                   struct sb_error *err);
 
 #endif

@@ -139,3 +139,17 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
     }
     return why[0] == '\0';
 }
+
+size_t sb_analysis_decided(const json_t *analysis)
+{
+    size_t n = 0, i;
+    json_t *c;
+
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c)
+        n += decided(text(json_object_get(c, "call")));
+    json_array_foreach(json_object_get(analysis, "knees"), i, c) {
+        const char *kind = text(json_object_get(c, "kind"));
+        n += strcmp(kind, "clear") == 0 || strcmp(kind, "no drop") == 0;
+    }
+    return n;
+}

@@ -15,4 +15,8 @@
  * "; "). */
 bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_t len);
 
+/* What an analysis decided: its decided calls (faster, slower, the same) and its knees that
+ * say something (clear, or no drop). Two analyses that decided nothing agree vacuously. */
+size_t sb_analysis_decided(const json_t *analysis);
+
 #endif

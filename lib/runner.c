@@ -106,6 +106,7 @@ static int group_build(struct runner *r, struct table_group *g, const struct sb_
                 : g->want > 1       ? "into scratch files in "
                                     : "into a scratch file in ",
                 p->source->is_file ? p->data_dir : "");
+    sb_stop_test_pause("build");
     for (; g->built < g->want && status == SB_OK; g->built++)
         status = sb_iocache_build(&g->tables[g->built], p, sb_engine_home_node(p, g->built),
                                   err);
@@ -151,8 +152,8 @@ static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_
         status = sb_config_timed(r->cfgs[i], settle, kind == STEP_REFERENCE, rec, err);
     sb_watchdog_disarm();
     r->used[i] += sb_timer_now() - t;
-    if ((status != SB_OK || sb_watchdog_overran()) && r->failed == r->plan->nruns)
-        r->failed = i;
+    if ((status != SB_OK || sb_stop_requested()) && r->failed == r->plan->nruns)
+        r->failed = i; /* the run whose step a failure, a signal or the watchdog stopped */
     return status;
 }
 

@@ -6,18 +6,12 @@
 # incomplete. Deterministic: each signal is sent once a progress line on stderr shows that a
 # later run has started.
 . "$top_srcdir/tests/lib.sh"
+set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }
 
-# wait_for FILE TEXT PID: waits (up to 120 s) until FILE holds TEXT; false if PID ended first
-wait_for() {
-    local i
-    for i in $(seq 1 2400); do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        kill -0 "$3" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
+# the progress lines waited for (stderr)
+ROUND_1_DONE='round 1/'
+EXPERIMENT_2_STARTED='experiment 2/2'
 
 # A sweep of 40 short runs interleaved (a 4MB table, one pass per timed scan, 200 rounds: each
 # round well under a second).
@@ -32,7 +26,7 @@ check_interrupted() {
     "$SCANBENCH" run "${SWEEP[@]}" --set source=file --set data_dir="$SCRATCH/data-$sig" \
         -o "$report" >"$SCRATCH/$sig.out" 2>"$SCRATCH/$sig.err" &
     pid=$!
-    if ! wait_for "$SCRATCH/$sig.err" "round 1/" $pid; then
+    if ! wait_for_stderr "$SCRATCH/$sig.err" "$ROUND_1_DONE" $pid; then
         fail "$sig: round 2 never started: $(tail -3 "$SCRATCH/$sig.err")"; wait $pid; return
     fi
     kill -"$sig" $pid
@@ -65,7 +59,7 @@ check_interrupted TERM 143
     --set repetitions=100 --set min_scan_ms=0 -o "$SCRATCH/repro" >"$SCRATCH/repro.out" \
     2>"$SCRATCH/repro.err" &
 pid=$!
-if wait_for "$SCRATCH/repro.err" "experiment 2/2" $pid; then
+if wait_for_stderr "$SCRATCH/repro.err" "$EXPERIMENT_2_STARTED" $pid; then
     sleep 0.2
     kill -INT $pid
     wait $pid

@@ -42,6 +42,19 @@ out_contains() {
     if grep -qF -- "$1" "$SCRATCH/out"; then pass; else fail "stdout lacks '$1'"; fi
 }
 
+# wait_for_stderr FILE PATTERN PID: waits (up to 120 s) until FILE holds a line matching the
+# extended regular expression PATTERN (progress on stderr); false if PID ended first. Tests keep
+# their patterns in variables at their top, so that a change of the progress lines is one edit.
+wait_for_stderr() {
+    local i
+    for i in $(seq 1 2400); do
+        grep -qE -- "$2" "$1" 2>/dev/null && return 0
+        kill -0 "$3" 2>/dev/null || { grep -qE -- "$2" "$1" 2>/dev/null; return; }
+        sleep 0.05
+    done
+    return 1
+}
+
 finish() {
     echo "$PASSES passed, $FAILURES failed"
     [ "$FAILURES" -eq 0 ]

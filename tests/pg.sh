@@ -13,6 +13,7 @@
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 SMALL="--set table_size=4M --set repetitions=2"
+SCANS_STARTED='shared_buffers 16MB: ' # the progress line before a run's scans (stderr)
 
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 
@@ -169,16 +170,14 @@ check "reproduce --pg keeps the server's runs in the report" jq -e --arg v "$ver
 TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
     >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
 pid=$!
-i=0
-while [ $i -lt 200 ] && ! grep -q "shared_buffers 16MB: " "$SCRATCH/sig.err" 2>/dev/null; do
-    sleep 0.1; i=$((i + 1))
-done
+wait_for_stderr "$SCRATCH/sig.err" "$SCANS_STARTED" "$pid" ||
+    fail "SIGTERM: the scans never started: $(cat "$SCRATCH/sig.err")"
 sleep 0.5
 kill -TERM "$pid"
 wait "$pid"
 got=$?
 if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
-if grep -q "interrupted by signal 15" "$SCRATCH/sig.err"; then pass; else
+if grep -q "interrupted (SIGTERM) during pg run 1/2" "$SCRATCH/sig.err"; then pass; else
     fail "SIGTERM: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
 no_cluster_left "after SIGTERM"
 

@@ -4,8 +4,9 @@
  * and checks the JSON report field by field: schema, context (host, CPU, caches with their
  * sources, build provenance, system settings, timer) and each run's parameters, repetitions,
  * MB/s summary, validation record and counters. Then writes it: the file reads back equal, is
- * never overwritten, leaves no temporary file, and the target checks refuse an existing file
- * and a directory that cannot be written. Last, the thread-style table rendered from it. */
+ * never overwritten (a second write keeps report-2.json), leaves no temporary file, and the
+ * target checks refuse an existing file, an empty name, a name ending in '/' and a directory
+ * that cannot be written. Last, the thread-style table rendered from it. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +24,7 @@
 
 #include "analysis.h"
 #include "iocache.h"
+#include "outfile.h"
 #include "plan.h"
 #include "render.h"
 #include "report.h"
@@ -330,7 +332,7 @@ static void test_report_write(void **state)
 {
     struct fixture *fx = *state;
     char dir[] = "/tmp/sb_test_report_XXXXXX";
-    char path[128], sub[128], *before, *after;
+    char path[128], sub[128], used[SB_OUTFILE_MAX], *before, *after, *second;
     struct sb_error err = {0};
     json_error_t jerr;
     json_t *back;
@@ -339,7 +341,8 @@ static void test_report_write(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/report.json", dir);
     assert_int_equal(sb_report_check_target(path, &err), SB_OK);
-    assert_int_equal(sb_report_write(fx->report, path, &err), SB_OK);
+    assert_int_equal(sb_report_write(fx->report, path, used, &err), SB_OK);
+    assert_string_equal(used, path);
     assert_true(json_is_integer(json_object_get(fx->report, "peak_rss_bytes")));
 
     back = json_load_file(path, 0, &jerr);
@@ -350,28 +353,45 @@ static void test_report_write(void **state)
     assert_int_equal(count_entries(dir, &ntmp), 1);
     assert_int_equal(ntmp, 0);
 
-    /* the file is there now: the check and a second write refuse, the first file stays */
+    /* the file is there now: the check before a run refuses; a write at the end of one (the
+     * name appeared during the run) keeps the report as report-2.json, the first file stays */
     before = read_all(path);
     assert_int_equal(sb_report_check_target(path, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "exists"));
     assert_true(strncmp(err.msg, path, strlen(path)) == 0);
     memset(&err, 0, sizeof err);
-    assert_int_equal(sb_report_write(fx->report, path, &err), SB_ERR_INPUT);
-    assert_int_equal(err.status, SB_ERR_INPUT);
-    assert_true(strncmp(err.msg, path, strlen(path)) == 0);
-    assert_non_null(strstr(err.msg, "exists"));
+    assert_int_equal(sb_report_write(fx->report, path, used, &err), SB_OK);
+    snprintf(sub, sizeof sub, "%s/report-2.json", dir);
+    assert_string_equal(used, sub);
     after = read_all(path);
     assert_string_equal(before, after);
+    second = read_all(sub);
+    back = json_loads(second, 0, &jerr);
+    assert_non_null(back);
+    assert_true(same_json(back, fx->report));
+    json_decref(back);
     free(before);
     free(after);
-    assert_int_equal(count_entries(dir, &ntmp), 1);
+    free(second);
+    assert_int_equal(count_entries(dir, &ntmp), 2);
     assert_int_equal(ntmp, 0);
+    assert_int_equal(unlink(sub), 0);
 
-    /* a directory that does not exist cannot be written into */
+    /* an empty name, a name ending in '/', a directory that does not exist cannot be written */
+    assert_int_equal(sb_report_check_target("", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "-o \"\": an empty name (the report needs a file name)");
+    snprintf(sub, sizeof sub, "%s/", dir);
+    assert_int_equal(sb_report_check_target(sub, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "names a directory"));
     snprintf(sub, sizeof sub, "%s/no-such-dir/report.json", dir);
     assert_int_equal(sb_report_check_target(sub, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "cannot write into"));
-    assert_int_equal(sb_report_write(fx->report, sub, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_report_write(fx->report, sub, used, &err), SB_ERR_RUN);
+    assert_non_null(strstr(err.msg, "cannot create"));
+    /* a regular file as the directory */
+    snprintf(sub, sizeof sub, "%s/report.json/x.json", dir);
+    assert_int_equal(sb_report_check_target(sub, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "Not a directory"));
     /* nor one without write permission (root writes anywhere: checked only for others) */
     if (geteuid() != 0) {
         snprintf(sub, sizeof sub, "%s/ro", dir);

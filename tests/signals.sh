@@ -1,0 +1,230 @@
+#!/bin/bash
+# signals.sh: each way a long-running command can be ended by a signal, and what it keeps.
+# SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to `run` and `reproduce` at three moments: while the
+# table is built (a test pause before the build), during the scans (once a later run or
+# experiment has started) and during the final write (a test pause before it). Before the last
+# run has finished: exit status 128 + the signal, the report valid JSON marked incomplete with
+# the interrupted block (by, run_index, runs_done), the runs finished kept. During the final
+# write: the report complete, exit 0, a line saying the signal came too late to change anything.
+# SIGHUP ignored when scanbench started (nohup) stays ignored: the sweep ends, exit 0.
+# SIGPIPE: sent (ignored: exit 0, the report complete), and as a reader that went away before
+# stdout, stderr or both were written (stdout: exit 1 with one line, stderr only: exit 0; the
+# report complete either way). After each: the scratch directories (data_dir, TMPDIR) are empty
+# and nothing but the results is left beside them. `scanbench pg`: tests/signals_pg.sh. The
+# test pauses are SCANBENCH_TEST_PAUSE=MOMENT:SECONDS (lib/stop.h), which end at a signal.
+. "$top_srcdir/tests/lib.sh"
+set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }
+S=$SCANBENCH
+
+# the progress lines waited for (stderr): one place to change them
+BUILD_PAUSED='test pause: build'
+WRITE_PAUSED='test pause: write'
+RUN_SCANNING='round 1/'              # run: round 1 done, the rounds under way
+EXPERIMENT_SCANNING='experiment 2/2' # reproduce: the first experiment written, the second under way
+
+# a sweep that a signal stops long before its end (40 runs, 200 rounds of one pass over a 2MB
+# table in a scratch file), and a short one that ends (8 runs, 20 rounds)
+LONG=(--set table_size=2M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,ring
+      --set ring_size=128K --set op=count,vacuum,none,count --set repetitions=200 --set warmup=0
+      --set source=file --set min_scan_ms=0)
+SHORT=(--set table_size=2M --set pool_size=256K,512K --set policy=clock,ring --set ring_size=128K
+       --set repetitions=20 --set warmup=0 --set source=file --set min_scan_ms=0)
+# reproduce: two experiments, the second long; one for the final write (no cache model: the
+# signals do not depend on it)
+REPRO_LONG=(x4500-memtable luke-experiment1 --quick --set table_size=4M --set repetitions=1000
+            --set counters=none --set min_scan_ms=0)
+REPRO_SHORT=(x4500-memtable --quick --set table_size=4M --set counters=none --set min_scan_ms=0)
+
+declare -A SIGNAL_STATUS=([INT]=130 [TERM]=143 [HUP]=129 [QUIT]=131)
+
+# fresh CASE: a new directory for one case, with empty data and tmp directories in it
+fresh() {
+    CASE="$SCRATCH/$1"
+    mkdir -p "$CASE/data" "$CASE/tmp"
+}
+
+# start COMMAND MOMENT: starts `scanbench COMMAND` in the background in a fresh case for the
+# moment (build, scans, write, end), its results at $CASE/r.json (run) or $CASE/r (reproduce)
+start() {
+    local command=$1 moment=$2 pause=""
+    case $moment in build) pause=build:60 ;; write) pause=write:60 ;; esac
+    if [ "$command" = run ]; then
+        local sweep=("${LONG[@]}")
+        [ "$moment" = write ] || [ "$moment" = end ] && sweep=("${SHORT[@]}")
+        env SCANBENCH_TEST_PAUSE="$pause" TMPDIR="$CASE/tmp" "$S" run "${sweep[@]}" \
+            --set data_dir="$CASE/data" -o "$CASE/r.json" >"$CASE/out" 2>"$CASE/err" &
+    else
+        local experiments=("${REPRO_LONG[@]}")
+        [ "$moment" = write ] || [ "$moment" = end ] && experiments=("${REPRO_SHORT[@]}")
+        env SCANBENCH_TEST_PAUSE="$pause" TMPDIR="$CASE/tmp" "$S" reproduce \
+            "${experiments[@]}" -o "$CASE/r" >"$CASE/out" 2>"$CASE/err" &
+    fi
+    pid=$!
+}
+
+# the line each moment waits for
+moment_line() {
+    case $1/$2 in
+        */build) echo "$BUILD_PAUSED" ;;
+        */write) echo "$WRITE_PAUSED" ;;
+        run/*) echo "$RUN_SCANNING" ;;
+        reproduce/*) echo "$EXPERIMENT_SCANNING" ;;
+    esac
+}
+
+# left_clean WHAT: the scratch directories are empty, and the case holds only its results
+left_clean() {
+    [ -z "$(find "$CASE/data" "$CASE/tmp" -mindepth 1)" ] && pass ||
+        fail "$1: scratch left: $(find "$CASE/data" "$CASE/tmp" -mindepth 1)"
+    [ -z "$(find "$CASE" -name '*.tmp.*')" ] && pass ||
+        fail "$1: temporary files left: $(find "$CASE" -name '*.tmp.*')"
+}
+
+# report_is FILE WHAT complete|incomplete SIG: valid JSON, marked as said, runs consistent
+report_is() {
+    local file=$1 what=$2 want=$3 sig=${4:-}
+    if ! jq -e '.schema == "scanbench-report"' "$file" >/dev/null 2>&1; then
+        fail "$what: no valid report at $file"; return; fi
+    if [ "$want" = complete ]; then
+        jq -e '.incomplete == false and (.interrupted == null) and (.runs | length) > 0' \
+            "$file" >/dev/null && pass || fail "$what: not a complete report: $(jq -c \
+            '{incomplete, interrupted, runs: (.runs | length)}' "$file")"
+    else
+        # interleaved: every run with timed scans is kept with its rounds; the run named is the
+        # one whose step the signal stopped
+        jq -e --arg s "SIG$sig" '.incomplete == true and .interrupted.by == $s and
+            .interrupted.runs_done == (.runs | length) and .interrupted.run_index >= 1 and
+            .interrupted.rounds_done >= 0 and all(.runs[]; .validation.ok)' \
+            "$file" >/dev/null && pass || fail "$what: not marked incomplete by SIG$sig: \
+$(jq -c '{incomplete, interrupted, runs: (.runs | length)}' "$file")"
+    fi
+}
+
+# interrupt COMMAND SIG MOMENT: the signal at the moment; what must follow
+interrupt() {
+    local command=$1 sig=$2 moment=$3 what="$1 SIG$2 at $3" status want
+    fresh "$command-$sig-$moment"
+    start "$command" "$moment"
+    if ! wait_for_stderr "$CASE/err" "$(moment_line "$command" "$moment")" $pid; then
+        fail "$what: never reached: $(tail -3 "$CASE/err")"; kill -KILL $pid; wait $pid; return
+    fi
+    kill -"$sig" $pid
+    wait $pid
+    status=$?
+    want=${SIGNAL_STATUS[$sig]}
+    [ "$moment" = write ] && want=0
+    [ "$status" -eq "$want" ] && pass || fail "$what: exit status $status, want $want: \
+$(tail -2 "$CASE/err")"
+    if [ "$moment" = write ]; then
+        grep -q "SIG$sig came after the last run had finished" "$CASE/err" && pass ||
+            fail "$what: stderr does not say the signal came too late: $(cat "$CASE/err")"
+        if [ "$command" = run ]; then report_is "$CASE/r.json" "$what" complete
+        else
+            report_is "$CASE/r/x4500-memtable.json" "$what" complete
+            [ -s "$CASE/r/reproduction.txt" ] && pass || fail "$what: no reproduction.txt"
+        fi
+    elif [ "$command" = run ]; then
+        report_is "$CASE/r.json" "$what" incomplete "$sig"
+        grep -q "interrupted (SIG$sig)" "$CASE/err" && pass || fail "$what: stderr: $(cat "$CASE/err")"
+        if [ "$moment" = build ]; then
+            jq -e '(.runs | length) == 0' "$CASE/r.json" >/dev/null && pass ||
+                fail "$what: runs kept although none had finished"
+        else
+            jq -e '(.runs | length) == 40 and all(.runs[]; (.scans | length) >= 1)' \
+                "$CASE/r.json" >/dev/null && pass ||
+                fail "$what: round 1 was done but its scans are not all in the report"
+            grep -q 'MB/s' "$CASE/out" && pass || fail "$what: no table of the finished runs"
+        fi
+    else
+        if [ "$moment" = build ]; then
+            report_is "$CASE/r/x4500-memtable.json" "$what" incomplete "$sig"
+        else
+            report_is "$CASE/r/x4500-memtable.json" "$what" complete
+            report_is "$CASE/r/luke-experiment1.json" "$what" incomplete "$sig"
+        fi
+        grep -q 'interrupted' "$CASE/r/reproduction.txt" 2>/dev/null && pass ||
+            fail "$what: reproduction.txt does not say it was interrupted"
+    fi
+    left_clean "$what"
+}
+
+for command in run reproduce; do
+    for sig in INT TERM HUP QUIT; do
+        for moment in build scans write; do
+            interrupt $command $sig $moment
+        done
+    done
+done
+
+# SIGPIPE sent: ignored, the command ends as if nothing came
+for command in run reproduce; do
+    fresh "$command-PIPE-sent"
+    start $command end
+    wait_for_stderr "$CASE/err" "$(moment_line $command scans)" $pid
+    kill -PIPE $pid 2>/dev/null
+    wait $pid
+    status=$?
+    [ "$status" -eq 0 ] && pass || fail "$command SIGPIPE sent: exit status $status, want 0"
+    if [ $command = run ]; then report_is "$CASE/r.json" "$command SIGPIPE sent" complete
+    else report_is "$CASE/r/x4500-memtable.json" "$command SIGPIPE sent" complete; fi
+    left_clean "$command SIGPIPE sent"
+done
+
+# SIGHUP under nohup (ignored when scanbench started): it stays ignored, the sweep goes on
+fresh run-HUP-nohup
+(trap '' HUP; exec "$S" run "${SHORT[@]}" --set data_dir="$CASE/data" -o "$CASE/r.json" \
+    >"$CASE/out" 2>"$CASE/err") &
+pid=$!
+wait_for_stderr "$CASE/err" "$RUN_SCANNING" $pid
+kill -HUP $pid 2>/dev/null
+wait $pid
+status=$?
+[ "$status" -eq 0 ] && pass || fail "run SIGHUP under nohup: exit status $status, want 0"
+report_is "$CASE/r.json" "run SIGHUP under nohup" complete
+left_clean "run SIGHUP under nohup"
+
+# closed_reader COMMAND WHICH: stdout (1), stderr (2) or both (12) into a pipe whose reader
+# goes away as soon as the command holds it (the FIFO's only other end is this shell's);
+# nothing it writes there from then on can be read, and every write fails with EPIPE
+closed_reader() {
+    local command=$1 which=$2 fifo i
+    fresh "$command-PIPE-$which"
+    fifo="$CASE/fifo"
+    mkfifo "$fifo"
+    exec 7<>"$fifo"
+    if [ "$command" = run ]; then set -- run "${SHORT[@]}" --set data_dir="$CASE/data" -o "$CASE/r.json"
+    else set -- reproduce "${REPRO_SHORT[@]}" -o "$CASE/r"; fi
+    case $which in
+        1) TMPDIR="$CASE/tmp" "$S" "$@" >"$fifo" 2>"$CASE/err" 7<&- & ;;
+        2) TMPDIR="$CASE/tmp" "$S" "$@" 2>"$fifo" >"$CASE/out" 7<&- & ;;
+        12) TMPDIR="$CASE/tmp" "$S" "$@" >"$fifo" 2>&1 7<&- & ;;
+    esac
+    pid=$!
+    for i in $(seq 1 400); do
+        [ "/proc/$pid/fd/${which:0:1}" -ef "$fifo" ] && break
+        sleep 0.01
+    done
+    exec 7<&-
+    wait $pid
+    status=$?
+    rm -f "$fifo"
+}
+for command in run reproduce; do
+    for which in 1 2 12; do
+        closed_reader $command $which
+        what="$command with a closed pipe on fd $which"
+        want=1
+        [ $which = 2 ] && want=0
+        [ "$status" -eq "$want" ] && pass || fail "$what: exit status $status, want $want"
+        if [ $which = 1 ]; then
+            if [ "$(grep -c '^scanbench: cannot write the output (stdout): ' "$CASE/err")" -eq 1 ]
+            then pass; else fail "$what: stderr: $(cat "$CASE/err")"; fi
+        fi
+        if [ $command = run ]; then report_is "$CASE/r.json" "$what" complete
+        else report_is "$CASE/r/x4500-memtable.json" "$what" complete
+             [ -s "$CASE/r/reproduction.txt" ] && pass || fail "$what: no reproduction.txt"; fi
+        left_clean "$what"
+    done
+done
+finish
