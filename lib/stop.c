@@ -283,13 +283,15 @@ void sb_watchdog_disarm(void)
 
 void sb_stop_test_pause(const char *moment)
 {
+    static bool paused; /* the first time the moment comes, only */
     const char *spec = getenv("SCANBENCH_TEST_PAUSE");
     size_t n = strlen(moment);
     struct timespec limit;
     sigset_t old;
 
-    if (!spec || strncmp(spec, moment, n) != 0 || spec[n] != ':')
+    if (paused || !spec || strncmp(spec, moment, n) != 0 || spec[n] != ':')
         return;
+    paused = true;
     limit = timespec_of(atof(spec + n + 1));
     /* said with the signals held, then waited for with them let in at once (ppoll): a signal
      * sent once the line shows always ends the pause */

@@ -77,7 +77,8 @@ bool sb_watchdog_overran(void);
  * test pause: MOMENT" on stderr and waits up to SECONDS where the code calls it with that moment
  * ("build": before a table is built, "load": before a PostgreSQL table is loaded, "write":
  * before a result file is written). A stop signal ends the wait (and stops the work, as it
- * would have without the pause); so does a SIGALRM, which changes nothing else. */
+ * would have without the pause); so does a SIGALRM, which changes nothing else. Each moment
+ * pauses once, the first time it comes (a run writes its report, then its CSV). */
 void sb_stop_test_pause(const char *moment);
 
 /* Stops the watchdog and, when a signal came before the work was done, restores that signal's

@@ -20,12 +20,13 @@ S=$SCANBENCH
 
 # the progress lines waited for (stderr): one place to change them
 WRITE_PAUSED='test pause: write'
-RUN_SCANNING='run 2/'
+RUN_SCANNING='round 1/'
 GNUPLOT_STARTED='gnuplot started' # the fake gnuplot's own line
 
-SMALL=(--set table_size=1M --set pool_size=256K --set repetitions=2 --set warmup=0)
+SMALL=(--set table_size=1M --set pool_size=256K --set repetitions=2 --set warmup=0
+       --set min_scan_ms=0)
 SWEEP=(--set table_size=2M --set pool_size=256K,512K,1M,2M --set policy=clock,ring
-       --set ring_size=128K --set repetitions=100 --set warmup=0)
+       --set ring_size=128K --set repetitions=100 --set warmup=0 --set min_scan_ms=0)
 
 # pauses_seen FILE N PID: waits until FILE shows the N-th write pause
 pauses_seen() {
@@ -85,7 +86,8 @@ repro_change() {
     local n
     rm -rf "$SCRATCH"/D*
     SCANBENCH_TEST_PAUSE=write:60 "$S" reproduce x4500-memtable --quick --set table_size=4M \
-        --set counters=none -o "$SCRATCH/D" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+        --set min_scan_ms=0 --set counters=none --set repetitions=3 -o "$SCRATCH/D" \
+        >"$SCRATCH/out" 2>"$SCRATCH/err" &
     pid=$!
     if pauses_seen "$SCRATCH/err" 1 $pid; then # before the report
         eval "$1"

@@ -8,7 +8,9 @@ S=$SCANBENCH
 D="$SCRATCH/repro"
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 
-expect_status 0 "reproduce all --quick" $S reproduce all --quick --set min_scan_ms=0 -o "$D"
+# three rounds of one pass each: what is tested is every experiment's path, not its figures
+expect_status 0 "reproduce all --quick" $S reproduce all --quick --set min_scan_ms=0 \
+    --set repetitions=3 -o "$D"
 for name in x4500-memtable x4500-bigtable luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
     check "$name report written" test -f "$D/$name.json"
     check "$name has thread and verdict" jq -e '.thread.who != "" and (.verdict | has("comparisons"))' "$D/$name.json"
