@@ -12,7 +12,8 @@
 
 #define SB_COMPARE_ALPHA 0.05
 
-/* Builds the comparison document ({"schema": "scanbench-compare", ...}, see README). */
+/* Builds the comparison document ({"schema": "scanbench-compare", ...}, see
+ * doc/report-schema.md). */
 json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n);
 
 /* Prints the comparison document as a table for people. */

@@ -27,7 +27,7 @@ static bool running_from_build_tree(void)
     char *slash;
 
     if (n <= 0)
-        return true; /* no /proc: as if built here, the order the README gives */
+        return true; /* no /proc: as if built here, the order man scanbench gives */
     exe[n] = '\0';
     if (!(slash = strrchr(exe, '/')))
         return true;

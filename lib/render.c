@@ -157,7 +157,7 @@ static void accuracy_lines(FILE *out, const json_t *runs)
     }
     if (checked && !disagree)
         fprintf(out, "accuracy: memory bytes from the counters agree with the bytes each scan "
-                     "moved, within tolerance, in all %zu runs (see README)\n", checked);
+                     "moved, within tolerance, in all %zu runs (see doc/counters.md)\n", checked);
 }
 
 /* "sim, ok, simulated: x4500 ..." or "papi, unavailable: why": what a run's counters were. */

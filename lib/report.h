@@ -1,6 +1,7 @@
 /* report.h: the JSON report, scanbench's contract with every renderer and with other hosts:
- * {"schema": "scanbench-report", "schema_version": 1, "command": ..., "experiment": {...},
- *  "context": {...}, "runs": [...]}. Documented field by field in README.md. Written to a
+ * {"schema": "scanbench-report", "schema_version": 2, "command": ..., "experiment": {...},
+ *  "context": {...}, "schedule": {...}, "runs": [...], "analysis": {...}}. Documented field by
+ * field in doc/report-schema.md (tests/report_schema.sh keeps it true). Written to a
  * temporary name and linked into place (report_write.c, outfile.h), so a report is whole or
  * absent, and an existing file is never replaced. */
 #ifndef SB_REPORT_H
