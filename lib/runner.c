@@ -38,6 +38,8 @@ struct runner {
     uint32_t nreference, rounds_done, rounds_cap;
     double t0;
     const char *stopped_by;       /* why the rounds ended */
+    double rounds_seconds;        /* the rounds' own time (the rest: tables, preparing,
+                                     validating, warming, finishing) */
     double progress_at;           /* when the last round's progress line was written */
     size_t failed;                /* the run that failed or was stopped; nruns: none */
 };
@@ -278,8 +280,11 @@ static int interleaved(struct runner *r, struct sb_error *err)
         status = all_runs(r, STEP_VALIDATE, err);
     if (status == SB_OK)
         status = all_runs(r, STEP_WARM, err);
-    if (status == SB_OK)
+    if (status == SB_OK) {
+        double t = sb_timer_now();
         status = rounds(r, err);
+        r->rounds_seconds = sb_timer_now() - t;
+    }
     return status;
 }
 
@@ -464,6 +469,9 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
     json_object_set_new(report, "schedule",
                         sb_report_schedule_json(plan, r.reference, r.nreference, r.rounds_done,
                                                 r.stopped_by, r.t0));
+    json_object_set_new(json_object_get(report, "schedule"), "seconds",
+                        json_pack("{s:f, s:f}", "all", sb_timer_now() - r.t0, "rounds",
+                                  r.rounds_seconds));
     runner_free(&r);
     return status;
 }
