@@ -89,12 +89,14 @@ static void knee_text(const struct sb_knee *k, const json_t **sweep, const char 
     }
     if (k->kind == SB_KNEE_NO_DROP) {
         snprintf(buf, len, "%s: no drop: MB/s changes %+.1f%% from the smallest two pools to the "
-                 "largest two (less than %.0f%%).", label, -100.0 * k->fall,
-                 100.0 * SB_KNEE_MIN_FALL);
+                 "largest two (a fall of less than %.0f%%).", label,
+                 100.0 * (1.0 / (1.0 + k->fall) - 1.0),
+                 100.0 * (1.0 - 1.0 / (1.0 + SB_KNEE_MIN_FALL)));
         return;
     }
+    /* fall: exp(high - low) - 1; said as the share of the high lost: 1 - exp(low - high) */
     used = (size_t)snprintf(buf, len, "%s: MB/s falls %.0f%% over the sweep, halfway at %s [%s, "
-                            "%s]%s (%.0f%% interval)", label, 100.0 * k->fall,
+                            "%s]%s (%.0f%% interval)", label, 100.0 * (1.0 - 1.0 / (1.0 + k->fall)),
                             sb_format_size_approx(k->x50, a, sizeof a),
                             sb_format_size_approx(k->x50_lo, b, sizeof b),
                             sb_format_size_approx(k->x50_hi, c, sizeof c),
