@@ -122,6 +122,22 @@ static int group_build(struct runner *r, struct table_group *g, const struct sb_
 enum step_kind { STEP_PREPARE, STEP_VALIDATE, STEP_WARM, STEP_TIMED, STEP_REFERENCE,
                  STEP_FINISH };
 
+/* Tests only: SCANBENCH_TEST_FAIL=prepare:K makes run K's preparation fail (1-based: an
+ * allocation that fails mid-sweep), =round:R the first timed scan of round R (1-based), so that
+ * the tests can check what a failure keeps. */
+static bool test_failure(const struct runner *r, enum step_kind kind, size_t i)
+{
+    const char *spec = getenv("SCANBENCH_TEST_FAIL");
+    unsigned long n;
+
+    if (!spec)
+        return false;
+    if (kind == STEP_PREPARE && sscanf(spec, "prepare:%lu", &n) == 1)
+        return n == i + 1;
+    return kind == STEP_TIMED && sscanf(spec, "round:%lu", &n) == 1 && n == r->rounds_done + 1 &&
+           r->plan->schedule.kind == SB_SCHEDULE_INTERLEAVED;
+}
+
 static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_record *rec,
                 struct sb_error *err)
 {
@@ -144,7 +160,10 @@ static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_
     /* the run's own time so far counts: past its run_timeout, the step in progress is its last */
     snprintf(what, sizeof what, "run %zu/%zu %s", i + 1, r->plan->nruns, p->name);
     sb_watchdog_arm(left > 0 ? left : 1e-6, what);
-    if (kind == STEP_PREPARE && (status = group_build(r, g, p, err)) == SB_OK)
+    if (test_failure(r, kind, i))
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot allocate (a failure injected by "
+                         "SCANBENCH_TEST_FAIL)", p->name);
+    else if (kind == STEP_PREPARE && (status = group_build(r, g, p, err)) == SB_OK)
         status = sb_config_prepare(&r->cfgs[i], p, g->tables, r->rounds_cap, err);
     else if (kind == STEP_VALIDATE)
         status = sb_config_validate(r->cfgs[i], err);
