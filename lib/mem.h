@@ -34,12 +34,10 @@ void sb_mem_limit_read(struct sb_mem_limit *limit, const char *proc_root, const 
 void *sb_mem_alloc(size_t len);
 void sb_mem_free(void *ptr, size_t len);
 
-/* The same, bound as placement asks before the first touch (placement.h; home_node: the node
- * of the scanner that will use it), then verified on a sample of its pages into found. */
-struct sb_placement;
-struct sb_placement_found;
-void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
-                          struct sb_placement_found *found);
+/* Backs every page of [p, p + len) now (where the memory policy set on it says), not at its
+ * first touch in a timed region (sb_mem_alloc does it; placement.h's sb_mem_alloc_placed does it
+ * after binding). */
+void sb_mem_populate(void *p, size_t len);
 
 /* Peak resident set size of this process so far, in bytes. */
 uint64_t sb_mem_peak_rss(void);

@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef HAVE_NUMA
 #include <numa.h>
 #include <numaif.h>
 #endif
+
+#include "mem.h"
 
 bool sb_placement_parse(const char *text, struct sb_placement *placement)
 {
@@ -311,4 +314,17 @@ int sb_numa_node_here(void)
 {
     int cpu = sched_getcpu();
     return cpu >= 0 ? sb_numa_node_of_cpu(cpu) : -1;
+}
+
+void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
+                          struct sb_placement_found *found)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (p == MAP_FAILED)
+        return NULL;
+    sb_placement_bind(p, len, placement, home_node, found);
+    sb_mem_populate(p, len);
+    sb_placement_verify(p, len, false, found);
+    return p;
 }

@@ -65,6 +65,12 @@ void sb_placement_thread_begin(const struct sb_placement *placement, int home_no
                                struct sb_placement_found *found);
 void sb_placement_thread_end(void);
 
+/* A page-aligned anonymous mapping of len bytes (mem.h's sb_mem_alloc; freed by sb_mem_free),
+ * bound as placement asks before the first touch (home_node: the node of the scanner that will
+ * use it), populated, then verified on a sample of its pages into found. NULL on failure. */
+void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
+                          struct sb_placement_found *found);
+
 /* Looks up the nodes of a sample of [addr, addr + len); touch reads each sampled page first (a
  * file mapping whose pages are resident but not yet mapped). Sets verified, ok, on_node. */
 void sb_placement_verify(const void *addr, size_t len, bool touch,

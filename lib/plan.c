@@ -12,8 +12,8 @@
 
 #include "cpu_id.h"
 #include "dma_fill.h"
+#include "scratch.h"
 #include "sim_replay.h"
-#include "source_file.h"
 #include "topo.h"
 #include "units.h"
 #include "utf8.h"

@@ -13,6 +13,7 @@
 #include "report_scanners.h"
 #include "stats.h"
 #include "timer.h"
+#include "units.h"
 
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
                       const char *command_line)
@@ -304,18 +305,29 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
                          : json_null());
 }
 
-void sb_report_mark_complete(json_t *report)
+json_t *sb_thread_json(const struct sb_thread *t)
 {
-    json_object_set_new(report, "incomplete", json_false());
-}
+    json_t *figures = json_array();
 
-void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
-                                size_t run_index, size_t runs_planned)
-{
-    json_object_set_new(report, "incomplete", json_true());
-    json_object_set_new(report, "interrupted",
-                        json_pack("{s:s, s:s, s:I, s:I, s:I}", "by", by, "run", run, "run_index",
-                                  (json_int_t)run_index, "runs_planned", (json_int_t)runs_planned,
-                                  "runs_done",
-                                  (json_int_t)json_array_size(json_object_get(report, "runs"))));
+    for (int i = 0; i < t->nfigures; i++) {
+        const struct sb_thread_figure *f = &t->figures[i];
+        char size[32];
+        double mbps = NAN;
+
+        if (strcmp(f->unit, "MB/s") == 0)
+            mbps = f->value;
+        else if (t->table_size)
+            mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
+        sb_format_size(f->footprint, size, sizeof size);
+        json_array_append_new(figures,
+                              json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op,
+                                        "policy", f->policy, "footprint", (json_int_t)f->footprint,
+                                        "placement", f->policy, " ", size, "", "value", f->value,
+                                        "unit", f->unit, "mbps",
+                                        isnan(mbps) ? json_null() : json_real(mbps)));
+    }
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "who", t->who, "machine", t->machine,
+                     "table", t->table, "table_size",
+                     t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
+                     "slow", t->slow, "fast", t->fast, "figures", figures);
 }

@@ -20,6 +20,11 @@
 /* The oldest schema the readers take: version 1 had no rounds (compare and plot read it; its
  * analysis says that it needs rounds). */
 #define SB_REPORT_SCHEMA_OLDEST 1
+/* The most runs a report holds, and timed scans a run: what a plan can make (plan.h's
+ * SB_MAX_RUNS, the key repetitions' largest value; test_report checks that they agree). A
+ * report with more is refused by the readers (report_read.h). */
+#define SB_REPORT_MAX_RUNS 10000
+#define SB_REPORT_MAX_SCANS 1000
 
 /* A report with its context and experiment blocks and no runs yet. */
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
@@ -40,6 +45,10 @@ json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, dou
 json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan_record *reference,
                                 uint32_t nreference, uint32_t rounds, const char *stopped_by,
                                 double t0);
+
+/* The report's "thread" block: who, machine, table, slow/fast placements, the figures (with
+ * MB/s derived from elapsed seconds where the thread gave a table size). */
+json_t *sb_thread_json(const struct sb_thread *thread);
 
 /* Fails (SB_ERR_INPUT) if path is empty, exists or its directory cannot be written: checked
  * before any run so that a long experiment does not end unable to save. */

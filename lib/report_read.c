@@ -7,8 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "experiment.h"
-#include "plan.h"
 #include "report.h"
 
 /* Every run must carry these, with these JSON types, for the readers to work on it. */
@@ -31,17 +29,17 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
     size_t k;
     json_t *scan;
 
-    if (!json_is_array(scans) || json_array_size(scans) > sb_keys[SB_K_REPETITIONS].max)
+    if (!json_is_array(scans) || json_array_size(scans) > SB_REPORT_MAX_SCANS)
         return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: \"scans\" missing, not a list, or longer "
                        "than %llu", path, what, i,
-                       (unsigned long long)sb_keys[SB_K_REPETITIONS].max);
+                       (unsigned long long)SB_REPORT_MAX_SCANS);
     json_array_foreach(scans, k, scan) {
         const json_t *round = json_object_get(scan, "round"), *pos = json_object_get(scan,
                                                                                     "position");
         const json_t *seconds = json_object_get(scan, "seconds"), *bytes = json_object_get(scan,
                                                                                         "bytes");
         if (!json_is_integer(round) || json_integer_value(round) < 0 ||
-            json_integer_value(round) >= (json_int_t)sb_keys[SB_K_REPETITIONS].max ||
+            json_integer_value(round) >= (json_int_t)SB_REPORT_MAX_SCANS ||
             !json_is_integer(pos) || json_integer_value(pos) < 0 || !json_is_number(seconds) ||
             !(json_number_value(seconds) > 0) || !json_is_integer(bytes) ||
             json_integer_value(bytes) <= 0 ||
@@ -49,7 +47,7 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
               json_is_null(json_object_get(scan, "at"))))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
                            "a position, a time (or null), positive seconds or bytes", path, what, i, k,
-                           (unsigned long long)sb_keys[SB_K_REPETITIONS].max - 1);
+                           (unsigned long long)SB_REPORT_MAX_SCANS - 1);
     }
     return SB_OK;
 }
@@ -111,11 +109,11 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
         status = sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
         goto out;
     }
-    /* bounds scanbench itself keeps (plan.h, the repetitions key), so that compare's pairing and
-     * Mann-Whitney U stay quick whatever a file holds */
-    if (json_array_size(runs) > SB_MAX_RUNS) {
+    /* bounds scanbench itself keeps (report.h: the plan's and the repetitions key's), so that
+     * compare's pairing and Mann-Whitney U stay quick whatever a file holds */
+    if (json_array_size(runs) > SB_REPORT_MAX_RUNS) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: %zu runs: scanbench writes at most %d", path,
-                         json_array_size(runs), SB_MAX_RUNS);
+                         json_array_size(runs), SB_REPORT_MAX_RUNS);
         goto out;
     }
     json_array_foreach(runs, i, run) {
@@ -139,10 +137,9 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
                              "positive number", path, i);
             goto out;
         }
-        if (json_array_size(json_object_get(run, "repetitions")) >
-            sb_keys[SB_K_REPETITIONS].max) {
+        if (json_array_size(json_object_get(run, "repetitions")) > SB_REPORT_MAX_SCANS) {
             status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path,
-                             i, (unsigned long long)sb_keys[SB_K_REPETITIONS].max);
+                             i, (unsigned long long)SB_REPORT_MAX_SCANS);
             goto out;
         }
         json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {

@@ -62,3 +62,19 @@ int sb_report_save(json_t *report, const char *path, bool quiet, char *used,
                 incomplete ? " (incomplete)" : "");
     return SB_OK;
 }
+
+void sb_report_mark_complete(json_t *report)
+{
+    json_object_set_new(report, "incomplete", json_false());
+}
+
+void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
+                                size_t run_index, size_t runs_planned)
+{
+    json_object_set_new(report, "incomplete", json_true());
+    json_object_set_new(report, "interrupted",
+                        json_pack("{s:s, s:s, s:I, s:I, s:I}", "by", by, "run", run, "run_index",
+                                  (json_int_t)run_index, "runs_planned", (json_int_t)runs_planned,
+                                  "runs_done",
+                                  (json_int_t)json_array_size(json_object_get(report, "runs"))));
+}

@@ -32,9 +32,6 @@ struct sb_file_table {
     double write_seconds;         /* generating, writing and syncing it */
 };
 
-/* Opens a new nameless file in dir, read-write; -1 with why on failure. *how says how. */
-int sb_file_scratch_open(const char *dir, const char **how, char *why, size_t len);
-
 /* Builds ioc as p's table in a scratch file of p->data_dir (page cache placed as
  * p->iocache_node asks, relative to home_node), warm. */
 int sb_file_table_create(struct sb_iocache *ioc, const struct sb_run_params *p, int home_node,

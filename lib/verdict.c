@@ -17,33 +17,6 @@
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
-json_t *sb_thread_json(const struct sb_thread *t)
-{
-    json_t *figures = json_array();
-
-    for (int i = 0; i < t->nfigures; i++) {
-        const struct sb_thread_figure *f = &t->figures[i];
-        char size[32];
-        double mbps = NAN;
-
-        if (strcmp(f->unit, "MB/s") == 0)
-            mbps = f->value;
-        else if (t->table_size)
-            mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
-        sb_format_size(f->footprint, size, sizeof size);
-        json_array_append_new(figures,
-                              json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op,
-                                        "policy", f->policy, "footprint", (json_int_t)f->footprint,
-                                        "placement", f->policy, " ", size, "", "value", f->value,
-                                        "unit", f->unit, "mbps",
-                                        isnan(mbps) ? json_null() : json_real(mbps)));
-    }
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "who", t->who, "machine", t->machine,
-                     "table", t->table, "table_size",
-                     t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
-                     "slow", t->slow, "fast", t->fast, "figures", figures);
-}
-
 const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
                                     const char *placement)
 {

@@ -10,12 +10,6 @@
 
 #include <jansson.h>
 
-#include "experiment.h"
-
-/* The report's "thread" block: who, machine, table, slow/fast placements, the figures (with
- * MB/s derived from elapsed seconds where the thread gave a table size). */
-json_t *sb_thread_json(const struct sb_thread *thread);
-
 /* The report's "verdict" block, from its "runs" and "thread" blocks and its analysis. */
 json_t *sb_verdict_build(const json_t *report, const json_t *analysis);
 

@@ -135,6 +135,9 @@ static void test_report_top(void **state)
     assert_true(json_is_array(get(r, "runs")));
     assert_int_equal(json_array_size(get(r, "runs")), 4);
     assert_true(json_is_object(get(r, "units")));
+    /* the readers' bounds are what a plan can make */
+    assert_int_equal(SB_REPORT_MAX_RUNS, SB_MAX_RUNS);
+    assert_int_equal(SB_REPORT_MAX_SCANS, sb_keys[SB_K_REPETITIONS].max);
 }
 
 static void test_report_context(void **state)

@@ -25,6 +25,7 @@
 #include "iocache.h"
 #include "plan.h"
 #include "scan.h"
+#include "scratch.h"
 #include "source_file.h"
 
 #define PAGE 8192u
