@@ -46,12 +46,15 @@ static int measure(const char *label, const char *map_path, unsigned cycles)
     struct sb_experiment exp;
     struct sb_plan plan = {0};
     struct sb_counters c;
+    struct sb_counting counting;
     struct sb_error err = {0};
     double per_cycle[ROUNDS], median;
     int status = plan_with(NULL, map_path, &exp, &plan, &err);
 
-    if (status == SB_OK)
-        status = sb_counters_open(&c, plan.runs[0].counters, &plan.runs[0], cycles, &err);
+    if (status == SB_OK) {
+        sb_run_counting(&plan.runs[0], &counting);
+        status = sb_counters_open(&c, plan.runs[0].counters, &counting, cycles, &err);
+    }
     if (status != SB_OK) {
         fprintf(stderr, "counters-cost: %s\n", err.msg);
         goto out;

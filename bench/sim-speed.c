@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "sim_replay.h"
+#include "counters_sim.h"
 #include "cpu_id.h"
 #include "iocache.h"
 #include "machine.h"
@@ -120,7 +121,8 @@ int main(int argc, char **argv)
            (double)sb_sim_model_state_bytes(model) / (double)sb_sim_model_lines(model),
            sb_sim_model_slices(model), sb_cachesim_code_names[sb_sim_model_code(model)]);
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
-        struct sb_scan_trace trace = {&run, &ioc, NULL, victims};
+        struct sb_scan_trace trace = {ioc.pages, ioc.npages, ioc.page_size, run.op,
+                                      run.kernel->temporal, run.bigtable, NULL, victims};
         struct sb_cachesim_counts n;
         double t0, t1, c0, c1;
 

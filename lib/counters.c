@@ -1,13 +1,11 @@
-/* counters.c: the counter-backend registry and the `none` backend (nothing requested). */
+/* counters.c: the roles' names, and opening and closing a run's counters with its backend
+ * (the backends' registry: counters_backends.c). */
 #include "config.h"
 #include "counters.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters_papi.h"
-#include "counters_sim.h"
-#include "plan.h"
 
 const char *const sb_role_names[SB_NROLES] = {
     [SB_ROLE_CYCLES] = "cycles",
@@ -25,43 +23,8 @@ const char *const sb_role_names[SB_NROLES] = {
     [SB_ROLE_L3_WRITEBACK] = "l3_writeback",
 };
 
-static int none_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
-{
-    (void)run;
-    (void)err;
-    c->status = "not requested";
-    return SB_OK;
-}
-
-static void none_region(struct sb_counters *c, unsigned rep)
-{
-    (void)c;
-    (void)rep;
-}
-
-static void none_close(struct sb_counters *c) { (void)c; }
-
-const struct sb_counter_backend sb_counter_backends[] = {
-    {"none", "no counters: times only", none_open, none_region, none_region, NULL, NULL,
-     none_close},
-    {"papi", "hardware counters through PAPI (events from configs/events; `scanbench events`)",
-     sb_papi_open, sb_papi_start, sb_papi_stop, NULL, NULL, sb_papi_close},
-    {"sim", "the cache model (lib/cachesim) fed the scan's exact line addresses; machine= picks "
-     "the model", sb_sim_open, sb_sim_start, sb_sim_stop, sb_sim_replay, sb_sim_finish,
-     sb_sim_close},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-};
-
-const struct sb_counter_backend *sb_counter_backend_find(const char *name)
-{
-    for (const struct sb_counter_backend *b = sb_counter_backends; b->name; b++)
-        if (strcmp(b->name, name) == 0)
-            return b;
-    return NULL;
-}
-
 int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *backend,
-                     const struct sb_run_params *run, unsigned nreps, struct sb_error *err)
+                     const struct sb_counting *run, unsigned nreps, struct sb_error *err)
 {
     int status;
 
@@ -72,7 +35,7 @@ int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *bac
     if (!c->values)
         return sb_fail(err, SB_ERR_RUN, "out of memory for counter values");
     status = backend->open(c, run, err);
-    if (status == SB_OK && run->require_counters && strcmp(c->status, "unavailable") == 0)
+    if (status == SB_OK && run->require && strcmp(c->status, "unavailable") == 0)
         status = sb_fail(err, SB_ERR_COUNTERS, "%s: counters %s unavailable and "
                          "require_counters=yes: %s", run->name, backend->name, c->reason);
     return status;

@@ -32,9 +32,20 @@ extern const char *const sb_role_names[SB_NROLES];
 
 #define SB_COUNTERS_MAX_REPS 1000
 
-struct sb_run_params; /* plan.h */
-struct sb_iocache;    /* iocache.h */
-struct sb_machine;    /* machine.h */
+struct sb_events_choice; /* events_map.h */
+struct sb_machine;       /* machine.h */
+struct sb_op;            /* op.h */
+
+/* What a backend is told of the run it counts (plan.h's sb_run_counting makes it from a run's
+ * parameters): a backend knows no run type. */
+struct sb_counting {
+    const char *name;                      /* the run's name, for messages */
+    bool require;                          /* require_counters: unavailable is an error */
+    const struct sb_events_choice *events; /* the plan's events map (key events) */
+    const struct sb_machine *machine;      /* counters=sim: the cache model's machine */
+    int prefetch;                          /* the model's prefetcher: -1 the machine's, 0, 1 */
+    const struct sb_op *op;                /* the op run over each page */
+};
 
 struct sb_counters {
     const struct sb_counter_backend *backend;
@@ -61,8 +72,12 @@ struct sb_counters {
 /* What a tracing backend (the cache model) is handed after each timed scan: the exact buffers
  * the policy chose, so it can replay the scan's memory accesses in order, untimed. */
 struct sb_scan_trace {
-    const struct sb_run_params *run;
-    const struct sb_iocache *ioc;  /* the table: ioc->pages, npages, page_size */
+    const uint8_t *pages;          /* the table: npages pages of page_size bytes */
+    uint64_t npages;
+    uint32_t page_size;
+    const struct sb_op *op;        /* the op run over each page after its copy */
+    bool temporal;                 /* the copy kernel's stores go through the caches (not nt) */
+    bool bigtable;                 /* each page arrived by a device's DMA before its copy */
     const uint8_t *pool;           /* the pool's first buffer */
     const uint32_t *victims;       /* victims[block]: the buffer page `block` was copied into */
 };
@@ -72,7 +87,7 @@ struct sb_counter_backend {
     const char *description;
     /* Prepares the backend for a run; sets status and reason. An error is returned only for
      * what makes the run impossible (bad input, out of memory), never for missing counters. */
-    int (*open)(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err);
+    int (*open)(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err);
     void (*start)(struct sb_counters *c, unsigned rep);
     void (*stop)(struct sb_counters *c, unsigned rep);
     /* NULL, or called with a timed scan's trace (the scan loop records one buffer number per
@@ -89,7 +104,7 @@ extern const struct sb_counter_backend sb_counter_backends[]; /* NULL-name termi
 const struct sb_counter_backend *sb_counter_backend_find(const char *name);
 
 int sb_counters_open(struct sb_counters *c, const struct sb_counter_backend *backend,
-                     const struct sb_run_params *run, unsigned nreps, struct sb_error *err);
+                     const struct sb_counting *run, unsigned nreps, struct sb_error *err);
 void sb_counters_close(struct sb_counters *c);
 
 #endif

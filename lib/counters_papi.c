@@ -19,7 +19,6 @@
 #include "events_map.h"
 #include "papi_probe.h"
 #include "perf_host.h"
-#include "plan.h"
 #include "timer.h"
 
 #define MAX_PACKAGES 16
@@ -360,7 +359,7 @@ static void describe_map_roles(struct sb_counters *c, const struct sb_events_map
     }
 }
 
-int sb_papi_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
+int sb_papi_open(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err)
 {
     const struct sb_events_map *map = run->events ? run->events->map : NULL;
     struct papi_state *s;

@@ -6,7 +6,7 @@
 
 #include "counters.h"
 
-int sb_papi_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err);
+int sb_papi_open(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err);
 void sb_papi_start(struct sb_counters *c, unsigned rep);
 void sb_papi_stop(struct sb_counters *c, unsigned rep);
 void sb_papi_close(struct sb_counters *c);

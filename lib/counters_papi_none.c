@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-int sb_papi_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
+int sb_papi_open(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err)
 {
     (void)run;
     (void)err;

@@ -3,14 +3,18 @@
 #include "config.h"
 #include "counters_sim.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "heap.h"
 #include "machine.h"
-#include "plan.h"
+#include "op.h"
 #include "sim_replay.h"
+#include "units.h"
+
+#define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
 
 struct sim_state {
     struct sb_machine model; /* the run's machine, with the prefetcher as the run asked */
@@ -44,7 +48,7 @@ static const struct {
                                  "last level, streaming-store lines, partial WC flushes' bytes)"},
 };
 
-int sb_sim_open(struct sb_counters *c, const struct sb_run_params *run, struct sb_error *err)
+int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err)
 {
     struct sim_state *s = NULL;
     unsigned slices;
@@ -169,4 +173,35 @@ void sb_sim_close(struct sb_counters *c)
     }
     c->state = NULL;
     c->machine = NULL;
+}
+
+/* --- the slices the backend uses ------------------------------------------------------------ */
+
+unsigned sb_sim_default_slices(void)
+{
+    cpu_set_t cpus;
+    unsigned n = 1;
+    int count;
+
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        return 1;
+    count = CPU_COUNT(&cpus);
+    while (n * 2 <= (unsigned)count && n * 2 <= MAX_SLICES)
+        n *= 2;
+    return n;
+}
+
+int sb_sim_slices_wanted(unsigned *slices, struct sb_error *err)
+{
+    const char *v = getenv("SCANBENCH_SIM_THREADS");
+    uint64_t n;
+
+    *slices = sb_sim_default_slices();
+    if (!v)
+        return SB_OK;
+    if (!sb_parse_uint(v, &n) || n < 1 || n > 64)
+        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_SIM_THREADS=%s: not a number of threads "
+                       "from 1 to 64", v);
+    *slices = (unsigned)n;
+    return SB_OK;
 }

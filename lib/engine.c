@@ -363,7 +363,11 @@ static int open_counters(struct sb_config *cfg, struct sb_error *err)
 {
     const struct sb_run_params *p = cfg->p;
     struct sb_counters *c = &cfg->res.counters;
-    int status = sb_counters_open(c, p->counters, p, cfg->res.capacity, err);
+    struct sb_counting counting;
+    int status;
+
+    sb_run_counting(p, &counting);
+    status = sb_counters_open(c, p->counters, &counting, cfg->res.capacity, err);
 
     if (status != SB_OK || !p->counters->replay)
         return status;
@@ -575,10 +579,12 @@ static void note_timed(struct sb_config *cfg, struct sb_scan_record *rec, bool k
 static void replay(struct sb_config *cfg)
 {
     struct sb_counters *c = &cfg->res.counters;
+    const struct sb_iocache *table = &cfg->tables[0];
 
     for (uint32_t rep = 0; cfg->victims[0] && rep < cfg->res.nreps && rep < TRACED_SCANS; rep++) {
-        struct sb_scan_trace trace = {cfg->p, &cfg->tables[0], cfg->slots[0].pool.buffers,
-                                      cfg->victims[rep]};
+        struct sb_scan_trace trace = {table->pages, table->npages, table->page_size, cfg->p->op,
+                                      cfg->p->kernel->temporal, cfg->p->bigtable,
+                                      cfg->slots[0].pool.buffers, cfg->victims[rep]};
         c->backend->replay(c, rep, &trace);
     }
     if (c->backend && c->backend->finish)

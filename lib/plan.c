@@ -13,7 +13,7 @@
 #include "cpu_id.h"
 #include "dma_fill.h"
 #include "scratch.h"
-#include "sim_replay.h"
+#include "counters_sim.h"
 #include "topo.h"
 #include "units.h"
 #include "utf8.h"
@@ -572,4 +572,10 @@ void sb_plan_free(struct sb_plan *plan)
     sb_events_choice_free(&plan->events);
     free(plan->machines);
     plan->machines = NULL;
+}
+
+void sb_run_counting(const struct sb_run_params *run, struct sb_counting *c)
+{
+    *c = (struct sb_counting){run->name, run->require_counters, run->events, run->machine,
+                             run->prefetch, run->op};
 }

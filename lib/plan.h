@@ -103,6 +103,8 @@ uint32_t sb_run_pools(const struct sb_run_params *run);
 bool sb_run_concurrent(const struct sb_run_params *run);
 /* Whether runs a and b scan the same table (a schedule builds it once for both). */
 bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b);
+/* What the run's counter backend is told of it (counters.h). */
+void sb_run_counting(const struct sb_run_params *run, struct sb_counting *counting);
 void sb_plan_free(struct sb_plan *plan);
 
 #endif

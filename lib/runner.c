@@ -457,11 +457,13 @@ static void runner_free(struct runner *r)
 static int check_required_counters(const struct sb_plan *plan, struct sb_error *err)
 {
     struct sb_counters c;
+    struct sb_counting counting;
     int status;
 
     if (plan->nruns == 0 || !plan->runs[0].require_counters)
         return SB_OK;
-    status = sb_counters_open(&c, plan->runs[0].counters, &plan->runs[0], 1, err);
+    sb_run_counting(&plan->runs[0], &counting);
+    status = sb_counters_open(&c, plan->runs[0].counters, &counting, 1, err);
     sb_counters_close(&c);
     return status;
 }

@@ -24,9 +24,8 @@
 #include <string.h>
 
 #include "heap.h"
-#include "iocache.h"
 #include "mem.h"
-#include "plan.h"
+#include "op.h"
 #include "units.h"
 
 #define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
@@ -145,12 +144,12 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
  * was copied into. */
 static const uint8_t *table_page(const struct sb_scan_trace *t, uint64_t block)
 {
-    return t->ioc->pages + block * t->ioc->page_size;
+    return t->pages + block * t->page_size;
 }
 
 static uint64_t pool_address(const struct sb_scan_trace *t, uint64_t block)
 {
-    return SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * t->ioc->page_size;
+    return SB_SIM_POOL_BASE + (uint64_t)t->victims[block] * t->page_size;
 }
 
 /* The first line of the pool buffer of page block, in the slice's numbering: what the op's
@@ -173,7 +172,7 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, b
     out.first = first_line(t, block, lines);
     out.list[0] = out.end[0] = entry;
     out.limit[0] = entry + BATCH_LINES;
-    live = walk_op(&out, lines, vacuum, table_page(t, block), t->ioc->page_size, false);
+    live = walk_op(&out, lines, vacuum, table_page(t, block), t->page_size, false);
     sb_cachesim_access_lines(sim, out.first, entry, (size_t)(out.end[0] - entry));
     return live;
 }
@@ -189,13 +188,13 @@ static void op_lines_of(struct sb_cachesim *sim, struct op_lines *lines)
 /* Page block's copy (and, for a bigtable, its DMA), as sb_sim_feed_scan feeds it. */
 static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, uint64_t block)
 {
-    const uint32_t page_size = t->ioc->page_size;
-    const bool temporal = t->run->kernel->temporal;
+    const uint32_t page_size = t->page_size;
+    const bool temporal = t->temporal;
     const uint64_t src = SB_SIM_IOCACHE_BASE + block * page_size, dst = pool_address(t, block);
 
     /* a bigtable page arrives by the device's DMA: written to memory, out of every cache
      * (streamed line by line, then fenced) */
-    if (t->run->bigtable) {
+    if (t->bigtable) {
         sb_cachesim_stream_store(sim, src, page_size);
         sb_cachesim_fence(sim);
     }
@@ -207,14 +206,14 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
 
 uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t)
 {
-    const bool vacuum = t->run->op->pass == sb_heap_vacuum;
+    const bool vacuum = t->op->pass == sb_heap_vacuum;
     uint64_t live = 0;
     struct op_lines lines;
 
     op_lines_of(sim, &lines);
-    for (uint64_t block = 0; block < t->ioc->npages; block++) {
+    for (uint64_t block = 0; block < t->npages; block++) {
         feed_copy(sim, t, block);
-        if (t->run->op->pass)
+        if (t->op->pass)
             live += feed_op(sim, &lines, vacuum, t, block);
     }
     return live;
@@ -293,7 +292,7 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
         out.list[k] = out.end[k] = slot_list(w, page, k);
         out.limit[k] = out.list[k] + PAGE_ENTRIES / w->nslices;
     }
-    wp->live = walk_op(&out, &w->lines, w->vacuum, table_page(t, page), t->ioc->page_size, true);
+    wp->live = walk_op(&out, &w->lines, w->vacuum, table_page(t, page), t->page_size, true);
     wp->overflow = out.overflow;
     for (unsigned k = 0; k < w->nslices; k++)
         wp->n[k] = (uint32_t)(out.end[k] - out.list[k]);
@@ -303,7 +302,7 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
 /* Claims and walks the pages not yet claimed up to WALK_AHEAD pages past page. */
 static void walk_ahead(struct shared_walk *w, uint64_t page)
 {
-    const uint64_t npages = w->trace->ioc->npages;
+    const uint64_t npages = w->trace->npages;
 
     for (;;) {
         uint64_t first = atomic_load_explicit(&w->next, memory_order_relaxed), stop;
@@ -326,7 +325,7 @@ static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim,
     uint64_t live = 0;
 
     op_lines_of(sim, &own);
-    for (uint64_t page = 0; page < t->ioc->npages; page++) {
+    for (uint64_t page = 0; page < t->npages; page++) {
         struct walked_page *wp = &w->page[page % RING_PAGES];
         walk_ahead(w, page);
         wait_for(&wp->ready, page + 1);
@@ -376,35 +375,6 @@ static void *slice_replay(void *arg)
         job->live = sb_sim_feed_scan(job->sim, job->trace);
     sb_cachesim_read_counts(job->sim, &job->counts);
     return NULL;
-}
-
-unsigned sb_sim_default_slices(void)
-{
-    cpu_set_t cpus;
-    unsigned n = 1;
-    int count;
-
-    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
-        return 1;
-    count = CPU_COUNT(&cpus);
-    while (n * 2 <= (unsigned)count && n * 2 <= MAX_SLICES)
-        n *= 2;
-    return n;
-}
-
-int sb_sim_slices_wanted(unsigned *slices, struct sb_error *err)
-{
-    const char *v = getenv("SCANBENCH_SIM_THREADS");
-    uint64_t n;
-
-    *slices = sb_sim_default_slices();
-    if (!v)
-        return SB_OK;
-    if (!sb_parse_uint(v, &n) || n < 1 || n > 64)
-        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_SIM_THREADS=%s: not a number of threads "
-                       "from 1 to 64", v);
-    *slices = (unsigned)n;
-    return SB_OK;
 }
 
 int sb_sim_model_create(const struct sb_cachesim_config *cfg, unsigned want_slices,
@@ -460,7 +430,7 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
 
     /* the shared walk, when there is an op to walk and more than one slice: its counters and
      * the ring's pages (numbered from 0 again) start afresh */
-    if (m->walk && trace->run->op->pass) {
+    if (m->walk && trace->op->pass) {
         walk = m->walk;
         memset(walk, 0, sizeof *walk);
         walk->trace = trace;
@@ -468,7 +438,7 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
         walk->lines.slice_mask = m->nslices - 1;
         walk->lines.slice_index = 0;
         walk->nslices = m->nslices;
-        walk->vacuum = trace->run->op->pass == sb_heap_vacuum;
+        walk->vacuum = trace->op->pass == sb_heap_vacuum;
     }
     for (unsigned i = 0; i < m->nslices; i++)
         jobs[i] = (struct slice_job){.sim = m->slice[i], .index = i, .trace = trace,

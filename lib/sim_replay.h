@@ -24,15 +24,6 @@ uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t
 /* A model as slices, each replayed by a thread of its own (slice 0 by the caller's). */
 struct sb_sim_model;
 
-/* The slices to use on this host: the CPUs this process may run on, rounded down to a power of
- * two, at most 1 << SB_CACHESIM_MAX_SLICE_SHIFT. */
-unsigned sb_sim_default_slices(void);
-
-/* The slices the sim backend uses: $SCANBENCH_SIM_THREADS (1 to 64, rounded down to a power of
- * two and to what the model allows; 1: the replay on the scanning thread) if set, else
- * sb_sim_default_slices(). SB_ERR_INPUT naming the variable if its value is not such a number. */
-int sb_sim_slices_wanted(unsigned *slices, struct sb_error *err);
-
 /* Builds a cold model of cfg in want_slices slices (rounded down to a power of two, and to
  * what the model allows: sb_cachesim_max_slice_shift; 1 = the whole model on one thread).
  * Errors as sb_cachesim_create. */

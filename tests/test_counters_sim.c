@@ -264,18 +264,16 @@ static void test_walk_counts_live_rows(void **state)
     struct sb_machine m = test_machine();
     struct sb_cachesim *sim = NULL;
     struct sb_error err = {0};
-    struct sb_run_params p;
     uint32_t *victims = calloc(NPAGES, sizeof *victims);
-    struct sb_scan_trace trace = {&p, &table, NULL, victims};
+    struct sb_scan_trace trace = {table.pages, table.npages, table.page_size,
+                                  sb_op_find("vacuum"), sb_kernel_find("memcpy")->temporal, false,
+                                  NULL, victims};
 
     (void)state;
     assert_non_null(victims);
-    memset(&p, 0, sizeof p);
-    p.kernel = sb_kernel_find("memcpy");
-    p.op = sb_op_find("vacuum");
     assert_int_equal(sb_cachesim_create(&m.config, &sim, &err), SB_OK);
     assert_int_equal(sb_sim_feed_scan(sim, &trace), table.live_rows);
-    p.op = sb_op_find("count");
+    trace.op = sb_op_find("count");
     assert_int_equal(sb_sim_feed_scan(sim, &trace), table.live_rows);
     sb_cachesim_destroy(sim);
     free(victims);
@@ -312,20 +310,17 @@ static void check_slices_on(const struct sb_cachesim_config *cfg, const char *wh
     static const char *kernels[] = {"memcpy", "nt"};
     const uint32_t pool_pages = POOL / t->page_size;
     uint32_t *victims = calloc(t->npages, sizeof *victims);
-    struct sb_run_params p;
 
     assert_non_null(victims);
-    memset(&p, 0, sizeof p);
-    p.op = sb_op_find(op);
     for (int k = 0; k < 2; k++) {
         for (int bigtable = 0; bigtable < 2; bigtable++) {
             struct sb_cachesim_counts whole[2];
-            p.kernel = sb_kernel_find(kernels[k]);
-            p.bigtable = bigtable;
             for (unsigned want = 1; want <= 8; want *= 2) {
                 struct sb_sim_model *model = NULL;
                 struct sb_error err = {0};
-                struct sb_scan_trace trace = {&p, t, NULL, victims};
+                struct sb_scan_trace trace = {t->pages, t->npages, t->page_size, sb_op_find(op),
+                                              sb_kernel_find(kernels[k])->temporal, bigtable,
+                                              NULL, victims};
                 if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
                     fail_msg("%s: %s", what, err.msg);
                 assert_int_equal(sb_sim_model_slices(model), want);
