@@ -13,7 +13,7 @@
 #include "hoststat.h"
 #include "scanner.h"
 #include "shared_pool.h"
-#include "source_file.h"
+#include "source_ops.h"
 #include "team.h"
 #include "timer.h"
 
@@ -149,7 +149,7 @@ static void work(void *ctx, uint32_t worker, const void *arg)
     if (sl->status != SB_OK)
         return;
     /* pages the kernel reads for a file go where the table was asked to be */
-    if (s->ioc->file)
+    if (s->ioc->ops->kernel_reads)
         sb_placement_thread_begin(&cfg->p->iocache_node, sl->rec->node, &thread_policy);
     if (ph->timed)
         sb_scanner_record_cpu(sl->rec);
@@ -158,7 +158,7 @@ static void work(void *ctx, uint32_t worker, const void *arg)
     sl->t_end = sb_timer_now();
     if (ph->timed)
         sb_scanner_record_cpu(sl->rec);
-    if (s->ioc->file)
+    if (s->ioc->ops->kernel_reads)
         sb_placement_thread_end();
     sl->pages = s->pages - pages;
     sl->acquisitions = s->acquisitions - acquisitions;
@@ -536,8 +536,7 @@ static int settle(struct sb_config *cfg, struct sb_error *err)
     int status = SB_OK;
 
     for (uint32_t t = 0; t < cfg->ntables && status == SB_OK; t++)
-        if (cfg->tables[t].file && !cfg->p->bigtable)
-            status = sb_file_warm(&cfg->tables[t], err);
+        status = sb_source_settle(cfg->p, &cfg->tables[t], err);
     if (status != SB_OK)
         return status;
     run_phase(cfg, &ph, false);

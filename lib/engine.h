@@ -61,4 +61,26 @@ uint32_t sb_config_scans(const struct sb_config *cfg);
 void sb_config_take_result(struct sb_config *cfg, struct sb_run_result *res);
 void sb_config_release(struct sb_config *cfg);
 
+/* Two ways of running one configuration alone, with no schedule around it: validation,
+ * warm-up, `repetitions` timed scans back to back, pool check.
+ *
+ * Runs p over the table in ioc (built for p's layout and table size) with one scanner, the
+ * calling thread (threads = 1, no shared pool). On a validation mismatch: SB_ERR_RUN with the
+ * page, buffer and checksums in the message. */
+int sb_scan_run(const struct sb_run_params *p, struct sb_iocache *ioc, struct sb_run_result *res,
+                struct sb_error *err);
+
+/* Runs p with its scanners over tables[0 .. sb_run_tables(p) - 1] (threads > 1, or the shared
+ * pool). The run's MB/s is that of all scanners together: the table bytes every scanner read /
+ * the time from the first scanner's start to the last one's finish. */
+int sb_scan_run_concurrent(const struct sb_run_params *p, struct sb_iocache *tables,
+                           struct sb_run_result *res, struct sb_error *err);
+
+/* Adds the CPU the caller runs on to rec's CPUs seen. */
+void sb_scanner_record_cpu(struct sb_scanner_record *rec);
+
+/* The MB/s of each timed scan into mbps (res->nreps values), then the summary into res->mbps. */
+void sb_run_result_summarise(struct sb_run_result *res);
+void sb_run_result_free(struct sb_run_result *res);
+
 #endif

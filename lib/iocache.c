@@ -1,57 +1,21 @@
-/* iocache.c: building the table in memory (the simulated kernel IO cache) or, through
- * source_file.c, as a file; and its checksums. */
+/* iocache.c: the table, whichever source built it (source_ops.h: source_memory.c,
+ * source_file.c): its checksums, whether it serves a run, and what a run asks of its source. */
 #include "config.h"
 #include "iocache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem.h"
 #include "plan.h"
-#include "source_file.h"
-
-static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
-                            const struct sb_heap_layout *layout, const struct sb_placement *node,
-                            int home_node, struct sb_error *err)
-{
-    memset(ioc, 0, sizeof *ioc);
-    ioc->page_size = layout->page_size;
-    ioc->layout = *layout;
-    ioc->npages = table_size / layout->page_size;
-    ioc->node = *node;
-    ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
-                                     &ioc->placement);
-    ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
-    if (!ioc->pages || !ioc->sum_copy) {
-        sb_iocache_destroy(ioc);
-        return sb_fail(err, SB_ERR_RUN, "cannot allocate the %llu-page table",
-                       (unsigned long long)table_size / layout->page_size);
-    }
-    for (uint64_t b = 0; b < ioc->npages; b++) {
-        uint8_t *page = ioc->pages + b * ioc->page_size;
-        sb_iocache_note_page(ioc, b, page, sb_heap_fill_page(layout, page, b));
-    }
-    return SB_OK;
-}
-
-int sb_iocache_create(struct sb_iocache *ioc, uint64_t table_size,
-                      const struct sb_heap_layout *layout, struct sb_error *err)
-{
-    static const struct sb_placement local = {SB_PLACE_LOCAL, 0};
-    return create_in_memory(ioc, table_size, layout, &local, -1, err);
-}
+#include "scan.h"
+#include "source_ops.h"
 
 int sb_iocache_build(struct sb_iocache *ioc, const struct sb_run_params *p, int home_node,
                      struct sb_error *err)
 {
-    int status;
-
-    if (p->source->is_file)
-        return sb_file_table_create(ioc, p, home_node, err);
-    status = create_in_memory(ioc, p->table_size, &p->layout, &p->iocache_node, home_node, err);
-    if (status == SB_OK)
-        ioc->source = p->source;
-    return status;
+    const struct sb_source_ops *ops = p->source->is_file ? &sb_source_file_ops
+                                                         : &sb_source_memory_ops;
+    return ops->build(ioc, p, home_node, err);
 }
 
 bool sb_iocache_serves(const struct sb_iocache *ioc, const struct sb_run_params *p)
@@ -63,7 +27,7 @@ bool sb_iocache_serves(const struct sb_iocache *ioc, const struct sb_run_params 
            ioc->layout.row_width == p->layout.row_width &&
            ioc->layout.dead_pct == p->layout.dead_pct && source == p->source &&
            ioc->node.kind == p->iocache_node.kind && ioc->node.node == p->iocache_node.node &&
-           (!ioc->file || sb_file_table_in(ioc, p->data_dir));
+           (!ioc->ops->serves || ioc->ops->serves(ioc, p));
 }
 
 void sb_iocache_note_page(struct sb_iocache *ioc, uint64_t block, const uint8_t *page,
@@ -115,12 +79,31 @@ int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct 
 
 void sb_iocache_destroy(struct sb_iocache *ioc)
 {
-    if (ioc->file)
-        sb_file_table_destroy(ioc);
-    else
-        sb_mem_free(ioc->pages, ioc->npages * ioc->page_size);
+    if (ioc->ops)
+        ioc->ops->destroy(ioc);
     free(ioc->sum_copy);
     for (int i = 0; i < SB_IOCACHE_OPS; i++)
         free(ioc->after[i].sums);
     memset(ioc, 0, sizeof *ioc);
+}
+
+int sb_source_prepare(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                      uint8_t *buffer, struct sb_io_result *io, struct sb_error *err)
+{
+    memset(io, 0, sizeof *io);
+    io->resident_min = io->resident_max_start = io->resident_after_drop = -1;
+    return ioc->ops->prepare ? ioc->ops->prepare(p, ioc, buffer, io, err) : SB_OK;
+}
+
+int sb_source_settle(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                     struct sb_error *err)
+{
+    return ioc->ops->settle ? ioc->ops->settle(p, ioc, err) : SB_OK;
+}
+
+void sb_source_before_scan(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                           bool timed, struct sb_io_result *io)
+{
+    if (ioc->ops->before_scan)
+        ioc->ops->before_scan(p, ioc, timed, io);
 }

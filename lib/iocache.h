@@ -14,9 +14,10 @@
 #include "op.h"
 #include "placement.h"
 
-struct sb_run_params;  /* plan.h */
-struct sb_file_table;  /* source_file.h */
-struct sb_source;      /* source.h */
+struct sb_run_params;   /* plan.h */
+struct sb_file_table;   /* source_file.h */
+struct sb_source;       /* source.h */
+struct sb_source_ops;   /* source_ops.h */
 
 /* The ops a table keeps checksums for (each configuration that scans it has one). */
 #define SB_IOCACHE_OPS 8
@@ -35,6 +36,7 @@ struct sb_iocache {
     uint32_t *sum_copy;        /* checksum of each page as generated (= after a correct copy) */
     struct sb_iocache_sums after[SB_IOCACHE_OPS]; /* made by sb_iocache_expect_op */
     const struct sb_source *source;      /* NULL: memory (sb_iocache_create) */
+    const struct sb_source_ops *ops;     /* its source's implementation (source_ops.h) */
     struct sb_file_table *file;          /* source file: the scratch file, else NULL */
     struct sb_placement node;            /* iocache_node it was built with */
     struct sb_placement_found placement; /* and where its pages were found */

@@ -11,6 +11,7 @@
 #include "dma_fill.h"
 #include "mem.h"
 #include "source_file.h"
+#include "source_ops.h"
 
 int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home_node,
                    struct sb_error *err)
@@ -36,42 +37,32 @@ void sb_pool_destroy(struct sb_pool *pool)
     memset(pool, 0, sizeof *pool);
 }
 
-/* How a page reaches its buffer. */
-enum fetch_kind {
-    FETCH_COPY,       /* memory: the kernel's copy */
-    FETCH_DMA,        /* memory bigtable: the DMA-like fill of the frame, then the copy */
-    FETCH_PREAD,      /* file: pread from the warm page cache */
-    FETCH_PREAD_DROP, /* file bigtable: pread, and the pages behind dropped */
-};
-
-static enum fetch_kind fetch_kind_of(const struct sb_scanner *s)
+static enum sb_fetch fetch_kind_of(const struct sb_scanner *s)
 {
-    if (s->ioc->file)
-        return s->p->bigtable ? FETCH_PREAD_DROP : FETCH_PREAD;
-    return s->p->bigtable ? FETCH_DMA : FETCH_COPY;
+    return s->p->bigtable ? s->ioc->ops->fetch_bigtable : s->ioc->ops->fetch;
 }
 
-static inline void fetch(struct sb_scanner *s, enum fetch_kind kind, uint64_t block, uint8_t *dst)
+static inline void fetch(struct sb_scanner *s, enum sb_fetch kind, uint64_t block, uint8_t *dst)
 {
     const struct sb_iocache *ioc = s->ioc;
     const uint32_t page_size = ioc->page_size;
     ssize_t n;
 
     switch (kind) {
-    case FETCH_DMA:
+    case SB_FETCH_DMA:
         sb_dma_fill(ioc->pages + block * page_size, page_size);
         /* fall through */
-    case FETCH_COPY:
+    case SB_FETCH_COPY:
         s->p->kernel->copy(dst, ioc->pages + block * page_size, page_size);
         return;
-    case FETCH_PREAD:
-    case FETCH_PREAD_DROP:
+    case SB_FETCH_PREAD:
+    case SB_FETCH_PREAD_DROP:
         n = pread(ioc->file->fd, dst, page_size, (off_t)(block * page_size));
         if (n != (ssize_t)page_size && !s->io_errno) {
             s->io_errno = n < 0 ? errno : EIO;
             s->io_block = block;
         }
-        if (kind == FETCH_PREAD_DROP && (block + 1) % SB_FILE_DROP_PAGES == 0) {
+        if (kind == SB_FETCH_PREAD_DROP && (block + 1) % SB_FILE_DROP_PAGES == 0) {
             sb_file_drop(ioc, block + 1 - SB_FILE_DROP_PAGES, block + 1);
             s->drops++;
         }
@@ -107,7 +98,7 @@ static uint64_t scan_memory(const struct sb_run_params *p, const struct sb_iocac
 }
 
 /* The other sources into an own pool. */
-static uint64_t scan_own_pool(struct sb_scanner *s, enum fetch_kind kind, uint64_t first,
+static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t first,
                               uint64_t end)
 {
     uint32_t (*const victim)(struct sb_policy_state *) = s->p->policy->victim;
@@ -130,7 +121,7 @@ static uint64_t scan_own_pool(struct sb_scanner *s, enum fetch_kind kind, uint64
 }
 
 /* Any source into the shared pool: pin, read, op, unpin. */
-static uint64_t scan_shared_pool(struct sb_scanner *s, enum fetch_kind kind, uint64_t first,
+static uint64_t scan_shared_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t first,
                                  uint64_t end)
 {
     const sb_op_fn pass = s->p->op->pass;
@@ -153,12 +144,12 @@ static uint64_t scan_shared_pool(struct sb_scanner *s, enum fetch_kind kind, uin
 
 uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
 {
-    enum fetch_kind kind = fetch_kind_of(s);
+    enum sb_fetch kind = fetch_kind_of(s);
 
     s->pages += end - first;
     if (s->shared)
         return scan_shared_pool(s, kind, first, end);
-    if (kind == FETCH_COPY)
+    if (kind == SB_FETCH_COPY)
         return scan_memory(s->p, s->ioc, s->pool, s->ps, s->victims, first, end);
     return scan_own_pool(s, kind, first, end);
 }
@@ -179,7 +170,7 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
     const struct sb_run_params *p = s->p;
     const struct sb_iocache *ioc = s->ioc;
     const int64_t tag_base = (int64_t)s->table_id * (int64_t)ioc->npages;
-    enum fetch_kind kind = fetch_kind_of(s);
+    enum sb_fetch kind = fetch_kind_of(s);
     int status = SB_OK;
 
     for (uint64_t block = first; block < end && status == SB_OK; block++) {
@@ -270,46 +261,4 @@ int sb_shared_pool_check(const struct sb_run_params *p, const struct sb_iocache 
         (*checked)++;
     }
     return SB_OK;
-}
-
-int sb_source_prepare(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                      uint8_t *buffer, struct sb_io_result *io, struct sb_error *err)
-{
-    memset(io, 0, sizeof *io);
-    io->resident_min = io->resident_max_start = io->resident_after_drop = -1;
-    if (ioc->file) {
-        io->scratch = ioc->file->scratch;
-        io->write_seconds = ioc->file->write_seconds;
-    }
-    if (!p->bigtable)
-        return ioc->file ? sb_file_warm(ioc, err) : SB_OK;
-    if (ioc->file) {
-        io->device_mbps = sb_file_device_mbps(ioc, buffer);
-        if (io->device_mbps <= 0)
-            return sb_fail(err, SB_ERR_RUN, "%s: reading the table file in %s failed", p->name,
-                           ioc->file->dir);
-        io->resident_after_drop = sb_file_resident(ioc);
-    } else {
-        io->device_mbps = sb_dma_device_mbps(ioc->pages, ioc->npages, ioc->page_size);
-    }
-    return SB_OK;
-}
-
-void sb_source_before_scan(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                           bool timed, struct sb_io_result *io)
-{
-    double resident;
-
-    if (!ioc->file)
-        return;
-    if (p->bigtable) {
-        sb_file_drop_all(ioc);
-        resident = sb_file_resident(ioc);
-        if (resident > io->resident_max_start)
-            io->resident_max_start = resident;
-    } else if (timed) {
-        resident = sb_file_resident(ioc);
-        if (io->resident_min < 0 || resident < io->resident_min)
-            io->resident_min = resident;
-    }
 }

@@ -72,15 +72,4 @@ int sb_shared_pool_check(const struct sb_run_params *p, const struct sb_iocache 
                          struct sb_shared_pool *sp, uint64_t *touched, uint64_t *checked,
                          struct sb_error *err);
 
-/* Before a run's scans: a warm file is read once more (a bigtable run before may have dropped
- * it); a bigtable's device rate is measured (buffer: one page of scratch). io's residency
- * figures start at -1 (not measured). */
-int sb_source_prepare(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                      uint8_t *buffer, struct sb_io_result *io, struct sb_error *err);
-
-/* Before each scan: a bigtable file is dropped from the page cache, and what stays resident is
- * noted; a warm file's residency is noted before each timed scan. */
-void sb_source_before_scan(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                           bool timed, struct sb_io_result *io);
-
 #endif

@@ -1,5 +1,5 @@
-/* source_file.c: the table as a nameless scratch file: making it, warming and dropping it in the
- * page cache, its residency (mincore) and the device rate. */
+/* source_file.c: source `file` (source_ops.h): the table as a nameless scratch file: making it,
+ * warming and dropping it in the page cache, its residency (mincore) and the device rate. */
 #include "config.h"
 #include "source_file.h"
 
@@ -14,7 +14,9 @@
 #include "iocache.h"
 #include "placement.h"
 #include "plan.h"
+#include "scan.h"
 #include "scratch.h"
+#include "source_ops.h"
 #include "timer.h"
 #include "units.h"
 
@@ -76,6 +78,7 @@ int sb_file_table_create(struct sb_iocache *ioc, const struct sb_run_params *p, 
     long sys_page = sysconf(_SC_PAGESIZE);
 
     memset(ioc, 0, sizeof *ioc);
+    ioc->ops = &sb_source_file_ops;
     ioc->page_size = p->page_size;
     ioc->layout = p->layout;
     ioc->npages = p->table_size / p->page_size;
@@ -205,3 +208,69 @@ double sb_file_device_mbps(const struct sb_iocache *ioc, uint8_t *buffer)
     sb_file_drop(ioc, 0, ioc->npages);
     return seconds > 0 ? (double)(ioc->npages * ioc->page_size) / seconds / SB_MB_DECIMAL : 0;
 }
+
+/* --- the source's implementation (source_ops.h) ------------------------------------------------ */
+
+static bool file_serves(const struct sb_iocache *ioc, const struct sb_run_params *p)
+{
+    return sb_file_table_in(ioc, p->data_dir);
+}
+
+static void file_destroy(struct sb_iocache *ioc)
+{
+    if (ioc->file)
+        sb_file_table_destroy(ioc);
+}
+
+/* A warm file is read once more; a bigtable's device rate is measured, and what stays resident
+ * after the drop noted. */
+static int file_prepare(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                        uint8_t *buffer, struct sb_io_result *io, struct sb_error *err)
+{
+    io->scratch = ioc->file->scratch;
+    io->write_seconds = ioc->file->write_seconds;
+    if (!p->bigtable)
+        return sb_file_warm(ioc, err);
+    io->device_mbps = sb_file_device_mbps(ioc, buffer);
+    if (io->device_mbps <= 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: reading the table file in %s failed", p->name,
+                       ioc->file->dir);
+    io->resident_after_drop = sb_file_resident(ioc);
+    return SB_OK;
+}
+
+static int file_settle(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                       struct sb_error *err)
+{
+    return p->bigtable ? SB_OK : sb_file_warm(ioc, err);
+}
+
+static void file_before_scan(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                             bool timed, struct sb_io_result *io)
+{
+    double resident;
+
+    if (p->bigtable) {
+        sb_file_drop_all(ioc);
+        resident = sb_file_resident(ioc);
+        if (resident > io->resident_max_start)
+            io->resident_max_start = resident;
+    } else if (timed) {
+        resident = sb_file_resident(ioc);
+        if (io->resident_min < 0 || resident < io->resident_min)
+            io->resident_min = resident;
+    }
+}
+
+const struct sb_source_ops sb_source_file_ops = {
+    .name = "file",
+    .build = sb_file_table_create,
+    .serves = file_serves,
+    .destroy = file_destroy,
+    .fetch = SB_FETCH_PREAD,
+    .fetch_bigtable = SB_FETCH_PREAD_DROP,
+    .kernel_reads = true,
+    .prepare = file_prepare,
+    .settle = file_settle,
+    .before_scan = file_before_scan,
+};

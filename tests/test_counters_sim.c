@@ -28,6 +28,7 @@
 #include "iocache.h"
 #include "machine.h"
 #include "plan.h"
+#include "engine.h"
 #include "scan.h"
 
 #define PAGE 8192u

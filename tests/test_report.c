@@ -30,6 +30,7 @@
 #include "report.h"
 #include "runner.h"
 #include "schedule.h"
+#include "engine.h"
 #include "scan.h"
 #include "topo.h"
 

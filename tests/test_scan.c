@@ -18,6 +18,7 @@
 
 #include "iocache.h"
 #include "plan.h"
+#include "engine.h"
 #include "scan.h"
 
 #define PAGE 8192u

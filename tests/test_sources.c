@@ -24,6 +24,7 @@
 #include "dma_fill.h"
 #include "iocache.h"
 #include "plan.h"
+#include "engine.h"
 #include "scan.h"
 #include "scratch.h"
 #include "source_file.h"
