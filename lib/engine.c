@@ -280,7 +280,7 @@ static int untimed_scan(struct sb_config *cfg, double *seconds, struct sb_error 
 
 int sb_engine_home_node(const struct sb_run_params *p, uint32_t i)
 {
-    struct sb_team_place place;
+    struct sb_cpu_place place;
 
     sb_team_place_of(sb_run_concurrent(p) ? p->threads : 1, i, &place);
     return place.node;
@@ -303,7 +303,7 @@ static int alloc_result(struct sb_config *cfg, uint32_t capacity, struct sb_erro
         return sb_fail(err, SB_ERR_RUN, "out of memory for the results of %s", cfg->p->name);
     for (uint32_t i = 0; i < cfg->nworkers; i++) {
         struct sb_scanner_record *rec = &res->scanners[i];
-        struct sb_team_place place;
+        struct sb_cpu_place place;
         sb_team_place_of(cfg->nworkers, i, &place);
         rec->thread = i;
         rec->pu = place.pu;

@@ -1,4 +1,5 @@
-/* team.c: a configuration's scanner threads: where each runs (hwloc), the barriers, the loop. */
+/* team.c: a configuration's scanner threads: where each runs (cpu_place.h), the barriers, the
+ * loop. */
 #include "config.h"
 #include "team.h"
 
@@ -7,67 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_place.h"
 #include "placement.h"
 
-#ifdef HAVE_HWLOC
-#include <hwloc.h>
-#endif
-
-/* --- where each scanner runs ------------------------------------------------------------- */
+/* --- where each scanner runs (cpu_place.h) ------------------------------------------------- */
 
 struct pins {
     uint32_t n;
-    struct sb_team_place *place;
-#ifdef HAVE_HWLOC
-    hwloc_topology_t topo;
-#endif
+    struct sb_cpu_place *place;
 };
 
 static void pins_free(struct pins *pp)
 {
-#ifdef HAVE_HWLOC
-    if (pp->topo)
-        hwloc_topology_destroy(pp->topo);
-#endif
     free(pp->place);
     memset(pp, 0, sizeof *pp);
-}
-
-/* Scanner i on the (i mod cores)th core, on that core's first PU. */
-static void pins_find(struct pins *pp)
-{
-#ifdef HAVE_HWLOC
-    int ncores;
-    const char *why = NULL;
-
-    if (hwloc_topology_init(&pp->topo) != 0 || hwloc_topology_load(pp->topo) != 0)
-        why = "not pinned: hwloc could not read the topology";
-    else if ((ncores = hwloc_get_nbobjs_by_type(pp->topo, HWLOC_OBJ_CORE)) <= 0)
-        why = "not pinned: hwloc found no cores";
-    for (uint32_t i = 0; !why && i < pp->n; i++) {
-        hwloc_obj_t core = hwloc_get_obj_by_type(pp->topo, HWLOC_OBJ_CORE,
-                                                 (unsigned)(i % (uint32_t)ncores));
-        hwloc_obj_t pu = core ? hwloc_get_obj_inside_cpuset_by_type(pp->topo, core->cpuset,
-                                                                    HWLOC_OBJ_PU, 0) : NULL;
-        if (!pu) {
-            why = "not pinned: hwloc found no PU in a core";
-            break;
-        }
-        pp->place[i].pinnable = true;
-        pp->place[i].pu = (int)pu->os_index;
-        pp->place[i].core = (int)core->logical_index;
-        pp->place[i].node = sb_numa_node_of_cpu(pp->place[i].pu);
-    }
-    for (uint32_t i = 0; why && i < pp->n; i++) {
-        pp->place[i].pinnable = false;
-        pp->place[i].pu = pp->place[i].core = pp->place[i].node = -1;
-        snprintf(pp->place[i].why, sizeof pp->place[i].why, "%s", why);
-    }
-#else
-    for (uint32_t i = 0; i < pp->n; i++)
-        snprintf(pp->place[i].why, sizeof pp->place[i].why,
-                 "not pinned: built without hwloc (configure --with-hwloc; Debian: libhwloc-dev)");
-#endif
 }
 
 static int pins_make(struct pins *pp, uint32_t n)
@@ -77,13 +31,11 @@ static int pins_make(struct pins *pp, uint32_t n)
     pp->place = calloc(n, sizeof *pp->place);
     if (!pp->place)
         return -1;
-    for (uint32_t i = 0; i < n; i++)
-        pp->place[i].pu = pp->place[i].core = pp->place[i].node = -1;
-    pins_find(pp);
+    sb_cpu_places(n, pp->place);
     return 0;
 }
 
-void sb_team_place_of(uint32_t n, uint32_t i, struct sb_team_place *place)
+void sb_team_place_of(uint32_t n, uint32_t i, struct sb_cpu_place *place)
 {
     struct pins pp;
 
@@ -100,26 +52,6 @@ void sb_team_place_of(uint32_t n, uint32_t i, struct sb_team_place *place)
             place->node = sb_numa_node_here();
     }
     pins_free(&pp);
-}
-
-/* Binds the calling thread to worker i's PU. */
-static bool pin_self(struct pins *pp, uint32_t i)
-{
-#ifdef HAVE_HWLOC
-    hwloc_bitmap_t set;
-    bool ok;
-
-    if (!pp->place[i].pinnable || !(set = hwloc_bitmap_alloc()))
-        return false;
-    hwloc_bitmap_only(set, (unsigned)pp->place[i].pu);
-    ok = hwloc_set_cpubind(pp->topo, set, HWLOC_CPUBIND_THREAD) == 0;
-    hwloc_bitmap_free(set);
-    return ok;
-#else
-    (void)pp;
-    (void)i;
-    return false;
-#endif
 }
 
 /* --- a barrier whose party count can be lowered before the first wait -------------------- */
@@ -198,7 +130,7 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     struct sb_team *team = w->team;
 
-    w->pinned = pin_self(&team->pins, w->index);
+    w->pinned = sb_cpu_bind(&team->pins.place[w->index]);
     for (;;) {
         const void *phase;
         barrier_wait(&team->start);

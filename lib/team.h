@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cpu_place.h"
 #include "error.h"
 
 /* What a worker does in one phase: fn(ctx, worker index, phase). */
@@ -18,15 +19,9 @@ typedef void (*sb_team_fn)(void *ctx, uint32_t worker, const void *phase);
 
 struct sb_team;
 
-/* Where scanner i of n would run: its PU (os index), core (logical index) and NUMA node, -1
- * where not pinned or unknown; pinnable false (with why) when hwloc cannot pin. n of 1 is
- * never pinned: it runs in the caller's thread wherever the OS puts it. */
-struct sb_team_place {
-    bool pinnable;
-    int pu, core, node;
-    char why[160];
-};
-void sb_team_place_of(uint32_t n, uint32_t i, struct sb_team_place *place);
+/* Where scanner i of n would run (cpu_place.h); n of 1 is never pinned: it runs in the caller's
+ * thread wherever the OS puts it. */
+void sb_team_place_of(uint32_t n, uint32_t i, struct sb_cpu_place *place);
 
 /* Starts n workers that call fn with ctx. SB_ERR_RUN when a thread cannot be made. */
 int sb_team_start(struct sb_team **team, uint32_t n, sb_team_fn fn, void *ctx,

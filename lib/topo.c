@@ -1,4 +1,5 @@
-/* topo.c: cache sizes, line sizes, associativity, cores and NUMA nodes from hwloc or sysfs. */
+/* topo.c: cache sizes, line sizes, associativity, cores and NUMA nodes from hwloc or sysfs; the
+ * process's one hwloc topology (hwloc_shared.h). */
 #include "config.h"
 #include "topo.h"
 
@@ -7,10 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwloc_shared.h"
 #include "units.h"
 
 #ifdef HAVE_HWLOC
-#include <hwloc.h>
+#include <pthread.h>
+
+static hwloc_topology_t shared;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+
+static void shared_free(void)
+{
+    hwloc_topology_destroy(shared);
+    shared = NULL;
+}
+
+static void shared_load(void)
+{
+    hwloc_topology_t t;
+
+    if (hwloc_topology_init(&t) != 0)
+        return;
+    if (hwloc_topology_load(t) != 0) {
+        hwloc_topology_destroy(t);
+        return;
+    }
+    shared = t;
+    atexit(shared_free);
+}
+
+hwloc_topology_t sb_hwloc_topology(void)
+{
+    pthread_once(&shared_once, shared_load);
+    return shared;
+}
 #endif
 
 static void set_figure(struct sb_figure *f, uint64_t value, const char *source)
@@ -182,14 +213,8 @@ void sb_topology_detect(struct sb_topology *topo, const char *sysfs_root)
 {
     topology_clear(topo);
 #ifdef HAVE_HWLOC
-    {
-        hwloc_topology_t t;
-        if (hwloc_topology_init(&t) == 0) {
-            if (hwloc_topology_load(t) == 0)
-                fill_from_hwloc(topo, t);
-            hwloc_topology_destroy(t);
-        }
-    }
+    if (sb_hwloc_topology())
+        fill_from_hwloc(topo, sb_hwloc_topology());
 #endif
     fill_from_sysfs(topo, sysfs_root);
 }
