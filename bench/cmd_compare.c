@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "compare.h"
-#include "report_read.h"
+#include "report/report.h"
 
 #define MAX_REPORTS 26
 

@@ -10,13 +10,12 @@
 #include <string.h>
 
 #include "commands.h"
-#include "counters.h"
-#include "events_map.h"
-#include "experiment.h"
+#include "counters/counters.h"
+#include "host/host.h"
+#include "plan/plan.h"
 #include "run_args.h"
-#include "perf_host.h"
 #ifdef HAVE_PAPI
-#include "papi_probe.h"
+#include "counters/counters.h"
 #endif
 
 static void print_host(const struct sb_perf_host *h, const char *cpu_what)

@@ -5,12 +5,9 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "counters.h"
-#include "experiment.h"
-#include "kernel.h"
-#include "op.h"
-#include "policy.h"
-#include "source.h"
+#include "counters/counters.h"
+#include "plan/plan.h"
+#include "vocab/vocab.h"
 
 int sb_cmd_list(int argc, char **argv)
 {

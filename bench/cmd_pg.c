@@ -14,17 +14,14 @@
 #include <stdlib.h>
 
 #include "commands.h"
-#include "experiment.h"
-#include "pg_jobs.h"
-#include "pg_runner.h"
-#include "plan.h"
-#include "render_pg.h"
-#include "outfile.h"
-#include "report.h"
+#include "core/core.h"
+#include "host/host.h"
+#include "pg/pg.h"
+#include "plan/plan.h"
+#include "render/render.h"
+#include "report/report.h"
 #include "run_args.h"
-#include "runner.h"
-#include "stop.h"
-#include "topo.h"
+#include "runner/runner.h"
 
 /* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
  * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */
@@ -47,7 +44,7 @@ static void mark_stopped(const struct sb_pg_jobs *jobs, json_t *report, struct s
     sb_report_mark_interrupted(report, sb_stop_reason(why, sizeof why), name, done + 1,
                                jobs->n);
     if (!sb_stop_signal())
-        return; /* the watchdog: err names the run already (pg_runner.c) */
+        return; /* the watchdog: err names the run already (pg/runner.c) */
     if (jobs->n > done + 1)
         snprintf(more, sizeof more, "; %zu more not run", jobs->n - done - 1);
     sb_fail(err, SB_ERR_RUN, "interrupted (%s) during pg run %zu/%zu %s: the report keeps the "
@@ -113,7 +110,7 @@ int sb_cmd_pg(int argc, char **argv)
     }
     sb_report_mark_complete(report);
     /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
-     * watchdog stops a run past its run_timeout (lib/stop.h): the runs finished are kept */
+     * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
     sb_stop_install();
     status = sb_pg_session_open(&session, &jobs, args.quiet, &err);
     if (status == SB_OK && notes[0] && !args.quiet)

@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "outfile.h"
-#include "plot.h"
-#include "report_read.h"
-#include "stop.h"
+#include "core/core.h"
+#include "render/render.h"
+#include "report/report.h"
 
 int sb_cmd_plot(int argc, char **argv)
 {
@@ -55,7 +54,7 @@ int sb_cmd_plot(int argc, char **argv)
         strcat(default_output, ".png");
         output = default_output;
     }
-    /* a signal ends gnuplot and the plot, its temporary files removed (lib/stop.h) */
+    /* a signal ends gnuplot and the plot, its temporary files removed (lib/core/stop.h) */
     sb_stop_install();
     status = sb_plot(report, output, used, &err);
     if (status == SB_OK)

@@ -3,7 +3,7 @@
  * on this host, with the cache model's counters when it is built, and prints each in the
  * thread's layout beside the thread's figures, with a verdict; -o DIR (a new directory) keeps
  * one report per experiment and the printed text. Progress and an ETA go to stderr. With --pg,
- * each experiment also runs on a live PostgreSQL server (pg_runner.h), one throwaway cluster
+ * each experiment also runs on a live PostgreSQL server (pg/runner.h), one throwaway cluster
  * for all of them: a `postgresql` column beside this host's figures. */
 #include "config.h"
 
@@ -14,25 +14,15 @@
 #include <string.h>
 
 #include "commands.h"
-#include "configs_path.h"
-#include "counters.h"
-#include "experiment.h"
-#include "outdir.h"
-#include "pg_jobs.h"
-#include "pg_runner.h"
-#include "plan.h"
-#include "policy.h"
-#include "render_thread.h"
-#include "report.h"
+#include "core/core.h"
+#include "counters/counters.h"
+#include "pg/pg.h"
+#include "plan/plan.h"
+#include "render/render.h"
+#include "report/report.h"
 #include "run_args.h"
-#include "runner.h"
-#include "stop.h"
-#include "timer.h"
-#include "units.h"
-#include "verdict.h"
-#include "analysis.h"
-#include "reproducible.h"
-#include "experiment.h"
+#include "runner/runner.h"
+#include "vocab/vocab.h"
 
 #define MAX_EXPERIMENTS 64
 /* What all the rounds of a reproduction may take (repetitions = auto): time_budget, else these. */
@@ -148,7 +138,7 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
 }
 
 /* Whether the run writes into the placement the thread names ("clock 16MB"), as the verdict
- * finds runs by it (report_runs.h: the policy and its footprint). */
+ * finds runs by it (report/runs.h: the policy and its footprint). */
 static bool has_placement(const struct sb_run_params *run, const char *placement)
 {
     char size[32], name[64];
@@ -499,7 +489,7 @@ int sb_cmd_reproduce(int argc, char **argv)
     if (status == SB_OK && outdir)
         status = sb_outdir_create(&dir, outdir, &err);
     /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
-     * (lib/stop.h), with --pg also the server's statement in flight */
+     * (lib/core/stop.h), with --pg also the server's statement in flight */
     if (status == SB_OK)
         sb_stop_install();
     if (status == SB_OK && r.pg)

@@ -12,20 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
 #include "commands.h"
-#include "experiment.h"
-#include "plan.h"
-#include "render.h"
-#include "report.h"
-#include "outfile.h"
-#include "report_csv.h"
-#include "reproducible.h"
+#include "core/core.h"
+#include "host/host.h"
+#include "plan/plan.h"
+#include "render/render.h"
+#include "report/report.h"
 #include "run_args.h"
-#include "runner.h"
-#include "stop.h"
-#include "topo.h"
-#include "utf8.h"
+#include "runner/runner.h"
 
 #define PATH_LEN 4096
 
@@ -206,7 +200,7 @@ int sb_cmd_run(int argc, char **argv)
     sb_runner_topology(&plan, &topo);
     command = sb_args_command_line(argc, argv);
     /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the schedule between scans
-     * (lib/stop.h): what was measured is still printed and written, the report marked
+     * (lib/core/stop.h): what was measured is still printed and written, the report marked
      * incomplete; one that comes after the last scan changes nothing */
     sb_stop_install();
     for (int k = 0; k < (args.twice ? 2 : 1) && status == SB_OK && !stopped; k++) {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "topo.h"
-#include "units.h"
+#include "core/core.h"
+#include "host/host.h"
 
 static void print_figure(const char *what, const struct sb_figure *f, int is_size)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
-#include "utf8.h"
+#include "core/core.h"
+#include "plan/plan.h"
 
 bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment)
 {

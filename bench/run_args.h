@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "error.h"
+#include "core/core.h"
 
 #define SB_RUN_ARGS_MAX_SETS 256
 

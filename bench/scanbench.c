@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "configs_path.h"
-#include "stop.h"
+#include "core/core.h"
 
 #define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
                  "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
@@ -129,7 +128,7 @@ static int dispatch(int argc, char **argv)
         for (int a = 2; a < argc; a++)
             if (asks_for_help(argv[a]))
                 return command_usage(i);
-        /* every command reads configs/ (lib/configs_path.h): a $SCANBENCH_CONFIGS that is not
+        /* every command reads configs/ (lib/core/configs_path.h): a $SCANBENCH_CONFIGS that is not
          * a directory is bad input, not a directory to pass over */
         if (sb_configs_check_env(&err) != SB_OK) {
             fprintf(stderr, "scanbench: %s\n", err.msg);

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "experiment.h"
+#include "core/error.h"
+#include "plan/experiment.h"
 
 /* One input: the bytes the fuzzer (or the replay driver) hands over. Returns 0. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "utf8.h"
+#include "core/utf8.h"
+#include "plan/plan.h"
 
 char *sb_fuzz_text(const uint8_t *data, size_t size)
 {

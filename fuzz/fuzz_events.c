@@ -1,4 +1,4 @@
-/* fuzz_events.c: fuzz target: the input as an events map file (lib/events_map.c, with the
+/* fuzz_events.c: fuzz target: the input as an events map file (lib/counters/events_map.c, with the
  * event names checked against libpfm4's tables when built with libpfm4). */
 #include "config.h"
 #include "fuzz.h"
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events_map.h"
+#include "counters/events_map.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

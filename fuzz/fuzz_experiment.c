@@ -1,5 +1,5 @@
-/* fuzz_experiment.c: fuzz target: the input as an experiment INI file (lib/experiment.c, read
- * through lib/ini_lines.c), then, when it reads, the plan built from it (lib/plan.c: the
+/* fuzz_experiment.c: fuzz target: the input as an experiment INI file (lib/plan/experiment.c, read
+ * through lib/core/ini_lines.c), then, when it reads, the plan built from it (lib/plan/plan.c: the
  * cross-key checks, and the machine models and events maps the file names). What it accepts
  * is checked too (sb_fuzz_check_experiment, and the plan's text in sb_fuzz_plan). */
 #include "config.h"

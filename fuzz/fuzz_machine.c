@@ -1,14 +1,14 @@
-/* fuzz_machine.c: fuzz target: the input as a machine file (lib/machine.c); a model that reads
- * and is small enough is built (lib/cachesim.c), its size checked against the estimate the plan
- * counts before building one, and fed one page copy, a streamed page and a fence, so that odd
- * but accepted geometries run through the model too. */
+/* fuzz_machine.c: fuzz target: the input as a machine file (lib/cachesim/machine.c); a model that
+ * reads and is small enough is built (lib/cachesim/cachesim.c), its size checked against the
+ * estimate the plan counts before building one, and fed one page copy, a streamed page and a fence,
+ * so that odd but accepted geometries run through the model too. */
 #include "config.h"
 #include "fuzz.h"
 
 #include <stdlib.h>
 
-#include "cachesim.h"
-#include "machine.h"
+#include "cachesim/cachesim.h"
+#include "cachesim/machine.h"
 
 /* Models above this many simulated lines are read and checked but not built (time per input). */
 #define MAX_MODEL_LINES (1u << 20)

@@ -1,10 +1,10 @@
-/* fuzz_report.c: fuzz target: the input as a report from another host, through everything
- * that reads one: the reader (lib/report_read.c), compare with itself (lib/compare.c: pairs,
- * Mann-Whitney U, the table and the JSON document), the renderers (lib/render.c,
- * lib/render_thread.c, lib/render_pg.c) and the gnuplot script (lib/plot.c), all written into
- * memory. The script is checked too: the report's text must never become gnuplot commands
- * (a quote, backquote, semicolon or newline that escapes its string), and every plot command
- * draws a line. */
+/* fuzz_report.c: fuzz target: the input as a report from another host, through everything that
+ * reads one: the reader (lib/report/read.c), compare with itself (lib/report/compare.c: pairs,
+ * Mann-Whitney U, the table and the JSON document), the renderers (lib/render/render.c,
+ * lib/render/reproduction.c, lib/render/pg.c) and the gnuplot script (lib/render/plot.c), all
+ * written into memory. The script is checked too: the report's text must never become gnuplot
+ * commands (a quote, backquote, semicolon or newline that escapes its string), and every plot
+ * command draws a line. */
 #include "config.h"
 #include "fuzz.h"
 
@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "plot.h"
-#include "render.h"
-#include "render_pg.h"
-#include "render_thread.h"
-#include "report_read.h"
+#include "render/pg.h"
+#include "render/plot.h"
+#include "render/render.h"
+#include "render/reproduction.h"
+#include "report/compare.h"
+#include "report/read.h"
 
 /* The first words a line of scanbench's gnuplot scripts may start with (data lines start with
  * a digit or '-'). */

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "events_map.h"
-#include "events_pfm.h"
+#include "counters/events_map.h"
+#include "counters/events_pfm.h"
 
 /* The child: LIBPFM_FORCE_PMU is set; encode every event that belongs to pmu. */
 static int encode_all(const char *pmu, const char *path)

@@ -89,7 +89,7 @@ jq -e '.incomplete == true and (.interrupted.by | startswith("run_timeout")) and
     pass || fail "run_timeout: report: $(jq -c '{incomplete, interrupted}' "$SCRATCH/timeout.json")"
 # A failure (an allocation, a validation mismatch) stops the schedule: exit 1, one line naming
 # the run; the other runs' scans are kept, marked incomplete, the failed run's left out
-# (SCANBENCH_TEST_FAIL injects it: lib/runner.c). Blocked: run 3's preparation fails after
+# (SCANBENCH_TEST_FAIL injects it: lib/runner/runner.c). Blocked: run 3's preparation fails after
 # runs 1 and 2 finished; interleaved: run 1's scan of round 3 fails.
 FAILING=(--set table_size=2M --set pool_size=256K,512K,1M --set policy=clock --set op=count
          --set min_scan_ms=0 -q)

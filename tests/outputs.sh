@@ -12,7 +12,7 @@
 #   one line, before anything runs.
 # - A SIGALRM from outside during a run (the watchdog did not send it): nothing happens.
 # The moment a name appears is a test pause before the final write (SCANBENCH_TEST_PAUSE=
-# write:SECONDS, lib/stop.h), ended by a SIGALRM, which changes nothing else.
+# write:SECONDS, lib/core/stop.h), ended by a SIGALRM, which changes nothing else.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }

@@ -11,7 +11,7 @@
 # stdout, stderr or both were written (stdout: exit 1 with one line, stderr only: exit 0; the
 # report complete either way). After each: the scratch directories (data_dir, TMPDIR) are empty
 # and nothing but the results is left beside them. `scanbench pg`: tests/signals_pg.sh. The
-# test pauses are SCANBENCH_TEST_PAUSE=MOMENT:SECONDS (lib/stop.h), which end at a signal.
+# test pauses are SCANBENCH_TEST_PAUSE=MOMENT:SECONDS (lib/core/stop.h), which end at a signal.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }

@@ -53,10 +53,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "estimate.h"
-#include "plan.h"
-#include "knee.h"
-#include "schedule.h"
+#include "plan/plan.h"
+#include "stats/estimate.h"
+#include "stats/knee.h"
+#include "stats/schedule.h"
 
 #define TRIALS 200
 #define ROUNDS 10

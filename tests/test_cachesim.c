@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_cachesim.c: unit tests for lib/cachesim.h, the cache-hierarchy model. Tiny geometries
+/* test_cachesim.c: unit tests for lib/cachesim/cachesim.h, the cache-hierarchy model. Tiny geometries
  * (one set of 2 to 4 ways, 64-byte lines) fed hand-traced sequences; each test spells out the
  * state after every step so the expected counts can be checked by reading. Letters name lines:
  * A is line 0 (address 0), B line 1 (address 64), ... In a one-set cache every line maps to the
@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "cachesim.h"
+#include "cachesim/cachesim.h"
 
 #define LINE 64u
 enum { A, B, C, D, E, F, G, H, I, J };

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_cachesim_ref.c: the cache model (lib/cachesim.h) against a reference model written here
+/* test_cachesim_ref.c: the cache model (lib/cachesim/cachesim.h) against a reference model written here
  * the plain way, from the model's documented rules: per set an array of ways, LRU as a list of
  * ways in recency order, pseudo-LRU as an array of tree nodes, the write-combining buffers as
  * byte maps, every step a loop. Random and scan-like traces go through both, and every counter
@@ -11,7 +11,7 @@
  * or streaming, and sb_cachesim_access_lines) against one access at a time. Built three times:
  * against the library (whose models run the fastest code the CPU has: sb_cachesim_code_of),
  * against it with every model made to run the baseline code (SB_TEST_BASELINE_CODE), and with
- * lib/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
+ * lib/cachesim/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cachesim.h"
+#include "cachesim/cachesim.h"
 
 /* --- the reference model ------------------------------------------------------------------- */
 

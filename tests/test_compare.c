@@ -1,6 +1,6 @@
 #include "config.h"
-/* test_compare.c: unit tests for lib/mannwhitney.h, lib/report_read.h, lib/compare.h, the table
- * rendered from a stored report (lib/render.h) and the gnuplot script (lib/plot.h). Works on
+/* test_compare.c: unit tests for lib/stats/mannwhitney.h, lib/report/read.h, lib/report/compare.h, the table
+ * rendered from a stored report (lib/render/render.h) and the gnuplot script (lib/render/plot.h). Works on
  * the two hand-made fixtures tests/data/report-a.json and report-b.json (1MB table, op count,
  * a clock sweep and a 64KB ring in pools of 256KB and 512KB, 5 timed scans):
  *   - clock 256KB: in both; every B repetition faster than every A one (exact p = 2/252);
@@ -21,11 +21,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "mannwhitney.h"
-#include "plot.h"
-#include "render.h"
-#include "report_read.h"
+#include "render/plot.h"
+#include "render/render.h"
+#include "report/compare.h"
+#include "report/read.h"
+#include "stats/mannwhitney.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 

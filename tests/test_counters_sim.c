@@ -1,6 +1,6 @@
 #include "config.h"
-/* test_counters_sim.c: unit tests for the `sim` counter backend (lib/counters_sim.h) and the
- * machine models (lib/machine.h). The scan-level expectations run the real scan loop
+/* test_counters_sim.c: unit tests for the `sim` counter backend (lib/counters/sim.h) and the
+ * machine models (lib/cachesim/machine.h). The scan-level expectations run the real scan loop
  * (sb_scan_run) with counters=sim on a machine built here: L1d 32KB 8-way LRU over a 1MB 16-way
  * LRU non-inclusive L2, 64-byte lines, no L3. The table is 4MB (512 pages of 8KB: 128 lines
  * each), the pool 16MB (2048 buffers), op none unless said, no warm-up scan; the model sees
@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counters_sim.h"
-#include "sim_replay.h"
-#include "iocache.h"
-#include "machine.h"
-#include "plan.h"
-#include "engine.h"
-#include "scan.h"
+#include "cachesim/machine.h"
+#include "counters/sim.h"
+#include "counters/sim_replay.h"
+#include "engine/engine.h"
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "plan/plan.h"
 
 #define PAGE 8192u
 #define TABLE (4u << 20)

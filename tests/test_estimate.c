@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_estimate.c: unit tests for lib/estimate.h (and the order statistics behind its
+/* test_estimate.c: unit tests for lib/stats/estimate.h (and the order statistics behind its
  * bootstraps). Hand-worked estimates: constant ratios give a degenerate interval at the ratio;
  * missing rounds (NaN, 0, negative, infinite) are skipped; under 2 rounds is -1 with NaN; two
  * rounds have a bootstrap distribution worked out by hand. The call at each of its boundaries,
@@ -16,10 +16,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "estimate.h"
-#include "order_stat.h"
-#include "schedule.h"
-#include "stats.h"
+#include "stats/estimate.h"
+#include "stats/order_stat.h"
+#include "stats/schedule.h"
+#include "stats/stats.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 #define SEED SB_BOOTSTRAP_SEED

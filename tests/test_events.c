@@ -1,7 +1,7 @@
 #include "config.h"
-/* test_events.c: unit tests for the counter events maps (lib/events_map.h), the CPU identity
- * (lib/cpu_id.h), the configs lookup (lib/configs_path.h) and the host's perf facts
- * (lib/perf_host.h). Checks the map chosen for every vendor/family/model the project supports
+/* test_events.c: unit tests for the counter events maps (lib/counters/events_map.h), the CPU identity
+ * (lib/host/cpu_id.h), the configs lookup (lib/core/configs_path.h) and the host's perf facts
+ * (lib/host/perf_host.h). Checks the map chosen for every vendor/family/model the project supports
  * (and that an unknown CPU gets none, with the reason); that every map named there exists in
  * configs/events and reads cleanly; that a good map file is read field by field; that every
  * kind of bad map file is refused with SB_ERR_INPUT naming the file, the line and what is
@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "configs_path.h"
-#include "cpu_id.h"
-#include "events_map.h"
-#include "perf_host.h"
+#include "core/configs_path.h"
+#include "counters/events_map.h"
+#include "host/cpu_id.h"
+#include "host/perf_host.h"
 
 static char scratch[] = "/tmp/sb_test_events_XXXXXX";
 

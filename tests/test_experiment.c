@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_experiment.c: unit tests for lib/experiment.h, lib/plan.h and lib/units.h: reading
+/* test_experiment.c: unit tests for lib/plan/experiment.h, lib/plan/plan.h and lib/core/units.h: reading
  * experiments and turning them into runs. Checks size parsing and printing; that a good INI file
  * sets single and list values with their file:line origins; that the embedded default plans
  * into its four runs in order; that every kind of bad input (in a file or in --set) is refused
@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiment.h"
-#include "plan.h"
-#include "units.h"
-#include "utf8.h"
+#include "core/units.h"
+#include "core/utf8.h"
+#include "plan/experiment.h"
+#include "plan/plan.h"
 
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
 

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_heap.c: unit tests for lib/heap.h, the PostgreSQL-layout heap pages. Checks the layout
+/* test_heap.c: unit tests for lib/vocab/heap.h, the PostgreSQL-layout heap pages. Checks the layout
  * arithmetic (tuple length, MAXALIGNed stride, rows per page) against figures worked out by hand
  * and its refusals; that sb_heap_fill_page writes the header, line pointers and tuples where
  * PostgreSQL would, deterministically per block; that the `count` pass reads without writing and
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heap.h"
+#include "vocab/heap.h"
 
 #define PAGE 8192u
 

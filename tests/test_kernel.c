@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_kernel.c: unit tests for lib/kernel.h, the copy kernels. Every kernel this CPU supports
+/* test_kernel.c: unit tests for lib/vocab/kernel.h, the copy kernels. Every kernel this CPU supports
  * must copy exactly what memcpy copies for lengths around every loop boundary (0 to 8193 bytes)
  * and every source and destination misalignment from 0 to 17 bytes, without touching a byte
  * before or after the destination, and without reading or writing past the end of a mapping
@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kernel.h"
+#include "vocab/kernel.h"
 
 static const size_t lengths[] = {0,   1,   7,   15,  16,  17,   31,   32,   33,   63,  64,
                                  65,  127, 128, 129, 255, 256,  257,  4095, 8191, 8192, 8193};

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_knee.c: unit tests for lib/knee.h on hand-made curves. A noise-free sharp drop between
+/* test_knee.c: unit tests for lib/stats/knee.h on hand-made curves. A noise-free sharp drop between
  * two points: CLEAR at that step, x50 at the geometric mean of its ends, a degenerate interval;
  * the same with noise: CLEAR there, x50 and its interval inside the step. A drop spread evenly
  * over two steps: CLEAR of width 2. A gradual fall with noise: UNCLEAR with three steps. Flat
@@ -15,8 +15,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "knee.h"
-#include "schedule.h"
+#include "stats/knee.h"
+#include "stats/schedule.h"
 
 #define NP 8
 #define NR 6

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_mem.c: unit tests for lib/mem.h's limits (sb_mem_limit_read) on fake /proc and
+/* test_mem.c: unit tests for lib/core/mem.h's limits (sb_mem_limit_read) on fake /proc and
  * /sys/fs/cgroup trees: MemAvailable; RLIMIT_AS less what is mapped; cgroup v2 (the process's
  * own cgroup from /proc/self/cgroup, and its ancestors: the tightest memory.max less
  * memory.current; "max" is no limit); cgroup v1 (the memory controller's line, its
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
 #define MB (1ull << 20)
 

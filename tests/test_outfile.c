@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_outfile.c: unit tests for lib/outfile.h and lib/outdir.h: the numbered names (r-2.json,
+/* test_outfile.c: unit tests for lib/core/outfile.h and lib/core/outdir.h: the numbered names (r-2.json,
  * before the extension of the last component; out-2 for a directory), a write never replacing
  * a file (r.json, then r-2.json, r-3.json), the checks before a run (empty, '/', exists,
  * missing or non-directory parent), a write past RLIMIT_FSIZE failing with EFBIG and leaving
@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outdir.h"
-#include "outfile.h"
+#include "core/outdir.h"
+#include "core/outfile.h"
 
 static char dir[] = "/tmp/sb_test_outfile_XXXXXX";
 

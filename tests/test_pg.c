@@ -19,16 +19,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
-#include "pg_conf.h"
-#include "pg_jobs.h"
-#include "pg_parse.h"
-#include "pg_record.h"
-#include "pg_rule.h"
-#include "pg_table.h"
-#include "plan.h"
-#include "report_read.h"
-#include "utf8.h"
+#include "core/utf8.h"
+#include "pg/conf.h"
+#include "pg/jobs.h"
+#include "pg/parse.h"
+#include "pg/record.h"
+#include "pg/rule.h"
+#include "pg/table.h"
+#include "plan/experiment.h"
+#include "plan/plan.h"
+#include "report/read.h"
 
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
 

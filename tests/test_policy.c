@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_policy.c: unit tests for lib/policy.h, the buffer replacement policies. Checks the exact
+/* test_policy.c: unit tests for lib/vocab/policy.h, the buffer replacement policies. Checks the exact
  * victim sequence of each policy and the clock sweep's work counter (visits) against sequences
  * worked out by hand, that `random` is a seeded, in-range, covering xorshift64, and the
  * registry lookups and the footprint (the bytes each policy writes into). */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "policy.h"
+#include "vocab/policy.h"
 
 static void test_clock_sequence_and_visits(void **state)
 {

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_report.c: unit tests for lib/report.h and lib/render.h. Runs a tiny plan for real (a 1MB
+/* test_report.c: unit tests for lib/report/report.h and lib/render/render.h. Runs a tiny plan for real (a 1MB
  * table, ops count and vacuum, the clock sweep over a 256KB pool and a 64KB ring, 2 timed scans)
  * and checks the JSON report field by field: schema, context (host, CPU, caches with their
  * sources, build provenance, system settings, timer) and each run's parameters, repetitions,
@@ -22,17 +22,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "iocache.h"
-#include "outfile.h"
-#include "plan.h"
-#include "render.h"
-#include "report.h"
-#include "runner.h"
-#include "schedule.h"
-#include "engine.h"
-#include "scan.h"
-#include "topo.h"
+#include "core/outfile.h"
+#include "engine/engine.h"
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "host/topo.h"
+#include "plan/plan.h"
+#include "render/render.h"
+#include "report/analysis.h"
+#include "report/report.h"
+#include "runner/record.h"
+#include "runner/runner.h"
+#include "stats/schedule.h"
 
 static const char tiny_ini[] = "[experiment]\n"
                                "name = tiny\n"

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_scan.c: unit tests for lib/scan.h, one run of the scan loop. Runs a 512KB table (64 pages
+/* test_scan.c: unit tests for lib/engine/scan.h, one run of the scan loop. Runs a 512KB table (64 pages
  * of 8KB) through a 128KB pool (16 buffers) with a 32KB ring (4 buffers) for every policy, op
  * and supported kernel, and checks the validation record, the buffers each policy wrote into and
  * the clock sweep's work per page. Then breaks things on purpose: a kernel that corrupts one
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iocache.h"
-#include "plan.h"
-#include "engine.h"
-#include "scan.h"
+#include "engine/engine.h"
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "plan/plan.h"
 
 #define PAGE 8192u
 #define TABLE (512u << 10) /* 64 pages */

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_schedule.c: unit tests for lib/schedule.h. The generator against splitmix64's reference
+/* test_schedule.c: unit tests for lib/stats/schedule.h. The generator against splitmix64's reference
  * outputs; below() in range and uniform; unit() in [0, 1); normal() with mean 0 and variance 1;
  * every round's order a permutation, the same for the same (seed, round), different across
  * rounds and seeds, and each item's position uniform over 1000 rounds (chi-square, fixed seed:
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "stats/schedule.h"
 
 /* Seed 12345 puts one of the five items' positions at p = 0.006 (the chance of some item under
  * 0.01 is 5% for any seed); the p-values over 400 seeds were uniform (deciles 231 204 202 179

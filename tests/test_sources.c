@@ -21,13 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dma_fill.h"
-#include "iocache.h"
-#include "plan.h"
-#include "engine.h"
-#include "scan.h"
-#include "scratch.h"
-#include "source_file.h"
+#include "core/scratch.h"
+#include "engine/engine.h"
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "engine/source_file.h"
+#include "plan/plan.h"
+#include "vocab/dma_fill.h"
 
 #define PAGE 8192u
 #define TABLE (4u << 20) /* 512 pages: two drops of SB_FILE_DROP_PAGES per scan */

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_stats.c: unit tests for lib/stats.h, the summary of a run's timed repetitions. Checks
+/* test_stats.c: unit tests for lib/stats/stats.h, the summary of a run's timed repetitions. Checks
  * sb_median for odd, even and single-value inputs (and that it leaves its input alone), and
  * sb_stats_from_seconds against MB/s figures, medians and coefficients of variation (sample
  * standard deviation over mean) worked out by hand. */
@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define assert_close(a, b) assert_true(fabs((a) - (b)) <= 1e-12 * (fabs(b) > 1 ? fabs(b) : 1))
 

@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_stop.c: unit tests for lib/stop.h: a SIGALRM that the watchdog's timer did not send
+/* test_stop.c: unit tests for lib/core/stop.h: a SIGALRM that the watchdog's timer did not send
  * (kill, raise) stops nothing; the watchdog's own timer does, once its limit passed, and calls
  * the hook; a stop signal sets the flag, names itself and calls the hook (a cancel); a signal
  * ignored before the handlers are installed stays ignored (nohup); the test pause ends at a
@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stop.h"
-#include "timer.h"
+#include "core/stop.h"
+#include "core/timer.h"
 
 static volatile sig_atomic_t hook_calls;
 

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "iocache.h"
-#include "plan.h"
-#include "scan.h"
-#include "shared_pool.h"
-#include "engine.h"
+#include "engine/engine.h"
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "engine/shared_pool.h"
+#include "plan/plan.h"
 
 #define PAGE 8192u
 #define TABLE (1u << 20) /* 128 pages */

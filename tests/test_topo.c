@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_topo.c: unit tests for lib/topo.h and lib/mem.h on fake trees. Builds a sysfs tree under
+/* test_topo.c: unit tests for lib/host/topo.h and lib/core/mem.h on fake trees. Builds a sysfs tree under
  * a temporary directory (cache index0..3 of cpu0 with an instruction cache to be ignored, two
  * hardware threads of one core, one NUMA node) and checks every figure and its source; checks
  * that a missing tree leaves every figure unknown, that config overrides are marked "config",
@@ -23,8 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mem.h"
-#include "topo.h"
+#include "core/mem.h"
+#include "host/topo.h"
 
 /* --- building fake trees -------------------------------------------------------------------- */
 

@@ -1,9 +1,9 @@
 #include "config.h"
-/* test_utf8.c: unit tests for lib/utf8.h: which text is well-formed UTF-8 (overlong forms,
+/* test_utf8.c: unit tests for lib/core/utf8.h: which text is well-formed UTF-8 (overlong forms,
  * surrogates, code points past U+10FFFF and cut characters refused), cutting between two
  * characters (and leaving out a character a cut left short), copying without a half character,
  * escaping the bytes that are not UTF-8; and that a one-line error too long for its buffer
- * (lib/error.h) is cut between two characters. */
+ * (lib/core/error.h) is cut between two characters. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "utf8.h"
+#include "core/error.h"
+#include "core/utf8.h"
 
 static void test_valid(void **state)
 {

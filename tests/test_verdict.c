@@ -1,7 +1,7 @@
 #include "config.h"
-/* test_verdict.c: unit tests for the verdict of a reproduced experiment (lib/verdict.h) on its
- * analysis (lib/analysis.h), the lines the reproduction table prints from them
- * (lib/render_thread.h) and the run helpers they share with compare (lib/report_runs.h), on
+/* test_verdict.c: unit tests for the verdict of a reproduced experiment (lib/report/verdict.h) on its
+ * analysis (lib/report/analysis.h), the lines the reproduction table prints from them
+ * (lib/render/reproduction.h) and the run helpers they share with compare (lib/report/runs.h), on
  * reports built in memory with exact figures, timed in rounds: a slow/fast pair 20% apart in
  * every round is called faster with the ratio exact; a host whose A-A pair differs by 30% from
  * round to round withholds every call; a clock sweep of 3 pool sizes says it has too few points
@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "render_thread.h"
-#include "report_runs.h"
-#include "verdict.h"
+#include "render/reproduction.h"
+#include "report/analysis.h"
+#include "report/runs.h"
+#include "report/verdict.h"
 
 #define KB 1024
 #define MB (1024 * 1024)

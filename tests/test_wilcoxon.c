@@ -1,5 +1,5 @@
 #include "config.h"
-/* test_wilcoxon.c: unit tests for lib/wilcoxon.h, the signed-rank test. Exact p-values worked by
+/* test_wilcoxon.c: unit tests for lib/stats/wilcoxon.h, the signed-rank test. Exact p-values worked by
  * hand (n of 5 and 6 all positive: 2/32 and 2/64; a W+ at the mean: 1; n of 5 with W+ 12:
  * 10/32), the exact distribution against brute-force enumeration of the 2^12 sign patterns,
  * zeros (dropped) and ties (mean ranks, the normal approximation with its tie correction) worked
@@ -14,7 +14,7 @@
 
 #include <math.h>
 
-#include "wilcoxon.h"
+#include "stats/wilcoxon.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

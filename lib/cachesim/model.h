@@ -1,0 +1,205 @@
+/* model.h: a trace-driven model of a CPU data-cache hierarchy: up to three levels (L1d, L2,
+ * L3), each with its size, line size, associativity, replacement (LRU or tree pseudo-LRU) and
+ * inclusion policy towards the levels above it (inclusive, exclusive victim cache as on AMD
+ * K8/K10, non-inclusive), all write-back and write-allocate, with memory at the bottom counting
+ * the bytes read and written. Non-temporal stores go through write-combining buffers; an
+ * optional tagged next-line prefetcher fills L1d. Fed one access at a time, it counts per level
+ * hits, misses, fills and write-backs (dirty evictions). The model persists until destroyed;
+ * sb_cachesim_reset_counts() zeroes the counts and keeps the cache contents.
+ *
+ * The state is, per level, one flat array of sets, each set's state together: one word of
+ * replacement state (LRU: the ways in recency order, 4 bits each, so LRU takes at most 16 ways;
+ * pseudo-LRU: a tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16
+ * ways at a time) rounded up to 16 bytes, and one uint64 tag per way (the line number, a dirty
+ * bit, a prefetched bit): 9.5 bytes per simulated line for 16 ways, 11 for 8. Sets are powers
+ * of two (mask and one multiply); nothing is allocated per access. sb_cachesim_copy() and
+ * sb_cachesim_access_lines() take a page's worth of accesses in one call (the fast way to feed a
+ * scan). */
+#ifndef SB_CACHESIM_MODEL_H
+#define SB_CACHESIM_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+#define SB_CACHESIM_MAX_LEVELS 3
+#define SB_CACHESIM_MAX_WAYS 64     /* pseudo-LRU */
+#define SB_CACHESIM_MAX_LRU_WAYS 16 /* LRU */
+#define SB_CACHESIM_MAX_WC_BUFFERS 64
+#define SB_CACHESIM_MIN_LINE 16u
+#define SB_CACHESIM_MAX_LINE 128u
+
+enum sb_replacement {
+    SB_REPL_LRU,  /* true least-recently-used */
+    SB_REPL_PLRU, /* tree pseudo-LRU (power-of-two associativity) */
+};
+
+/* How a level relates to the levels above it (closer to the core); ignored for L1d. */
+enum sb_inclusion {
+    SB_INCL_NON_INCLUSIVE, /* filled on a miss alongside the level above; evicts silently */
+    SB_INCL_INCLUSIVE,     /* holds every line above it: an eviction back-invalidates them */
+    SB_INCL_EXCLUSIVE,     /* victim cache: filled only by the level above's evictions; a hit
+                              moves the line up and out (AMD K8/K10 L2, Zen L3) */
+};
+
+extern const char *const sb_replacement_names[]; /* "lru", "plru" */
+extern const char *const sb_inclusion_names[];   /* "non-inclusive", "inclusive", "exclusive" */
+extern const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS]; /* "L1d", "L2", "L3" */
+
+struct sb_cachesim_level_config {
+    uint64_t size;          /* bytes */
+    uint32_t line_size;     /* bytes; the same at every level */
+    uint32_t associativity; /* ways */
+    enum sb_replacement replacement;
+    enum sb_inclusion inclusion;
+};
+
+struct sb_cachesim_config {
+    unsigned nlevels; /* 1..3: level[0] is L1d */
+    struct sb_cachesim_level_config level[SB_CACHESIM_MAX_LEVELS];
+    unsigned wc_buffers; /* write-combining buffers for non-temporal stores (1..64) */
+    bool prefetch;       /* tagged next-line prefetcher into L1d */
+};
+
+/* What is wrong with a configuration: the level (-1: the whole hierarchy) and the key. */
+struct sb_cachesim_problem {
+    int level;
+    const char *key; /* "size", "line_size", "associativity", "replacement", "inclusion",
+                        "wc_buffers" */
+    char what[256];
+};
+
+/* SB_OK, or SB_ERR_INPUT with the problem filled in: a line size that is not a power of two
+ * from 16 to 128 bytes or differs between levels, zero ways or more than 64, a size that does
+ * not make a power-of-two number of sets, pseudo-LRU on a non-power-of-two associativity, an
+ * inclusive level no larger than the level above it, a WC buffer count out of range. */
+int sb_cachesim_config_check(const struct sb_cachesim_config *cfg,
+                             struct sb_cachesim_problem *problem);
+
+struct sb_cachesim_level_counts {
+    uint64_t hits;          /* lookups from above (demand and prefetch) that found the line */
+    uint64_t misses;        /* lookups from above that did not */
+    uint64_t fills;         /* lines placed into this level (from below, from above's
+                               evictions into a victim cache, write-back allocations) */
+    uint64_t writebacks;    /* dirty lines evicted from this level (to the level below or
+                               memory), and dirty copies flushed by a non-temporal store */
+    uint64_t invalidations; /* lines removed by an inclusive level's back-invalidation or by a
+                               non-temporal store */
+};
+
+struct sb_cachesim_counts {
+    struct sb_cachesim_level_counts level[SB_CACHESIM_MAX_LEVELS];
+    uint64_t line_accesses;      /* lines fed to the model: access() lines + stream-store lines */
+    uint64_t prefetches;         /* lines the prefetcher brought into L1d */
+    uint64_t mem_read_bytes;     /* bytes read from memory (line fills, RFOs, prefetches) */
+    uint64_t mem_write_bytes;    /* bytes written to memory (write-backs, WC flushes) */
+    uint64_t wc_full_lines;      /* WC buffers written as whole lines (no RFO) */
+    uint64_t wc_partial_flushes; /* WC buffers flushed partly filled (eviction or fence) */
+    uint64_t wc_partial_bytes;   /* bytes those partial flushes wrote */
+};
+
+struct sb_cachesim;
+
+/* Builds an empty (cold) model; SB_ERR_INPUT if the configuration is invalid (the message
+ * names the level and key), SB_ERR_RUN when out of memory. */
+int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim **sim,
+                       struct sb_error *err);
+
+/* Slices: every level's set index starts with the low bits of the line number (one line size
+ * at every level, power-of-two set counts), so the lines whose low k bits are i meet only each
+ * other, in the sets whose low k bits are i, at every level. The model splits into 1 << k
+ * independent slices of 1/2^k of the sets each; slice i, fed the whole trace, keeps only its
+ * lines (numbered line >> k, so its sets are the same as the whole model's), and the counts of
+ * the slices add up to the whole model's exactly, whatever runs them in parallel. Exact as
+ * long as nothing relates two lines: the next-line prefetcher does (a model with it has no
+ * slices), and so do the WC buffers once a partly written line waits in one (the oldest is
+ * evicted across lines): a slice is exact for whole-line streaming stores, as the scan's
+ * copies make, and a fence after each page. */
+#define SB_CACHESIM_MAX_SLICE_SHIFT 3 /* at most 8 slices */
+
+/* The largest k for which the model of cfg splits into 1 << k slices (0: it does not): every
+ * level must keep at least one set per slice, and no prefetcher. */
+unsigned sb_cachesim_max_slice_shift(const struct sb_cachesim_config *cfg);
+
+/* Builds slice slice_index of 1 << slice_shift (a cold model of that slice's sets); shift 0,
+ * index 0 is the whole model. SB_ERR_INPUT beyond sb_cachesim_max_slice_shift(). */
+int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
+                             uint64_t slice_index, struct sb_cachesim **sim,
+                             struct sb_error *err);
+void sb_cachesim_destroy(struct sb_cachesim *sim);
+
+/* A load (is_write false) or a store of size bytes at address: every line it overlaps is
+ * looked up in L1d, and on a miss brought from below (a store miss reads the line first:
+ * write-allocate) and marked dirty on a store. */
+void sb_cachesim_access(struct sb_cachesim *sim, uint64_t address, uint64_t size, bool is_write);
+
+/* The lines the model keeps: those whose low shift bits are index (a slice of
+ * sb_cachesim_create_slice), each known to it as line >> shift; a whole model: 0 and 0. */
+void sb_cachesim_slice_of(const struct sb_cachesim *sim, unsigned *shift, uint64_t *index);
+
+/* Whole lines looked up in L1d, in order, every one a line the model keeps, near a first line
+ * (a page's): each entry is the line's distance from first (in the model's numbering: the
+ * address shifted right by log2 of the line size, then by the slice's shift, as
+ * sb_cachesim_slice_of says) shifted left by SB_CACHESIM_ENTRY_SHIFT, with
+ * SB_CACHESIM_LINE_WRITE set for a store. Exactly sb_cachesim_access(line * line_size, 1,
+ * is_write) of each (line: the whole address space's number); the fastest way to feed accesses
+ * that are not copies (sim_replay's op walk), as the caller skips the other slices' lines. */
+#define SB_CACHESIM_ENTRY_SHIFT 2
+#define SB_CACHESIM_LINE_WRITE 1u
+void sb_cachesim_access_lines(struct sb_cachesim *sim, uint64_t first, const uint16_t *entries,
+                              size_t n);
+
+/* A copy of len bytes from src to dst as the temporal and streaming copy kernels make it, one
+ * line-sized chunk at a time: the chunk of src loaded, then the chunk of dst at the same offset
+ * stored (stream false: write-allocate) or streamed through the WC buffers (stream true; no
+ * fence). Exactly sb_cachesim_access(src + off, line, false) followed by
+ * sb_cachesim_access(dst + off, line, true) or sb_cachesim_stream_store(dst + off, line), for
+ * off = 0, line, 2 * line, ... below len; faster, one call for a whole page. */
+void sb_cachesim_copy(struct sb_cachesim *sim, uint64_t src, uint64_t dst, uint64_t len,
+                      bool stream);
+
+/* Non-temporal stores of len bytes at address, through the WC buffers: a buffer that fills a
+ * whole line is written to memory at once without reading the line; a buffer needed for a new
+ * line when all are busy flushes the oldest; a flush invalidates the line in every level
+ * (writing back a dirty copy first). */
+void sb_cachesim_stream_store(struct sb_cachesim *sim, uint64_t address, uint64_t len);
+
+/* sfence: flushes every WC buffer (partly filled ones as partial writes). */
+void sb_cachesim_fence(struct sb_cachesim *sim);
+
+void sb_cachesim_read_counts(const struct sb_cachesim *sim, struct sb_cachesim_counts *counts);
+
+/* sum += more, count by count (the slices' counts into the whole model's). */
+void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cachesim_counts *more);
+void sb_cachesim_reset_counts(struct sb_cachesim *sim);
+
+/* Whether the line holding address is in the level (for tests), and if so whether dirty. */
+bool sb_cachesim_holds(const struct sb_cachesim *sim, unsigned level, uint64_t address,
+                       bool *dirty);
+
+/* The machine code the batch entries (sb_cachesim_copy, sb_cachesim_access_lines) run: built
+ * for the baseline instruction set and, where the compiler can (x86-64), again for AVX2 and
+ * BMI1/2 (shifts by a register without flags, three-operand vector compares: fewer
+ * instructions), which a new model uses where the CPU has them. The same steps, the same
+ * counts; sb_cachesim_use_code picks one (for tests and comparisons), false if this build or
+ * CPU has no such code. */
+enum sb_cachesim_code { SB_CACHESIM_CODE_BASELINE, SB_CACHESIM_CODE_AVX2_BMI2, SB_CACHESIM_NCODES };
+extern const char *const sb_cachesim_code_names[SB_CACHESIM_NCODES]; /* "baseline", "avx2+bmi2" */
+enum sb_cachesim_code sb_cachesim_code_of(const struct sb_cachesim *sim);
+bool sb_cachesim_use_code(struct sb_cachesim *sim, enum sb_cachesim_code code);
+
+/* The line size (the same at every level). */
+uint32_t sb_cachesim_line_size(const struct sb_cachesim *sim);
+
+/* Memory the model's state takes (tags, replacement bits, WC buffers, the struct itself), and
+ * the number of cache lines it simulates. */
+size_t sb_cachesim_state_bytes(const struct sb_cachesim *sim);
+
+/* The state bytes a model of cfg (a checked configuration) will take, before building it: what
+ * the plan counts against the memory the host can give. */
+uint64_t sb_cachesim_config_state_bytes(const struct sb_cachesim_config *cfg);
+uint64_t sb_cachesim_lines(const struct sb_cachesim *sim);
+
+#endif

@@ -1,0 +1,206 @@
+/* sim.c: the `sim` counter backend: the scan's memory accesses replayed through the
+ * cache model after each timed scan (see sim.h; the replay itself: sim_replay.c). */
+#include "config.h"
+#include "counters/sim.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachesim/cachesim.h"
+#include "core/core.h"
+#include "counters/sim_replay.h"
+#include "vocab/vocab.h"
+
+#define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
+
+struct sim_state {
+    struct sb_machine model; /* the run's machine, with the prefetcher as the run asked */
+    unsigned slices;
+    struct sb_sim_model *sim; /* from the first replay to finish */
+};
+
+/* The roles the model fills, and what each counts in it. */
+static const struct {
+    enum sb_role role;
+    unsigned min_levels; /* the model must have this many levels */
+    const char *what;
+} model_roles[] = {
+    {SB_ROLE_L1D_HIT, 1, "model: line accesses (copy loads and stores, op reads and writes) that "
+                         "found their line in L1d"},
+    {SB_ROLE_L1D_MISS, 1, "model: line accesses that missed L1d (a store miss reads the line "
+                          "first: write-allocate)"},
+    {SB_ROLE_L1D_WRITEBACK, 1, "model: dirty lines leaving L1d (evicted, or flushed by a "
+                               "streaming store)"},
+    {SB_ROLE_L2_HIT, 2, "model: L1d misses and prefetches found in L2"},
+    {SB_ROLE_L2_MISS, 2, "model: L1d misses and prefetches not found in L2 (loads and "
+                         "read-for-ownership; write-backs from L1d are not lookups)"},
+    {SB_ROLE_L2_WRITEBACK, 2, "model: dirty lines leaving L2 (evicted to L3 or memory, or "
+                              "flushed by a streaming store)"},
+    {SB_ROLE_L3_HIT, 3, "model: L2 misses and prefetches found in L3"},
+    {SB_ROLE_L3_MISS, 3, "model: L2 misses and prefetches not found in L3"},
+    {SB_ROLE_L3_WRITEBACK, 3, "model: dirty lines leaving L3 (to memory)"},
+    {SB_ROLE_MEM_READ_BYTES, 1, "model: bytes read from memory (line fills below the last "
+                                "level: loads, read-for-ownership, prefetches)"},
+    {SB_ROLE_MEM_WRITE_BYTES, 1, "model: bytes written to memory (dirty lines evicted from the "
+                                 "last level, streaming-store lines, partial WC flushes' bytes)"},
+};
+
+int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_error *err)
+{
+    struct sim_state *s = NULL;
+    unsigned slices;
+    int status = SB_OK;
+
+    c->simulated = true;
+    if (!run->machine) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: counters=sim: no machine model (machine=)",
+                         run->name);
+        goto out;
+    }
+    if (run->op->pass && run->op->pass != sb_heap_count && run->op->pass != sb_heap_vacuum) {
+        c->status = "unavailable";
+        snprintf(c->reason, sizeof c->reason, "the model does not know the accesses of op %s",
+                 run->op->name);
+        goto out;
+    }
+    status = sb_sim_slices_wanted(&slices, err);
+    if (status != SB_OK)
+        goto out;
+    s = calloc(1, sizeof *s);
+    if (!s) {
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
+        goto out;
+    }
+    s->model = *run->machine;
+    s->slices = slices;
+    if (run->prefetch >= 0)
+        s->model.config.prefetch = run->prefetch != 0;
+    c->state = s;
+    c->machine = &s->model;
+    c->status = "ok";
+    snprintf(c->model, sizeof c->model, "%s (%s), prefetch %s", s->model.name, s->model.file,
+             s->model.config.prefetch ? "on" : "off");
+    for (size_t i = 0; i < sizeof model_roles / sizeof *model_roles; i++) {
+        if (s->model.config.nlevels < model_roles[i].min_levels) {
+            snprintf(c->role_reason[model_roles[i].role], sizeof c->role_reason[0],
+                     "the model %s has no L%u", s->model.name, model_roles[i].min_levels);
+            continue;
+        }
+        c->have[model_roles[i].role] = true;
+        snprintf(c->events[model_roles[i].role], sizeof c->events[0], "%s", model_roles[i].what);
+    }
+    snprintf(c->role_reason[SB_ROLE_CYCLES], sizeof c->role_reason[0], "not modelled (the model "
+             "counts cache events, not time)");
+    snprintf(c->role_reason[SB_ROLE_INSTRUCTIONS], sizeof c->role_reason[0], "not modelled");
+    s = NULL;
+out:
+    if (s) {
+        sb_sim_model_destroy(s->sim);
+        free(s);
+    }
+    return status;
+}
+
+void sb_sim_start(struct sb_counters *c, unsigned rep)
+{
+    (void)c;
+    (void)rep;
+}
+
+void sb_sim_stop(struct sb_counters *c, unsigned rep)
+{
+    (void)c;
+    (void)rep;
+}
+
+/* The model could not be made (out of memory): no counts, and why. */
+static void unavailable(struct sb_counters *c, const char *why)
+{
+    c->status = "unavailable";
+    snprintf(c->reason, sizeof c->reason, "the cache model could not be made for the replay: %s",
+             why);
+    memset(c->have, 0, sizeof c->have);
+}
+
+void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace)
+{
+    struct sim_state *s = c->state;
+    struct sb_cachesim_counts n;
+    struct sb_error err = {0};
+    uint64_t *v;
+
+    if (!s || rep >= c->nreps || strcmp(c->status, "ok") != 0)
+        return;
+    if (!s->sim && sb_sim_model_create(&s->model.config, s->slices, &s->sim, &err) != SB_OK) {
+        unavailable(c, err.msg);
+        return;
+    }
+    sb_sim_model_replay(s->sim, trace, &n);
+    v = c->values[rep];
+    v[SB_ROLE_L1D_HIT] = n.level[0].hits;
+    v[SB_ROLE_L1D_MISS] = n.level[0].misses;
+    v[SB_ROLE_L1D_WRITEBACK] = n.level[0].writebacks;
+    v[SB_ROLE_L2_HIT] = n.level[1].hits;
+    v[SB_ROLE_L2_MISS] = n.level[1].misses;
+    v[SB_ROLE_L2_WRITEBACK] = n.level[1].writebacks;
+    v[SB_ROLE_L3_HIT] = n.level[2].hits;
+    v[SB_ROLE_L3_MISS] = n.level[2].misses;
+    v[SB_ROLE_L3_WRITEBACK] = n.level[2].writebacks;
+    v[SB_ROLE_MEM_READ_BYTES] = n.mem_read_bytes;
+    v[SB_ROLE_MEM_WRITE_BYTES] = n.mem_write_bytes;
+}
+
+void sb_sim_finish(struct sb_counters *c)
+{
+    struct sim_state *s = c->state;
+
+    if (s) {
+        sb_sim_model_destroy(s->sim);
+        s->sim = NULL;
+    }
+}
+
+void sb_sim_close(struct sb_counters *c)
+{
+    struct sim_state *s = c->state;
+
+    if (s) {
+        sb_sim_model_destroy(s->sim);
+        free(s);
+    }
+    c->state = NULL;
+    c->machine = NULL;
+}
+
+/* --- the slices the backend uses ------------------------------------------------------------ */
+
+unsigned sb_sim_default_slices(void)
+{
+    cpu_set_t cpus;
+    unsigned n = 1;
+    int count;
+
+    if (sched_getaffinity(0, sizeof cpus, &cpus) != 0)
+        return 1;
+    count = CPU_COUNT(&cpus);
+    while (n * 2 <= (unsigned)count && n * 2 <= MAX_SLICES)
+        n *= 2;
+    return n;
+}
+
+int sb_sim_slices_wanted(unsigned *slices, struct sb_error *err)
+{
+    const char *v = getenv("SCANBENCH_SIM_THREADS");
+    uint64_t n;
+
+    *slices = sb_sim_default_slices();
+    if (!v)
+        return SB_OK;
+    if (!sb_parse_uint(v, &n) || n < 1 || n > 64)
+        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_SIM_THREADS=%s: not a number of threads "
+                       "from 1 to 64", v);
+    *slices = (unsigned)n;
+    return SB_OK;
+}

@@ -1,0 +1,75 @@
+/* scanner.h: one scanner's passes over pages [first, end) of its table, run by engine.c (one
+ * scanner, the calling thread, or a team of them: team.h). For each page the policy picks a buffer
+ * (of the scanner's own pool, or of the shared pool: shared_pool.h), the source brings the page
+ * into it (a CPU kernel's copy from memory; the DMA-like fill of the frame, then that copy;
+ * pread from the file) and the op runs over it. The loop is chosen once per call, never per
+ * page: the memory source with its own pool runs the original loop unchanged (the baseline the
+ * speed goal is measured with); the other sources and the shared pool have loops of their own.
+ * Also: the validating pass (every page's checksum after the copy and after the op, and a count
+ * of how often each page was read), and the check of a pool's pages after the timed scans. */
+#ifndef SB_SCANNER_H
+#define SB_SCANNER_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "engine/iocache.h"
+#include "engine/scan.h"
+#include "engine/shared_pool.h"
+#include "plan/plan.h"
+#include "vocab/vocab.h"
+
+/* A scanner's own pool: its buffers and the page each holds. */
+struct sb_pool {
+    uint8_t *buffers;
+    size_t bytes;
+    uint32_t nbuffers;
+    int64_t *tag; /* the block each buffer holds, -1 for none */
+    struct sb_placement_found placement;
+};
+
+int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home_node,
+                   struct sb_error *err);
+void sb_pool_destroy(struct sb_pool *pool);
+
+struct sb_scanner {
+    const struct sb_run_params *p;
+    const struct sb_iocache *ioc;   /* its table */
+    uint32_t table_id;              /* shared pool tags: table_id * npages + block */
+    struct sb_pool *pool;           /* its own pool and policy state, or */
+    struct sb_policy_state *ps;
+    struct sb_shared_pool *shared;  /* the shared pool */
+    uint32_t *victims;              /* NULL, or the buffer of every block (tracing backends) */
+    uint64_t pages;                 /* pages read so far */
+    uint64_t acquisitions;          /* shared pool: buffers pinned so far */
+    uint64_t visits;                /* shared pool: buffer headers examined so far */
+    uint64_t drops;                 /* bigtable file: DONTNEED calls so far */
+    int io_errno;                   /* a pread failed (0: none), at io_block */
+    uint64_t io_block;
+};
+
+/* One pass over [first, end); returns the live rows the op counted. */
+uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end);
+
+/* The validating pass over [first, end): every page's checksum after the copy and after the op
+ * (SB_ERR_RUN naming the page, buffer and sums on a mismatch); seen[block] counts the reads;
+ * adds the live rows to *rows and the pages checked to v. */
+int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
+                        _Atomic uint32_t *seen, uint64_t *rows, struct sb_validation *v,
+                        struct sb_error *err);
+
+/* SB_ERR_RUN when a pread failed. */
+int sb_scanner_io_status(const struct sb_scanner *s, struct sb_error *err);
+
+/* Every buffer of an own pool that holds a page must hold it as the op left it. Adds the
+ * buffers holding a page to *touched and the pages checked to *checked. */
+int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
+                  const struct sb_pool *pool, uint64_t *touched, uint64_t *checked,
+                  struct sb_error *err);
+
+/* The same for the shared pool, whose tags name the table (tables[tag / npages]). */
+int sb_shared_pool_check(const struct sb_run_params *p, const struct sb_iocache *tables,
+                         struct sb_shared_pool *sp, uint64_t *touched, uint64_t *checked,
+                         struct sb_error *err);
+
+#endif

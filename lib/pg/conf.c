@@ -1,0 +1,95 @@
+/* conf.c: the throwaway cluster's postgresql.conf settings (see conf.h). */
+#include "config.h"
+#include "pg/conf.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static void add(struct sb_pg_conf *conf, const char *name, const char *value, const char *why)
+{
+    struct sb_pg_setting *s;
+
+    if (conf->n == SB_PG_CONF_MAX)
+        return;
+    s = &conf->settings[conf->n++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->value, sizeof s->value, "%s", value);
+    s->why = why;
+}
+
+void sb_pg_conf_build(struct sb_pg_conf *conf, int server_major, const char *socket_dir,
+                      uint64_t shared_buffers, uint32_t workers)
+{
+    char value[64];
+
+    memset(conf, 0, sizeof *conf);
+    add(conf, "listen_addresses", "", "no TCP: only the Unix socket below");
+    add(conf, "unix_socket_directories", socket_dir, "the cluster's own private directory");
+    snprintf(value, sizeof value, "%" PRIu64 "kB", shared_buffers / 1024);
+    add(conf, "shared_buffers", value, "the experiment's pool_size");
+    snprintf(value, sizeof value, "%u", workers);
+    add(conf, "max_parallel_workers_per_gather", value,
+        "one backend scans the table, as in the thread");
+    add(conf, "autovacuum", "off", "nothing runs beside the measured statements");
+    add(conf, "synchronize_seqscans", "off", "every scan starts at block 0");
+    add(conf, "jit", "off", "no compilation time inside a timed statement");
+    add(conf, "wal_level", "minimal", "the load, in the transaction that creates the table, "
+                                      "writes no WAL");
+    add(conf, "max_wal_senders", "0", "required by wal_level = minimal");
+    if (server_major >= 13)
+        add(conf, "wal_skip_threshold", "0", "a file created in the transaction is synced, "
+            "never WAL-logged through shared_buffers (which would put its pages there)");
+    add(conf, "fsync", "off", "a throwaway cluster: no waiting for the disk");
+    add(conf, "full_page_writes", "off", "a throwaway cluster: less WAL");
+    add(conf, "max_connections", "10", "one client");
+    add(conf, "lc_messages", "C", "VACUUM VERBOSE is parsed in English");
+    if (server_major >= 16)
+        add(conf, "vacuum_buffer_usage_limit", "256kB",
+            "VACUUM's ring: 256KB, as in PostgreSQL 8.3 to 15");
+}
+
+const char *sb_pg_conf_get(const struct sb_pg_conf *conf, const char *name)
+{
+    for (int i = 0; i < conf->n; i++)
+        if (strcmp(conf->settings[i].name, name) == 0)
+            return conf->settings[i].value;
+    return NULL;
+}
+
+int sb_pg_conf_text(const struct sb_pg_conf *conf, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    for (int i = 0; i < conf->n; i++) {
+        const struct sb_pg_setting *s = &conf->settings[i];
+        int n = snprintf(buf + used, len - used, "%s = '", s->name);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+        for (const char *c = s->value; *c; c++) {
+            if (used + 2 >= len)
+                return -1;
+            if (*c == '\'')
+                buf[used++] = '\'';
+            buf[used++] = *c;
+        }
+        n = snprintf(buf + used, len - used, "'\t# %s\n", s->why);
+        if (n < 0 || (size_t)n >= len - used)
+            return -1;
+        used += (size_t)n;
+    }
+    if (used >= len)
+        return -1;
+    buf[used] = '\0';
+    return (int)used;
+}
+
+json_t *sb_pg_conf_json(const struct sb_pg_conf *conf)
+{
+    json_t *o = json_object();
+
+    for (int i = 0; i < conf->n; i++)
+        json_object_set_new(o, conf->settings[i].name, json_string(conf->settings[i].value));
+    return o;
+}

@@ -1,0 +1,248 @@
+/* jobs.c: the server measurements a plan asks for (see jobs.h). */
+#include "config.h"
+#include "pg/jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "pg/rule.h"
+#include "plan/plan.h"
+#include "vocab/vocab.h"
+
+/* Keys the server cannot be told, and what it does instead. */
+static const struct {
+    enum sb_key_id key;
+    const char *instead;
+} ignored_keys[] = {
+    {SB_K_SOURCE, "the pages come from the server's files in the OS cache"},
+    {SB_K_KERNEL, "the server copies with its own code"},
+    {SB_K_POLICY, "PostgreSQL's own rule places the pages"},
+    {SB_K_RING_SIZE, "the server's rings are 256KB"},
+    {SB_K_SEED, "no random policy"},
+    {SB_K_COUNTERS, "the server's scans are not instrumented"},
+    {SB_K_EVENTS, "the server's scans are not instrumented"},
+    {SB_K_MACHINE, "no cache model"},
+    {SB_K_PREFETCH, "no cache model"},
+};
+
+/* Keys that ask for a measurement the server runs do not make: refused by `scanbench pg`,
+ * noted by `reproduce --pg`, when set to anything but their default. */
+static const struct {
+    enum sb_key_id key;
+    const char *why;
+} unsupported_keys[] = {
+    {SB_K_BIGTABLE, "scanbench pg scans a table the OS cache holds"},
+    {SB_K_DATA_DIR, "scanbench pg puts its cluster under $TMPDIR (else /tmp)"},
+    {SB_K_IOCACHE_NODE, "scanbench pg does not place the server's memory"},
+    {SB_K_POOL_NODE, "scanbench pg does not place the server's memory"},
+    {SB_K_THREADS, "scanbench pg runs one client"},
+    {SB_K_SHARED_TABLE, "scanbench pg runs one client"},
+    {SB_K_SHARED_POOL, "scanbench pg runs one client"},
+    {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
+    {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
+};
+
+/* Adds a note; one the notes cannot hold whole is cut between two characters (the report
+ * holds the notes, and UTF-8 only). */
+static void note(struct sb_pg_jobs *jobs, const char *fmt, const char *a, const char *b)
+{
+    size_t used = strlen(jobs->notes);
+
+    if (used >= sizeof jobs->notes - 1)
+        return;
+    snprintf(jobs->notes + used, sizeof jobs->notes - used, used ? "; " : "");
+    used = strlen(jobs->notes);
+    snprintf(jobs->notes + used, sizeof jobs->notes - used, fmt, a, b);
+    jobs->notes[sb_utf8_fit(jobs->notes, sizeof jobs->notes - 1)] = '\0';
+}
+
+void sb_pg_ignored_keys_note(const struct sb_experiment *exp, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t k = 0; k < sizeof ignored_keys / sizeof ignored_keys[0]; k++) {
+        const struct sb_setting *s = &exp->settings[ignored_keys[k].key];
+        const char *fallback = sb_keys[ignored_keys[k].key].default_value;
+        bool set = s->nvalues > 1;
+        for (int v = 0; v < s->nvalues; v++)
+            set |= strcmp(s->values[v], fallback) != 0;
+        if (set && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s ignored: %s",
+                                     used ? "; " : "", sb_keys[ignored_keys[k].key].name,
+                                     ignored_keys[k].instead);
+    }
+}
+
+/* The first value of the key that is not its default (compared as numbers for numbers and
+ * yes/no, so `threads = 01` or `bigtable = off` is the default), or NULL. */
+static const char *non_default_value(const struct sb_experiment *exp, enum sb_key_id key)
+{
+    const struct sb_setting *s = &exp->settings[key];
+    const struct sb_key *k = &sb_keys[key];
+
+    for (int v = 0; v < s->nvalues; v++) {
+        bool is_default;
+        if (k->type == SB_KEY_BOOL)
+            is_default = s->numbers[v] == (strcmp(k->default_value, "yes") == 0);
+        else if (k->type == SB_KEY_UINT)
+            is_default = s->numbers[v] == strtoull(k->default_value, NULL, 10);
+        else
+            is_default = strcmp(s->values[v], k->default_value) == 0;
+        if (!is_default)
+            return s->values[v];
+    }
+    return NULL;
+}
+
+int sb_pg_check_keys(const struct sb_experiment *exp, struct sb_error *err)
+{
+    for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
+        enum sb_key_id key = unsupported_keys[k].key;
+        const char *value = non_default_value(exp, key);
+        if (value)
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s; %s = %s is not supported",
+                           exp->settings[key].origin, sb_keys[key].name, unsupported_keys[k].why,
+                           sb_keys[key].name, value);
+    }
+    return SB_OK;
+}
+
+/* reproduce --pg: the keys the server runs leave aside, said in the notes. */
+static void note_unsupported_keys(const struct sb_experiment *exp, struct sb_pg_jobs *jobs)
+{
+    for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
+        enum sb_key_id key = unsupported_keys[k].key;
+        const char *value = non_default_value(exp, key);
+        char what[SB_DATA_DIR_MAX + 64]; /* data_dir, the longest value */
+        if (!value)
+            continue;
+        snprintf(what, sizeof what, "%s = %s", sb_keys[key].name, value);
+        note(jobs, "%s: not on the server (%s)", what, unsupported_keys[k].why);
+    }
+}
+
+static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *run)
+{
+    return strcmp(job->op, run->op->name) == 0 && job->pool_size == run->pool_size &&
+           job->table.table_size == run->table_size && job->table.page_size == run->page_size &&
+           job->table.row_width == run->layout.row_width &&
+           job->table.dead_pct == run->layout.dead_pct;
+}
+
+int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp, bool strict,
+                     struct sb_pg_jobs *jobs, struct sb_error *err)
+{
+    int status = SB_OK;
+    bool skipped_none = false, skipped_pool = false;
+
+    memset(jobs, 0, sizeof *jobs);
+    jobs->jobs = calloc(plan->nruns ? plan->nruns : 1, sizeof *jobs->jobs);
+    if (!jobs->jobs)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (strict)
+        status = sb_pg_check_keys(exp, err);
+    else
+        note_unsupported_keys(exp, jobs);
+    for (size_t r = 0; r < plan->nruns && status == SB_OK; r++) {
+        const struct sb_run_params *run = &plan->runs[r];
+        struct sb_pg_job *job = &jobs->jobs[jobs->n];
+        char why[256], size[32];
+        size_t j;
+
+        for (j = 0; j < jobs->n && !same_job(&jobs->jobs[j], run); j++)
+            ;
+        if (j < jobs->n)
+            continue;
+        if (strcmp(run->op->name, "count") != 0 && strcmp(run->op->name, "vacuum") != 0) {
+            if (!skipped_none)
+                note(jobs, "op %s left out: a server has no statement for it%s",
+                     run->op->name, "");
+            skipped_none = true;
+            continue;
+        }
+        if (run->pool_size < SB_PG_MIN_SHARED_BUFFERS) {
+            sb_format_size(run->pool_size, size, sizeof size);
+            if (strict) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: pool_size: %s is below PostgreSQL's "
+                                 "minimum shared_buffers (128kB)",
+                                 exp->settings[SB_K_POOL_SIZE].origin, size);
+                break;
+            }
+            if (!skipped_pool)
+                note(jobs, "pools below PostgreSQL's minimum shared_buffers (128kB) left out "
+                     "(%s%s)", size, "");
+            skipped_pool = true;
+            continue;
+        }
+        if (!sb_pg_table_shape(run->table_size, run->page_size, run->layout.row_width,
+                               run->layout.dead_pct, &job->table, why, sizeof why)) {
+            if (strict) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: row_width: %s",
+                                 exp->settings[SB_K_ROW_WIDTH].origin, why);
+                break;
+            }
+            note(jobs, "a run left out: %s%s", why, "");
+            continue;
+        }
+        job->run = run;
+        job->pool_size = run->pool_size;
+        job->op = run->op->name;
+        job->repetitions = run->repetitions;
+        job->warmup = run->warmup;
+        job->threads = run->threads;
+        jobs->n++;
+    }
+    if (status != SB_OK)
+        sb_pg_jobs_free(jobs);
+    return status;
+}
+
+void sb_pg_jobs_free(struct sb_pg_jobs *jobs)
+{
+    free(jobs->jobs);
+    jobs->jobs = NULL;
+    jobs->n = 0;
+}
+
+int sb_pg_jobs_append(struct sb_pg_jobs *dst, const struct sb_pg_jobs *src, struct sb_error *err)
+{
+    struct sb_pg_job *grown = realloc(dst->jobs, (dst->n + src->n + 1) * sizeof *grown);
+
+    if (!grown)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    memcpy(grown + dst->n, src->jobs, src->n * sizeof *grown);
+    dst->jobs = grown;
+    dst->n += src->n;
+    return SB_OK;
+}
+
+const struct sb_pg_job *sb_pg_jobs_find(const struct sb_pg_jobs *jobs,
+                                        const struct sb_run_params *run)
+{
+    for (size_t j = 0; j < jobs->n; j++)
+        if (same_job(&jobs->jobs[j], run))
+            return &jobs->jobs[j];
+    return NULL;
+}
+
+uint64_t sb_pg_jobs_largest_table(const struct sb_pg_jobs *jobs)
+{
+    uint64_t largest = 0;
+
+    for (size_t j = 0; j < jobs->n; j++)
+        if (jobs->jobs[j].table.table_size > largest)
+            largest = jobs->jobs[j].table.table_size;
+    return largest;
+}
+
+uint64_t sb_pg_jobs_disk_need(const struct sb_pg_jobs *jobs)
+{
+    uint64_t largest = sb_pg_jobs_largest_table(jobs);
+
+    /* the table, its copy while it moves between tablespaces (evicting its buffers), an
+     * eighth for its free space map and visibility map, and the cluster with its WAL */
+    return 2 * largest + largest / 8 + (256ull << 20);
+}

@@ -1,0 +1,50 @@
+/* record.h: one live-server measurement as a run record of the scanbench report (report.h),
+ * so that renderers, `compare` and `reproduce` read it like any other run: source and kernel
+ * `postgresql`, policy `ring` or `clock` as PostgreSQL's rule decided, pool_size =
+ * shared_buffers, footprint the ring or the pool, MB/s from pg_relation_size over the
+ * client-side elapsed time; plus a `postgresql` block: the server's version, the rule and why,
+ * the buffer figures of EXPLAIN (ANALYZE, BUFFERS) or VACUUM (VERBOSE), and pg_buffercache's
+ * count of the table's buffers after a scan, with whether it agrees with the rule. Pure. */
+#ifndef SB_PG_RECORD_H
+#define SB_PG_RECORD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pg/jobs.h"
+#include "pg/parse.h"
+#include "pg/rule.h"
+
+struct sb_pg_measurement {
+    char server_version[128];
+    uint64_t relation_bytes;    /* pg_relation_size (main fork): the MB/s numerator */
+    uint32_t block_size;        /* the server's BLCKSZ */
+    uint64_t nbuffers;          /* shared_buffers, in buffers, as the server runs */
+    struct sb_pg_placement placement;
+    uint32_t nreps;
+    const double *seconds;      /* each timed statement, client-side */
+    uint64_t scans_counted;     /* statements whose count(*) was checked (count) */
+    uint64_t rows_counted;      /* what the last count(*) returned */
+    bool counts_ok;
+    struct sb_pg_buffers buffers; /* from buffers_source, one scan after an eviction */
+    const char *buffers_source;
+    bool have_occupancy;
+    int64_t table_buffers;      /* pg_buffercache: buffers holding the table's main fork */
+    int64_t used_buffers;       /* pg_buffercache: buffers holding any page */
+    char occupancy_why[256];    /* why there is no occupancy figure */
+    uint32_t evictions_by_restart; /* evictions done by restarting the server (a pool too small
+                                      for ALTER TABLE), of all the job's scans */
+};
+
+/* True when the occupancy agrees with the placement: a ring leaves at most twice its own
+ * buffers of the table in the pool (after VACUUM, or in a small pool where the backend's own
+ * pages take ring buffers back, fewer, down to none); the clock sweep over a pool at least four
+ * times the table leaves every page of it. */
+bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
+                                uint32_t block_size, int64_t table_buffers);
+
+/* The run record. */
+json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement *m);
+
+#endif

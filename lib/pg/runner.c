@@ -1,0 +1,512 @@
+/* runner.c: running pg_jobs on a throwaway PostgreSQL cluster (see runner.h). */
+#include "config.h"
+#include "pg/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "pg/client.h"
+#include "pg/conf.h"
+#include "pg/parse.h"
+#include "pg/record.h"
+#include "pg/rule.h"
+#include "pg/server.h"
+
+#define EXPLAIN_MAX 65536
+#define LOAD_POOL (16ull << 20) /* shared_buffers during a load, at least */
+
+struct sb_pg_session {
+    struct sb_pg_server server;
+    struct sb_pg_client client;
+    bool connected;
+    uint64_t running_pool;          /* shared_buffers the server runs with; 0: stopped */
+    uint32_t block_size;
+    bool have_table;
+    struct sb_pg_table_shape table; /* what is loaded */
+    uint64_t relation_bytes;        /* pg_relation_size of it */
+    int tablespace;                 /* 0: sb_a, 1: sb_b (where the table lies now) */
+    uint64_t database_oid;          /* of database postgres */
+    uint64_t filenode;              /* the table's file now (pg_relation_filenode) */
+    bool buffercache;
+    char buffercache_why[256];
+    json_t *loads;                  /* every load: size, rows, seconds */
+    json_t *settings;               /* pg_settings not at their defaults, at the first start */
+};
+
+bool sb_pg_built(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return true;
+}
+
+static void progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(bool quiet, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (quiet)
+        return;
+    va_start(ap, fmt);
+    fprintf(stderr, "scanbench: pg: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+static int exec_sql(struct sb_pg_session *s, const char *sql, struct sb_error *err)
+{
+    return sb_pg_client_exec(&s->client, sql, NULL, 0, NULL, err);
+}
+
+/* (Re)starts the server with shared_buffers = pool and connects. */
+static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_error *err)
+{
+    struct sb_pg_conf conf;
+    int status;
+
+    status = sb_pg_client_stop_check(err);
+    if (status != SB_OK)
+        return status;
+    if (s->connected) {
+        sb_pg_client_close(&s->client);
+        s->connected = false;
+    }
+    if (s->running_pool) {
+        s->running_pool = 0;
+        status = sb_pg_server_stop(&s->server, err);
+        if (status != SB_OK)
+            return status;
+    }
+    sb_pg_conf_build(&conf, s->server.major, s->server.dir, pool, 0);
+    status = sb_pg_server_start(&s->server, &conf, err);
+    if (status != SB_OK)
+        return status;
+    s->running_pool = pool;
+    status = sb_pg_client_connect(&s->client, s->server.dir, err);
+    s->connected = status == SB_OK;
+    return status;
+}
+
+/* First start: block size, tablespaces, pg_buffercache, the settings in force. */
+static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *jobs,
+                           struct sb_error *err)
+{
+    char sql[600], value[8192];
+    uint64_t block;
+    int status = sb_pg_client_u64(&s->client, "SHOW block_size", &block, err);
+
+    if (status != SB_OK)
+        return status;
+    s->block_size = (uint32_t)block;
+    for (size_t j = 0; j < jobs->n; j++)
+        if (jobs->jobs[j].table.page_size != s->block_size)
+            return sb_fail(err, SB_ERR_INPUT, "page_size: %u bytes, but this server's pages "
+                           "(BLCKSZ) are %u bytes: set page_size=%u", jobs->jobs[j].table.page_size,
+                           s->block_size, s->block_size);
+    for (int t = 0; t < 2 && status == SB_OK; t++) {
+        snprintf(sql, sizeof sql, "CREATE TABLESPACE sb_%c LOCATION '%s/ts_%c'", 'a' + t,
+                 s->server.dir, 'a' + t);
+        status = exec_sql(s, sql, err);
+    }
+    if (status != SB_OK)
+        return status;
+    if (sb_pg_client_exec(&s->client, "CREATE EXTENSION IF NOT EXISTS pg_buffercache", NULL, 0,
+                          NULL, err) == SB_OK) {
+        s->buffercache = true;
+    } else {
+        if (sb_stop_signal())
+            return SB_ERR_RUN;
+        snprintf(s->buffercache_why, sizeof s->buffercache_why, "%s", err->msg);
+    }
+    status = sb_pg_client_u64(&s->client, "SELECT oid FROM pg_database WHERE datname = "
+                              "current_database()", &s->database_oid, err);
+    if (status != SB_OK)
+        return status;
+    status = sb_pg_client_exec(&s->client,
+                               "SELECT json_object_agg(name, current_setting(name) ORDER BY name) "
+                               "FROM pg_settings WHERE source NOT IN ('default', 'override') OR "
+                               "name IN ('block_size', 'huge_pages', 'server_version', "
+                               "'shared_memory_type', 'data_checksums')",
+                               value, sizeof value, NULL, err);
+    if (status == SB_OK)
+        s->settings = json_loads(value, 0, NULL);
+    return status;
+}
+
+int sb_pg_session_open(struct sb_pg_session **out, const struct sb_pg_jobs *jobs, bool quiet,
+                       struct sb_error *err)
+{
+    struct sb_pg_session *s = calloc(1, sizeof *s);
+    const char *parent = sb_pg_parent_dir();
+    char size[32];
+    int status;
+
+    *out = s;
+    if (!s)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    s->loads = json_array();
+    status = sb_pg_check_disk(parent, sb_pg_jobs_disk_need(jobs), sb_pg_jobs_largest_table(jobs),
+                              err);
+    if (status == SB_OK)
+        status = sb_pg_server_find(&s->server, err);
+    if (status == SB_OK)
+        status = sb_pg_server_choose_user(&s->server, err);
+    if (status != SB_OK)
+        return status;
+    status = sb_pg_cluster_create(&s->server, parent, err);
+    if (status != SB_OK)
+        return status;
+    progress(quiet, "PostgreSQL %s (%s), cluster in %s, run as %s", s->server.version,
+             s->server.bindir, s->server.dir, s->server.user);
+    status = start_with_pool(s, jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
+                             err);
+    if (status == SB_OK)
+        status = prepare_cluster(s, jobs, err);
+    if (status == SB_OK)
+        progress(quiet, "server up, shared_buffers %s, pg_buffercache %s",
+                 sb_format_size(s->running_pool, size, sizeof size),
+                 s->buffercache ? "available" : "unavailable");
+    return status;
+}
+
+/* Loads the table of this shape: one transaction (no WAL at wal_level minimal), checked by
+ * the rows inserted and deleted, then a checkpoint. */
+static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *shape, bool quiet,
+                      struct sb_error *err)
+{
+    char sql[2048], size[32];
+    double t0 = sb_timer_now(), seconds;
+    int status;
+
+    s->have_table = false;
+    sb_stop_test_pause("load");
+    progress(quiet, "loading a %s table: %" PRIu64 " rows of %u bytes, %u%% deleted "
+             "(INSERT ... SELECT over generate_series)",
+             sb_format_size(shape->table_size, size, sizeof size), shape->rows, shape->row_width,
+             shape->dead_pct);
+    status = exec_sql(s, "BEGIN", err);
+    for (int i = 0; status == SB_OK; i++) {
+        const char *stmt = sb_pg_table_load_sql(shape, "sb_a", i, sql, sizeof sql);
+        if (!stmt)
+            break;
+        status = exec_sql(s, stmt, err);
+        if (status == SB_OK && i == 2 && s->client.affected != shape->rows)
+            status = sb_fail(err, SB_ERR_RUN, "the load inserted %" PRIu64 " rows, not %" PRIu64,
+                             s->client.affected, shape->rows);
+        if (status == SB_OK && i == 3 && s->client.affected != shape->rows_deleted)
+            status = sb_fail(err, SB_ERR_RUN, "the load deleted %" PRIu64 " rows, not %" PRIu64,
+                             s->client.affected, shape->rows_deleted);
+    }
+    if (status == SB_OK)
+        status = exec_sql(s, "COMMIT", err);
+    if (status == SB_OK)
+        status = exec_sql(s, "CHECKPOINT", err);
+    if (status == SB_OK)
+        status = sb_pg_client_u64(&s->client, "SELECT pg_relation_size('" SB_PG_TABLE_NAME "')",
+                                  &s->relation_bytes, err);
+    if (status != SB_OK)
+        return status;
+    seconds = sb_timer_now() - t0;
+    if (s->relation_bytes != shape->pages * shape->page_size)
+        progress(quiet, "note: the table has %" PRIu64 " pages, not %" PRIu64 " (%u rows a page "
+                 "expected): MB/s counts its real size", s->relation_bytes / shape->page_size,
+                 shape->pages, shape->rows_per_page);
+    json_array_append_new(s->loads, json_pack("{s:I, s:I, s:I, s:I, s:f}", "table_size",
+                                              (json_int_t)shape->table_size, "relation_bytes",
+                                              (json_int_t)s->relation_bytes, "rows",
+                                              (json_int_t)shape->rows, "rows_deleted",
+                                              (json_int_t)shape->rows_deleted, "seconds", seconds));
+    s->table = *shape;
+    s->have_table = true;
+    s->tablespace = 0;
+    return SB_OK;
+}
+
+/* Reads every segment of the table's main fork (path relative to the data directory) into the
+ * OS cache, and writes back what the move left dirty there, so no writeback runs during a
+ * timed scan. */
+static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
+{
+    char rel[512], path[900];
+    static char buf[1 << 20];
+    int status = sb_pg_client_exec(&s->client, "SELECT pg_relation_filepath('" SB_PG_TABLE_NAME
+                                   "')", rel, sizeof rel, NULL, err);
+
+    if (status == SB_OK)
+        status = sb_pg_client_u64(&s->client, "SELECT pg_relation_filenode('" SB_PG_TABLE_NAME
+                                  "')", &s->filenode, err);
+
+    for (int segment = 0; status == SB_OK; segment++) {
+        int fd;
+        ssize_t n = 0;
+        if (segment == 0)
+            snprintf(path, sizeof path, "%s/%s", s->server.datadir, rel);
+        else
+            snprintf(path, sizeof path, "%s/%s.%d", s->server.datadir, rel, segment);
+        fd = open(path, O_RDONLY);
+        if (fd < 0) {
+            if (segment == 0 || errno != ENOENT)
+                status = sb_fail(err, SB_ERR_RUN, "%s: cannot read the table's file: %s", path,
+                                 strerror(errno));
+            break;
+        }
+        /* a big table takes a while: a signal or the watchdog stops the reading */
+        while (status == SB_OK &&
+               ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+            status = sb_pg_client_stop_check(err);
+        if (status == SB_OK && (n < 0 || fdatasync(fd) != 0))
+            status = sb_fail(err, SB_ERR_RUN, "%s: %s", path, strerror(errno));
+        close(fd);
+    }
+    return status;
+}
+
+/* Drops the table's pages from shared_buffers (it moves to the other tablespace: a block copy;
+ * the old file's buffers are invalidated and go back on the free list) and reads its new file
+ * into the OS cache. In the smallest pools ALTER TABLE itself can run out of unpinned buffers:
+ * then the server is restarted instead (its pool starts empty; in so small a pool, mapping the
+ * few buffers a scan uses costs little) and the job's record says so. */
+static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb_error *err)
+{
+    char sql[128];
+    int status;
+
+    s->tablespace ^= 1;
+    snprintf(sql, sizeof sql, "ALTER TABLE " SB_PG_TABLE_NAME " SET TABLESPACE sb_%c",
+             'a' + s->tablespace);
+    status = exec_sql(s, sql, err);
+    if (status != SB_OK && !sb_stop_signal() &&
+        strstr(err->msg, "no unpinned buffers available")) {
+        s->tablespace ^= 1; /* it did not move */
+        status = start_with_pool(s, s->running_pool, err);
+        if (status == SB_OK && m)
+            m->evictions_by_restart++;
+    }
+    if (status == SB_OK)
+        status = warm_os_cache(s, err);
+    return status;
+}
+
+/* One scan of the job's op; count(*) is checked against the live rows. */
+static int scan(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
+                struct sb_pg_measurement *m, struct sb_error *err)
+{
+    char value[64];
+    bool counts = strcmp(job->op, "count") == 0;
+    int status = sb_pg_client_exec(&s->client, counts ? "SELECT count(*) FROM " SB_PG_TABLE_NAME
+                                   : "VACUUM (DISABLE_PAGE_SKIPPING) " SB_PG_TABLE_NAME,
+                                   value, sizeof value, seconds, err);
+
+    if (status != SB_OK || !counts)
+        return status;
+    m->rows_counted = strtoull(value, NULL, 10);
+    m->scans_counted++;
+    if (m->rows_counted != job->table.rows_live) {
+        m->counts_ok = false;
+        return sb_fail(err, SB_ERR_RUN, "%s: count(*) returned %" PRIu64 ", but %" PRIu64
+                       " live rows were loaded", job->run->name, m->rows_counted,
+                       job->table.rows_live);
+    }
+    return SB_OK;
+}
+
+/* The table's buffers after a scan. The query names the file and the database by number, so
+ * that it reads no catalog page: in a small pool those would take the ring's buffers back. */
+static int occupancy(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb_error *err)
+{
+    char value[128], sql[320];
+    long long table = 0, used = 0;
+    int status;
+
+    if (!s->buffercache) {
+        snprintf(m->occupancy_why, sizeof m->occupancy_why, "pg_buffercache unavailable: %s",
+                 s->buffercache_why);
+        return SB_OK;
+    }
+    snprintf(sql, sizeof sql, "SELECT count(*) FILTER (WHERE relfilenode = %" PRIu64 " AND "
+             "relforknumber = 0 AND reldatabase = %" PRIu64 ") || ' ' || count(relfilenode) FROM "
+             "pg_buffercache", s->filenode, s->database_oid);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+    if (status != SB_OK)
+        return status;
+    if (sscanf(value, "%lld %lld", &table, &used) != 2)
+        return sb_fail(err, SB_ERR_RUN, "pg_buffercache returned \"%s\"", value);
+    m->have_occupancy = true;
+    m->table_buffers = table;
+    m->used_buffers = used;
+    return SB_OK;
+}
+
+/* One more scan after an eviction, for the buffer figures of EXPLAIN or VACUUM VERBOSE. */
+static int buffer_figures(struct sb_pg_session *s, const struct sb_pg_job *job,
+                          struct sb_pg_measurement *m, struct sb_error *err)
+{
+    static char explain[EXPLAIN_MAX];
+    int status = evict(s, m, err);
+
+    if (status != SB_OK)
+        return status;
+    if (strcmp(job->op, "count") == 0) {
+        m->buffers_source = "EXPLAIN (ANALYZE, BUFFERS)";
+        status = sb_pg_client_exec(&s->client, "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT "
+                                   "JSON) SELECT count(*) FROM " SB_PG_TABLE_NAME, explain,
+                                   sizeof explain, NULL, err);
+        if (status == SB_OK)
+            sb_pg_parse_explain(explain, &m->buffers);
+    } else {
+        m->buffers_source = "VACUUM (VERBOSE)";
+        sb_pg_client_notices_clear(&s->client);
+        status = exec_sql(s, "VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) " SB_PG_TABLE_NAME, err);
+        if (status == SB_OK)
+            sb_pg_parse_vacuum_verbose(s->client.notices, "public." SB_PG_TABLE_NAME,
+                                       &m->buffers);
+    }
+    return status;
+}
+
+static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t *runs, bool quiet,
+                   struct sb_error *err)
+{
+    struct sb_pg_measurement m;
+    double *seconds = calloc(job->repetitions ? job->repetitions : 1, sizeof *seconds);
+    uint64_t nbuffers;
+    char size[32], pool[32];
+    int status = SB_OK;
+    json_t *record;
+
+    memset(&m, 0, sizeof m);
+    m.counts_ok = true;
+    if (!seconds)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    /* a load in a tiny pool runs out of unpinned buffers: load in at least LOAD_POOL */
+    if (!s->have_table || !sb_pg_table_same(&s->table, &job->table)) {
+        if (s->running_pool < LOAD_POOL)
+            status = start_with_pool(s, LOAD_POOL, err);
+        if (status == SB_OK)
+            status = load_table(s, &job->table, quiet, err);
+    }
+    if (status == SB_OK && s->running_pool != job->pool_size)
+        status = start_with_pool(s, job->pool_size, err);
+    if (status == SB_OK)
+        status = sb_pg_client_u64(&s->client, "SELECT setting::bigint FROM pg_settings WHERE "
+                                  "name = 'shared_buffers'", &nbuffers, err);
+    if (status != SB_OK)
+        goto out;
+    snprintf(m.server_version, sizeof m.server_version, "%s", s->server.version);
+    m.relation_bytes = s->relation_bytes;
+    m.block_size = s->block_size;
+    m.nbuffers = nbuffers;
+    m.seconds = seconds;
+    sb_pg_placement_decide(job->op, s->relation_bytes / s->block_size, nbuffers, s->block_size,
+                           s->server.major, &m.placement);
+    progress(quiet, "%s: %s, %s table, shared_buffers %s: %s", job->run->name, job->op,
+             sb_format_size(job->table.table_size, size, sizeof size),
+             sb_format_size(job->pool_size, pool, sizeof pool), m.placement.why);
+    /* the first scan: hint bits set (count), dead rows removed (vacuum); then the warm-up */
+    for (uint32_t w = 0; w <= job->warmup && status == SB_OK; w++) {
+        status = evict(s, &m, err);
+        if (status == SB_OK)
+            status = scan(s, job, NULL, &m, err);
+    }
+    for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
+        status = evict(s, &m, err);
+        if (status == SB_OK)
+            status = scan(s, job, &seconds[r], &m, err);
+        if (status == SB_OK)
+            m.nreps++;
+    }
+    if (status == SB_OK)
+        status = occupancy(s, &m, err);
+    if (status == SB_OK)
+        status = buffer_figures(s, job, &m, err);
+    if (status != SB_OK)
+        goto out;
+    record = sb_pg_record(job, &m);
+    if (!record) {
+        status = sb_fail(err, SB_ERR_RUN, "cannot build the record of %s", job->run->name);
+        goto out;
+    }
+    json_array_append_new(runs, record);
+out:
+    free(seconds);
+    return status;
+}
+
+int sb_pg_session_run(struct sb_pg_session *s, const struct sb_pg_jobs *jobs, json_t *runs,
+                      bool quiet, struct sb_error *err)
+{
+    int status = SB_OK;
+
+    for (size_t j = 0; j < jobs->n && status == SB_OK; j++) {
+        const struct sb_pg_job *job = &jobs->jobs[j];
+        char what[320], more[64] = "";
+
+        /* the watchdog bounds the job, its table's load included, as runner.c bounds a run:
+         * past run_timeout it cancels the statement in flight and the job stops */
+        snprintf(what, sizeof what, "pg run %zu/%zu %s", j + 1, jobs->n, job->run->name);
+        sb_watchdog_arm(job->run->run_timeout, what);
+        status = run_job(s, job, runs, quiet, err);
+        sb_watchdog_disarm();
+        if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal()) {
+            if (jobs->n > j + 1)
+                snprintf(more, sizeof more, "; %zu more not run", jobs->n - j - 1);
+            status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
+                             "stopped%s", what, job->run->run_timeout, more);
+        }
+    }
+    return status;
+}
+
+json_t *sb_pg_session_json(const struct sb_pg_session *s)
+{
+    json_t *settings = sb_pg_conf_json(&s->server.conf);
+    json_t *in_force = s->settings ? json_deep_copy(s->settings) : json_null();
+
+    /* shared_buffers is each run's pool_size */
+    json_object_set_new(settings, "shared_buffers", json_string("each run's pool_size"));
+    if (json_is_object(in_force))
+        json_object_set_new(in_force, "shared_buffers", json_string("each run's pool_size"));
+    return json_pack(
+        "{s:s, s:i, s:s, s:s, s:s, s:o, s:o, s:s, s:{s:s, s:s, s:O}, s:s, s:s, s:s}",
+        "server_version", s->server.version, "major", s->server.major, "bindir",
+        s->server.bindir, "user", s->server.user, "cluster",
+        "initdb into a new directory under $TMPDIR (else /tmp), removed at exit; only a Unix "
+        "socket in that directory",
+        "settings", settings,
+        "pg_settings", in_force,
+        "pg_buffercache", s->buffercache ? "available" : s->buffercache_why,
+        "load", "method", "INSERT ... SELECT over generate_series(1, rows), in the transaction "
+                          "that creates the table (wal_level = minimal: no WAL), then DELETE of "
+                          "the rows whose l_orderkey % 100 < dead_pct, COMMIT, CHECKPOINT",
+        "columns", "TPC-H lineitem's, money as integer cents, l_comment padded to row_width "
+                   "bytes of user data a row",
+        "loads", s->loads,
+        "timing", "client-side CLOCK_MONOTONIC_RAW around PQexec of the statement; MB/s = "
+                  "pg_relation_size / seconds / 10^6",
+        "eviction", "before every scan the table moves to the other of two tablespaces (ALTER "
+                    "TABLE ... SET TABLESPACE: a block copy that drops its buffers) and its file "
+                    "is read into the OS cache: every scan reads every page from the OS cache",
+        "ring", "PostgreSQL has no setting that turns the seqscan ring off: where it uses its "
+                "ring, PostgreSQL 8.2's clock sweep over the whole pool is only in scanbench's "
+                "own column (scanbench run --set policy=clock)");
+}
+
+void sb_pg_session_close(struct sb_pg_session *s)
+{
+    if (!s)
+        return;
+    if (s->connected)
+        sb_pg_client_close(&s->client);
+    sb_pg_cluster_remove(&s->server);
+    json_decref(s->loads);
+    json_decref(s->settings);
+    free(s);
+}

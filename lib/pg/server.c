@@ -1,0 +1,453 @@
+/* server.c: finding, creating, starting, stopping and removing a throwaway PostgreSQL
+ * cluster (see server.h). */
+#include "config.h"
+#include "pg/server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/core.h"
+#include "pg/parse.h"
+
+#define SERVER_PACKAGE "Debian package postgresql (apt-get install postgresql)"
+
+const char *sb_pg_parent_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+int sb_pg_check_disk(const char *parent, uint64_t need, uint64_t largest_table,
+                     struct sb_error *err)
+{
+    struct statvfs fs;
+    uint64_t free_bytes;
+    char a[32], b[32], c[32];
+
+    if (statvfs(parent, &fs) != 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot put a cluster there: %s (set TMPDIR)",
+                       parent, strerror(errno));
+    free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
+    if (free_bytes < need)
+        return sb_fail(err, SB_ERR_INPUT, "table_size: a %s table needs about %s of disk for its "
+                       "cluster, and %s has %s free (set TMPDIR to a larger file system)",
+                       sb_format_size(largest_table, a, sizeof a),
+                       sb_format_size(need & ~((1ull << 20) - 1), b, sizeof b), parent,
+                       sb_format_size(free_bytes & ~((1ull << 20) - 1), c, sizeof c));
+    return SB_OK;
+}
+
+static bool has_server_programs(const char *dir)
+{
+    static const char *const programs[] = {"initdb", "pg_ctl", "postgres"};
+    char path[600];
+
+    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, programs[i]);
+        if (access(path, X_OK) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* Runs argv (as this process's user) and captures the first len - 1 bytes of its stdout. */
+static int capture(char *const argv[], char *buf, size_t len)
+{
+    int fds[2], status = -1, wstatus;
+    pid_t pid;
+    size_t used = 0;
+    ssize_t n;
+
+    buf[0] = '\0';
+    if (pipe(fds) != 0)
+        return -1;
+    pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_RDWR);
+        sb_stop_child_defaults();
+        setpgid(0, 0);
+        dup2(fds[1], 1);
+        if (devnull >= 0) {
+            dup2(devnull, 0);
+            dup2(devnull, 2);
+        }
+        close(fds[0]);
+        close(fds[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    while (used < len - 1 && ((n = read(fds[0], buf + used, len - 1 - used)) > 0 ||
+                              (n < 0 && errno == EINTR)))
+        if (n > 0)
+            used += (size_t)n;
+    buf[used] = '\0';
+    close(fds[0]);
+    while (waitpid(pid, &wstatus, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFEXITED(wstatus))
+        status = WEXITSTATUS(wstatus);
+    return status;
+}
+
+/* Newest first: "15" before "9.6" (version order, not text order). */
+static int newest_first(const void *a, const void *b)
+{
+    return strverscmp(*(const char *const *)b, *(const char *const *)a);
+}
+
+int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
+{
+    const char *env = getenv("SCANBENCH_PG_BINDIR");
+    char out[512], path[600];
+    glob_t g = {0};
+    int status = SB_OK;
+
+    s->bindir[0] = '\0';
+    if (env && *env) {
+        if (!has_server_programs(env))
+            return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_PG_BINDIR=%s: no PostgreSQL server "
+                           "programs there (initdb, pg_ctl, postgres); install the server: %s",
+                           env, SERVER_PACKAGE);
+        snprintf(s->bindir, sizeof s->bindir, "%s", env);
+    }
+    if (!s->bindir[0]) {
+        char *argv[] = {"pg_config", "--bindir", NULL};
+        if (capture(argv, out, sizeof out) == 0) {
+            out[strcspn(out, "\n")] = '\0';
+            if (has_server_programs(out))
+                snprintf(s->bindir, sizeof s->bindir, "%s", out);
+        }
+    }
+    if (!s->bindir[0] && glob("/usr/lib/postgresql/*/bin", 0, NULL, &g) == 0) {
+        qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], newest_first);
+        for (size_t i = 0; i < g.gl_pathc && !s->bindir[0]; i++)
+            if (has_server_programs(g.gl_pathv[i]))
+                snprintf(s->bindir, sizeof s->bindir, "%s", g.gl_pathv[i]);
+    }
+    globfree(&g);
+    if (!s->bindir[0])
+        return sb_fail(err, SB_ERR_INPUT, "no PostgreSQL server programs found (initdb, pg_ctl "
+                       "and postgres: not in `pg_config --bindir` nor in "
+                       "/usr/lib/postgresql/*/bin); install the server: %s", SERVER_PACKAGE);
+    snprintf(path, sizeof path, "%s/postgres", s->bindir);
+    {
+        char *argv[] = {path, "--version", NULL};
+        if (capture(argv, out, sizeof out) != 0 ||
+            !sb_pg_parse_version(out, s->version, sizeof s->version, &s->major))
+            status = sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)",
+                             path, out[0] ? out : "no output");
+    }
+    return status;
+}
+
+int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err)
+{
+    const char *name = getenv("SCANBENCH_PG_USER");
+    struct passwd *pw;
+
+    if (geteuid() != 0) {
+        pw = getpwuid(geteuid());
+        snprintf(s->user, sizeof s->user, "%s", pw ? pw->pw_name : "this user");
+        s->switch_user = false;
+        return SB_OK;
+    }
+    if (!name || !*name)
+        name = "postgres";
+    pw = getpwnam(name);
+    if (!pw)
+        return sb_fail(err, SB_ERR_INPUT, "running as root: PostgreSQL will not run as root, "
+                       "and there is no user `%s` to run it as (Debian's postgresql package "
+                       "creates `postgres`; or set SCANBENCH_PG_USER to an unprivileged user, "
+                       "or run scanbench as one)", name);
+    if (pw->pw_uid == 0)
+        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_PG_USER=%s: that is root; PostgreSQL "
+                       "needs an unprivileged user", name);
+    snprintf(s->user, sizeof s->user, "%s", name);
+    s->uid = pw->pw_uid;
+    s->gid = pw->pw_gid;
+    s->switch_user = true;
+    return SB_OK;
+}
+
+/* Runs argv as the server's user, in its own process group, from the cluster directory, with
+ * stdout and stderr appended to log; returns the exit status (128 + signal if killed), -1 if
+ * it could not be started. Waits through signals: the programs are short-lived. */
+static int run_program(const struct sb_pg_server *s, char *const argv[], const char *log)
+{
+    int wstatus;
+    pid_t pid = fork();
+
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd;
+        sb_stop_child_defaults(); /* SIGPIPE as the programs expect it */
+        setpgid(0, 0);
+        if (s->switch_user && (setgroups(0, NULL) != 0 || setgid(s->gid) != 0 ||
+                               setuid(s->uid) != 0))
+            _exit(126);
+        if (chdir(s->dir) != 0)
+            _exit(126);
+        fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0)
+            dup2(fd, 0);
+        fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        setenv("LC_ALL", "C", 1);
+        unsetenv("PGDATA");
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &wstatus, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+}
+
+void sb_pg_log_tail(const char *path, int lines, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    char *text = NULL, *line, *starts[64];
+    long size;
+    int n = 0;
+    size_t used = 0;
+
+    buf[0] = '\0';
+    if (!f) {
+        snprintf(buf, len, "no log (%s: %s)", path, strerror(errno));
+        return;
+    }
+    if (lines > 64)
+        lines = 64;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0) {
+        long from = size > 65536 ? size - 65536 : 0;
+        text = calloc(1, (size_t)(size - from) + 1);
+        if (text && fseek(f, from, SEEK_SET) == 0)
+            text[fread(text, 1, (size_t)(size - from), f)] = '\0';
+    }
+    fclose(f);
+    if (!text) {
+        snprintf(buf, len, "log unreadable");
+        return;
+    }
+    for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (!*line)
+            continue;
+        if (n == lines) {
+            memmove(starts, starts + 1, sizeof starts[0] * (size_t)(lines - 1));
+            n--;
+        }
+        starts[n++] = line;
+    }
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " | " : "", starts[i]);
+    if (n == 0)
+        snprintf(buf, len, "the log is empty");
+    free(text);
+}
+
+/* Writes (mode "w") or appends (mode "a") text to path; -1 on any failure, the file closed. */
+static int write_text(const char *path, const char *mode, const char *text)
+{
+    FILE *f = fopen(path, mode);
+    int status = 0;
+
+    if (!f)
+        return -1;
+    if (fputs(text, f) < 0)
+        status = -1;
+    if (fclose(f) != 0)
+        status = -1;
+    return status;
+}
+
+static int make_owned_dir(const struct sb_pg_server *s, const char *path)
+{
+    if (mkdir(path, 0700) != 0)
+        return -1;
+    if (s->switch_user && chown(path, s->uid, s->gid) != 0)
+        return -1;
+    return 0;
+}
+
+int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err)
+{
+    char initdb[600], log[400], path[400], tail[600];
+    int status = SB_OK, rc;
+
+    snprintf(s->dir, sizeof s->dir, "%s/scanbench-pg.XXXXXX", parent);
+    if (!mkdtemp(s->dir)) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create a directory there: %s (set "
+                         "TMPDIR)", parent, strerror(errno));
+        s->dir[0] = '\0';
+        goto out;
+    }
+    s->created = true;
+    snprintf(s->datadir, sizeof s->datadir, "%s/data", s->dir);
+    if (s->switch_user && chown(s->dir, s->uid, s->gid) != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s: %s", s->dir, s->user,
+                         strerror(errno));
+        goto out;
+    }
+    for (int t = 0; t < 2; t++) {
+        snprintf(path, sizeof path, "%s/ts_%c", s->dir, 'a' + t);
+        if (make_owned_dir(s, path) != 0) {
+            status = sb_fail(err, SB_ERR_RUN, "%s: %s", path, strerror(errno));
+            goto out;
+        }
+    }
+    snprintf(initdb, sizeof initdb, "%s/initdb", s->bindir);
+    snprintf(log, sizeof log, "%s/initdb.log", s->dir);
+    {
+        char *argv[] = {initdb, "-D", s->datadir, "-A", "trust", "-U", "scanbench", "-E", "UTF8",
+                        "--locale=C", "-N", NULL};
+        rc = run_program(s, argv, log);
+    }
+    if (rc != 0) {
+        sb_pg_log_tail(log, 4, tail, sizeof tail);
+        status = sb_fail(err, SB_ERR_RUN, "initdb failed (as user %s, exit %d): %s", s->user, rc,
+                         tail);
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/postgresql.conf", s->datadir);
+    if (write_text(path, "a", "\n# scanbench: the settings of this measurement\n"
+                              "include 'scanbench.conf'\n") != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot append to it", path);
+        goto out;
+    }
+out:
+    if (status != SB_OK)
+        sb_pg_cluster_remove(s);
+    return status;
+}
+
+int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
+                       struct sb_error *err)
+{
+    char path[400], pg_ctl[600], log[400], tail[700];
+    static char text[8192];
+    static const char header[] = "# written by scanbench pg for this run\n";
+    int rc;
+
+    s->conf = *conf;
+    snprintf(path, sizeof path, "%s/scanbench.conf", s->datadir);
+    memcpy(text, header, sizeof header);
+    if (sb_pg_conf_text(conf, text + sizeof header - 1, sizeof text - sizeof header + 1) < 0)
+        return sb_fail(err, SB_ERR_RUN, "the settings do not fit in %zu bytes", sizeof text);
+    if (write_text(path, "w", text) != 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: cannot write it", path);
+    if (s->switch_user && chown(path, s->uid, s->gid) != 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s", path, s->user);
+    snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
+    snprintf(log, sizeof log, "%s/server.log", s->dir);
+    s->started = true;
+    {
+        char *argv[] = {pg_ctl, "-D", s->datadir, "-l", log, "-w", "-t", "60", "-s", "start",
+                        NULL};
+        char ctl_log[400];
+        snprintf(ctl_log, sizeof ctl_log, "%s/pg_ctl.log", s->dir);
+        rc = run_program(s, argv, ctl_log);
+    }
+    if (rc != 0) {
+        sb_pg_log_tail(log, 4, tail, sizeof tail);
+        return sb_fail(err, SB_ERR_RUN, "the PostgreSQL server did not start (pg_ctl exit %d, "
+                       "shared_buffers %s); its log ends: %s", rc,
+                       sb_pg_conf_get(conf, "shared_buffers"), tail);
+    }
+    return SB_OK;
+}
+
+int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err)
+{
+    char pg_ctl[600], log[400], tail[600];
+    int rc;
+
+    snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
+    snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
+    {
+        char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "fast", "-w", "-t", "60", "-s", "stop",
+                        NULL};
+        rc = run_program(s, argv, log);
+    }
+    if (rc != 0) {
+        sb_pg_log_tail(log, 3, tail, sizeof tail);
+        return sb_fail(err, SB_ERR_RUN, "the PostgreSQL server did not stop (pg_ctl exit %d): "
+                       "%s", rc, tail);
+    }
+    return SB_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* The postmaster's pid from postmaster.pid, or 0. */
+static pid_t postmaster_pid(const struct sb_pg_server *s)
+{
+    char path[400];
+    long pid = 0;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/postmaster.pid", s->datadir);
+    f = fopen(path, "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld", &pid) != 1)
+        pid = 0;
+    fclose(f);
+    return (pid_t)pid;
+}
+
+void sb_pg_cluster_remove(struct sb_pg_server *s)
+{
+    pid_t pid;
+
+    if (s->started && postmaster_pid(s) > 0) {
+        char pg_ctl[600], log[400];
+        char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "immediate", "-w", "-t", "30", "-s",
+                        "stop", NULL};
+        snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
+        snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
+        run_program(s, argv, log);
+        pid = postmaster_pid(s);
+        if (pid > 0 && kill(pid, SIGKILL) == 0) {
+            struct timespec tick = {0, 10 * 1000 * 1000};
+            for (int i = 0; i < 500 && kill(pid, 0) == 0; i++)
+                nanosleep(&tick, NULL);
+        }
+    }
+    s->started = false;
+    if (s->created)
+        nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    s->created = false;
+}

@@ -1,0 +1,125 @@
+/* experiment.h: experiments: the keys scanbench knows (a const registry with type, default and
+ * help), reading them from INI files (inih) or the embedded default, and `--set KEY=VALUE`
+ * overrides. Every value may be a comma-separated list where the key allows one: lists make
+ * sweeps (see plan.h). Each value remembers where it came from ("file.ini:12" or
+ * "--set pool_size=16M") so that errors found later still name the input. */
+#ifndef SB_EXPERIMENT_H
+#define SB_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+enum sb_key_type {
+    SB_KEY_TEXT,  /* free text */
+    SB_KEY_SIZE,  /* a size: 8192, 256K, 16MB */
+    SB_KEY_UINT,  /* a whole number within [min, max] */
+    SB_KEY_NAME,  /* a name from a registry (kernel, policy, op, source, counters);
+                     kernel also takes `all`: every kernel this CPU can run; the NUMA
+                     placements (iocache_node, pool_node) take local, remote, interleave or a
+                     node number */
+    SB_KEY_AUTO_SIZE, /* `auto` or a size (topology overrides) */
+    SB_KEY_BOOL,  /* yes/no (also true/false, on/off, 1/0): number 1 or 0 */
+    SB_KEY_AUTO_UINT, /* `auto` (number 0) or a whole number within [min, max] */
+};
+
+enum sb_key_id {
+    SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_BIGTABLE, SB_K_DATA_DIR, SB_K_TABLE_SIZE,
+    SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
+    SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
+    SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
+    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE,
+    SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SCHEDULE_SEED,
+    SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
+    SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
+    SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT,
+    SB_NKEYS
+};
+
+struct sb_key {
+    const char *name;
+    enum sb_key_type type;
+    const char *default_value;
+    bool listable;
+    uint64_t min, max;  /* for SB_KEY_UINT and SB_KEY_SIZE */
+    const char *help;
+};
+
+extern const struct sb_key sb_keys[SB_NKEYS];
+
+#define SB_MAX_LIST 64
+#define SB_MAX_THREADS 256 /* the most scanners a run may have (key threads) */
+/* The longest name and description (with the NUL), in bytes of UTF-8: longer ones are refused
+ * when read, never cut. */
+#define SB_NAME_MAX 256
+#define SB_DESCRIPTION_MAX 1024
+#define SB_DATA_DIR_MAX 512 /* data_dir, resolved ($TMPDIR, /tmp) */
+
+struct sb_setting {
+    int nvalues;
+    char *values[SB_MAX_LIST];    /* the text of each list element */
+    uint64_t numbers[SB_MAX_LIST]; /* parsed SIZE/UINT values (AUTO_SIZE: 0 = auto) */
+    char *origin;                 /* "file:line" or "--set key=value" or "default" */
+};
+
+/* A figure the 2007 thread reported, from an experiment file's [thread] section:
+ * `figure = count clock 16MB: 1221 MB/s` (or `... : 101 s` for elapsed times). */
+struct sb_thread_figure {
+    char op[16];
+    char policy[16];
+    uint64_t footprint; /* the pool, ring or page size the figure was measured with */
+    double value;
+    char unit[8];       /* "MB/s" or "s" */
+};
+
+#define SB_MAX_THREAD_FIGURES 32
+
+/* The [thread] section: who measured what, on which machine, and the figures. */
+struct sb_thread {
+    bool present;
+    char who[256];      /* who ran it, when, on what */
+    char machine[64];   /* the model of that machine in configs/machines, if any */
+    char table[256];    /* what the table was, and how it is scaled here */
+    char slow[64];      /* the placement the thread found slow, e.g. "clock 16MB" */
+    char fast[64];      /* and fast, e.g. "clock 680KB" */
+    uint64_t table_size; /* the thread's table, to turn elapsed seconds into MB/s (0: unknown) */
+    int nfigures;
+    struct sb_thread_figure figures[SB_MAX_THREAD_FIGURES];
+};
+
+struct sb_experiment {
+    struct sb_setting settings[SB_NKEYS];
+    char source[1024]; /* the file read (SB_PATH_MAX), or "embedded default" */
+    char notes[512];  /* what the reader decided for the user, e.g. kernels `all` skipped */
+    struct sb_thread thread;
+};
+
+/* The embedded default experiment (configs/experiments/default.ini, compiled in). */
+extern const char sb_default_experiment_ini[];
+
+/* Starts an experiment with every key at its registry default. */
+int sb_experiment_init(struct sb_experiment *exp, struct sb_error *err);
+
+/* Reads an INI file (or, with path NULL, the embedded default) over the current values. The
+ * file must have an [experiment] section; [thread] is the only other. An indented line goes on
+ * with the value of the key above (joined with a blank). Every value must be UTF-8; name,
+ * description and the [thread] texts must fit their fields. */
+int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct sb_error *err);
+int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const char *label,
+                              struct sb_error *err);
+
+/* Applies one "KEY=VALUE" (the argument of --set), read as a line of the [experiment] section
+ * of a file is (sb_ini_split_line: blanks around '=', ':' for '=', an inline "; comment") and
+ * checked by the same code; a line break in it is refused. */
+int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err);
+
+/* Keeps only the first value of key's list (its origin unchanged). */
+void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key);
+
+void sb_experiment_free(struct sb_experiment *exp);
+
+/* Finds a key by name; SB_NKEYS when unknown. */
+enum sb_key_id sb_key_find(const char *name);
+
+#endif

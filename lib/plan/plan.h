@@ -1,0 +1,105 @@
+/* plan.h: expands an experiment into the list of runs it asks for (the Cartesian product of
+ * every key given as a list, in registry order, the first key outermost) and checks each run
+ * as a whole: sizes that must be multiples of the page size, a ring that must fit in the pool,
+ * rows that must fit on a page, and the memory the host can give. */
+#ifndef SB_PLAN_H
+#define SB_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "counters/counters.h"
+#include "host/host.h"
+#include "plan/experiment.h"
+#include "vocab/vocab.h"
+
+struct sb_machine; /* cachesim.h */
+
+/* Memory a run may need beyond table + pool (checksums, descriptors, the process itself). */
+#define SB_RUN_OVERHEAD_BYTES (16ull << 20)
+/* Disk a source file run leaves free beyond its files. */
+#define SB_DISK_MARGIN_BYTES (64ull << 20)
+#define SB_MAX_RUNS 10000
+
+/* The longest run name (with its NUL): "run 10000/10000 NAME", as the watchdog names a run,
+ * still fits its 256 bytes. Longer names are shortened, and the plan's notes say so. */
+#define SB_RUN_NAME_MAX 240
+
+struct sb_run_params {
+    char name[SB_RUN_NAME_MAX];
+    const struct sb_source *source;
+    bool bigtable;                /* the table does not fit in the IO cache (source.h) */
+    char data_dir[SB_DATA_DIR_MAX]; /* source file: the scratch directory, resolved */
+    struct sb_placement iocache_node, pool_node; /* NUMA placement (placement.h) */
+    bool shared_table;            /* threads > 1: all scan one table, dividing its pages */
+    bool shared_pool;             /* one clock-swept pool shared by every scanner */
+    uint64_t table_size, pool_size, ring_size;
+    uint32_t page_size;
+    struct sb_heap_layout layout; /* page_size, row_width, dead_pct and rows per page */
+    const struct sb_op *op;
+    const struct sb_kernel *kernel;
+    const struct sb_policy *policy;
+    uint32_t threads, repetitions, warmup; /* repetitions: the timed scans a run alone makes
+                                              (sb_scan_run, a server run); a schedule makes its
+                                              rounds' (auto: SB_AUTO_ROUNDS_MIN here) */
+    double min_scan_seconds;               /* a timed scan's passes last at least this long */
+    uint64_t seed;
+    const struct sb_counter_backend *counters;
+    const struct sb_events_choice *events; /* the plan's events map (key events) */
+    bool require_counters;                 /* unavailable counters are an error (exit 3) */
+    const struct sb_machine *machine;      /* counters=sim: the cache model's machine (owned
+                                              by the plan; NULL for other backends) */
+    int prefetch;                          /* the model's prefetcher: -1 the machine's, 0, 1 */
+    double run_timeout;                    /* seconds before the watchdog stops the run
+                                              (core/stop.h): the key, or computed from the run */
+};
+
+/* How the runs of a plan are timed (rounds.h). */
+enum sb_schedule_kind { SB_SCHEDULE_INTERLEAVED, SB_SCHEDULE_BLOCKED };
+extern const char *const sb_schedule_names[]; /* "interleaved", "blocked" */
+
+#define SB_AUTO_ROUNDS_MIN 10
+#define SB_AUTO_ROUNDS_MAX 60
+#define SB_AUTO_PRECISION 0.01
+
+struct sb_schedule_params {
+    enum sb_schedule_kind kind;
+    uint32_t rounds;           /* repetitions; 0: auto */
+    double time_budget;        /* auto: seconds the rounds may take */
+    uint64_t seed;             /* the shuffles' seed */
+    bool seed_auto;            /* the seed came from the clock */
+};
+
+struct sb_plan {
+    struct sb_schedule_params schedule;
+    char experiment[SB_NAME_MAX];
+    char description[SB_DESCRIPTION_MAX];
+    char config_source[1024];     /* the experiment's file (SB_PATH_MAX), or what stands for it */
+    char notes[512];
+    bool names_shortened;         /* a run's name was shortened (said in notes) */
+    struct sb_run_params *runs;
+    size_t nruns;
+    uint64_t override_size[3]; /* l1d, l2, l3: 0 = auto */
+    uint64_t override_line;    /* 0 = auto */
+    struct sb_events_choice events; /* read at plan time when counters=papi or events is set */
+    struct sb_machine *machines;    /* one per value of `machine`, read at plan time when
+                                       counters=sim or a model is named */
+};
+
+int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                  struct sb_plan *plan, struct sb_error *err);
+
+/* The tables a run scans (one per scanner, or one shared) and its pools. */
+uint32_t sb_run_tables(const struct sb_run_params *run);
+uint32_t sb_run_pools(const struct sb_run_params *run);
+/* Whether the run has a team of scanner threads (engine.h, team.h) rather than one scanner. */
+bool sb_run_concurrent(const struct sb_run_params *run);
+/* Whether runs a and b scan the same table (a schedule builds it once for both). */
+bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b);
+/* What the run's counter backend is told of it (counters.h). */
+void sb_run_counting(const struct sb_run_params *run, struct sb_counting *counting);
+void sb_plan_free(struct sb_plan *plan);
+
+#endif

@@ -1,0 +1,152 @@
+/* pg.c: the live server's runs as a table (see pg.h). */
+#include "config.h"
+#include "render/pg.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "vocab/vocab.h"
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+
+static uint64_t size_of(const json_t *run, const char *key)
+{
+    return (uint64_t)json_integer_value(json_object_get(run, key));
+}
+
+static const char *op_label(const json_t *run)
+{
+    const struct sb_op *o = sb_op_find(text(json_object_get(run, "op")));
+    return o ? o->label : text(json_object_get(run, "op"));
+}
+
+static void placement(const json_t *run, char *buf, size_t len)
+{
+    char size[32];
+    const char *policy = text(json_object_get(run, "policy"));
+
+    if (strcmp(policy, "ring") == 0)
+        snprintf(buf, len, "ring %s", sb_format_size(size_of(run, "ring_size"), size,
+                                                      sizeof size));
+    else
+        snprintf(buf, len, "%s (scattered)", policy);
+}
+
+/* Median MB/s of the first run with this op and table, on one side of the rule. */
+static double median_of(const json_t *runs, const char *op, uint64_t table, const char *policy,
+                        const json_t **which)
+{
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run)
+        if (strcmp(text(json_object_get(run, "op")), op) == 0 &&
+            size_of(run, "table_size") == table &&
+            strcmp(text(json_object_get(run, "policy")), policy) == 0) {
+            *which = run;
+            return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+        }
+    return 0;
+}
+
+static void ratios(FILE *out, const json_t *runs)
+{
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const char *op = text(json_object_get(run, "op"));
+        uint64_t table = size_of(run, "table_size");
+        const json_t *ring = NULL, *clock = NULL, *earlier = NULL;
+        double r, c;
+        char a[32], b[32], t[32];
+        size_t k;
+        json_t *other;
+
+        json_array_foreach(runs, k, other) {
+            if (k >= i)
+                break;
+            if (strcmp(text(json_object_get(other, "op")), op) == 0 &&
+                size_of(other, "table_size") == table)
+                earlier = other;
+        }
+        if (earlier)
+            continue; /* one line per op and table */
+        r = median_of(runs, op, table, "ring", &ring);
+        c = median_of(runs, op, table, "clock", &clock);
+        if (!ring || !clock || c <= 0)
+            continue;
+        fprintf(out, "ring/scattered, %s, %s table: %.2f (ring in a %s pool / clock sweep over "
+                "%s)\n", op_label(run), sb_format_size(table, t, sizeof t), r / c,
+                sb_format_size(size_of(ring, "pool_size"), a, sizeof a),
+                sb_format_size(size_of(clock, "pool_size"), b, sizeof b));
+    }
+}
+
+void sb_render_pg(FILE *out, const json_t *report)
+{
+    const json_t *runs = json_object_get(report, "runs");
+    const json_t *pg = json_object_get(report, "postgresql");
+    const json_t *exp = json_object_get(report, "experiment");
+    const json_t *first = json_array_get(runs, 0);
+    bool any_ring = false;
+    size_t i;
+    json_t *run;
+    char a[32], b[32];
+
+    fprintf(out, "scanbench pg %s: %s\n", text(json_object_get(exp, "name")),
+            text(json_object_get(exp, "description")));
+    fprintf(out, "PostgreSQL %s, a throwaway cluster, one backend (no parallel workers), "
+            "%d timed scans after %d warm-up\n\n",
+            text(json_object_get(pg, "server_version")),
+            (int)json_array_size(json_object_get(first, "repetitions")),
+            (int)json_integer_value(json_object_get(first, "warmup")));
+    fprintf(out, "%-16s | %6s | %8s | %-17s | %7s %6s | %15s | %s\n", "Operation", "table",
+            "pool", "placement", "MB/s", "cv", "shared hit/read", "table buffers after a scan");
+    json_array_foreach(runs, i, run) {
+        const json_t *p = json_object_get(run, "postgresql");
+        const json_t *buffers = json_object_get(p, "buffers");
+        const json_t *occ = json_object_get(p, "occupancy");
+        const json_t *mbps = json_object_get(run, "mbps");
+        char where[48], hitread[48], after[96];
+
+        placement(run, where, sizeof where);
+        any_ring |= strcmp(text(json_object_get(run, "policy")), "ring") == 0;
+        if (json_is_object(buffers))
+            snprintf(hitread, sizeof hitread, "%lld/%lld",
+                     (long long)json_integer_value(json_object_get(buffers, "shared_hit")),
+                     (long long)json_integer_value(json_object_get(buffers, "shared_read")));
+        else
+            snprintf(hitread, sizeof hitread, "n/a");
+        if (json_is_integer(json_object_get(occ, "table_buffers")))
+            snprintf(after, sizeof after, "%lld (%s)",
+                     (long long)json_integer_value(json_object_get(occ, "table_buffers")),
+                     json_is_true(json_object_get(occ, "consistent")) ? "as the rule says"
+                                                                      : "NOT as the rule says");
+        else
+            snprintf(after, sizeof after, "n/a: %s", text(json_object_get(occ, "unavailable")));
+        fprintf(out, "%-16s | %6s | %8s | %-17s | %7.0f %5.1f%% | %15s | %s\n", op_label(run),
+                sb_format_size(size_of(run, "table_size"), a, sizeof a),
+                sb_format_size(size_of(run, "pool_size"), b, sizeof b), where,
+                json_number_value(json_object_get(mbps, "median")),
+                100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after);
+    }
+    fprintf(out, "\n");
+    ratios(out, runs);
+    fprintf(out, "\nPostgreSQL's rule, run by run:\n");
+    json_array_foreach(runs, i, run)
+        fprintf(out, "  %s, pool %s: %s\n", op_label(run),
+                sb_format_size(size_of(run, "pool_size"), a, sizeof a),
+                text(json_object_get(json_object_get(run, "postgresql"), "rule")));
+    fprintf(out, "\nMB/s = pg_relation_size / seconds / 10^6, seconds on the client's monotonic "
+                 "clock around the statement; median of the timed scans; cv: their coefficient "
+                 "of variation.\nEvery scan starts with none of the table's pages in "
+                 "shared_buffers and its file in the OS cache (it moves between two tablespaces "
+                 "before each scan), so both sides of the rule read every page.\n");
+    if (any_ring)
+        fprintf(out, "note: PostgreSQL has no setting that turns the ring off (VACUUM always "
+                     "uses one; a seqscan whenever the table is larger than shared_buffers / 4): "
+                     "PostgreSQL 8.2's clock sweep over a pool smaller than four times the table "
+                     "is only in scanbench's own column (scanbench run --set policy=clock).\n");
+}

@@ -1,0 +1,525 @@
+/* render.c: the thread-style MB/s table, read from a report. */
+#include "config.h"
+#include "render/render.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "report/report.h"
+#include "vocab/vocab.h"
+
+#define MAX_COLS 32
+#define MAX_ROWS 16
+#define LABEL_LEN 96
+
+/* Keys that, when they differ between runs, become part of the column label. */
+static const char *const distinguishing[] = {"kernel", "table_size", "page_size", "row_width",
+                                            "source", "bigtable", "dead_pct", "threads",
+                                            "shared_table", "shared_pool", "seed", NULL};
+
+static const char *str_or(const json_t *v, const char *fallback)
+{
+    return json_is_string(v) ? json_string_value(v) : fallback;
+}
+
+static bool key_varies(const json_t *runs, const char *key)
+{
+    const json_t *first = json_object_get(json_array_get(runs, 0), key);
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *v = json_object_get(run, key);
+        if ((v || first) && !json_equal(v, first)) /* absent in every run: not varying */
+            return true;
+    }
+    return false;
+}
+
+/* The cache model a simulated run used, as a label: "x4500", "x4500+prefetch"; "" if none. */
+static const char *model_tag(const json_t *run, char *buf, size_t len)
+{
+    const json_t *machine = json_object_get(json_object_get(run, "counters"), "machine");
+
+    snprintf(buf, len, "%s%s", str_or(json_object_get(machine, "name"), ""),
+             json_is_true(json_object_get(machine, "prefetch")) ? "+prefetch" : "");
+    return buf;
+}
+
+static bool model_varies(const json_t *runs)
+{
+    char first[96], other[96];
+    size_t i;
+    json_t *run;
+
+    model_tag(json_array_get(runs, 0), first, sizeof first);
+    json_array_foreach(runs, i, run) if (strcmp(model_tag(run, other, sizeof other), first) != 0)
+        return true;
+    return false;
+}
+
+static void column_label(const json_t *runs, const json_t *run, char *label, size_t len)
+{
+    char size[32];
+    const char *policy = json_string_value(json_object_get(run, "policy"));
+    uint64_t footprint = (uint64_t)json_integer_value(json_object_get(run, "footprint"));
+    size_t used = (size_t)snprintf(label, len, "%s %s", policy ? policy : "?",
+                                   sb_format_size(footprint, size, sizeof size));
+
+    /* a ring inside pools of several sizes: say which pool */
+    if (strcmp(policy ? policy : "", "ring") == 0 && key_varies(runs, "pool_size") && used < len)
+        used += (size_t)snprintf(label + used, len - used, " in %s",
+                                 sb_format_size((uint64_t)json_integer_value(
+                                                    json_object_get(run, "pool_size")),
+                                                size, sizeof size));
+    for (int k = 0; distinguishing[k] && used < len; k++) {
+        const json_t *v = json_object_get(run, distinguishing[k]);
+        if (!key_varies(runs, distinguishing[k]))
+            continue;
+        if (json_is_string(v))
+            used += (size_t)snprintf(label + used, len - used, " %s", json_string_value(v));
+        else if (json_is_boolean(v))
+            used += (size_t)snprintf(label + used, len - used, " %s=%s", distinguishing[k],
+                                     json_is_true(v) ? "yes" : "no");
+        else if (strstr(distinguishing[k], "size"))
+            used += (size_t)snprintf(label + used, len - used, " %s=%s", distinguishing[k],
+                                     sb_format_size((uint64_t)json_integer_value(v), size,
+                                                    sizeof size));
+        else
+            used += (size_t)snprintf(label + used, len - used, " %s=%lld", distinguishing[k],
+                                     (long long)json_integer_value(v));
+    }
+    /* runs simulated with different machine models: say which */
+    if (used < len && model_varies(runs))
+        used += (size_t)snprintf(label + used, len - used, " %s",
+                                 model_tag(run, size, sizeof size));
+}
+
+/* ", 2 scanners (own tables, one shared pool; ...)" when the first run is concurrent, the
+ * tables and pools said where they do not vary (else the columns say it); else "". */
+static const char *scanners_note(const json_t *runs, char *buf, size_t len)
+{
+    const json_t *run = json_array_get(runs, 0);
+    long long threads = json_integer_value(json_object_get(run, "threads"));
+    bool shared_table = json_is_true(json_object_get(run, "shared_table"));
+    bool shared_pool = json_is_true(json_object_get(run, "shared_pool"));
+
+    buf[0] = '\0';
+    if (threads > 1 || shared_pool)
+        snprintf(buf, len, ", %lld scanner%s (%s%s%s%sMB/s of all together)", threads,
+                 threads > 1 ? "s" : "",
+                 key_varies(runs, "shared_table")    ? ""
+                 : shared_table || threads == 1       ? "one table, "
+                                                      : "own tables, ",
+                 key_varies(runs, "shared_pool") ? "" : shared_pool ? "one shared pool" :
+                                                                      "own pools",
+                 key_varies(runs, "shared_pool") ? "" : "; ", "");
+    return buf;
+}
+
+static int find_or_add(char names[][LABEL_LEN], int *n, int max, const char *name)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    if (*n == max)
+        return -1;
+    snprintf(names[*n], LABEL_LEN, "%s", name);
+    return (*n)++;
+}
+
+/* The accuracy check (runner/record.c): one line for all runs when every checked run agrees, else a
+ * line for each run whose counter-derived memory bytes disagree with the bytes moved. */
+static void accuracy_lines(FILE *out, const json_t *runs)
+{
+    size_t i, checked = 0, disagree = 0;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *accuracy = json_object_get(json_object_get(run, "counters"), "accuracy");
+        const json_t *tolerance = json_object_get(accuracy, "tolerance");
+        bool low = json_is_true(json_object_get(accuracy, "lower_bound_applies"));
+
+        if (!json_is_true(json_object_get(accuracy, "checked")))
+            continue;
+        checked++;
+        if (json_is_true(json_object_get(accuracy, "ok")))
+            continue;
+        disagree++;
+        fprintf(out, "accuracy: %s: memory bytes measured/expected %.2f: DISAGREE (tolerance "
+                "%.2f..%.2f%s)\n", str_or(json_object_get(run, "name"), "?"),
+                json_number_value(json_object_get(accuracy, "ratio")),
+                low ? json_number_value(json_array_get(tolerance, 0)) : 0.0,
+                json_number_value(json_array_get(tolerance, 1)),
+                low ? "" : "; no lower bound: the table fits in the last-level cache");
+    }
+    if (checked && !disagree)
+        fprintf(out, "accuracy: memory bytes from the counters agree with the bytes each scan "
+                     "moved, within tolerance, in all %zu runs (see doc/counters.md)\n", checked);
+}
+
+/* "sim, ok, simulated: x4500 ..." or "papi, unavailable: why": what a run's counters were. */
+static void counters_summary(const json_t *run, char *buf, size_t len)
+{
+    const json_t *counters = json_object_get(run, "counters");
+    bool simulated = json_is_true(json_object_get(counters, "simulated"));
+
+    snprintf(buf, len, "%s, %s%s%s%s%s", str_or(json_object_get(counters, "backend"), "?"),
+             str_or(json_object_get(counters, "status"), "?"),
+             json_is_string(json_object_get(counters, "reason")) ? ": " : "",
+             str_or(json_object_get(counters, "reason"), ""),
+             simulated ? ", simulated: " : "",
+             simulated ? str_or(json_object_get(counters, "model"), "?") : "");
+}
+
+/* Under the MB/s table, when any run's counters gave figures: one row per run with the
+ * figures derived per page and per table byte (runner/record.c), titled with where they come from:
+ * "simulated: <model>" (the cache model, counters=sim) or "measured: <backend>"; a row says
+ * its own source when the runs differ. */
+static void counters_table(FILE *out, const json_t *runs)
+{
+    static const struct {
+        const char *key, *head, *format;
+    } cols[] = {
+        {"l2_miss_per_page", "L2 miss/page", " | %12.2f"},
+        {"l2_writeback_per_page", "L2 wb/page", " | %12.2f"},
+        {"mem_read_bytes_per_table_byte", "mem read B/B", " | %12.3f"},
+        {"mem_write_bytes_per_table_byte", "mem write B/B", " | %13.3f"},
+    };
+    const size_t ncols = sizeof cols / sizeof cols[0];
+    const char *source = NULL;
+    bool uniform = true, all_simulated = true;
+    int width = 16;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *counters = json_object_get(run, "counters");
+        const json_t *derived = json_object_get(counters, "derived");
+        char here[320];
+        bool any = false;
+
+        for (size_t c = 0; c < ncols; c++)
+            any |= json_is_number(json_object_get(derived, cols[c].key));
+        if (!any)
+            continue;
+        if (json_is_true(json_object_get(counters, "simulated"))) {
+            snprintf(here, sizeof here, "simulated: %s",
+                     str_or(json_object_get(counters, "model"), "?"));
+        } else {
+            snprintf(here, sizeof here, "measured: %s",
+                     str_or(json_object_get(counters, "backend"), "?"));
+            all_simulated = false;
+        }
+        if (!source) {
+            if (!(source = strdup(here)))
+                return;
+        } else if (strcmp(source, here) != 0) {
+            uniform = false;
+        }
+    }
+    if (!source)
+        return;
+    json_array_foreach(runs, i, run) {
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        if ((int)strlen(label) + 17 > width)
+            width = (int)strlen(label) + 17;
+    }
+    fprintf(out, "\nCounters per scan (%s)\n%-*s", uniform ? source
+            : all_simulated ? "simulated: each row's machine model"
+                            : "simulated or measured: see each row", width, "Run");
+    for (size_t c = 0; c < ncols; c++)
+        fprintf(out, " | %*s", c == 3 ? 13 : 12, cols[c].head);
+    fprintf(out, "\n");
+    json_array_foreach(runs, i, run) {
+        const json_t *counters = json_object_get(run, "counters");
+        const json_t *derived = json_object_get(counters, "derived");
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+        char label[LABEL_LEN], row[2 * LABEL_LEN];
+        bool any = false;
+
+        for (size_t c = 0; c < ncols; c++)
+            any |= json_is_number(json_object_get(derived, cols[c].key));
+        if (!any)
+            continue;
+        column_label(runs, run, label, sizeof label);
+        snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
+        fprintf(out, "%-*s", width, row);
+        for (size_t c = 0; c < ncols; c++) {
+            const json_t *v = json_object_get(derived, cols[c].key);
+            if (json_is_number(v))
+                fprintf(out, cols[c].format, json_number_value(v));
+            else
+                fprintf(out, " | %*s", c == 3 ? 13 : 12, "-");
+        }
+        if (!uniform)
+            fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
+                                         ? "simulated:" : "measured:",
+                    json_is_true(json_object_get(counters, "simulated"))
+                        ? str_or(json_object_get(json_object_get(counters, "machine"), "name"), "?")
+                        : str_or(json_object_get(counters, "backend"), "?"));
+        fprintf(out, "\n");
+    }
+    fprintf(out, "per page scanned: L2 misses, L2 write-backs; per table byte: memory bytes read "
+                 "and written (medians of the timed scans)\n");
+    free((void *)source);
+}
+
+/* The analysis' entry of a run ({"name", "median", "lo", "hi"}), or NULL. */
+static const json_t *run_interval(const json_t *report, const json_t *run)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "runs"), i, r)
+        if (json_equal(json_object_get(r, "name"), json_object_get(run, "name")))
+            return r;
+    return NULL;
+}
+
+/* The analysis' comparison of run against the first run of its op, or NULL. */
+static const json_t *comparison_of(const json_t *report, const json_t *run)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c)
+        if (json_equal(json_object_get(c, "a"), json_object_get(run, "name")))
+            return c;
+    return NULL;
+}
+
+static char call_mark(const json_t *cmp)
+{
+    const char *call = str_or(json_object_get(cmp, "call"), "");
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
+}
+
+/* "1.13x [1.09, 1.18] +" (24 wide), or "-" where there is no estimate. */
+static void ratio_cell(FILE *out, const json_t *cmp)
+{
+    char cell[64];
+
+    if (json_is_number(json_object_get(cmp, "ratio")))
+        snprintf(cell, sizeof cell, "%.2fx [%.2f, %.2f] %c",
+                 json_number_value(json_object_get(cmp, "ratio")),
+                 json_number_value(json_object_get(cmp, "lo")),
+                 json_number_value(json_object_get(cmp, "hi")), call_mark(cmp));
+    else
+        snprintf(cell, sizeof cell, "-");
+    fprintf(out, " | %24s", cell);
+}
+
+/* "10187 [10012, 10342]" MB/s: the median and the interval of the median (22 wide). */
+static void mbps_cell(FILE *out, const json_t *report, const json_t *run)
+{
+    const json_t *iv = run_interval(report, run);
+    char cell[64];
+
+    if (!run)
+        snprintf(cell, sizeof cell, "-");
+    else if (json_is_number(json_object_get(iv, "lo")))
+        snprintf(cell, sizeof cell, "%.0f [%.0f, %.0f]",
+                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")),
+                 json_number_value(json_object_get(iv, "lo")),
+                 json_number_value(json_object_get(iv, "hi")));
+    else
+        snprintf(cell, sizeof cell, "%.0f",
+                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")));
+    fprintf(out, " | %22s", cell);
+}
+
+struct grid {
+    char cols[MAX_COLS][LABEL_LEN], rows[MAX_ROWS][LABEL_LEN];
+    const json_t *cell[MAX_ROWS][MAX_COLS];
+    int ncols, nrows, dropped;
+};
+
+static void grid_fill(const json_t *runs, struct grid *g)
+{
+    json_t *run;
+    size_t i;
+
+    memset(g, 0, sizeof *g);
+    json_array_foreach(runs, i, run) {
+        char label[LABEL_LEN];
+        const char *op = json_string_value(json_object_get(run, "op"));
+        int r, c;
+        column_label(runs, run, label, sizeof label);
+        r = find_or_add(g->rows, &g->nrows, MAX_ROWS, op ? op : "?");
+        c = find_or_add(g->cols, &g->ncols, MAX_COLS, label);
+        if (r < 0 || c < 0)
+            g->dropped++;
+        else
+            g->cell[r][c] = run;
+    }
+}
+
+/* Up to three placements: one row per op, one column per placement, the ratios to the first. */
+static void columns_table(FILE *out, const json_t *report, const struct grid *g)
+{
+    fprintf(out, "%-16s", "Operation");
+    for (int c = 0; c < g->ncols; c++)
+        fprintf(out, " | %22s", g->cols[c]);
+    for (int c = 1; c < g->ncols; c++) {
+        char head[32];
+        snprintf(head, sizeof head, g->ncols == 2 ? "ratio" : "ratio %d/1", c + 1);
+        fprintf(out, " | %24s", head);
+    }
+    fprintf(out, "\n");
+    for (int r = 0; r < g->nrows; r++) {
+        const struct sb_op *op = sb_op_find(g->rows[r]);
+        fprintf(out, "%-16s", op ? op->label : g->rows[r]);
+        for (int c = 0; c < g->ncols; c++)
+            mbps_cell(out, report, g->cell[r][c]);
+        for (int c = 1; c < g->ncols; c++)
+            ratio_cell(out, g->cell[r][c] ? comparison_of(report, g->cell[r][c]) : NULL);
+        fprintf(out, "\n");
+    }
+}
+
+/* More placements: one row per run, its ratio to the first run of its op. */
+static void rows_table(FILE *out, const json_t *report, const json_t *runs)
+{
+    int width = 13;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        if ((int)strlen(label) > width)
+            width = (int)strlen(label);
+    }
+    fprintf(out, "%-16s | %-*s | %22s | %24s\n", "Operation", width, "Configuration",
+            "MB/s [95% interval]", "ratio to the first");
+    json_array_foreach(runs, i, run) {
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+        const json_t *cmp = comparison_of(report, run);
+        char label[LABEL_LEN];
+        column_label(runs, run, label, sizeof label);
+        fprintf(out, "%-16s | %-*s", op ? op->label : "?", width, label);
+        mbps_cell(out, report, run);
+        if (cmp)
+            ratio_cell(out, cmp);
+        else
+            fprintf(out, " | %24s", "(first)");
+        fprintf(out, "\n");
+    }
+}
+
+static void heading(FILE *out, const json_t *report, const json_t *runs)
+{
+    const json_t *first = json_array_get(runs, 0), *exp = json_object_get(report, "experiment");
+    const json_t *schedule = json_object_get(report, "schedule");
+    long long page = json_integer_value(json_object_get(first, "page_size"));
+    char size[32], threads[96];
+
+    fprintf(out, "scanbench %s: %s\n", str_or(json_object_get(exp, "name"), "?"),
+            str_or(json_object_get(exp, "description"), ""));
+    if (!first)
+        return;
+    fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s; %lld "
+            "rounds, %s, after %lld warm-up\n\n",
+            sb_format_size((uint64_t)json_integer_value(json_object_get(first, "table_size")),
+                           size, sizeof size),
+            (long long)(json_integer_value(json_object_get(first, "table_size")) /
+                        (page ? page : 1)),
+            page, (long long)json_integer_value(json_object_get(first, "rows_per_page")),
+            str_or(json_object_get(first, "source"), "?"),
+            json_is_true(json_object_get(first, "bigtable")) ? " (bigtable)" : "",
+            scanners_note(runs, threads, sizeof threads),
+            (long long)json_array_size(json_object_get(first, "repetitions")),
+            str_or(json_object_get(schedule, "kind"), "blocked"),
+            (long long)json_integer_value(json_object_get(first, "warmup")));
+}
+
+/* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
+static void knee_lines(FILE *out, const json_t *report)
+{
+    const json_t *knees = json_object_get(json_object_get(report, "analysis"), "knees");
+    size_t i;
+    json_t *k;
+
+    if (json_array_size(knees))
+        fprintf(out, "knees (pool-size sweeps of the clock policy):\n");
+    json_array_foreach(knees, i, k)
+        fprintf(out, "  %s\n", str_or(json_object_get(k, "text"), "?"));
+}
+
+static void footer(FILE *out, const json_t *report, bool ratios)
+{
+    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *floor = json_object_get(noise, "floor");
+
+    fprintf(out, "\nMB/s = table bytes scanned (page_size bytes per page, every page once per "
+                 "pass) / seconds / 10^6;\nthe median of the timed scans (one per round) [the "
+                 "95%% bootstrap interval of the median]");
+    if (ratios && json_is_number(json_object_get(noise, "delta")))
+        fprintf(out, ";\nratio: paired by round, exp(median of ln(a/b)) [95%% interval, "
+                     "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
+                     "%.1f%%, \"?\" inconclusive, \"!\" withheld",
+                100.0 * json_number_value(json_object_get(noise, "delta")));
+    else if (ratios)
+        fprintf(out, ";\nno ratios: %s",
+                str_or(json_object_get(json_object_get(report, "analysis"), "why"),
+                       "the report has no analysis"));
+    fprintf(out, ".\n");
+    if (json_is_number(floor))
+        fprintf(out, "noise floor %.1f%% (the first run timed twice per round)%s\n",
+                100.0 * json_number_value(floor),
+                json_is_true(json_object_get(noise, "too_noisy"))
+                    ? ": TOO NOISY here: verdicts withheld" : "");
+}
+
+int sb_render_table(FILE *out, const json_t *given)
+{
+    const json_t *runs = json_object_get(given, "runs");
+    static struct grid g;
+    json_t *report;
+    bool columns;
+
+    if (!json_is_array(runs))
+        return -1;
+    /* a report read from a file may lack its analysis: made here (schema 1: it says why not) */
+    report = json_object_get(given, "analysis") ? json_incref((json_t *)given)
+                                                : json_copy((json_t *)given);
+    if (!report)
+        return -1;
+    if (!json_object_get(report, "analysis"))
+        json_object_set_new(report, "analysis", sb_analysis_build(report));
+    grid_fill(runs, &g);
+    columns = g.ncols <= 3 && g.dropped == 0;
+    heading(out, report, runs);
+    if (columns)
+        columns_table(out, report, &g);
+    else
+        rows_table(out, report, runs);
+    footer(out, report, columns ? g.ncols > 1 : json_array_size(runs) > 1);
+    knee_lines(out, report);
+    counters_table(out, runs);
+    /* One line for the counters when every run has the same; else one line per run. */
+    {
+        char first[512], here[512];
+        bool uniform = true;
+        size_t i;
+        json_t *run;
+        json_array_foreach(runs, i, run) {
+            counters_summary(run, i ? here : first, sizeof first);
+            uniform &= i == 0 || strcmp(first, here) == 0;
+        }
+        if (uniform && json_array_size(runs))
+            fprintf(out, "counters: %s\n", first);
+        else
+            json_array_foreach(runs, i, run) {
+                counters_summary(run, here, sizeof here);
+                fprintf(out, "counters of %s: %s\n", str_or(json_object_get(run, "name"), "?"),
+                        here);
+            }
+    }
+    accuracy_lines(out, runs);
+    json_decref(report);
+    return 0;
+}

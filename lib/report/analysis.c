@@ -1,0 +1,278 @@
+/* analysis.c: a report's noise floor, per-run intervals and paired comparisons (the knees:
+ * analysis_knee.c). */
+#include "config.h"
+#include "report/analysis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analysis_knee.h"
+#include "report/runs.h"
+#include "stats/stats.h"
+#include "vocab/vocab.h"
+
+#define MAX_COMPARISONS 4096
+/* The shortest trace (seconds from the first timing to the last) whose drift is reported. */
+#define SB_DRIFT_MIN_SPAN 30.0
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+
+/* A figure, or null where there is none (NaN) or it overflowed (a drift over milliseconds). */
+static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static const json_t *run_named(const json_t *runs, const char *name)
+{
+    size_t i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+        if (strcmp(text(json_object_get(run, "name")), name) == 0)
+            return run;
+    return NULL;
+}
+
+/* --- the noise floor ---------------------------------------------------------------------- */
+
+/* The reference run's timings (both of each round) in the order they ran: [at, MB/s]. */
+static json_t *reference_trace(const json_t *run, const json_t *second, double *drift)
+{
+    const json_t *lists[2] = {json_object_get(run, "scans"), second};
+    size_t n = json_array_size(lists[0]) + json_array_size(lists[1]), k = 0, i;
+    double *t = malloc((n ? n : 1) * sizeof *t), *y = malloc((n ? n : 1) * sizeof *y);
+    json_t *trace = json_array(), *scan;
+
+    *drift = NAN;
+    for (int l = 0; l < 2 && t && y; l++)
+        json_array_foreach(lists[l], i, scan) {
+            t[k] = json_number_value(json_object_get(scan, "at"));
+            y[k++] = json_number_value(json_object_get(scan, "mbps"));
+            json_array_append_new(trace, json_pack("[f, f]", t[k - 1], y[k - 1]));
+        }
+    /* a drift per minute read off a few seconds would be an extrapolation, not a measurement */
+    if (t && y && k > 2) {
+        double lo = t[0], hi = t[0];
+        for (size_t j = 1; j < k; j++) {
+            lo = fmin(lo, t[j]);
+            hi = fmax(hi, t[j]);
+        }
+        if (hi - lo >= SB_DRIFT_MIN_SPAN)
+            *drift = sb_drift_per_minute(t, y, k);
+    }
+    free(t);
+    free(y);
+    return trace;
+}
+
+/* {"run", "floor", "delta", "too_noisy", "drift_per_minute", "trace", "rule"}; *floor, *delta. */
+static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, double *delta)
+{
+    const json_t *ref = json_object_get(json_object_get(report, "schedule"), "reference");
+    const json_t *run = run_named(json_object_get(report, "runs"),
+                                  text(json_object_get(ref, "run")));
+    const json_t *second = json_object_get(ref, "scans");
+    double *a = run ? sb_run_round_mbps(run, nrounds) : NULL;
+    double *b = run ? sb_scans_round_mbps(second, nrounds) : NULL;
+    double drift = NAN;
+    json_t *trace = run ? reference_trace(run, second, &drift) : json_array();
+
+    *floor = a && b ? sb_noise_floor(a, b, nrounds, SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED)
+                    : NAN;
+    *delta = sb_delta(*floor);
+    free(a);
+    free(b);
+    return json_pack("{s:o, s:o, s:f, s:b, s:o, s:o, s:s}", "run",
+                     run ? json_string(text(json_object_get(run, "name"))) : json_null(),
+                     "floor", number(*floor), "delta", *delta,
+                     "too_noisy", !isnan(*floor) && *floor > SB_NOISE_FLOOR_MAX,
+                     "drift_per_minute", number(drift),
+                     "trace", trace, "rule",
+                     "floor: the 95th percentile of |median of d| over 2000 bootstrap resamples "
+                     "of the rounds, d = ln(MB/s) of the reference run's two timings in a round; "
+                     "delta = max(2%, floor); a floor above 5% withholds every call; drift: the "
+                     "least-squares slope of ln(MB/s) of the reference's timings over time");
+}
+
+/* --- each run's median and its interval ------------------------------------------------------ */
+
+static json_t *runs_json(const json_t *runs, size_t nrounds)
+{
+    json_t *list = json_array(), *run;
+    size_t i;
+
+    json_array_foreach(runs, i, run) {
+        double *x = sb_run_round_mbps(run, nrounds), lo = NAN, hi = NAN, median = NAN;
+        if (x) {
+            sb_median_interval(x, nrounds, SB_CONFIDENCE, SB_BOOTSTRAP_RESAMPLES,
+                               SB_BOOTSTRAP_SEED + i, &lo, &hi);
+            median = sb_run_median_mbps(run);
+        }
+        free(x);
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o}", "name",
+                                              text(json_object_get(run, "name")), "median",
+                                              number(median), "lo", number(lo), "hi",
+                                              number(hi)));
+    }
+    return list;
+}
+
+/* --- paired comparisons --------------------------------------------------------------------- */
+
+struct pair {
+    size_t a, b; /* indices into runs: a against b (the ratio a / b) */
+};
+
+static size_t index_of(const json_t *runs, const json_t *run)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r)
+        if (r == run)
+            return i;
+    return SIZE_MAX;
+}
+
+/* Fast against slow per op (a [thread] block); else each run against its op's first. */
+static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
+{
+    const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
+                                                                                    "thread");
+    const char *slow = text(json_object_get(thread, "slow")), *fast = text(json_object_get(thread,
+                                                                                        "fast"));
+    size_t n = 0, i, j;
+    json_t *run;
+
+    if (json_is_object(thread) && !(*slow && *fast))
+        return 0; /* a reproduction without a slow/fast pair: its sweep's knee says it all */
+    if (*slow && *fast) {
+        for (const struct sb_op *o = sb_ops; o->name && n < max; o++) {
+            const json_t *f = sb_find_run(runs, o->name, fast), *s = sb_find_run(runs, o->name,
+                                                                                slow);
+            if (f && s)
+                pairs[n++] = (struct pair){index_of(runs, f), index_of(runs, s)};
+        }
+        return n;
+    }
+    json_array_foreach(runs, i, run) {
+        const char *op = text(json_object_get(run, "op"));
+        for (j = 0; j < i && strcmp(text(json_object_get(json_array_get(runs, j), "op")), op); j++)
+            ;
+        if (j < i && n < max)
+            pairs[n++] = (struct pair){i, j};
+    }
+    return n;
+}
+
+static void call_text(const struct sb_paired *e, const char *call, double delta, double floor,
+                      char *buf, size_t len)
+{
+    double pct = 100.0 * (e->ratio - 1.0), lo = 100.0 * (e->lo - 1.0),
+           hi = 100.0 * (e->hi - 1.0);
+
+    if (strcmp(call, "withheld") == 0)
+        snprintf(buf, len, "withheld: TOO NOISY here (noise floor %.1f%%)", 100.0 * floor);
+    else if (strcmp(call, "faster") == 0)
+        snprintf(buf, len, "faster by %.1f%% [%.1f%%, %.1f%%]", pct, lo, hi);
+    else if (strcmp(call, "slower") == 0)
+        snprintf(buf, len, "slower by %.1f%% [%.1f%%, %.1f%%]", -pct, -hi, -lo);
+    else if (strcmp(call, "same") == 0)
+        snprintf(buf, len, "the same within %.1f%%", 100.0 * delta);
+    else if (isnan(e->ratio))
+        snprintf(buf, len, "inconclusive: fewer than 2 rounds with both");
+    else
+        snprintf(buf, len, "inconclusive: the interval crosses the %.1f%% threshold; more "
+                 "rounds needed", 100.0 * delta);
+}
+
+static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t k, size_t m,
+                               size_t nrounds, double floor, double delta, bool too_noisy)
+{
+    const json_t *a = json_array_get(runs, pr->a), *b = json_array_get(runs, pr->b);
+    double *x = sb_run_round_mbps(a, nrounds), *y = sb_run_round_mbps(b, nrounds);
+    struct sb_paired e;
+    char pa[64], pb[64], what[192];
+    const char *call;
+
+    if (!x || !y || sb_paired_estimate(x, y, nrounds, sb_bonferroni_level(SB_CONFIDENCE, m),
+                                       SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 1000 + k,
+                                       &e) != 0) {
+        memset(&e, 0, sizeof e);
+        e.ratio = e.lo = e.hi = e.wilcoxon.p = NAN;
+        e.level = sb_bonferroni_level(SB_CONFIDENCE, m);
+    }
+    free(x);
+    free(y);
+    call = too_noisy ? "withheld" : isnan(e.ratio) ? "inconclusive"
+                                                   : sb_call_names[sb_paired_call(&e, delta)];
+    sb_run_placement(a, pa, sizeof pa);
+    sb_run_placement(b, pb, sizeof pb);
+    call_text(&e, call, delta, floor, what, sizeof what);
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, s:s}",
+                     "op", text(json_object_get(a, "op")), "a", text(json_object_get(a, "name")),
+                     "b", text(json_object_get(b, "name")), "a_placement", pa, "b_placement", pb,
+                     "ratio", number(e.ratio), "lo", number(e.lo), "hi", number(e.hi),
+                     "level", e.level, "rounds", (int)e.n, "wilcoxon_p", number(e.wilcoxon.p),
+                     "wilcoxon_exact", e.wilcoxon.exact, "call", call, "text", what);
+}
+
+static json_t *comparisons_json(const json_t *report, size_t nrounds, double floor, double delta,
+                                bool too_noisy)
+{
+    const json_t *runs = json_object_get(report, "runs");
+    struct pair *pairs = malloc(MAX_COMPARISONS * sizeof *pairs);
+    size_t n = pairs ? pairs_of(report, pairs, MAX_COMPARISONS) : 0;
+    json_t *list = json_array();
+
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(list, comparison_json(runs, &pairs[k], k, n, nrounds, floor, delta,
+                                                    too_noisy));
+    free(pairs);
+    return list;
+}
+
+/* --- the block -------------------------------------------------------------------------------- */
+
+json_t *sb_analysis_build(const json_t *report)
+{
+    size_t nrounds = sb_report_rounds(report);
+    double floor, delta;
+    json_t *noise;
+    bool too_noisy;
+
+    if (nrounds == 0)
+        return json_pack("{s:b, s:s}", "available", 0, "why",
+                         "the report has no rounds (schema 1, or no timed scan): the paired "
+                         "analysis needs scans timed in rounds");
+    noise = noise_json(report, nrounds, &floor, &delta);
+    too_noisy = json_is_true(json_object_get(noise, "too_noisy"));
+    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o}", "available", 1, "rounds",
+                     (int)nrounds, "method",
+                     "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio "
+                     "a/b is exp(median d) with a 95% percentile bootstrap interval over whole "
+                     "rounds (2000 resamples, fixed seed), Bonferroni over the report's "
+                     "comparisons; a call is made only when the interval lies beyond delta "
+                     "(faster, slower) or inside it (the same); Wilcoxon signed-rank p beside it",
+                     "noise", noise, "runs", runs_json(json_object_get(report, "runs"), nrounds),
+                     "comparisons", comparisons_json(report, nrounds, floor, delta, too_noisy),
+                     "knees", sb_analysis_knees(report, nrounds));
+}
+
+bool sb_analysis_settled(const json_t *analysis, double precision)
+{
+    size_t i;
+    json_t *c;
+
+    if (!json_is_true(json_object_get(analysis, "available")) ||
+        json_is_true(json_object_get(json_object_get(analysis, "noise"), "too_noisy")))
+        return false;
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
+        const json_t *lo = json_object_get(c, "lo"), *hi = json_object_get(c, "hi");
+        if (!json_is_number(lo) || !json_is_number(hi) ||
+            !sb_interval_precise(json_number_value(lo), json_number_value(hi), precision))
+            return false;
+    }
+    json_array_foreach(json_object_get(analysis, "knees"), i, c)
+        if (!json_is_true(json_object_get(c, "settled")))
+            return false;
+    return true;
+}

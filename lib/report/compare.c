@@ -1,0 +1,305 @@
+/* compare.c: pairing runs across reports and testing their differences. */
+#include "config.h"
+#include "report/compare.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "report/runs.h"
+#include "stats/stats.h"
+
+/* The parameters that make two runs the same experiment. */
+static const char *const match_keys[] = {"source", "policy", "footprint", "pool_size",
+                                         "ring_size", "table_size", "page_size", "row_width",
+                                         "dead_pct", "kernel", "op", "threads", NULL};
+
+static const char *const derived_keys[] = {"l2_miss_per_page", "l2_writeback_per_page",
+                                           "mem_read_bytes_per_table_byte",
+                                           "mem_write_bytes_per_table_byte", NULL};
+
+/* Parameters reports before them lack: a run without one had it false. */
+static const char *const optional_keys[] = {"bigtable", "shared_table", "shared_pool", NULL};
+
+static bool same_parameters(const json_t *a, const json_t *b)
+{
+    for (int k = 0; match_keys[k]; k++)
+        if (!json_equal(json_object_get(a, match_keys[k]), json_object_get(b, match_keys[k])))
+            return false;
+    for (int k = 0; optional_keys[k]; k++)
+        if (json_is_true(json_object_get(a, optional_keys[k])) !=
+            json_is_true(json_object_get(b, optional_keys[k])))
+            return false;
+    return true;
+}
+
+static json_t *parameters(const json_t *run)
+{
+    json_t *p = json_object();
+    for (int k = 0; match_keys[k]; k++)
+        json_object_set(p, match_keys[k], json_object_get(run, match_keys[k]));
+    return p;
+}
+
+static json_t *counter_differences(const json_t *a, const json_t *b)
+{
+    const json_t *da = json_object_get(json_object_get(a, "counters"), "derived");
+    const json_t *db = json_object_get(json_object_get(b, "counters"), "derived");
+    json_t *out = json_object();
+
+    for (int k = 0; derived_keys[k]; k++) {
+        const json_t *va = json_object_get(da, derived_keys[k]);
+        const json_t *vb = json_object_get(db, derived_keys[k]);
+        if (!json_is_number(va) && !json_is_number(vb))
+            continue;
+        json_object_set_new(out, derived_keys[k],
+                            json_pack("{s:O, s:O, s:o}", "a", va ? va : json_null(), "b",
+                                      vb ? vb : json_null(), "difference",
+                                      json_is_number(va) && json_is_number(vb)
+                                          ? json_real(json_number_value(vb) -
+                                                      json_number_value(va))
+                                          : json_null()));
+    }
+    return out;
+}
+
+/* A number the JSON document can hold, else null (a ratio of two far-apart medians may pass
+ * the largest double). */
+static json_t *finite_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The call on an unpaired interval of X/A, as the paired ones are made (estimate.h). */
+static const char *unpaired_call(double lo, double hi, double delta)
+{
+    struct sb_paired e = {.lo = lo, .hi = hi};
+
+    if (isnan(lo) || isnan(hi))
+        return "inconclusive";
+    return sb_call_names[sb_paired_call(&e, delta)];
+}
+
+/* Medians, their ratio with its unpaired interval and call, and the test. A side without
+ * repetitions has no test: p and the interval are null, and the pair is not significant. */
+static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k, double delta)
+{
+    size_t na, nb;
+    double *va = sb_run_mbps_samples(a, &na), *vb = sb_run_mbps_samples(b, &nb);
+    double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b), ratio, lo = NAN, hi = NAN;
+    struct sb_mann_whitney mw = {0.0, 1.0, false};
+    bool tested = va && vb && na && nb;
+    json_t *p;
+
+    if (tested) {
+        mw = sb_mann_whitney(vb, nb, va, na);
+        sb_unpaired_estimate(va, na, vb, nb, SB_CONFIDENCE, SB_BOOTSTRAP_RESAMPLES,
+                             SB_BOOTSTRAP_SEED + k, &ratio, &lo, &hi);
+    }
+    p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:o, s:[o, o], s:s, s:o, s:b, s:b, "
+                  "s:o}",
+                  "parameters", parameters(a),
+                  "a", "name", json_string_value(json_object_get(a, "name")), "median", ma,
+                  "b", "report", (json_int_t)report_b, "name",
+                  json_string_value(json_object_get(b, "name")), "median", mb,
+                  "ratio", finite_or_null(mb / ma), "interval", finite_or_null(lo),
+                  finite_or_null(hi), "call", unpaired_call(lo, hi, delta),
+                  "p", tested ? json_real(mw.p) : json_null(),
+                  "exact", mw.exact, "significant", tested && mw.p < SB_COMPARE_ALPHA,
+                  "counters", counter_differences(a, b));
+    free(va);
+    free(vb);
+    return p;
+}
+
+static json_t *string_or_null(const json_t *v)
+{
+    return json_is_string(v) ? json_incref((json_t *)v) : json_null();
+}
+
+/* The report's file (bytes that are not UTF-8, as a file name may have, written as \xNN) and
+ * its host. */
+static json_t *report_summary(const json_t *report, const char *path)
+{
+    const json_t *ctx = json_object_get(report, "context");
+    char *name = sb_utf8_escape(path);
+    json_t *summary = json_pack("{s:s, s:o, s:o, s:o}", "path", name ? name : "?",
+                                "host", string_or_null(json_object_get(ctx, "host")),
+                                "cpu_model", string_or_null(json_object_get(ctx, "cpu_model")),
+                                "date", string_or_null(json_object_get(ctx, "date")));
+    free(name);
+    return summary;
+}
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
+
+/* A derived counter figure, or "n/a" when that report could not read it. */
+static const char *figure(const json_t *v, char *buf, size_t len)
+{
+    if (!json_is_number(v))
+        return "n/a";
+    snprintf(buf, len, "%.3f", json_number_value(v));
+    return buf;
+}
+
+/* v in width characters with decimals places, in %g form when it would be wider (a report may
+ * hold 1e308 MB/s), or "n/a" when v is not a number. */
+static const char *column(const json_t *v, int width, int decimals, char *buf, size_t len)
+{
+    double x = json_number_value(v);
+
+    if (!json_is_number(v))
+        snprintf(buf, len, "%*s", width, "n/a");
+    else if (snprintf(buf, len, "%*.*f", width, decimals, x) > width)
+        snprintf(buf, len, "%*.*g", width, width - 6 > 1 ? width - 6 : 1, x);
+    return buf;
+}
+
+/* The threshold of the calls: max(2%, the highest noise floor the reports' analyses found). */
+static double compare_delta(json_t *const *reports, size_t n)
+{
+    double floor = NAN;
+
+    for (size_t r = 0; r < n; r++) {
+        const json_t *f = json_object_get(json_object_get(json_object_get(reports[r], "analysis"),
+                                                          "noise"), "floor");
+        if (json_is_number(f) && !(json_number_value(f) <= floor))
+            floor = json_number_value(f);
+    }
+    return sb_delta(floor);
+}
+
+json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n)
+{
+    const double delta = compare_delta(reports, n);
+    json_t *doc = json_pack("{s:s, s:i, s:f, s:s, s:s, s:f, s:[], s:[], s:[]}", "schema",
+                            "scanbench-compare", "schema_version", 2, "alpha", SB_COMPARE_ALPHA,
+                            "test", "Mann-Whitney U, two-sided, over the timed repetitions' MB/s",
+                            "interval", "X/A: the ratio of the medians, its 95% interval from "
+                            "resampling each report's scans apart (runs of two invocations share "
+                            "no rounds, so nothing pairs them; the interval does not cover the "
+                            "host's drift between them); the call as a report's: beyond delta "
+                            "faster or slower, inside it the same", "delta", delta,
+                            "reports", "pairs", "unmatched");
+    json_t *list = json_object_get(doc, "reports"), *pairs = json_object_get(doc, "pairs");
+    json_t *unmatched = json_object_get(doc, "unmatched");
+    const json_t *base = json_object_get(reports[0], "runs");
+    bool *base_used = calloc(json_array_size(base) + 1, sizeof *base_used);
+
+    for (size_t r = 0; r < n; r++)
+        json_array_append_new(list, report_summary(reports[r], paths[r]));
+    for (size_t r = 1; r < n && base_used; r++) {
+        const json_t *runs = json_object_get(reports[r], "runs");
+        bool *used = calloc(json_array_size(runs) + 1, sizeof *used);
+        size_t i, j;
+        json_t *a, *b;
+
+        if (!used)
+            break;
+        json_array_foreach(base, i, a) {
+            bool found = false;
+            json_array_foreach(runs, j, b) {
+                if (used[j] || !same_parameters(a, b))
+                    continue;
+                used[j] = base_used[i] = found = true;
+                json_array_append_new(pairs, pair(a, b, r, json_array_size(pairs), delta));
+                break;
+            }
+        }
+        json_array_foreach(runs, j, b) if (!used[j]) json_array_append_new(
+            unmatched, json_pack("{s:I, s:O}", "report", (json_int_t)r, "name",
+                                 json_object_get(b, "name")));
+        free(used);
+    }
+    if (base_used) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(base, i, a) if (!base_used[i]) json_array_append_new(
+            unmatched, json_pack("{s:i, s:O}", "report", 0, "name", json_object_get(a, "name")));
+    }
+    free(base_used);
+    return doc;
+}
+
+static char call_mark(const char *call)
+{
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : '?';
+}
+
+/* "op placement [in pool] kernel table size", e.g. "count ring 64KB in 256KB memcpy table 1MB". */
+static void label(const json_t *params, char *buf, size_t len)
+{
+    char placement[64], pool[32], table[32];
+    bool ring = strcmp(text(json_object_get(params, "policy")), "ring") == 0;
+
+    sb_run_placement(params, placement, sizeof placement);
+    snprintf(buf, len, "%s %s%s%s %s table %s", text(json_object_get(params, "op")), placement,
+             ring ? " in " : "",
+             ring ? sb_format_size((uint64_t)json_integer_value(json_object_get(params,
+                                   "pool_size")), pool, sizeof pool) : "",
+             text(json_object_get(params, "kernel")),
+             sb_format_size((uint64_t)json_integer_value(json_object_get(params, "table_size")),
+                            table, sizeof table));
+}
+
+void sb_compare_render(FILE *out, const json_t *doc)
+{
+    const json_t *reports = json_object_get(doc, "reports");
+    size_t i;
+    json_t *v;
+
+    json_array_foreach(reports, i, v)
+        fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
+                text(json_object_get(v, "path")), text(json_object_get(v, "host")),
+                text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
+    fprintf(out, "\n%-52s %4s %10s %10s %7s %16s %8s\n", "run (op policy footprint kernel "
+            "table)", "vs", "A MB/s", "X MB/s", "X/A", "[95% interval]", "p");
+    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
+        char name[160];
+        const json_t *counters = json_object_get(v, "counters");
+        const char *key;
+        json_t *c;
+
+        char ma[64], mb[64], ratio[64], p[64], lo[64], hi[64], interval[160];
+        const json_t *iv = json_object_get(v, "interval");
+
+        label(json_object_get(v, "parameters"), name, sizeof name);
+        snprintf(interval, sizeof interval, "[%s, %s] %c",
+                 column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
+                 column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
+                 call_mark(text(json_object_get(v, "call"))));
+        fprintf(out, "%-52s %3c: %s %s %s %16s %s %s\n", name,
+                (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
+                column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
+                column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
+                column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
+                column(json_object_get(v, "p"), 8, 4, p, sizeof p),
+                json_is_true(json_object_get(v, "significant")) ? "*" : "~");
+        json_object_foreach((json_t *)counters, key, c) {
+            char fa[32], fb[32];
+            fprintf(out, "    %-40s A %s  X %s\n", key, figure(json_object_get(c, "a"), fa, sizeof fa),
+                    figure(json_object_get(c, "b"), fb, sizeof fb));
+        }
+    }
+    if (json_array_size(json_object_get(doc, "unmatched")))
+        fprintf(out, "\nruns with no partner:\n");
+    json_array_foreach(json_object_get(doc, "unmatched"), i, v)
+        fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
+                text(json_object_get(v, "name")));
+    fprintf(out, "\nMB/s medians; X/A = ratio of medians, its 95%% interval resampling each "
+                 "report apart\n(no rounds pair the runs of two invocations: the interval does "
+                 "not cover the host's drift\nbetween them): \"+\" faster, \"-\" slower, \"=\" "
+                 "the same within %.1f%%, \"?\" inconclusive;\np: %s;\n\"*\" significant at "
+                 "p < %.2f, \"~\" not.\n",
+            100.0 * json_number_value(json_object_get(doc, "delta")),
+            json_string_value(json_object_get(doc, "test")), SB_COMPARE_ALPHA);
+    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
+        if (json_is_null(json_object_get(v, "p"))) {
+            fprintf(out, "p n/a: a run without repetitions has nothing to test.\n");
+            break;
+        }
+    }
+}

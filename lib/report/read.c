@@ -1,0 +1,195 @@
+/* read.c: reading and checking a scanbench report file. */
+#include "config.h"
+#include "report/read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/schema.h"
+
+/* Every run must carry these, with these JSON types, for the readers to work on it. */
+static const struct {
+    const char *key;
+    json_type type;
+} run_fields[] = {
+    {"name", JSON_STRING},       {"source", JSON_STRING},   {"policy", JSON_STRING},
+    {"kernel", JSON_STRING},     {"op", JSON_STRING},       {"table_size", JSON_INTEGER},
+    {"pool_size", JSON_INTEGER}, {"ring_size", JSON_INTEGER}, {"page_size", JSON_INTEGER},
+    {"footprint", JSON_INTEGER}, {"repetitions", JSON_ARRAY}, {"mbps", JSON_OBJECT},
+    {"counters", JSON_OBJECT},   {"row_width", JSON_INTEGER}, {"dead_pct", JSON_INTEGER},
+    {"threads", JSON_INTEGER},
+};
+
+/* Schema 2: a list of timed scans, each with its round, position, seconds and bytes. */
+static int check_scans(const json_t *scans, const char *path, const char *what, size_t i,
+                       struct sb_error *err)
+{
+    size_t k;
+    json_t *scan;
+
+    if (!json_is_array(scans) || json_array_size(scans) > SB_REPORT_MAX_SCANS)
+        return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: \"scans\" missing, not a list, or longer "
+                       "than %llu", path, what, i,
+                       (unsigned long long)SB_REPORT_MAX_SCANS);
+    json_array_foreach(scans, k, scan) {
+        const json_t *round = json_object_get(scan, "round"), *pos = json_object_get(scan,
+                                                                                    "position");
+        const json_t *seconds = json_object_get(scan, "seconds"), *bytes = json_object_get(scan,
+                                                                                        "bytes");
+        if (!json_is_integer(round) || json_integer_value(round) < 0 ||
+            json_integer_value(round) >= (json_int_t)SB_REPORT_MAX_SCANS ||
+            !json_is_integer(pos) || json_integer_value(pos) < 0 || !json_is_number(seconds) ||
+            !(json_number_value(seconds) > 0) || !json_is_integer(bytes) ||
+            json_integer_value(bytes) <= 0 ||
+            !(json_is_number(json_object_get(scan, "at")) ||
+              json_is_null(json_object_get(scan, "at"))))
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
+                           "a position, a time (or null), positive seconds or bytes", path, what, i, k,
+                           (unsigned long long)SB_REPORT_MAX_SCANS - 1);
+    }
+    return SB_OK;
+}
+
+/* Schema 2: the schedule block and its reference run's second timings. */
+static int check_schedule(const json_t *doc, const char *path, struct sb_error *err)
+{
+    const json_t *schedule = json_object_get(doc, "schedule");
+    const json_t *reference = json_object_get(schedule, "reference");
+
+    if (!json_is_object(schedule) || !json_is_string(json_object_get(schedule, "kind")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: report without a \"schedule\" block", path);
+    if (json_is_null(reference) || !reference)
+        return SB_OK;
+    if (!json_is_string(json_object_get(reference, "run")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: schedule.reference without a run", path);
+    return check_scans(json_object_get(reference, "scans"), path, "schedule.reference", 0, err);
+}
+
+/* Checks a parsed document (doc, possibly NULL with jerr saying why); takes doc over. */
+static int check_report(json_t *doc, const json_error_t *jerr, const char *path, json_t **report,
+                        struct sb_error *err)
+{
+    json_t *runs, *run;
+    const char *schema;
+    json_int_t version;
+    size_t i;
+    int status = SB_OK;
+
+    *report = NULL;
+    if (!doc) {
+        if (jerr->line < 0)
+            return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, jerr->text);
+        return sb_fail(err, SB_ERR_INPUT, "%s:%d:%d: not a scanbench report (%s%s)", path,
+                       jerr->line, jerr->column, jerr->text,
+                       json_error_code(jerr) == json_error_premature_end_of_input ? ": truncated?"
+                                                                                  : "");
+    }
+    schema = json_string_value(json_object_get(doc, "schema"));
+    version = json_integer_value(json_object_get(doc, "schema_version"));
+    runs = json_object_get(doc, "runs");
+    if (!json_is_object(doc) || !schema || strcmp(schema, SB_REPORT_SCHEMA) != 0) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: not a scanbench report (no \"schema\": \"%s\")",
+                         path, SB_REPORT_SCHEMA);
+        goto out;
+    }
+    if (!json_is_integer(json_object_get(doc, "schema_version"))) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report without an integer \"schema_version\" "
+                         "(this scanbench reads version %d)", path, SB_REPORT_SCHEMA_VERSION);
+        goto out;
+    }
+    if (version < SB_REPORT_SCHEMA_OLDEST || version > SB_REPORT_SCHEMA_VERSION) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
+                         "reads versions %d to %d", path, (long long)version,
+                         SB_REPORT_SCHEMA_OLDEST, SB_REPORT_SCHEMA_VERSION);
+        goto out;
+    }
+    if (!json_is_array(runs) || !json_is_object(json_object_get(doc, "context"))) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
+        goto out;
+    }
+    /* bounds scanbench itself keeps (report.h: the plan's and the repetitions key's), so that
+     * compare's pairing and Mann-Whitney U stay quick whatever a file holds */
+    if (json_array_size(runs) > SB_REPORT_MAX_RUNS) {
+        status = sb_fail(err, SB_ERR_INPUT, "%s: %zu runs: scanbench writes at most %d", path,
+                         json_array_size(runs), SB_REPORT_MAX_RUNS);
+        goto out;
+    }
+    json_array_foreach(runs, i, run) {
+        json_t *seconds;
+        size_t r;
+        for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
+            json_t *v = json_object_get(run, run_fields[f].key);
+            if (!v || json_typeof(v) != run_fields[f].type) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" missing or of the "
+                                 "wrong type", path, i, run_fields[f].key);
+                goto out;
+            }
+        }
+        if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median"))) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"",
+                             path, i);
+            goto out;
+        }
+        if (!(json_number_value(json_object_get(json_object_get(run, "mbps"), "median")) > 0)) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" is not a "
+                             "positive number", path, i);
+            goto out;
+        }
+        if (json_array_size(json_object_get(run, "repetitions")) > SB_REPORT_MAX_SCANS) {
+            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path,
+                             i, (unsigned long long)SB_REPORT_MAX_SCANS);
+            goto out;
+        }
+        json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {
+            if (!json_is_number(seconds) || !(json_number_value(seconds) > 0)) {
+                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
+                                 "positive number of seconds", path, i, r);
+                goto out;
+            }
+        }
+        if (version >= 2)
+            status = check_scans(json_object_get(run, "scans"), path, "run", i, err);
+        if (status != SB_OK)
+            goto out;
+    }
+    if (version >= 2)
+        status = check_schedule(doc, path, err);
+out:
+    if (status == SB_OK)
+        *report = doc;
+    else
+        json_decref(doc);
+    return status;
+}
+
+int sb_report_load(const char *path, json_t **report, struct sb_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    json_error_t jerr;
+    struct stat st;
+    json_t *doc = NULL;
+    int status = SB_OK;
+
+    *report = NULL;
+    if (!f)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);
+    else if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
+    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    fclose(f);
+    return status == SB_OK ? check_report(doc, &jerr, path, report, err) : status;
+}
+
+int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
+                    struct sb_error *err)
+{
+    json_error_t jerr;
+    json_t *doc = json_loadb(text, len, 0, &jerr);
+
+    return check_report(doc, &jerr, label, report, err);
+}

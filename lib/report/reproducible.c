@@ -1,0 +1,155 @@
+/* reproducible.c: comparing the analyses of two runs of one schedule. */
+#include "config.h"
+#include "report/reproducible.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "vocab/vocab.h"
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+static double num(const json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
+
+static bool decided(const char *call)
+{
+    return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0 ||
+           strcmp(call, "same") == 0;
+}
+
+static void add(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Appends one disagreement to why, after "; " when there is one before. */
+static void add(char *why, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(why);
+    va_list ap;
+
+    if (used && used + 2 < len) {
+        memcpy(why + used, "; ", 3);
+        used += 2;
+    }
+    if (used >= len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static const json_t *same_comparison(const json_t *list, const json_t *c)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(list, i, o)
+        if (json_equal(json_object_get(o, "a"), json_object_get(c, "a")) &&
+            json_equal(json_object_get(o, "b"), json_object_get(c, "b")))
+            return o;
+    return NULL;
+}
+
+static const json_t *same_knee(const json_t *list, const json_t *k)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(list, i, o)
+        if (json_equal(json_object_get(o, "op"), json_object_get(k, "op")) &&
+            json_equal(json_object_get(o, "kernel"), json_object_get(k, "kernel")) &&
+            json_equal(json_object_get(o, "pools"), json_object_get(k, "pools")))
+            return o;
+    return NULL;
+}
+
+/* Where x lies on the sweep's pools, as a fractional index in log2 terms. */
+static double grid_position(const json_t *pools, double x)
+{
+    size_t n = json_array_size(pools);
+
+    for (size_t i = 0; i + 1 < n; i++) {
+        double a = (double)json_integer_value(json_array_get(pools, i));
+        double b = (double)json_integer_value(json_array_get(pools, i + 1));
+        if (x <= b || i + 2 == n)
+            return (double)i + log2(x / a) / log2(b / a);
+    }
+    return 0.0;
+}
+
+static bool overlap(double a0, double a1, double b0, double b1) { return a0 <= b1 && b0 <= a1; }
+
+static bool knees_agree(const json_t *k1, const json_t *k2)
+{
+    const char *a = text(json_object_get(k1, "kind")), *b = text(json_object_get(k2, "kind"));
+    bool clear1 = strcmp(a, "clear") == 0, clear2 = strcmp(b, "clear") == 0;
+    const json_t *pools = json_object_get(k1, "pools");
+
+    if (!clear1 && !clear2)
+        return true; /* no drop, or no clear knee, both times */
+    if (!json_is_number(json_object_get(k1, "x50")) || !json_is_number(json_object_get(k2, "x50")))
+        return false;
+    if (clear1 && clear2) {
+        const json_t *s1 = json_object_get(k1, "step"), *s2 = json_object_get(k2, "step");
+        if (!overlap(num(s1, "from"), num(s1, "to"), num(s2, "from"), num(s2, "to")))
+            return false;
+    } else if (!overlap(num(k1, "x50_lo"), num(k1, "x50_hi"), num(k2, "x50_lo"),
+                        num(k2, "x50_hi"))) {
+        return false;
+    }
+    return fabs(grid_position(pools, num(k1, "x50")) - grid_position(pools, num(k2, "x50"))) <=
+           1.0;
+}
+
+static void knee_words(const json_t *k, char *buf, size_t len)
+{
+    char a[32], b[32];
+    if (strcmp(text(json_object_get(k, "kind")), "clear") == 0)
+        snprintf(buf, len, "clear knee %s-%s",
+                 sb_format_size((uint64_t)num(json_object_get(k, "step"), "from"), a, sizeof a),
+                 sb_format_size((uint64_t)num(json_object_get(k, "step"), "to"), b, sizeof b));
+    else if (json_is_number(json_object_get(k, "x50")))
+        snprintf(buf, len, "%s, halfway at %s", text(json_object_get(k, "kind")),
+                 sb_format_size_approx(num(k, "x50"), a, sizeof a));
+    else
+        snprintf(buf, len, "%s", text(json_object_get(k, "kind")));
+}
+
+bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_t len)
+{
+    size_t i;
+    json_t *c;
+
+    why[0] = '\0';
+    json_array_foreach(json_object_get(first, "comparisons"), i, c) {
+        const json_t *o = same_comparison(json_object_get(second, "comparisons"), c);
+        const char *x = text(json_object_get(c, "call")), *y = text(json_object_get(o, "call"));
+        const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
+        if (o && decided(x) && decided(y) && strcmp(x, y) != 0)
+            add(why, len, "%s %s: %s, then %s", op ? op->label : "?",
+                text(json_object_get(c, "a_placement")), x, y);
+    }
+    json_array_foreach(json_object_get(first, "knees"), i, c) {
+        const json_t *o = same_knee(json_object_get(second, "knees"), c);
+        const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
+        char w1[96], w2[96];
+        if (!o || knees_agree(c, o))
+            continue;
+        knee_words(c, w1, sizeof w1);
+        knee_words(o, w2, sizeof w2);
+        add(why, len, "%s knee: %s, then %s", op ? op->label : "?", w1, w2);
+    }
+    return why[0] == '\0';
+}
+
+size_t sb_analysis_decided(const json_t *analysis)
+{
+    size_t n = 0, i;
+    json_t *c;
+
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c)
+        n += decided(text(json_object_get(c, "call")));
+    json_array_foreach(json_object_get(analysis, "knees"), i, c) {
+        const char *kind = text(json_object_get(c, "kind"));
+        n += strcmp(kind, "clear") == 0 || strcmp(kind, "no drop") == 0;
+    }
+    return n;
+}

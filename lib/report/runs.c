@@ -1,0 +1,113 @@
+/* runs.c: naming, finding and measuring the runs of a report. */
+#include "config.h"
+#include "report/runs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+
+void sb_run_placement(const json_t *run, char *buf, size_t len)
+{
+    char size[32];
+    snprintf(buf, len, "%s %s", text(json_object_get(run, "policy")),
+             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
+                            sizeof size));
+}
+
+const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement)
+{
+    size_t i;
+    json_t *run;
+    json_array_foreach(runs, i, run) {
+        char p[64];
+        sb_run_placement(run, p, sizeof p);
+        if (strcmp(text(json_object_get(run, "op")), op) == 0 && strcmp(p, placement) == 0)
+            return run;
+    }
+    return NULL;
+}
+
+double sb_run_median_mbps(const json_t *run)
+{
+    return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+}
+
+double *sb_run_mbps_samples(const json_t *run, size_t *n)
+{
+    const json_t *reps = json_object_get(run, "repetitions");
+    const json_t *per_scan = json_object_get(run, "bytes_per_scan");
+    double bytes = (double)json_integer_value(per_scan ? per_scan
+                                                       : json_object_get(run, "table_size"));
+    double *samples = calloc(json_array_size(reps) + 1, sizeof *samples);
+    size_t i;
+    json_t *seconds;
+
+    *n = 0;
+    if (!samples)
+        return NULL;
+    json_array_foreach(reps, i, seconds)
+        samples[(*n)++] = bytes / json_number_value(seconds) / SB_MB_DECIMAL;
+    return samples;
+}
+
+/* The MB/s of a timed scan record: bytes / seconds / 10^6 (NaN when it does not say). */
+static double scan_mbps(const json_t *scan)
+{
+    double seconds = json_number_value(json_object_get(scan, "seconds"));
+    double bytes = (double)json_integer_value(json_object_get(scan, "bytes"));
+    return seconds > 0 && bytes > 0 ? bytes / seconds / SB_MB_DECIMAL : NAN;
+}
+
+double *sb_scans_round_mbps(const json_t *scans, size_t nrounds)
+{
+    double *mbps = malloc((nrounds ? nrounds : 1) * sizeof *mbps);
+    size_t i;
+    json_t *scan;
+
+    if (!mbps)
+        return NULL;
+    for (size_t r = 0; r < nrounds; r++)
+        mbps[r] = NAN;
+    json_array_foreach(scans, i, scan) {
+        json_int_t r = json_integer_value(json_object_get(scan, "round"));
+        if (json_is_integer(json_object_get(scan, "round")) && r >= 0 && (size_t)r < nrounds &&
+            isnan(mbps[r]))
+            mbps[r] = scan_mbps(scan);
+    }
+    return mbps;
+}
+
+double *sb_run_round_mbps(const json_t *run, size_t nrounds)
+{
+    return sb_scans_round_mbps(json_object_get(run, "scans"), nrounds);
+}
+
+size_t sb_report_rounds(const json_t *report)
+{
+    size_t most = 0, i, k;
+    json_t *run, *scan;
+
+    json_array_foreach(json_object_get(report, "runs"), i, run)
+        json_array_foreach(json_object_get(run, "scans"), k, scan) {
+            json_int_t r = json_integer_value(json_object_get(scan, "round"));
+            if (r >= 0 && (size_t)r + 1 > most)
+                most = (size_t)r + 1;
+        }
+    return most;
+}
+
+uint64_t sb_report_cache_size(const json_t *report, const char *level)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, c)
+        if (strcmp(text(json_object_get(c, "level")), level) == 0)
+            return (uint64_t)json_integer_value(json_object_get(json_object_get(c, "size"),
+                                                                "value"));
+    return 0;
+}

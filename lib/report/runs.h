@@ -1,0 +1,38 @@
+/* runs.h: a report's runs as its readers see them (compare, the verdict, the
+ * reproduction table): the placement that names a run, its median MB/s, the MB/s of each timed
+ * repetition, and finding a run by op and placement. Reads only what lib/report/read.c checks
+ * every run has. */
+#ifndef SB_REPORT_RUNS_H
+#define SB_REPORT_RUNS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
+void sb_run_placement(const json_t *run, char *buf, size_t len);
+
+/* The run of op at placement in runs, or NULL. */
+const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement);
+
+/* The median of the run's timed repetitions in MB/s (its "mbps" block). */
+double sb_run_median_mbps(const json_t *run);
+
+/* The MB/s of each timed repetition (table bytes / its seconds / 10^6, as the median is), in a
+ * new array of *n values (free it); NULL when out of memory. */
+double *sb_run_mbps_samples(const json_t *run, size_t *n);
+
+/* Per round r (0 .. nrounds - 1), the MB/s of the run's timed scan in that round (NaN where it
+ * has none), from its "scans" (report schema 2); a new array (free it), NULL when out of
+ * memory. The first scan of a round counts. */
+double *sb_run_round_mbps(const json_t *run, size_t nrounds);
+double *sb_scans_round_mbps(const json_t *scans, size_t nrounds);
+
+/* The rounds a report's runs were timed in: one more than the highest round of any scan (0 for
+ * a report without scans: schema 1). */
+size_t sb_report_rounds(const json_t *report);
+
+/* The size of the host's cache level ("L1d", "L2", "L3") in the report's context; 0: unknown. */
+uint64_t sb_report_cache_size(const json_t *report, const char *level);
+
+#endif

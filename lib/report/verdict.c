@@ -1,0 +1,146 @@
+/* verdict.c: comparing the slow and fast placements of a reproduced experiment. */
+#include "config.h"
+#include "report/verdict.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "report/runs.h"
+#include "vocab/vocab.h"
+
+/* A counter figure must fall by more than this share to count as lowered. */
+#define SB_VERDICT_MIN_CHANGE 0.02
+
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+
+const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
+                                    const char *placement)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(thread, "figures"), i, f)
+        if (strcmp(text(json_object_get(f, "op")), op) == 0 &&
+            strcmp(text(json_object_get(f, "placement")), placement) == 0)
+            return f;
+    return NULL;
+}
+
+/* Counter evidence: derived figures of both runs, and whether fast lowered them. */
+static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *sentence,
+                                size_t len)
+{
+    const json_t *cs = json_object_get(slow, "counters"), *cf = json_object_get(fast, "counters");
+    const json_t *ds = json_object_get(cs, "derived"), *df = json_object_get(cf, "derived");
+    const json_t *wbs = json_object_get(ds, "l2_writeback_per_page");
+    const json_t *wbf = json_object_get(df, "l2_writeback_per_page");
+    const json_t *rs = json_object_get(ds, "mem_read_bytes_per_table_byte");
+    const json_t *rf = json_object_get(df, "mem_read_bytes_per_table_byte");
+    const json_t *ws = json_object_get(ds, "mem_write_bytes_per_table_byte");
+    const json_t *wf = json_object_get(df, "mem_write_bytes_per_table_byte");
+    bool have_wb = json_is_number(wbs) && json_is_number(wbf);
+    bool have_mem = json_is_number(rs) && json_is_number(rf) && json_is_number(ws) &&
+                    json_is_number(wf);
+    const char *label = json_is_true(json_object_get(cs, "simulated")) ? "simulated" : "measured";
+    json_t *ev;
+
+    if (!have_wb && !have_mem) {
+        const char *why = json_is_string(json_object_get(cs, "reason"))
+                              ? text(json_object_get(cs, "reason"))
+                              : text(json_object_get(cs, "status"));
+        if (strcmp(text(json_object_get(cs, "backend")), "none") == 0)
+            snprintf(sentence, len, "No counters were used (counters=none): nothing says why.");
+        else
+            snprintf(sentence, len, "The counters needed (L2 write-backs, memory bytes) are not "
+                     "available: %s: %s.", text(json_object_get(cs, "backend")), why);
+        return json_pack("{s:b, s:s}", "available", 0, "reason", sentence);
+    }
+    ev = json_pack("{s:b, s:s, s:O, s:O, s:O, s:O}", "available", 1, "kind", label,
+                   "backend", json_object_get(cs, "backend"), "model",
+                   json_object_get(cs, "model"), "slow", ds, "fast", df);
+    sentence[0] = '\0';
+    if (have_wb) {
+        double a = json_number_value(wbs), b = json_number_value(wbf);
+        bool fewer = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        json_object_set_new(ev, "writebacks_lowered", json_boolean(fewer));
+        snprintf(sentence, len, "L2 write-backs per page %.1f -> %.1f (%s): %s. ", a, b, label,
+                 fewer ? "fewer, as the hypothesis says"
+                       : "not fewer (within 2%), against the hypothesis");
+    }
+    if (have_mem) {
+        double a = json_number_value(rs) + json_number_value(ws);
+        double b = json_number_value(rf) + json_number_value(wf);
+        size_t used = strlen(sentence);
+        bool less = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        json_object_set_new(ev, "memory_traffic_lowered", json_boolean(less));
+        snprintf(sentence + used, len - used, "Memory bytes per table byte %.2f -> %.2f (%s): %s.",
+                 a, b, label, less ? "less traffic" : "no less traffic (within 2%)");
+    }
+    return ev;
+}
+
+/* One op's slow/fast comparison: the analysis' paired estimate, the thread's ratio, the
+ * counters' evidence, in one sentence. */
+static json_t *comparison(const json_t *report, const json_t *cmp)
+{
+    const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
+                                                                                    "thread");
+    const char *op = text(json_object_get(cmp, "op"));
+    const char *slow_p = text(json_object_get(cmp, "b_placement"));
+    const char *fast_p = text(json_object_get(cmp, "a_placement"));
+    const json_t *slow = sb_find_run(runs, op, slow_p), *fast = sb_find_run(runs, op, fast_p);
+    const json_t *ts = sb_find_thread_figure(thread, op, slow_p);
+    const json_t *tf = sb_find_thread_figure(thread, op, fast_p);
+    const struct sb_op *o = sb_op_find(op);
+    const json_t *ratio = json_object_get(cmp, "ratio");
+    double thread_ratio = NAN;
+    char counters_text[512], sentence[1024], thread_part[96] = "", here[96] = "n/a";
+    json_t *evidence;
+
+    if (json_is_number(json_object_get(ts, "mbps")) && json_is_number(json_object_get(tf, "mbps")))
+        thread_ratio = json_number_value(json_object_get(tf, "mbps")) /
+                       json_number_value(json_object_get(ts, "mbps"));
+    if (!isnan(thread_ratio))
+        snprintf(thread_part, sizeof thread_part, "; the thread saw %.2fx", thread_ratio);
+    if (json_is_number(ratio))
+        snprintf(here, sizeof here, "%.2fx [%.2f, %.2f]", json_number_value(ratio),
+                 json_number_value(json_object_get(cmp, "lo")),
+                 json_number_value(json_object_get(cmp, "hi")));
+    evidence = counter_evidence(slow, fast, counters_text, sizeof counters_text);
+    snprintf(sentence, sizeof sentence, "%s: the L2-confined placement (%s) ran %s the scattered "
+             "one (%s) here: %s%s. %s", o ? o->label : op, fast_p, here, slow_p,
+             text(json_object_get(cmp, "text")), thread_part, counters_text);
+    return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:O*, s:O*, s:O*, s:O*, "
+                     "s:O*, s:o, s:o, s:s}",
+                     "op", op, "slow", "placement", slow_p, "run",
+                     text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow),
+                     "fast", "placement", fast_p, "run", text(json_object_get(fast, "name")),
+                     "median", sb_run_median_mbps(fast), "ratio_here", ratio, "lo",
+                     json_object_get(cmp, "lo"), "hi", json_object_get(cmp, "hi"), "call",
+                     json_object_get(cmp, "call"), "wilcoxon_p",
+                     json_object_get(cmp, "wilcoxon_p"), "ratio_thread",
+                     isnan(thread_ratio) ? json_null() : json_real(thread_ratio), "counters",
+                     evidence, "text", sentence);
+}
+
+json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
+{
+    json_t *list = json_array(), *cmp;
+    int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive or withheld */
+    size_t i;
+
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
+        const char *call = text(json_object_get(cmp, "call"));
+        tally[strcmp(call, "faster") == 0 ? 0 : strcmp(call, "same") == 0 ? 1
+              : strcmp(call, "slower") == 0 ? 2 : 3]++;
+        json_array_append_new(list, comparison(report, cmp));
+    }
+    return json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i}", "comparisons", list, "knees",
+                     json_object_get(analysis, "knees"), "noise",
+                     json_object_get(analysis, "noise"), "compared", (int)json_array_size(list),
+                     "confined_faster", tally[0], "same", tally[1], "confined_slower", tally[2],
+                     "undecided", tally[3]);
+}

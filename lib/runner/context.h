@@ -1,0 +1,14 @@
+/* context.h: the `context` block of a report: what machine and build produced the numbers
+ * (host, CPU model, caches and where each figure came from, NUMA nodes, kernel release,
+ * compiler and flags, scanbench version and git hash, date, frequency governor, THP and
+ * NUMA-balancing state, timer). A fact that could not be read says why, never a made-up value. */
+#ifndef SB_CONTEXT_H
+#define SB_CONTEXT_H
+
+#include <jansson.h>
+
+#include "host/host.h"
+
+json_t *sb_context_build(const struct sb_topology *topo);
+
+#endif

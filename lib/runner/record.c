@@ -1,0 +1,337 @@
+/* record.c: building the JSON report (jansson); report/write.c writes it. */
+#include "config.h"
+#include "runner/record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachesim/cachesim.h"
+#include "core/core.h"
+#include "counters/counters.h"
+#include "engine/engine.h"
+#include "host/host.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "runner/context.h"
+#include "runner/record_scanners.h"
+#include "stats/stats.h"
+#include "vocab/vocab.h"
+
+json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
+                      const char *command_line)
+{
+    return json_pack("{s:s, s:i, s:s, s:{s:s, s:s, s:s, s:s}, s:o, s:[], s:{s:s, s:s}}",
+                     "schema", SB_REPORT_SCHEMA,
+                     "schema_version", SB_REPORT_SCHEMA_VERSION,
+                     "command", command_line,
+                     "experiment", "name", plan->experiment, "description", plan->description,
+                     "config", plan->config_source, "notes", plan->notes,
+                     "context", sb_context_build(topo),
+                     "runs",
+                     "units", "mbps", "MB/s = table bytes scanned / seconds / 10^6",
+                     "sizes", "bytes; sizes in text use binary units (1KB = 1024 bytes)");
+}
+
+/* Median over the repetitions of values[rep][role] / divisor; null when the role was not read. */
+static json_t *per_unit(const struct sb_counters *c, enum sb_role role, double divisor)
+{
+    double *v;
+    double m;
+
+    if (!c->have[role] || c->nreps == 0 || divisor <= 0)
+        return json_null();
+    v = malloc(c->nreps * sizeof *v);
+    if (!v)
+        return json_null();
+    for (unsigned r = 0; r < c->nreps; r++)
+        v[r] = (double)c->values[r][role] / divisor;
+    m = sb_median(v, c->nreps);
+    free(v);
+    return json_real(m);
+}
+
+/* Figures derived from the counters, per scan: L2 misses and write-backs per page, memory
+ * bytes read and written per table byte. */
+static json_t *derived_json(const struct sb_counters *c, const struct sb_run_result *res)
+{
+    const unsigned passes = c->passes ? c->passes : 1;
+    double pages = (double)res->pages_per_scan * passes;
+    double bytes = (double)res->bytes_per_scan / res->passes * passes;
+
+    return json_pack("{s:o, s:o, s:o, s:o}",
+                     "l2_miss_per_page", per_unit(c, SB_ROLE_L2_MISS, pages),
+                     "l2_writeback_per_page", per_unit(c, SB_ROLE_L2_WRITEBACK, pages),
+                     "mem_read_bytes_per_table_byte", per_unit(c, SB_ROLE_MEM_READ_BYTES, bytes),
+                     "mem_write_bytes_per_table_byte",
+                     per_unit(c, SB_ROLE_MEM_WRITE_BYTES, bytes));
+}
+
+/* The last-level cache's size from the report's context (0 when unknown). */
+static uint64_t llc_size(const json_t *report)
+{
+    const json_t *caches = json_object_get(json_object_get(report, "context"), "caches");
+    uint64_t size = 0;
+    size_t i;
+    json_t *level;
+
+    json_array_foreach(caches, i, level) {
+        const json_t *v = json_object_get(json_object_get(level, "size"), "value");
+        if (json_is_integer(v) && json_integer_value(v) > 0)
+            size = (uint64_t)json_integer_value(v);
+    }
+    return size;
+}
+
+/* The accuracy check (likwid's test/accuracy): memory bytes from the counters against the
+ * bytes the scan moved. Expected per scan: table bytes read + pool bytes written (each page
+ * is copied once: 2 x bytes_per_scan). measured / expected must lie within
+ * [SB_ACCURACY_LOW, SB_ACCURACY_HIGH]: at least the table itself comes from memory (0.5) when
+ * it is larger than the last-level cache (the pool's writes may stay in cache: the ring), at
+ * most every pool line is also read for ownership and written back (1.5: write-allocate);
+ * 10% either way for prefetch overfetch and counting skew. */
+#define SB_ACCURACY_LOW 0.45
+#define SB_ACCURACY_HIGH 1.65
+
+static json_t *accuracy_json(const struct sb_counters *c, const struct sb_run_result *res,
+                             uint64_t llc)
+{
+    const unsigned passes = c->passes ? c->passes : 1;
+    double expected = 2.0 * (double)res->bytes_per_scan / res->passes * passes;
+    double measured, ratio, *sum;
+    bool low_applies = llc > 0 && res->bytes_per_scan / res->passes > llc;
+    bool ok;
+
+    if (!c->have[SB_ROLE_MEM_READ_BYTES] || !c->have[SB_ROLE_MEM_WRITE_BYTES] ||
+        c->nreps == 0 || expected <= 0)
+        return json_pack("{s:b, s:s}", "checked", 0, "why",
+                         "needs mem_read_bytes and mem_write_bytes");
+    sum = malloc(c->nreps * sizeof *sum);
+    if (!sum)
+        return json_pack("{s:b, s:s}", "checked", 0, "why", "out of memory");
+    for (unsigned r = 0; r < c->nreps; r++)
+        sum[r] = (double)c->values[r][SB_ROLE_MEM_READ_BYTES] +
+                 (double)c->values[r][SB_ROLE_MEM_WRITE_BYTES];
+    measured = sb_median(sum, c->nreps);
+    free(sum);
+    ratio = measured / expected;
+    ok = ratio <= SB_ACCURACY_HIGH && (!low_applies || ratio >= SB_ACCURACY_LOW);
+    return json_pack("{s:b, s:f, s:f, s:f, s:[f, f], s:b, s:b, s:s}", "checked", 1,
+                     "expected_bytes_per_scan", expected, "measured_bytes_per_scan", measured,
+                     "ratio", ratio, "tolerance", SB_ACCURACY_LOW, SB_ACCURACY_HIGH,
+                     "lower_bound_applies", low_applies, "ok", ok, "rule",
+                     "median of mem_read_bytes + mem_write_bytes over expected = table bytes "
+                     "read + pool bytes written; within [0.45, 1.65] (0.5: only the table from "
+                     "memory; 1.5: pool lines also read for ownership and written back; 10% "
+                     "slack); the lower bound applies only when the table is larger than the "
+                     "last-level cache");
+}
+
+/* The machine model a simulating backend used (null for the others): what, from where, and
+ * every level's geometry and policies. */
+static json_t *machine_json(const struct sb_machine *m)
+{
+    json_t *levels;
+
+    if (!m)
+        return json_null();
+    levels = json_array();
+    for (unsigned l = 0; l < m->config.nlevels; l++) {
+        const struct sb_cachesim_level_config *lc = &m->config.level[l];
+        json_array_append_new(levels, json_pack(
+            "{s:s, s:I, s:i, s:i, s:s, s:s}", "level", sb_cache_level_names[l],
+            "size", (json_int_t)lc->size, "line", (int)lc->line_size,
+            "associativity", (int)lc->associativity,
+            "replacement", sb_replacement_names[lc->replacement],
+            "inclusion", l ? sb_inclusion_names[lc->inclusion] : "first level"));
+    }
+    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:b}", "name", m->name, "file", m->file,
+                     "description", m->description, "source", m->source, "levels", levels,
+                     "wc_buffers", (int)m->config.wc_buffers, "prefetch", m->config.prefetch);
+}
+
+static json_t *counters_json(const struct sb_counters *c, const struct sb_run_result *res,
+                             uint64_t llc)
+{
+    json_t *values = json_object(), *events = json_object(), *reasons = json_object();
+
+    for (int role = 0; role < SB_NROLES; role++) {
+        json_t *per_rep;
+        if (c->events[role][0])
+            json_object_set_new(events, sb_role_names[role], json_string(c->events[role]));
+        if (!c->have[role]) {
+            if (c->role_reason[role][0])
+                json_object_set_new(reasons, sb_role_names[role],
+                                    json_string(c->role_reason[role]));
+            continue;
+        }
+        per_rep = json_array();
+        for (unsigned r = 0; r < c->nreps; r++)
+            json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
+        json_object_set_new(values, sb_role_names[role], per_rep);
+    }
+    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "backend", c->backend->name,
+                     "status", c->status,
+                     "reason", c->reason[0] ? json_string(c->reason) : json_null(),
+                     "simulated", c->simulated,
+                     "model", c->model[0] ? json_string(c->model) : json_null(),
+                     "machine", machine_json(c->machine),
+                     "events", events, "values", values, "reasons", reasons,
+                     "multiplex", c->multiplex_ratio > 0
+                         ? json_pack("{s:f, s:s}", "nominal_ratio", c->multiplex_ratio, "basis",
+                                     "counters / multiplexed events: PAPI does not expose "
+                                     "perf's time_enabled / time_running")
+                         : json_null(),
+                     "derived", derived_json(c, res), "accuracy", accuracy_json(c, res, llc));
+}
+
+/* A timed scan's record: where it ran in the schedule and what it measured. */
+static json_t *scan_json(const struct sb_scan_record *rec, double t0)
+{
+    return json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
+                     (int)rec->round, "position", (int)rec->position, "at", rec->at - t0,
+                     "seconds", rec->seconds, "passes", (int)rec->passes, "bytes",
+                     (json_int_t)rec->bytes, "mbps",
+                     rec->seconds > 0 ? (double)rec->bytes / rec->seconds / 1e6 : 0.0, "cpu",
+                     rec->cpu_start >= 0 ? json_integer(rec->cpu_start) : json_null(),
+                     rec->cpu_end >= 0 ? json_integer(rec->cpu_end) : json_null(), "steal",
+                     isnan(rec->steal) ? json_null() : json_real(rec->steal));
+}
+
+json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, double t0)
+{
+    json_t *list = json_array();
+
+    for (uint32_t r = 0; list && r < n; r++)
+        if (json_array_append_new(list, scan_json(&scans[r], t0)) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+    return list;
+}
+
+json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
+                            double t0)
+{
+    json_t *seconds = json_array();
+
+    for (uint32_t r = 0; seconds && r < res->nreps; r++)
+        json_array_append_new(seconds, json_real(res->scans[r].seconds));
+    return json_pack(
+        "{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:I, "
+        "s:I, s:i, s:I, s:I, s:o, s:o}",
+        "name", p->name, "source", p->source->name, "policy", p->policy->name,
+        "ring_size", (json_int_t)p->ring_size, "pool_size", (json_int_t)p->pool_size,
+        "footprint", (json_int_t)sb_policy_footprint(p->policy, p->pool_size, p->ring_size,
+                                                     p->page_size),
+        "table_size", (json_int_t)p->table_size, "page_size", (int)p->page_size,
+        "row_width", (int)p->layout.row_width, "rows_per_page", (int)p->layout.rows_per_page,
+        "kernel", p->kernel->name, "op", p->op->name, "threads", (int)p->threads,
+        "warmup", (int)p->warmup, "dead_pct", (int)p->layout.dead_pct,
+        "seed", (json_int_t)p->seed, "pages", (json_int_t)res->pages_per_scan,
+        "passes", (int)res->passes, "settle_pages", (json_int_t)res->settle_pages,
+        "bytes_per_scan", (json_int_t)res->bytes_per_scan, "repetitions", seconds,
+        "scans", sb_report_scans_json(res->scans, res->nreps, t0));
+}
+
+static json_t *validation_json(const struct sb_validation *v)
+{
+    return json_pack("{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I}", "ok", v->ok, "checked",
+                     "checksum of every page after the copy (validation scan)",
+                     "checksum of every page after the op (validation scan)",
+                     "live row count of every warm-up and timed scan",
+                     "checksum of every page left in the pool after the last timed scan",
+                     "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
+                     "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
+                     "pool_pages_checked", (json_int_t)v->pool_pages_checked,
+                     "rows_expected", (json_int_t)v->rows_expected,
+                     "scans_row_checked", (json_int_t)v->scans_row_checked);
+}
+
+json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
+                          const struct sb_run_result *res, double t0)
+{
+    const struct sb_stats *m = &res->mbps;
+    json_t *run = sb_report_run_brief(p, res, t0);
+
+    if (!run || json_object_set_new(run, "clock_visits_per_page",
+                                    json_real(res->clock_visits_per_page)) != 0 ||
+        json_object_set_new(run, "buffers_touched",
+                            json_integer((json_int_t)res->buffers_touched)) != 0 ||
+        json_object_set_new(run, "mbps", json_pack("{s:f, s:f, s:f, s:f, s:f}", "best", m->best,
+                                                   "median", m->median, "min", m->min, "max",
+                                                   m->max, "cv", m->cv)) != 0 ||
+        json_object_set_new(run, "validation", validation_json(&res->validation)) != 0 ||
+        json_object_set_new(run, "counters", counters_json(&res->counters, res,
+                                                           llc_size(report))) != 0) {
+        json_decref(run);
+        return NULL;
+    }
+    sb_report_add_scanners(run, p, res);
+    if (json_array_append_new(json_object_get(report, "runs"), run) != 0)
+        return NULL;
+    return run;
+}
+
+json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan_record *reference,
+                                uint32_t nreference, uint32_t rounds, const char *stopped_by,
+                                double t0)
+{
+    const struct sb_schedule_params *s = &plan->schedule;
+    bool interleaved = s->kind == SB_SCHEDULE_INTERLEAVED;
+    double min_scan = plan->nruns ? plan->runs[0].min_scan_seconds : 0.0;
+
+    return json_pack(
+        "{s:s, s:I, s:s, s:i, s:o, s:o, s:o, s:f, s:s, s:{s:s, s:f, s:f}, s:o}",
+        "kind", sb_schedule_names[s->kind], "seed", (json_int_t)s->seed, "seed_from",
+        s->seed_auto ? "the clock (schedule_seed = auto)" : "schedule_seed", "rounds",
+        (int)rounds, "rounds_planned", s->rounds ? json_integer(s->rounds) : json_string("auto"),
+        "auto", s->rounds ? json_null()
+                          : json_pack("{s:i, s:i, s:f, s:f}", "min_rounds", SB_AUTO_ROUNDS_MIN,
+                                      "max_rounds", SB_AUTO_ROUNDS_MAX, "precision",
+                                      SB_AUTO_PRECISION, "time_budget", s->time_budget),
+        "stopped_by", stopped_by ? json_string(stopped_by) : json_null(),
+        "min_scan_seconds", min_scan,
+        "settle", interleaved ? "before each timed scan, an untimed pass over as many pages as "
+                                "the run's pool footprint holds (the table at most): the caches "
+                                "hold what the run's own scans leave, whatever ran before"
+                              : "none: each run's timed scans follow each other",
+        "timer", "clock", sb_timer_clock_name(), "resolution", sb_timer_resolution(),
+        "observed_tick", sb_timer_observed_tick(),
+        "reference", interleaved && plan->nruns
+                         ? json_pack("{s:s, s:i, s:s, s:o}", "run", plan->runs[0].name,
+                                     "run_index", 0, "why",
+                                     "the first run timed a second time in each round (an A-A "
+                                     "pair): the noise floor", "scans",
+                                     sb_report_scans_json(reference, nreference, t0))
+                         : json_null());
+}
+
+json_t *sb_thread_json(const struct sb_thread *t)
+{
+    json_t *figures = json_array();
+
+    for (int i = 0; i < t->nfigures; i++) {
+        const struct sb_thread_figure *f = &t->figures[i];
+        char size[32];
+        double mbps = NAN;
+
+        if (strcmp(f->unit, "MB/s") == 0)
+            mbps = f->value;
+        else if (t->table_size)
+            mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
+        sb_format_size(f->footprint, size, sizeof size);
+        json_array_append_new(figures,
+                              json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op,
+                                        "policy", f->policy, "footprint", (json_int_t)f->footprint,
+                                        "placement", f->policy, " ", size, "", "value", f->value,
+                                        "unit", f->unit, "mbps",
+                                        isnan(mbps) ? json_null() : json_real(mbps)));
+    }
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "who", t->who, "machine", t->machine,
+                     "table", t->table, "table_size",
+                     t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
+                     "slow", t->slow, "fast", t->fast, "figures", figures);
+}

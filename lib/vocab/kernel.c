@@ -1,0 +1,165 @@
+/* kernel.c: the copy kernels and their CPU-feature checks. Vector kernels are compiled with
+ * per-function target attributes, so one binary runs everywhere and picks at run time. */
+#include "config.h"
+#include "vocab/kernel.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define SB_X86 1
+#else
+#define SB_X86 0
+#endif
+
+static bool always(void) { return true; }
+
+static void copy_memcpy(void *restrict dst, const void *restrict src, size_t len)
+{
+    memcpy(dst, src, len);
+}
+
+#if SB_X86
+static bool cpu_has_erms(void)
+{
+    unsigned a, b, c, d;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
+}
+
+static bool cpu_has_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+static bool cpu_has_avx512(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+
+static void copy_movsb(void *restrict dst, const void *restrict src, size_t len)
+{
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(len) : : "memory");
+}
+
+static void copy_tail(uint8_t *restrict d, const uint8_t *restrict s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        d[i] = s[i];
+}
+
+__attribute__((target("avx2"))) static void copy_avx2(void *restrict dst,
+                                                      const void *restrict src, size_t len)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    size_t i = 0;
+
+    for (; i + 128 <= len; i += 128) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 32));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(s + i + 64));
+        __m256i e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
+        _mm256_storeu_si256((__m256i *)(d + i), a);
+        _mm256_storeu_si256((__m256i *)(d + i + 32), b);
+        _mm256_storeu_si256((__m256i *)(d + i + 64), c);
+        _mm256_storeu_si256((__m256i *)(d + i + 96), e);
+    }
+    for (; i + 32 <= len; i += 32)
+        _mm256_storeu_si256((__m256i *)(d + i), _mm256_loadu_si256((const __m256i *)(s + i)));
+    copy_tail(d + i, s + i, len - i);
+}
+
+__attribute__((target("avx512f"))) static void copy_avx512(void *restrict dst,
+                                                           const void *restrict src, size_t len)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    size_t i = 0;
+
+    for (; i + 256 <= len; i += 256) {
+        __m512i a = _mm512_loadu_si512((const void *)(s + i));
+        __m512i b = _mm512_loadu_si512((const void *)(s + i + 64));
+        __m512i c = _mm512_loadu_si512((const void *)(s + i + 128));
+        __m512i e = _mm512_loadu_si512((const void *)(s + i + 192));
+        _mm512_storeu_si512((void *)(d + i), a);
+        _mm512_storeu_si512((void *)(d + i + 64), b);
+        _mm512_storeu_si512((void *)(d + i + 128), c);
+        _mm512_storeu_si512((void *)(d + i + 192), e);
+    }
+    for (; i + 64 <= len; i += 64)
+        _mm512_storeu_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
+    copy_tail(d + i, s + i, len - i);
+}
+
+/* Streaming stores need a 16-byte aligned destination: a misaligned head is copied plainly. */
+static void copy_nt(void *restrict dst, const void *restrict src, size_t len)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    size_t i;
+
+    if (head > len)
+        head = len;
+    copy_tail(d, s, head);
+    for (i = head; i + 128 <= len; i += 128) {
+        __m128i r[8];
+        for (int k = 0; k < 8; k++)
+            r[k] = _mm_loadu_si128((const __m128i *)(s + i + 16 * k));
+        for (int k = 0; k < 8; k++)
+            _mm_stream_si128((__m128i *)(d + i + 16 * k), r[k]);
+    }
+    for (; i + 16 <= len; i += 16)
+        _mm_stream_si128((__m128i *)(d + i), _mm_loadu_si128((const __m128i *)(s + i)));
+    _mm_sfence();
+    copy_tail(d + i, s + i, len - i);
+}
+#endif /* SB_X86 */
+
+const struct sb_kernel sb_kernels[] = {
+    {"memcpy", "glibc memcpy (the library's own choice for this CPU)", copy_memcpy, "", always,
+     true},
+#if SB_X86
+    {"movsb", "rep movsb (fast with ERMS/FSRM)", copy_movsb, "", always, true},
+    {"avx2", "32-byte AVX2 loads and stores, 128 bytes a loop", copy_avx2, "avx2", cpu_has_avx2,
+     true},
+    {"avx512", "64-byte AVX-512 loads and stores, 256 bytes a loop", copy_avx512, "avx512f",
+     cpu_has_avx512, true},
+    {"nt", "non-temporal 16-byte streaming stores (movntdq), then sfence", copy_nt, "sse2",
+     always, false},
+#endif
+    {NULL, NULL, NULL, NULL, NULL, false},
+};
+
+const struct sb_kernel sb_kernel_pread = {
+    "pread", "the operating system's copy (copy_to_user) of pread() from the page cache: source "
+    "file only", NULL, "", always, true};
+
+const struct sb_kernel *sb_kernel_find(const char *name)
+{
+    for (const struct sb_kernel *k = sb_kernels; k->name; k++)
+        if (strcmp(k->name, name) == 0)
+            return k;
+    if (strcmp(name, sb_kernel_pread.name) == 0)
+        return &sb_kernel_pread;
+    return NULL;
+}
+
+const char *sb_cpu_features(void)
+{
+#if SB_X86
+    static char line[96];
+    const char *yes = "yes", *no = "no";
+    __builtin_cpu_init();
+    snprintf(line, sizeof line, "x86-64 erms=%s avx2=%s avx512f=%s",
+             cpu_has_erms() ? yes : no, cpu_has_avx2() ? yes : no, cpu_has_avx512() ? yes : no);
+    return line;
+#else
+    return "not x86-64: only memcpy";
+#endif
+}
