@@ -288,7 +288,7 @@ int sb_source_prepare(const struct sb_run_params *p, const struct sb_iocache *io
         if (io->device_mbps <= 0)
             return sb_fail(err, SB_ERR_RUN, "%s: reading the table file in %s failed", p->name,
                            ioc->file->dir);
-        io->resident_after_drop = sb_file_resident(ioc);
+        io->resident_after_drop = sb_file_drop_all_settled(ioc);
     } else {
         io->device_mbps = sb_dma_device_mbps(ioc->pages, ioc->npages, ioc->page_size);
     }
@@ -303,8 +303,7 @@ void sb_source_before_scan(const struct sb_run_params *p, const struct sb_iocach
     if (!ioc->file)
         return;
     if (p->bigtable) {
-        sb_file_drop_all(ioc);
-        resident = sb_file_resident(ioc);
+        resident = sb_file_drop_all_settled(ioc);
         if (resident > io->resident_max_start)
             io->resident_max_start = resident;
     } else if (timed) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iocache.h"
@@ -221,11 +222,27 @@ void sb_file_drop_all(const struct sb_iocache *ioc)
     sb_file_drop(ioc, 0, ioc->npages);
 }
 
+double sb_file_drop_all_settled(const struct sb_iocache *ioc)
+{
+    const struct timespec ms = {0, 1000000};
+    double resident = -1;
+
+    for (int i = 0; i < SB_FILE_DROP_TRIES; i++) {
+        if (i > 0)
+            nanosleep(&ms, NULL);
+        sb_file_drop_all(ioc);
+        resident = sb_file_resident(ioc);
+        if (resident <= 0)
+            break;
+    }
+    return resident;
+}
+
 double sb_file_device_mbps(const struct sb_iocache *ioc, uint8_t *buffer)
 {
     double t0, seconds;
 
-    sb_file_drop_all(ioc);
+    sb_file_drop_all_settled(ioc);
     t0 = sb_timer_now();
     for (uint64_t b = 0; b < ioc->npages; b++)
         if (pread(ioc->file->fd, buffer, ioc->page_size, (off_t)(b * ioc->page_size)) !=
