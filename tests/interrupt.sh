@@ -90,7 +90,8 @@ jq -e '.incomplete == true and (.interrupted.by | startswith("run_timeout")) and
 # A failure (an allocation, a validation mismatch) stops the schedule: exit 1, one line naming
 # the run; the other runs' scans are kept, marked incomplete, the failed run's left out
 # (SCANBENCH_TEST_FAIL injects it: lib/runner/runner.c). Blocked: run 3's preparation fails after
-# runs 1 and 2 finished; interleaved: run 1's scan of round 3 fails.
+# runs 1 and 2 finished; interleaved: the first scan of round 3 (whichever run the shuffle put
+# first) fails.
 FAILING=(--set table_size=2M --set pool_size=256K,512K,1M --set policy=clock --set op=count
          --set min_scan_ms=0 -q)
 expect_status 1 "a failure, blocked" env SCANBENCH_TEST_FAIL=prepare:3 "$SCANBENCH" run \
@@ -103,8 +104,8 @@ jq -e '.incomplete == true and (.interrupted.by | startswith("error: ")) and
     fail "a failure, blocked: report: $(jq -c '{interrupted, runs: (.runs | length)}' "$SCRATCH/fail1.json")"
 expect_status 1 "a failure, interleaved" env SCANBENCH_TEST_FAIL=round:3 "$SCANBENCH" run \
     "${FAILING[@]}" --set repetitions=5 -o "$SCRATCH/fail2.json"
-jq -e '.incomplete == true and .interrupted.run_index == 1 and .interrupted.rounds_done == 2
-    and [.runs[].name] == ["default pool_size=512K", "default pool_size=1M"] and
+jq -e '.incomplete == true and .interrupted.rounds_done == 2 and (.runs | length) == 2 and
+    (.interrupted.run as $failed | all(.runs[]; .name != $failed)) and
     all(.runs[]; (.scans | length) == 2 and .validation.ok)' "$SCRATCH/fail2.json" >/dev/null &&
     pass || fail "a failure, interleaved: report: $(jq -c '{interrupted, runs: [.runs[].name]}' \
     "$SCRATCH/fail2.json")"

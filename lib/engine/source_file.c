@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -192,11 +193,27 @@ void sb_file_drop_all(const struct sb_iocache *ioc)
     sb_file_drop(ioc, 0, ioc->npages);
 }
 
+double sb_file_drop_all_settled(const struct sb_iocache *ioc)
+{
+    const struct timespec ms = {0, 1000000};
+    double resident = -1;
+
+    for (int i = 0; i < SB_FILE_DROP_TRIES; i++) {
+        if (i > 0)
+            nanosleep(&ms, NULL);
+        sb_file_drop_all(ioc);
+        resident = sb_file_resident(ioc);
+        if (resident <= 0)
+            break;
+    }
+    return resident;
+}
+
 double sb_file_device_mbps(const struct sb_iocache *ioc, uint8_t *buffer)
 {
     double t0, seconds;
 
-    sb_file_drop_all(ioc);
+    sb_file_drop_all_settled(ioc);
     t0 = sb_timer_now();
     for (uint64_t b = 0; b < ioc->npages; b++)
         if (pread(ioc->file->fd, buffer, ioc->page_size, (off_t)(b * ioc->page_size)) !=
@@ -233,7 +250,7 @@ static int file_prepare(const struct sb_run_params *p, const struct sb_iocache *
     if (io->device_mbps <= 0)
         return sb_fail(err, SB_ERR_RUN, "%s: reading the table file in %s failed", p->name,
                        ioc->file->dir);
-    io->resident_after_drop = sb_file_resident(ioc);
+    io->resident_after_drop = sb_file_drop_all_settled(ioc);
     return SB_OK;
 }
 
@@ -249,8 +266,7 @@ static void file_before_scan(const struct sb_run_params *p, const struct sb_ioca
     double resident;
 
     if (p->bigtable) {
-        sb_file_drop_all(ioc);
-        resident = sb_file_resident(ioc);
+        resident = sb_file_drop_all_settled(ioc);
         if (resident > io->resident_max_start)
             io->resident_max_start = resident;
     } else if (timed) {

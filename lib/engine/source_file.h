@@ -53,6 +53,13 @@ double sb_file_resident(const struct sb_iocache *ioc);
 void sb_file_drop(const struct sb_iocache *ioc, uint64_t first, uint64_t end);
 void sb_file_drop_all(const struct sb_iocache *ioc);
 
+/* sb_file_drop_all until mincore finds none of the file resident, or SB_FILE_DROP_TRIES drops
+ * a millisecond apart: a page the kernel is still reading (readahead of the previous pass, or of
+ * a partial settling pass) is locked and survives a drop. Returns the fraction resident after the
+ * last drop (sb_file_resident). */
+#define SB_FILE_DROP_TRIES 50
+double sb_file_drop_all_settled(const struct sb_iocache *ioc);
+
 /* The device rate: the file dropped, then read page by page with pread into buffer (one page),
  * in MB/s; the file is dropped again after. 0 on a read error. */
 double sb_file_device_mbps(const struct sb_iocache *ioc, uint8_t *buffer);

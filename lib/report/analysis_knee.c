@@ -74,10 +74,28 @@ static const char *in_l2(double bytes, uint64_t l2, char *buf, size_t len)
     return buf;
 }
 
+/* "; no clear knee: the steepest fall is between A and B in 41% of resamples, C and D in 38%,
+ * E and F in 12%.": the likeliest steps, up to three. */
+static void unclear_text(const struct sb_knee *k, const json_t **sweep, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "; no clear knee: the steepest fall is between");
+
+    for (size_t t = 0; t < k->ntop && used < len; t++) {
+        char a[32], b[32];
+        used += (size_t)snprintf(buf + used, len - used, "%s %s and %s in %.0f%%%s",
+                                 t ? "," : "", sb_format_size(footprint(sweep[k->top[t]]), a,
+                                                              sizeof a),
+                                 sb_format_size(footprint(sweep[k->top[t] + 1]), b, sizeof b),
+                                 100.0 * k->top_prob[t], t ? "" : " of resamples");
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ".");
+}
+
 static void knee_text(const struct sb_knee *k, const json_t **sweep, const char *label,
                       uint64_t l2, char *buf, size_t len)
 {
-    char a[32], b[32], c[32], d[32], l2s[48];
+    char a[32], b[32], c[32], l2s[48];
     size_t used;
 
     if (k->kind == SB_KNEE_TOO_FEW) {
@@ -108,14 +126,7 @@ static void knee_text(const struct sb_knee *k, const json_t **sweep, const char 
                  sb_format_size(footprint(sweep[k->step + k->step_width]), b, sizeof b),
                  100.0 * k->step_prob);
     else
-        snprintf(buf + used, len - used, "; no clear knee: the steepest fall is between %s and "
-                 "%s in %.0f%% of resamples, %s and %s in %.0f%%.",
-                 sb_format_size(footprint(sweep[k->top[0]]), a, sizeof a),
-                 sb_format_size(footprint(sweep[k->top[0] + 1]), b, sizeof b),
-                 100.0 * k->top_prob[0],
-                 k->ntop > 1 ? sb_format_size(footprint(sweep[k->top[1]]), c, sizeof c) : "-",
-                 k->ntop > 1 ? sb_format_size(footprint(sweep[k->top[1] + 1]), d, sizeof d) : "-",
-                 k->ntop > 1 ? 100.0 * k->top_prob[1] : 0.0);
+        unclear_text(k, sweep, buf + used, len - used);
 }
 
 /* Whether more rounds could still move the knee: an unclear one whose x50 interval is wider
