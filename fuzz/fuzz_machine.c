@@ -1,5 +1,5 @@
 /* fuzz_machine.c: fuzz target: the input as a machine file (lib/cachesim/machine.c); a model that
- * reads and is small enough is built (lib/cachesim/cachesim.c), its size checked against the
+ * reads and is small enough is built (lib/cachesim/model.c), its size checked against the
  * estimate the plan counts before building one, and fed one page copy, a streamed page and a fence,
  * so that odd but accepted geometries run through the model too. */
 #include "config.h"

@@ -11,7 +11,7 @@
  * or streaming, and sb_cachesim_access_lines) against one access at a time. Built three times:
  * against the library (whose models run the fastest code the CPU has: sb_cachesim_code_of),
  * against it with every model made to run the baseline code (SB_TEST_BASELINE_CODE), and with
- * lib/cachesim/cachesim.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
+ * lib/cachesim/model.c compiled with SB_CACHESIM_PORTABLE (no SSE2). */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -618,7 +618,7 @@ static void test_random_configs(void **state)
     }
 }
 
-/* The shapes with their own copy of the batch loop (cachesim.c), as configurations: the
+/* The shapes with their own copy of the batch loop (model.c), as configurations: the
  * levels' replacement, inclusion and the associativity the shape has as a constant (0: any);
  * sizes, and the ways left open, chosen by the caller. */
 static const struct {
