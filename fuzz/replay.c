@@ -1,6 +1,6 @@
 /* replay.c: the fuzz targets without libFuzzer: a main() that hands each file named on the
  * command line (or each file of each directory named) to LLVMFuzzerTestOneInput once, as the
- * fuzzer would. `make check` replays the seed corpora and tests/fuzz-regressions/ through it,
+ * fuzzer would. `make check` replays the seed corpora and tests/fuzz/regressions/ through it,
  * so every input that once crashed a reader stays fixed. */
 #include "config.h"
 #include "fuzz.h"

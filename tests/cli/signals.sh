@@ -10,7 +10,7 @@
 # SIGPIPE: sent (ignored: exit 0, the report complete), and as a reader that went away before
 # stdout, stderr or both were written (stdout: exit 1 with one line, stderr only: exit 0; the
 # report complete either way). After each: the scratch directories (data_dir, TMPDIR) are empty
-# and nothing but the results is left beside them. `scanbench pg`: tests/signals_pg.sh. The
+# and nothing but the results is left beside them. `scanbench pg`: tests/cli/signals_pg.sh. The
 # test pauses are SCANBENCH_TEST_PAUSE=MOMENT:SECONDS (lib/core/stop.h), which end at a signal.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)

@@ -6,7 +6,7 @@
  * and, with hwloc, the figures of a synthetic hwloc topology. Then the memory limit from a fake
  * /proc/meminfo and fake cgroup v2 and v1 files at the hierarchies' roots (no
  * /proc/self/cgroup): the smallest limit wins and is named with its figures, an unlimited cgroup
- * ("max") is ignored (tests/test_mem.c: the process's own cgroup, RLIMIT_AS). The trees are
+ * ("max") is ignored (tests/core/test_mem.c: the process's own cgroup, RLIMIT_AS). The trees are
  * removed at the end. */
 
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 #include "config.h"
 /* check_events_pfm.c: every event name in the given configs/events maps checked against
- * libpfm4's tables, on any host, as a TAP stream (tests/events_libpfm.tap runs it). For each
+ * libpfm4's tables, on any host, as a TAP stream (tests/counters/events_libpfm.tap runs it). For each
  * map: one test that it reads (which walks libpfm4's tables for every name, events_pfm.c),
  * then one test per PMU it lists, run in a child process started afresh with
  * LIBPFM_FORCE_PMU=<that PMU> (and LIBPFM_ENCODE_INACTIVE=1 for PMU-qualified names), where

@@ -2,7 +2,7 @@
 # compare_plot.sh: `scanbench compare` on the stored fixtures tests/data/report-{a,b}.json (the
 # table with "*", "~" and the runs with no partner; --json), every kind of bad report (exit 2,
 # one line naming the file), and the `plot` checks that need no gnuplot: a missing gnuplot is
-# named with its Debian package. The drawing itself is tests/plot.sh (skipped without gnuplot).
+# named with its Debian package. The drawing itself is tests/cli/plot.sh (skipped without gnuplot).
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 A="$top_srcdir/tests/data/report-a.json"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# signals_pg.sh: tests/signals.sh for `scanbench pg`, where the PostgreSQL server is installed
+# signals_pg.sh: tests/cli/signals.sh for `scanbench pg`, where the PostgreSQL server is installed
 # (else exit 77, a SKIP, saying why). SIGINT, SIGTERM, SIGHUP and SIGQUIT at three moments:
 # before the table is loaded (a test pause), during the first run's scans, and during the final
 # write (a test pause). Before the last run has finished: exit status 128 + the signal, the

@@ -6,7 +6,7 @@
  * the same figures; the file warm once built (mincore: every page resident) and its directory
  * empty (the file has no name) while it exists and after; the DMA-like fill leaves a frame's
  * bytes as they were; bigtable runs of both sources validate and record their device rate and
- * the file's drops behind the scan. Whether DONTNEED really evicts is tests/sources.sh's (it
+ * the file's drops behind the scan. Whether DONTNEED really evicts is tests/cli/dontneed.sh's (it
  * skips, saying why, where the file system keeps the pages). */
 
 #include <stdarg.h>

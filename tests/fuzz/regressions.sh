@@ -1,6 +1,6 @@
 #!/bin/sh
-# fuzz_regressions.sh: every fuzz target's entry point (fuzz/fuzz_*.c, linked with fuzz/replay.c
-# instead of libFuzzer) on its seed corpus and on tests/fuzz-regressions/NAME/, the inputs that
+# regressions.sh: every fuzz target's entry point (fuzz/fuzz_*.c, linked with fuzz/replay.c
+# instead of libFuzzer) on its seed corpus and on tests/fuzz/regressions/NAME/, the inputs that
 # once crashed a reader, hung it or broke its contract: each must now be read, or refused with
 # a message, and nothing else (in the sanitizer build, also without an ASan or UBSan report;
 # under `make check-valgrind`, SB_VALGRIND runs each replay under memcheck).
@@ -16,7 +16,7 @@ for target in experiment set machine events report; do
     events) seeds="$top_srcdir/configs/events $top_srcdir/fuzz/seeds/events" ;;
     report) seeds="$top_srcdir/fuzz/seeds/report" ;;
     esac
-    regressions="$top_srcdir/tests/fuzz-regressions/$target"
+    regressions="$top_srcdir/tests/fuzz/regressions/$target"
     [ -d "$regressions" ] && seeds="$seeds $regressions"
     # shellcheck disable=SC2086
     inputs=$(find $seeds -type f ! -name '.*' | wc -l)
