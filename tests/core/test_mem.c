@@ -20,45 +20,19 @@
 
 #include "core/mem.h"
 
+#include "helper.h"
+
 #define MB (1ull << 20)
 
-static char root[64];
-
-/* Writes text to root/path, making its directories. */
+/* Writes text to the scratch directory's path, making its directories. */
 static void put(const char *path, const char *text)
 {
-    char full[512];
-    FILE *f;
-
-    snprintf(full, sizeof full, "%s/%s", root, path);
-    for (char *p = strchr(full + strlen(root) + 1, '/'); p; p = strchr(p + 1, '/')) {
-        *p = '\0';
-        mkdir(full, 0700);
-        *p = '/';
-    }
-    assert_non_null(f = fopen(full, "w"));
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
-static int make_root(void **state)
-{
-    (void)state;
-    snprintf(root, sizeof root, "/tmp/sb_test_mem_XXXXXX");
-    return mkdtemp(root) ? 0 : -1;
-}
-
-static int remove_root(void **state)
-{
-    char command[128];
-    (void)state;
-    snprintf(command, sizeof command, "rm -rf '%s'", root);
-    return system(command) == 0 ? 0 : -1;
+    sbtest_write_file(sbtest_scratch, path, text);
 }
 
 static void read_limit(struct sb_mem_limit *limit)
 {
-    sb_mem_limit_read(limit, root, root);
+    sb_mem_limit_read(limit, sbtest_scratch, sbtest_scratch);
 }
 
 static void test_meminfo_only(void **state)
@@ -147,10 +121,14 @@ static void test_cgroup_v1(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_meminfo_only, make_root, remove_root),
-        cmocka_unit_test_setup_teardown(test_rlimit_as, make_root, remove_root),
-        cmocka_unit_test_setup_teardown(test_cgroup_v2, make_root, remove_root),
-        cmocka_unit_test_setup_teardown(test_cgroup_v1, make_root, remove_root),
+        cmocka_unit_test_setup_teardown(test_meminfo_only, sbtest_scratch_setup,
+                                        sbtest_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_rlimit_as, sbtest_scratch_setup,
+                                        sbtest_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_cgroup_v2, sbtest_scratch_setup,
+                                        sbtest_scratch_teardown),
+        cmocka_unit_test_setup_teardown(test_cgroup_v1, sbtest_scratch_setup,
+                                        sbtest_scratch_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

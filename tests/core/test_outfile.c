@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,49 +22,12 @@
 #include "core/outdir.h"
 #include "core/outfile.h"
 
-static char dir[] = "/tmp/sb_test_outfile_XXXXXX";
+#include "helper.h"
 
-static int setup(void **state)
+/* Entries of the scratch directory with ".tmp." in their name. */
+static unsigned temporaries(void)
 {
-    (void)state;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_all(void **state)
-{
-    char command[256];
-
-    (void)state;
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    return system(command) == 0 ? 0 : -1;
-}
-
-static char *read_all(const char *path)
-{
-    static char buf[256];
-    FILE *f = fopen(path, "r");
-    size_t n;
-
-    if (!f)
-        return NULL;
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Entries of dir with ".tmp." in their name. */
-static int temporaries(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strstr(e->d_name, ".tmp.") != NULL;
-    closedir(d);
-    return n;
+    return sbtest_count_entries(sbtest_scratch, ".tmp.");
 }
 
 static void test_numbered(void **state)
@@ -95,17 +57,17 @@ static void test_write_never_replaces(void **state)
     struct stat st;
 
     (void)state;
-    snprintf(path, sizeof path, "%s/r.json", dir);
+    snprintf(path, sizeof path, "%s/r.json", sbtest_scratch);
     assert_int_equal(sb_outfile_write(path, "one\n", 4, used, &err), SB_OK);
     assert_string_equal(used, path);
     assert_int_equal(sb_outfile_write(path, "two\n", 4, used, &err), SB_OK);
-    snprintf(want, sizeof want, "%s/r-2.json", dir);
+    snprintf(want, sizeof want, "%s/r-2.json", sbtest_scratch);
     assert_string_equal(used, want);
     assert_int_equal(sb_outfile_write(path, "three\n", 6, used, &err), SB_OK);
-    snprintf(want, sizeof want, "%s/r-3.json", dir);
+    snprintf(want, sizeof want, "%s/r-3.json", sbtest_scratch);
     assert_string_equal(used, want);
-    assert_string_equal(read_all(path), "one\n");
-    assert_string_equal(read_all(want), "three\n");
+    sbtest_assert_file_equal(path, "one\n");
+    sbtest_assert_file_equal(want, "three\n");
     assert_int_equal(temporaries(), 0);
     /* the mode a plain create has under the umask, not mkstemp's 0600 */
     assert_int_equal(stat(path, &st), 0);
@@ -120,19 +82,19 @@ static void test_check(void **state)
     (void)state;
     assert_int_equal(sb_outfile_check("", "report", &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "-o \"\": an empty name (the report needs a file name)");
-    snprintf(path, sizeof path, "%s/", dir);
+    snprintf(path, sizeof path, "%s/", sbtest_scratch);
     assert_int_equal(sb_outfile_check(path, "plot", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "names a directory (the plot needs a file name)"));
-    snprintf(path, sizeof path, "%s/r.json", dir);
+    snprintf(path, sizeof path, "%s/r.json", sbtest_scratch);
     assert_int_equal(sb_outfile_check(path, "report", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "exists; scanbench never overwrites a report"));
-    snprintf(path, sizeof path, "%s/missing/r.json", dir);
+    snprintf(path, sizeof path, "%s/missing/r.json", sbtest_scratch);
     assert_int_equal(sb_outfile_check(path, "report", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "No such file or directory"));
-    snprintf(path, sizeof path, "%s/r.json/x.json", dir);
+    snprintf(path, sizeof path, "%s/r.json/x.json", sbtest_scratch);
     assert_int_equal(sb_outfile_check(path, "report", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "Not a directory"));
-    snprintf(path, sizeof path, "%s/new.json", dir);
+    snprintf(path, sizeof path, "%s/new.json", sbtest_scratch);
     assert_int_equal(sb_outfile_check(path, "report", &err), SB_OK);
 }
 
@@ -145,7 +107,7 @@ static void test_file_too_large(void **state)
 
     (void)state;
     memset(data, 'x', sizeof data);
-    snprintf(path, sizeof path, "%s/big.json", dir);
+    snprintf(path, sizeof path, "%s/big.json", sbtest_scratch);
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &before), 0);
     small = before;
     small.rlim_cur = 1024;
@@ -165,7 +127,7 @@ static void test_publish(void **state)
     int fd;
 
     (void)state;
-    snprintf(path, sizeof path, "%s/p.png", dir);
+    snprintf(path, sizeof path, "%s/p.png", sbtest_scratch);
     fd = sb_outfile_temp(path, ".png", tmp, &err);
     assert_true(fd >= 0);
     assert_non_null(strstr(tmp, "p.png.tmp."));
@@ -174,10 +136,10 @@ static void test_publish(void **state)
     assert_int_equal(close(fd), 0);
     assert_int_equal(sb_outfile_write(path, "appeared", 8, used, &err), SB_OK);
     assert_int_equal(sb_outfile_publish(tmp, path, used, &err), SB_OK);
-    snprintf(want, sizeof want, "%s/p-2.png", dir);
+    snprintf(want, sizeof want, "%s/p-2.png", sbtest_scratch);
     assert_string_equal(used, want);
-    assert_string_equal(read_all(want), "image");
-    assert_string_equal(read_all(path), "appeared");
+    sbtest_assert_file_equal(want, "image");
+    sbtest_assert_file_equal(path, "appeared");
     assert_int_equal(temporaries(), 0);
 }
 
@@ -190,7 +152,7 @@ static void test_outdir_moves(void **state)
 
     (void)state;
     assert_non_null(out);
-    snprintf(d, sizeof d, "%s/D", dir);
+    snprintf(d, sizeof d, "%s/D", sbtest_scratch);
     assert_int_equal(sb_outdir_create(out, d, &err), SB_OK);
     assert_int_equal(sb_outdir_create(out, d, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "File exists"));
@@ -204,18 +166,18 @@ static void test_outdir_moves(void **state)
     snprintf(command, sizeof command, "rm -r '%s'", d);
     assert_int_equal(system(command), 0);
     assert_int_equal(sb_outdir_write(out, "b.json", "b", 1, used, &err), SB_OK);
-    snprintf(want, sizeof want, "%s/D-2/b.json", dir);
+    snprintf(want, sizeof want, "%s/D-2/b.json", sbtest_scratch);
     assert_string_equal(used, want);
     assert_non_null(strstr(out->note, "the results from here on are kept in"));
     out->note[0] = '\0';
 
-    snprintf(path, sizeof path, "%s/D-2", dir);
+    snprintf(path, sizeof path, "%s/D-2", sbtest_scratch);
     snprintf(command, sizeof command, "rm -r '%s' && touch '%s'", path, path);
     assert_int_equal(system(command), 0);
     assert_int_equal(sb_outdir_write(out, "c.json", "c", 1, used, &err), SB_OK);
-    snprintf(want, sizeof want, "%s/D-3/c.json", dir);
+    snprintf(want, sizeof want, "%s/D-3/c.json", sbtest_scratch);
     assert_string_equal(used, want);
-    assert_string_equal(read_all(want), "c");
+    sbtest_assert_file_equal(want, "c");
     free(out);
 }
 
@@ -229,5 +191,5 @@ int main(void)
         cmocka_unit_test(test_publish),
         cmocka_unit_test(test_outdir_moves),
     };
-    return cmocka_run_group_tests(tests, setup, remove_all);
+    return cmocka_run_group_tests(tests, sbtest_scratch_setup, sbtest_scratch_teardown);
 }

@@ -31,6 +31,8 @@
 #include "engine/scan.h"
 #include "plan/plan.h"
 
+#include "helper.h"
+
 #define PAGE 8192u
 #define TABLE (4u << 20)
 #define NPAGES (TABLE / PAGE) /* 512 */
@@ -474,8 +476,7 @@ static void expect_bad(const char *text, const char *want)
     struct sb_error err = {0};
 
     assert_int_equal(sb_machine_parse(text, "bad.ini", &m, &err), SB_ERR_INPUT);
-    if (!strstr(err.msg, want))
-        fail_msg("error \"%s\" lacks \"%s\"", err.msg, want);
+    sbtest_assert_error_contains(&err, SB_ERR_INPUT, want);
 }
 
 /* Each kind of bad machine file: the error names the file, the line and the key. */

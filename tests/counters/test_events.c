@@ -25,40 +25,12 @@
 #include "host/cpu_id.h"
 #include "host/perf_host.h"
 
-static char scratch[] = "/tmp/sb_test_events_XXXXXX";
-
-static int make_scratch(void **state)
-{
-    (void)state;
-    return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int remove_scratch(void **state)
-{
-    char command[128];
-    (void)state;
-    snprintf(command, sizeof command, "rm -rf '%s'", scratch);
-    return system(command) == 0 ? 0 : -1;
-}
+#include "helper.h"
 
 /* Writes text to scratch/name (directories made as needed); returns the path (static). */
 static const char *write_file(const char *name, const char *text)
 {
-    static char path[512];
-    char dir[512];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", scratch, name);
-    for (char *slash = strchr(path + strlen(scratch) + 1, '/'); slash;
-         slash = strchr(slash + 1, '/')) {
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-        mkdir(dir, 0700);
-    }
-    f = fopen(path, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-    return path;
+    return sbtest_write_file(sbtest_scratch, name, text);
 }
 
 /* --- the map for each CPU -------------------------------------------------------------------- */
@@ -386,7 +358,7 @@ static void test_configs_find(void **state)
     (void)state;
 
     write_file("configs/events/mine.ini", good_map);
-    snprintf(dir, sizeof dir, "%s/configs", scratch);
+    snprintf(dir, sizeof dir, "%s/configs", sbtest_scratch);
     setenv("SCANBENCH_CONFIGS", dir, 1);
     assert_true(sb_configs_dirs(dirs) >= 1);
     assert_string_equal(dirs[0], dir);
@@ -432,7 +404,7 @@ static void test_perf_host(void **state)
     char root[512], why[512];
     (void)state;
 
-    snprintf(root, sizeof root, "%s/host1", scratch);
+    snprintf(root, sizeof root, "%s/host1", sbtest_scratch);
     write_file("host1/proc/sys/kernel/perf_event_paranoid", "3\n");
     write_file("host1/proc/self/status", "Name: x\nCapEff:\t0000000000000000\n");
     write_file("host1/sys/bus/event_source/devices/software/type", "1\n");
@@ -446,7 +418,7 @@ static void test_perf_host(void **state)
     assert_non_null(strstr(why, "the kernel registered no hardware PMU"));
     assert_non_null(strstr(why, "perf_event_paranoid is 3: counting needs <= 2 or CAP_PERFMON"));
 
-    snprintf(root, sizeof root, "%s/host2", scratch);
+    snprintf(root, sizeof root, "%s/host2", sbtest_scratch);
     write_file("host2/proc/sys/kernel/perf_event_paranoid", "1\n");
     write_file("host2/proc/self/status", "CapEff:\t0000000000000000\n");
     write_file("host2/sys/bus/event_source/devices/cpu/type", "4\n");
@@ -478,5 +450,6 @@ int main(void)
         cmocka_unit_test(test_choose),
         cmocka_unit_test(test_perf_host),
     };
-    return cmocka_run_group_tests_name("events", tests, make_scratch, remove_scratch);
+    return cmocka_run_group_tests_name("events", tests, sbtest_scratch_setup,
+                                       sbtest_scratch_teardown);
 }

@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,40 +28,18 @@
 #include "plan/plan.h"
 #include "vocab/dma_fill.h"
 
+#include "helper.h"
+
 #define PAGE 8192u
 #define TABLE (4u << 20) /* 512 pages: two drops of SB_FILE_DROP_PAGES per scan */
 #define NPAGES (TABLE / PAGE)
 #define POOL (256u << 10)
 #define RING (32u << 10)
 
-static char scratch_dir[512];
-
-static int make_scratch(void **state)
-{
-    const char *tmp = getenv("TMPDIR");
-    (void)state;
-    snprintf(scratch_dir, sizeof scratch_dir, "%s/sb_test_sources_XXXXXX",
-             tmp && tmp[0] ? tmp : "/tmp");
-    return mkdtemp(scratch_dir) ? 0 : -1;
-}
-
 static int remove_scratch(void **state)
 {
     (void)state;
-    return rmdir(scratch_dir); /* fails if anything was left in it */
-}
-
-static unsigned entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    unsigned n = 0;
-
-    assert_non_null(d);
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
+    return rmdir(sbtest_scratch); /* fails if anything was left in it */
 }
 
 static void make_params(struct sb_run_params *p, const char *source, bool bigtable,
@@ -73,7 +50,7 @@ static void make_params(struct sb_run_params *p, const char *source, bool bigtab
     p->source = sb_source_find(source);
     assert_non_null(p->source);
     p->bigtable = bigtable;
-    snprintf(p->data_dir, sizeof p->data_dir, "%s", scratch_dir);
+    snprintf(p->data_dir, sizeof p->data_dir, "%s", sbtest_scratch);
     p->table_size = TABLE;
     p->pool_size = POOL;
     p->ring_size = RING;
@@ -175,14 +152,14 @@ static void test_file_warm_and_nameless(void **state)
     struct sb_iocache file;
 
     (void)state;
-    assert_int_equal(entries(scratch_dir), 0);
+    assert_int_equal(sbtest_count_entries(sbtest_scratch, NULL), 0);
     build(&file, "file");
     assert_true(sb_file_resident(&file) == 1.0);
-    assert_int_equal(entries(scratch_dir), 0);
+    assert_int_equal(sbtest_count_entries(sbtest_scratch, NULL), 0);
     assert_true(strncmp(file.file->scratch, "O_TMPFILE", 9) == 0 ||
                 strncmp(file.file->scratch, "mkstemp", 7) == 0);
     sb_iocache_destroy(&file);
-    assert_int_equal(entries(scratch_dir), 0);
+    assert_int_equal(sbtest_count_entries(sbtest_scratch, NULL), 0);
 }
 
 static void test_scratch_errors(void **state)
@@ -191,7 +168,7 @@ static void test_scratch_errors(void **state)
     const char *how;
 
     (void)state;
-    snprintf(dir, sizeof dir, "%s/does-not-exist", scratch_dir);
+    snprintf(dir, sizeof dir, "%s/does-not-exist", sbtest_scratch);
     assert_int_equal(sb_file_scratch_open(dir, &how, why, sizeof why), -1);
     assert_non_null(strstr(why, "cannot create a scratch file in"));
     assert_non_null(strstr(why, "does-not-exist"));
@@ -251,5 +228,5 @@ int main(void)
         cmocka_unit_test(test_dma_fill_keeps_bytes),
         cmocka_unit_test(test_bigtable_runs),
     };
-    return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
+    return cmocka_run_group_tests(tests, sbtest_scratch_setup, remove_scratch);
 }

@@ -15,8 +15,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,56 +24,19 @@
 #include "core/mem.h"
 #include "host/topo.h"
 
+#include "helper.h"
+
 /* --- building fake trees -------------------------------------------------------------------- */
-
-static void make_dirs(const char *path)
-{
-    char buf[512];
-
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-            fail_msg("mkdir %s: %s", buf, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-        fail_msg("mkdir %s: %s", buf, strerror(errno));
-}
 
 /* Writes text to root/rel, making the directories above it. */
 static void put(const char *root, const char *rel, const char *text)
 {
-    char path[512], dir[512];
-    char *slash;
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    snprintf(dir, sizeof dir, "%s", path);
-    slash = strrchr(dir, '/');
-    *slash = '\0';
-    make_dirs(dir);
-    f = fopen(path, "w");
-    if (!f)
-        fail_msg("%s: %s", path, strerror(errno));
-    fputs(text, f);
-    fclose(f);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
+    sbtest_write_file(root, rel, text);
 }
 
 static void remove_tree(const char *root)
 {
-    assert_int_equal(nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
-    assert_int_not_equal(access(root, F_OK), 0);
+    assert_int_equal(sbtest_scratch_remove(root), 0);
 }
 
 static void put_cache(const char *root, int index, const char *level, const char *type,
@@ -115,11 +76,11 @@ static void assert_figure(const struct sb_figure *f, uint64_t value, const char 
 
 static void test_sysfs(void **state)
 {
-    char root[] = "/tmp/sb_test_topo_XXXXXX";
+    char root[256];
     struct sb_topology t;
     (void)state;
 
-    assert_non_null(mkdtemp(root));
+    assert_int_equal(sbtest_scratch_make(root, sizeof root, "topo"), 0);
     put_cache(root, 0, "1", "Data", "32K", "64", "8");
     put_cache(root, 1, "1", "Instruction", "64K", "128", "4"); /* ignored */
     put_cache(root, 2, "2", "Unified", "1024K", "64", "16");
@@ -169,11 +130,11 @@ static void test_sysfs(void **state)
  * as the level-1 figures, which are taken from the first index that has them). */
 static void test_sysfs_instruction_first(void **state)
 {
-    char root[] = "/tmp/sb_test_topo_XXXXXX";
+    char root[256];
     struct sb_topology t;
     (void)state;
 
-    assert_non_null(mkdtemp(root));
+    assert_int_equal(sbtest_scratch_make(root, sizeof root, "topo"), 0);
     put_cache(root, 0, "1", "Instruction", "64K", "128", "4");
     put_cache(root, 1, "1", "Data", "48K", "64", "12");
     put_cache(root, 2, "2", "Unified", "2048K", "64", "16");
@@ -255,12 +216,12 @@ static void test_hwloc_synthetic(void **state)
 
 static void test_mem_limit(void **state)
 {
-    char root[] = "/tmp/sb_test_mem_XXXXXX";
+    char root[256];
     char proc[300], cg[300], cg1[300], none[300];
     struct sb_mem_limit m;
     (void)state;
 
-    assert_non_null(mkdtemp(root));
+    assert_int_equal(sbtest_scratch_make(root, sizeof root, "topo"), 0);
     snprintf(proc, sizeof proc, "%s/proc-root", root);
     snprintf(cg, sizeof cg, "%s/cgroup-v2", root);
     snprintf(cg1, sizeof cg1, "%s/cgroup-v1", root);

@@ -30,6 +30,8 @@
 #include "plan/plan.h"
 #include "report/read.h"
 
+#include "helper.h"
+
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
 
 static void test_table_shape(void **state)
@@ -247,9 +249,7 @@ static int plan_of(const char *const *sets, struct sb_experiment *exp, struct sb
 {
     struct sb_error err = {0};
 
-    assert_int_equal(sb_experiment_init(exp, &err), SB_OK);
-    for (int i = 0; sets[i]; i++)
-        assert_int_equal(sb_experiment_set(exp, sets[i], &err), SB_OK);
+    sbtest_experiment_from_sets(exp, sets);
     return sb_plan_build(exp, &big_limit, plan, &err);
 }
 

@@ -25,30 +25,9 @@
 #include "plan/experiment.h"
 #include "plan/plan.h"
 
+#include "helper.h"
+
 static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
-
-/* Writes text to a new file under /tmp; returns its path (to unlink and free). */
-static char *write_temp(const char *text)
-{
-    char *path = strdup("/tmp/sb_test_experiment_XXXXXX");
-    int fd;
-    FILE *f;
-
-    assert_non_null(path);
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-    return path;
-}
-
-static void remove_temp(char *path)
-{
-    unlink(path);
-    free(path);
-}
 
 /* --- units --------------------------------------------------------------------------------- */
 
@@ -128,7 +107,7 @@ static void test_format_size(void **state)
 
 static void test_good_file(void **state)
 {
-    char *path = write_temp("; a test experiment\n"
+    char *path = sbtest_write_temp("; a test experiment\n"
                             "[experiment]\n"
                             "name = sweep\n"
                             "description =   a test sweep   \n"
@@ -185,7 +164,7 @@ static void test_good_file(void **state)
     assert_string_equal(exp.settings[SB_K_KERNEL].values[0], "memcpy");
 
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 }
 
 static void test_embedded_default(void **state)
@@ -234,18 +213,17 @@ static void test_embedded_default(void **state)
 /* Reads text from a file; expects SB_ERR_INPUT and the message "<file>:<line>: <rest>". */
 static void expect_file_error(const char *text, int line, const char *rest)
 {
-    char *path = write_temp(text);
+    char *path = sbtest_write_temp(text);
     struct sb_experiment exp;
     struct sb_error err = {0};
     char want[1024];
 
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
-    assert_int_equal(err.status, SB_ERR_INPUT);
     snprintf(want, sizeof want, "%s:%d: %s", path, line, rest);
-    assert_string_equal(err.msg, want);
+    sbtest_assert_error(&err, SB_ERR_INPUT, want);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 }
 
 static void test_file_unknown_key(void **state)
@@ -327,13 +305,13 @@ static void test_file_structure(void **state)
     (void)state;
 
     /* set twice: names both lines */
-    path = write_temp("[experiment]\npool_size = 1M\nname = t\npool_size = 2M\n");
+    path = sbtest_write_temp("[experiment]\npool_size = 1M\nname = t\npool_size = 2M\n");
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
     snprintf(want, sizeof want, "%s:4: pool_size: set twice (first at %s:2)", path, path);
     assert_string_equal(err.msg, want);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 
     expect_file_error("name = t\n[experiment]\n", 1,
                       "name: keys belong in the [experiment] or [thread] section");
@@ -409,7 +387,7 @@ static void test_read_string(void **state)
 /* Reads text from a file; expects SB_ERR_INPUT and the message "<file>: <rest>" (no line). */
 static void expect_whole_file_error(const char *text, const char *rest)
 {
-    char *path = write_temp(text);
+    char *path = sbtest_write_temp(text);
     struct sb_experiment exp;
     struct sb_error err = {0};
     char want[1024];
@@ -417,9 +395,9 @@ static void expect_whole_file_error(const char *text, const char *rest)
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
     snprintf(want, sizeof want, "%s: %s", path, rest);
-    assert_string_equal(err.msg, want);
+    sbtest_assert_error(&err, SB_ERR_INPUT, want);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 }
 
 /* Issue 15, item 7: what inih would misread or skip is refused, with its line; CRLF is read. */
@@ -464,7 +442,7 @@ static void test_file_whole(void **state)
                       "[expriment]: unknown section (known: [experiment], [thread])");
 
     /* CRLF keeps working, with its line numbers; a comment after a header is one */
-    path = write_temp("[experiment] ; the keys\r\nname = crlf\r\nop = vacuum, count\r\n"
+    path = sbtest_write_temp("[experiment] ; the keys\r\nname = crlf\r\nop = vacuum, count\r\n"
                       "description = two\r\n  lines\r\n");
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
@@ -473,7 +451,7 @@ static void test_file_whole(void **state)
     assert_string_equal(exp.settings[SB_K_OP].values[1], "count");
     assert_string_equal(exp.settings[SB_K_DESCRIPTION].values[0], "two lines");
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
     expect_file_error("[experiment]\r\nname = crlf\r\npool_size = 12QB\r\n", 3,
                       "pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
 }
@@ -482,7 +460,7 @@ static void test_file_whole(void **state)
  * that reads as a key of its own is refused rather than added to the value. */
 static void test_file_continued(void **state)
 {
-    char *path = write_temp("[experiment]\nname = c\ndescription = first\n    second\n"
+    char *path = sbtest_write_temp("[experiment]\nname = c\ndescription = first\n    second\n"
                             "pool_size = 128K,\n    256K, 16M\n[thread]\nwho = someone,\n"
                             "  somewhere\nfigure = count clock 16MB:\n  1221 MB/s\n");
     struct sb_experiment exp;
@@ -501,7 +479,7 @@ static void test_file_continued(void **state)
     assert_int_equal(exp.thread.nfigures, 1);
     assert_true(exp.thread.figures[0].value == 1221.0);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 
     /* a value that does not read joined is refused, at its key's line */
     expect_file_error("[experiment]\npool_size = 128K\n  256K\n", 2,
@@ -514,13 +492,13 @@ static void test_file_continued(void **state)
                       "\"table = t\": an indented line goes on with the value of who above; a "
                       "key of its own starts its line");
     /* [thread] keys given twice (the second replaced the first) */
-    path = write_temp("[experiment]\n[thread]\nwho = a\nwho = b\n");
+    path = sbtest_write_temp("[experiment]\n[thread]\nwho = a\nwho = b\n");
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
     snprintf(want, sizeof want, "%s:4: who: set twice (first at %s:3)", path, path);
     assert_string_equal(err.msg, want);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 }
 
 /* --- UTF-8 and lengths (issue 15, item 6) -------------------------------------------------- */
@@ -737,11 +715,9 @@ static void expect_plan_error(const char *const *sets, const struct sb_mem_limit
     struct sb_plan plan;
     struct sb_error err = {0};
 
-    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
-    for (; *sets; sets++)
-        assert_int_equal(sb_experiment_set(&exp, *sets, &err), SB_OK);
+    sbtest_experiment_from_sets(&exp, sets);
     assert_int_equal(sb_plan_build(&exp, limit, &plan, &err), SB_ERR_INPUT);
-    assert_string_equal(err.msg, want);
+    sbtest_assert_error(&err, SB_ERR_INPUT, want);
     assert_null(plan.runs);
     assert_int_equal(plan.nruns, 0);
     sb_experiment_free(&exp);
@@ -754,9 +730,7 @@ static size_t plan_runs(const char *const *sets, const struct sb_mem_limit *limi
     struct sb_error err = {0};
     size_t n;
 
-    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
-    for (; *sets; sets++)
-        assert_int_equal(sb_experiment_set(&exp, *sets, &err), SB_OK);
+    sbtest_experiment_from_sets(&exp, sets);
     if (sb_plan_build(&exp, limit, &plan, &err) != SB_OK)
         fail_msg("plan refused: %s", err.msg);
     n = plan.nruns;
@@ -813,7 +787,7 @@ static void test_plan_errors(void **state)
 static void test_plan_error_file_origin(void **state)
 {
     const struct sb_mem_limit limit64 = {.bytes = 64ull << 20, .source = "test"};
-    char *path = write_temp("[experiment]\nname = big\n\ntable_size = 512M\n");
+    char *path = sbtest_write_temp("[experiment]\nname = big\n\ntable_size = 512M\n");
     struct sb_experiment exp;
     struct sb_plan plan;
     struct sb_error err = {0};
@@ -827,7 +801,7 @@ static void test_plan_error_file_origin(void **state)
              "than this host can give (64MB, test)", path);
     assert_string_equal(err.msg, want);
     sb_experiment_free(&exp);
-    remove_temp(path);
+    sbtest_remove_temp(path);
 }
 
 static void test_sweep_order(void **state)

@@ -27,32 +27,14 @@
 #include "report/read.h"
 #include "stats/mannwhitney.h"
 
+#include "helper.h"
+
 /* ---- helpers ------------------------------------------------------------------------------ */
-
-/* |got - want| <= eps, in double precision (cmocka 1.1.5 compares floats only) */
-#define assert_near(got, want, eps) near_(got, want, eps, #got, __FILE__, __LINE__)
-static void near_(double got, double want, double eps, const char *what, const char *file,
-                  int line)
-{
-    if (!(fabs(got - want) <= eps))
-        fail_msg("%s:%d: %s = %.17g, want %.17g within %g", file, line, what, got, want, eps);
-}
-
-/* tests/data/NAME under $top_srcdir (set by the test harness; "." when run by hand). */
-static char *data_path(const char *name)
-{
-    const char *top = getenv("top_srcdir");
-    size_t len = strlen(top ? top : ".") + strlen(name) + 16;
-    char *path = malloc(len);
-    assert_non_null(path);
-    snprintf(path, len, "%s/tests/data/%s", top ? top : ".", name);
-    return path;
-}
 
 static json_t *load_fixture(const char *name)
 {
     struct sb_error err = {0};
-    char *path = data_path(name);
+    char *path = sbtest_data_path(name);
     json_t *report = NULL;
     int status = sb_report_load(path, &report, &err);
     if (status != SB_OK)
@@ -61,34 +43,11 @@ static json_t *load_fixture(const char *name)
     return report;
 }
 
-/* The whole file, NUL-terminated. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long size;
-
-    if (!f)
-        fail_msg("cannot open %s", path);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    assert_true(size >= 0);
-    rewind(f);
-    buf = malloc((size_t)size + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-    buf[size] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)size;
-    return buf;
-}
-
 /* Fails showing both texts when got differs from the golden file tests/data/NAME. */
 static void assert_golden(const char *got, const char *name)
 {
-    char *path = data_path(name);
-    char *want = slurp(path, NULL);
+    char *path = sbtest_data_path(name);
+    char *want = sbtest_read_file(path, NULL);
     if (strcmp(got, want) != 0)
         fail_msg("output differs from %s\n--- want:\n%s--- got:\n%s", path, want, got);
     free(want);
@@ -224,16 +183,16 @@ struct bad_case {
 
 static void test_load_errors(void **state)
 {
-    char dir[] = "/tmp/sb-test-compare.XXXXXX";
-    char *good_path = data_path("report-a.json");
+    char dir[256];
+    char *good_path = sbtest_data_path("report-a.json");
     size_t good_len;
-    char *good = slurp(good_path, &good_len);
+    char *good = sbtest_read_file(good_path, &good_len);
     json_error_t jerr;
     json_t *doc;
     char *v2, *v3, *no_field, *no_median;
     (void)state;
 
-    assert_non_null(mkdtemp(dir));
+    assert_int_equal(sbtest_scratch_make(dir, sizeof dir, "compare"), 0);
     /* the fixture (schema 1) edited: a schema this scanbench does not read; schema 2 without
      * its scans; run 1 without "footprint"; no median */
     doc = json_loads(good, 0, &jerr);
@@ -270,7 +229,7 @@ static void test_load_errors(void **state)
             {"missing.json", "", {"cannot read", NULL}}, /* not written */
         };
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            char path[256];
+            char path[320];
             struct sb_error err = {0};
             json_t *report = (json_t *)1;
             FILE *f;

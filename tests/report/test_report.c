@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +33,8 @@
 #include "runner/record.h"
 #include "runner/runner.h"
 #include "stats/schedule.h"
+
+#include "helper.h"
 
 static const char tiny_ini[] = "[experiment]\n"
                                "name = tiny\n"
@@ -295,55 +296,16 @@ static int same_json(const json_t *a, const json_t *b)
     return json_equal((json_t *)a, (json_t *)b);
 }
 
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long len;
-
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    len = ftell(f);
-    assert_true(len > 0);
-    rewind(f);
-    buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    buf[len] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Names in dir other than . and ..; counts those containing ".tmp.". */
-static int count_entries(const char *dir, int *ntmp)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    assert_non_null(d);
-    *ntmp = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        n++;
-        *ntmp += strstr(e->d_name, ".tmp.") != NULL;
-    }
-    closedir(d);
-    return n;
-}
-
 static void test_report_write(void **state)
 {
     struct fixture *fx = *state;
-    char dir[] = "/tmp/sb_test_report_XXXXXX";
-    char path[128], sub[128], used[SB_OUTFILE_MAX], *before, *after, *second;
+    char dir[256];
+    char path[320], sub[320], used[SB_OUTFILE_MAX], *before, *after, *second;
     struct sb_error err = {0};
     json_error_t jerr;
     json_t *back;
-    int ntmp;
 
-    assert_non_null(mkdtemp(dir));
+    assert_int_equal(sbtest_scratch_make(dir, sizeof dir, "report"), 0);
     snprintf(path, sizeof path, "%s/report.json", dir);
     assert_int_equal(sb_report_check_target(path, &err), SB_OK);
     assert_int_equal(sb_report_write(fx->report, path, used, &err), SB_OK);
@@ -355,12 +317,12 @@ static void test_report_write(void **state)
         fail_msg("%s: %s", path, jerr.text);
     assert_true(same_json(back, fx->report));
     json_decref(back);
-    assert_int_equal(count_entries(dir, &ntmp), 1);
-    assert_int_equal(ntmp, 0);
+    assert_int_equal(sbtest_count_entries(dir, NULL), 1);
+    assert_int_equal(sbtest_count_entries(dir, ".tmp."), 0);
 
     /* the file is there now: the check before a run refuses; a write at the end of one (the
      * name appeared during the run) keeps the report as report-2.json, the first file stays */
-    before = read_all(path);
+    before = sbtest_read_file(path, NULL);
     assert_int_equal(sb_report_check_target(path, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "exists"));
     assert_true(strncmp(err.msg, path, strlen(path)) == 0);
@@ -368,9 +330,9 @@ static void test_report_write(void **state)
     assert_int_equal(sb_report_write(fx->report, path, used, &err), SB_OK);
     snprintf(sub, sizeof sub, "%s/report-2.json", dir);
     assert_string_equal(used, sub);
-    after = read_all(path);
+    after = sbtest_read_file(path, NULL);
     assert_string_equal(before, after);
-    second = read_all(sub);
+    second = sbtest_read_file(sub, NULL);
     back = json_loads(second, 0, &jerr);
     assert_non_null(back);
     assert_true(same_json(back, fx->report));
@@ -378,8 +340,8 @@ static void test_report_write(void **state)
     free(before);
     free(after);
     free(second);
-    assert_int_equal(count_entries(dir, &ntmp), 2);
-    assert_int_equal(ntmp, 0);
+    assert_int_equal(sbtest_count_entries(dir, NULL), 2);
+    assert_int_equal(sbtest_count_entries(dir, ".tmp."), 0);
     assert_int_equal(unlink(sub), 0);
 
     /* an empty name, a name ending in '/', a directory that does not exist cannot be written */

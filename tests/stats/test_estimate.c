@@ -21,7 +21,8 @@
 #include "stats/schedule.h"
 #include "stats/stats.h"
 
-#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "helper.h"
+
 #define SEED SB_BOOTSTRAP_SEED
 
 static void test_constant_ratio(void **state)

@@ -18,13 +18,14 @@
 #include "stats/knee.h"
 #include "stats/schedule.h"
 
+#include "helper.h"
+
 #define NP 8
 #define NR 6
 #define RESAMPLES 1000
 #define SEED 42u
 #define KB 1024.0
 
-#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 
 static void sweep_x(double *x, size_t np)
 {

@@ -16,7 +16,8 @@
 
 #include "stats/wilcoxon.h"
 
-#define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "helper.h"
+
 
 static double normal_two_sided(double z) { return erfc(fabs(z) / sqrt(2.0)); }
 
