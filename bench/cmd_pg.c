@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
+#include "setup.h"
 
 /* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
  * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */
@@ -51,97 +52,124 @@ static void mark_stopped(const struct sb_pg_jobs *jobs, json_t *report, struct s
             "%zu runs finished, marked incomplete%s", why, done + 1, jobs->n, name, done, more);
 }
 
-int sb_cmd_pg(int argc, char **argv)
+/* What a server run needs: the command line read, the experiment read with the keys a server
+ * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
+ * everything that can refuse the input, before the cluster starts. */
+static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_setup *s,
+                   struct sb_pg_jobs *jobs, char *ignored, size_t ignored_size,
+                   struct sb_error *err)
 {
-    struct sb_run_args args;
-    struct sb_error err = {0};
-    struct sb_experiment exp;
-    struct sb_mem_limit limit;
-    struct sb_plan plan = {0};
-    struct sb_pg_jobs jobs = {0};
-    struct sb_pg_session *session = NULL;
-    struct sb_topology topo;
-    json_t *report = NULL, *block;
-    char *command = NULL, why[256], ignored[768], notes[1800];
-    int status, exp_ready = 0;
-    bool stopped = false;
+    char why[256];
+    int status = sb_run_args_parse(argc, argv, "scanbench pg " SB_ARGS_PG, args, err);
 
-    status = sb_run_args_parse(argc, argv, "scanbench pg " SB_ARGS_PG, &args, &err);
     if (status == SB_OK && !sb_pg_built(why, sizeof why))
-        status = sb_fail(&err, SB_ERR_INPUT, "pg: %s", why);
-    if (status != SB_OK)
-        goto out;
-    status = sb_experiment_init(&exp, &err);
-    exp_ready = 1;
+        status = sb_fail(err, SB_ERR_INPUT, "pg: %s", why);
     if (status == SB_OK)
-        status = sb_run_args_read_experiment(&args, &exp, &err);
+        status = sb_setup_read(s, args->file, args->sets, args->nsets, err);
     /* keys the server runs do not honour (bigtable, threads...) are refused before planning,
      * whose own checks of them (cores for threads...) would not be the point */
     if (status == SB_OK)
-        status = sb_pg_check_keys(&exp, &err);
+        status = sb_pg_check_keys(&s->exp, err);
     if (status == SB_OK) {
-        sb_pg_ignored_keys_note(&exp, ignored, sizeof ignored);
-        collapse_ignored_lists(&exp);
+        sb_pg_ignored_keys_note(&s->exp, ignored, ignored_size);
+        collapse_ignored_lists(&s->exp);
+        status = sb_setup_plan(s, NULL, err);
     }
-    if (status != SB_OK)
-        goto out;
-    sb_mem_limit_read(&limit, "", "");
-    status = sb_plan_build(&exp, &limit, &plan, &err);
     if (status == SB_OK)
-        status = sb_pg_jobs_build(&plan, &exp, true, &jobs, &err);
-    if (status == SB_OK && jobs.n == 0)
-        status = sb_fail(&err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
-                         exp.settings[SB_K_OP].origin);
-    if (status == SB_OK && args.output)
-        status = sb_report_check_target(args.output, &err);
-    if (status != SB_OK)
-        goto out;
-    snprintf(notes, sizeof notes, "%s%s%s", ignored, ignored[0] && jobs.notes[0] ? "; " : "",
-             jobs.notes);
+        status = sb_pg_jobs_build(&s->plan, &s->exp, true, jobs, err);
+    if (status == SB_OK && jobs->n == 0)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
+                         s->exp.settings[SB_K_OP].origin);
+    if (status == SB_OK && args->output)
+        status = sb_report_check_target(args->output, err);
+    return status;
+}
 
-    sb_runner_topology(&plan, &topo);
-    command = sb_args_command_line(argc, argv);
-    report = sb_report_new(&plan, &topo, command ? command : "scanbench pg");
+/* The report begun: the plan, the host, and the schedule a server run has (each run alone). */
+static json_t *begin_report(const struct sb_setup *s, const char *command)
+{
+    json_t *report = sb_setup_report(s, command ? command : "scanbench pg");
+
     if (!report || json_object_set_new(report, "schedule", json_pack(
                        "{s:s, s:s, s:n}", "kind", "blocked", "why", "each server run alone: "
                        "shared_buffers is the server's, set when it starts", "reference")) != 0) {
-        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
-        goto out;
+        json_decref(report);
+        return NULL;
     }
     sb_report_mark_complete(report);
-    /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
-     * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
-    sb_stop_install();
-    status = sb_pg_session_open(&session, &jobs, args.quiet, &err);
-    if (status == SB_OK && notes[0] && !args.quiet)
+    return report;
+}
+
+/* The cluster started, the jobs run on it into the report's runs; *stopped: a signal or the
+ * watchdog stopped them (the report then says so). */
+static int run_server(struct sb_pg_session **session, const struct sb_pg_jobs *jobs,
+                      const char *notes, bool quiet, json_t *report, bool *stopped,
+                      struct sb_error *err)
+{
+    int status = sb_pg_session_open(session, jobs, quiet, err);
+
+    if (status == SB_OK && notes[0] && !quiet)
         fprintf(stderr, "scanbench: note: %s\n", notes);
     if (status == SB_OK)
-        status = sb_pg_session_run(session, &jobs, json_object_get(report, "runs"), args.quiet,
-                                   &err);
-    stopped = status != SB_OK && sb_stop_requested();
+        status = sb_pg_session_run(*session, jobs, json_object_get(report, "runs"), quiet, err);
+    *stopped = status != SB_OK && sb_stop_requested();
     if (status == SB_OK)
         sb_stop_work_done();
-    else if (stopped)
-        mark_stopped(&jobs, report, &err);
-    else
-        goto out;
-    block = session ? sb_pg_session_json(session) : json_null();
+    else if (*stopped)
+        mark_stopped(jobs, report, err);
+    return status;
+}
+
+/* The server's block (its settings and the notes) into the report, the table printed, the
+ * report written with -o. */
+static int finish(const struct sb_pg_session *session, const char *notes, json_t *report,
+                  const struct sb_run_args *args, bool stopped, int status, struct sb_error *err)
+{
+    json_t *block = session ? sb_pg_session_json(session) : json_null();
+    struct sb_error write_err = {0};
+    static char used[SB_OUTFILE_MAX];
+
     json_object_set_new(block, "notes", json_string(notes));
     json_object_set_new(report, "postgresql", block);
     if (!stopped || json_array_size(json_object_get(report, "runs")))
         sb_render_pg(stdout, report);
     fflush(stdout);
-    if (args.output) {
-        struct sb_error write_err = {0};
-        static char used[SB_OUTFILE_MAX];
-        int written = sb_report_save(report, args.output, args.quiet, used, &write_err);
-        if (written != SB_OK && !stopped) {
-            status = written;
-            err = write_err;
-        } else if (written != SB_OK) {
-            fprintf(stderr, "scanbench: %s\n", write_err.msg);
-        }
+    if (!args->output)
+        return status;
+    return sb_setup_settle_write(status, sb_report_save(report, args->output, args->quiet, used,
+                                                        &write_err), &write_err, err);
+}
+
+int sb_cmd_pg(int argc, char **argv)
+{
+    struct sb_run_args args;
+    struct sb_error err = {0};
+    static struct sb_setup s;
+    struct sb_pg_jobs jobs = {0};
+    struct sb_pg_session *session = NULL;
+    json_t *report = NULL;
+    char *command = NULL, ignored[768] = "", notes[1800];
+    int status;
+    bool stopped = false;
+
+    memset(&s, 0, sizeof s);
+    status = prepare(argc, argv, &args, &s, &jobs, ignored, sizeof ignored, &err);
+    if (status != SB_OK)
+        goto out;
+    snprintf(notes, sizeof notes, "%s%s%s", ignored, ignored[0] && jobs.notes[0] ? "; " : "",
+             jobs.notes);
+    command = sb_args_command_line(argc, argv);
+    report = begin_report(&s, command);
+    if (!report) {
+        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
+        goto out;
     }
+    /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
+     * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
+    sb_stop_install();
+    status = run_server(&session, &jobs, notes, args.quiet, report, &stopped, &err);
+    if (status == SB_OK || stopped)
+        status = finish(session, notes, report, &args, stopped, status, &err);
 out:
     sb_pg_session_close(session);
     if (status != SB_OK)
@@ -149,9 +177,7 @@ out:
     json_decref(report);
     free(command);
     sb_pg_jobs_free(&jobs);
-    sb_plan_free(&plan);
-    if (exp_ready)
-        sb_experiment_free(&exp);
+    sb_setup_free(&s);
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
+#include "setup.h"
 #include "vocab/vocab.h"
 
 #define MAX_EXPERIMENTS 64
@@ -32,9 +33,7 @@
 struct reproduction {
     char names[MAX_EXPERIMENTS][64];
     int n;
-    struct sb_experiment exps[MAX_EXPERIMENTS];
-    struct sb_plan plans[MAX_EXPERIMENTS];
-    int ready; /* experiments initialised (to free) */
+    struct sb_setup setups[MAX_EXPERIMENTS]; /* each experiment read and planned */
     bool pg;   /* --pg: also on a live PostgreSQL server */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
@@ -153,8 +152,9 @@ static bool has_placement(const struct sb_run_params *run, const char *placement
  * (after --quick and --set): else the verdict leaves the op out without a word. */
 static int check_thread_placements(const struct reproduction *r, int i, struct sb_error *err)
 {
-    const struct sb_plan *plan = &r->plans[i];
-    const char *const placements[2] = {r->exps[i].thread.slow, r->exps[i].thread.fast};
+    const struct sb_plan *plan = &r->setups[i].plan;
+    const struct sb_thread *thread = &r->setups[i].exp.thread;
+    const char *const placements[2] = {thread->slow, thread->fast};
 
     for (size_t a = 0; a < plan->nruns; a++) {
         const char *op = plan->runs[a].op->name;
@@ -166,51 +166,48 @@ static int check_thread_placements(const struct reproduction *r, int i, struct s
             if (!found)
                 return sb_fail(err, SB_ERR_INPUT, "%s: [thread] %s = %s: no run of op %s has "
                                "that placement (the verdict compares slow and fast)",
-                               r->exps[i].source, p ? "fast" : "slow", placements[p], op);
+                               r->setups[i].exp.source, p ? "fast" : "slow", placements[p], op);
         }
     }
     return SB_OK;
 }
 
-/* Reads and plans every experiment before running any, so bad input stops everything. */
+/* Reads and plans every experiment before running any, so bad input stops everything: each
+ * file, then repetitions=auto, --quick's sets, the cache model's counters when built, and the
+ * command line's --set, in that order. */
 static int prepare(struct reproduction *r, const char **sets, int nsets, bool quick,
                    struct sb_error *err)
 {
     /* --quick: 64MB tables, no warm-up, timed scans of 15 ms: the 88 runs' 10 rounds take about
      * 15 s of timed scans, and the whole reproduction (tables, validation, the cache model's
      * replays) fits its 60 s */
-    static const char *quick_sets[] = {"table_size=64M", "warmup=0", "min_scan_ms=15"};
+    static const char *const quick_sets[] = {"table_size=64M", "warmup=0", "min_scan_ms=15"};
+    const char *all_sets[5 + 256];
+    int nall = 0, status = SB_OK;
     struct sb_mem_limit limit;
-    int status = SB_OK;
 
+    all_sets[nall++] = "repetitions=auto";
+    for (size_t q = 0; quick && q < sizeof quick_sets / sizeof *quick_sets; q++)
+        all_sets[nall++] = quick_sets[q];
+    if (sb_counter_backend_find("sim"))
+        all_sets[nall++] = "counters=sim";
+    for (int s = 0; s < nsets; s++)
+        all_sets[nall++] = sets[s];
     sb_mem_limit_read(&limit, "", "");
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         char path[1024];
         status = sb_configs_find("experiments", r->names[i], path, sizeof path, err);
         if (status == SB_OK)
-            status = sb_experiment_init(&r->exps[i], err);
-        if (status != SB_OK)
-            break;
-        r->ready++;
-        status = sb_experiment_read_file(&r->exps[i], path, err);
+            status = sb_setup_read(&r->setups[i], path, all_sets, nall, err);
         if (status == SB_OK)
-            status = sb_experiment_set(&r->exps[i], "repetitions=auto", err);
-        for (size_t q = 0; status == SB_OK && quick && q < sizeof quick_sets / sizeof *quick_sets;
-             q++)
-            status = sb_experiment_set(&r->exps[i], quick_sets[q], err);
-        if (status == SB_OK && sb_counter_backend_find("sim"))
-            status = sb_experiment_set(&r->exps[i], "counters=sim", err);
-        for (int s = 0; status == SB_OK && s < nsets; s++)
-            status = sb_experiment_set(&r->exps[i], sets[s], err);
-        if (status == SB_OK)
-            status = sb_plan_build(&r->exps[i], &limit, &r->plans[i], err);
+            status = sb_setup_plan(&r->setups[i], &limit, err);
         if (status == SB_OK)
             status = check_thread_placements(r, i, err);
     }
     r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
     if (status == SB_OK && r->n > 0 &&
-        strncmp(r->exps[0].settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
-        r->budget = r->plans[0].schedule.time_budget;
+        strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
+        r->budget = r->setups[0].plan.schedule.time_budget;
     return status;
 }
 
@@ -257,7 +254,8 @@ static int open_pg(struct reproduction *r, struct sb_pg_session **session, struc
     if (!sb_pg_built(why, sizeof why))
         return sb_fail(err, SB_ERR_INPUT, "--pg: %s", why);
     for (int i = 0; i < r->n && status == SB_OK; i++) {
-        status = sb_pg_jobs_build(&r->plans[i], &r->exps[i], false, &r->pg_jobs[i], err);
+        status = sb_pg_jobs_build(&r->setups[i].plan, &r->setups[i].exp, false, &r->pg_jobs[i],
+                                  err);
         if (status == SB_OK)
             status = sb_pg_jobs_append(&r->pg_all, &r->pg_jobs[i], err);
     }
@@ -283,46 +281,6 @@ static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *sess
     return status;
 }
 
-/* What the reproduction has found so far, for its last line. */
-struct tally {
-    int compared, faster, same, slower, undecided, lowered, with_counters, reproducible, twice;
-};
-
-static void tally_verdict(struct tally *t, const json_t *verdict)
-{
-    size_t k;
-    const json_t *cmp;
-
-    t->compared += (int)json_integer_value(json_object_get(verdict, "compared"));
-    t->faster += (int)json_integer_value(json_object_get(verdict, "confined_faster"));
-    t->same += (int)json_integer_value(json_object_get(verdict, "same"));
-    t->slower += (int)json_integer_value(json_object_get(verdict, "confined_slower"));
-    t->undecided += (int)json_integer_value(json_object_get(verdict, "undecided"));
-    json_array_foreach(json_object_get(verdict, "comparisons"), k, cmp) {
-        const json_t *ev = json_object_get(cmp, "counters");
-        if (json_is_boolean(json_object_get(ev, "writebacks_lowered"))) {
-            t->with_counters++;
-            t->lowered += json_is_true(json_object_get(ev, "writebacks_lowered"));
-        }
-    }
-}
-
-static void overall(FILE *out, const struct tally *t)
-{
-    fprintf(out, "\n== overall: of %d slow/fast comparisons on this host, the L2-confined "
-                 "placement was faster in %d, the same in %d, slower in %d, undecided in %d",
-            t->compared, t->faster, t->same, t->slower, t->undecided);
-    if (t->with_counters)
-        fprintf(out, "; it had fewer L2 write-backs per page in %d of %d (see each experiment "
-                     "for measured or simulated)", t->lowered, t->with_counters);
-    else
-        fprintf(out, "; no counters were available to say why");
-    fprintf(out, ".\n");
-    if (t->twice)
-        fprintf(out, "== --twice: %d of %d experiments REPRODUCIBLE (and decided something).\n",
-                t->reproducible, t->twice);
-}
-
 /* The seconds experiment i's schedule may take: its share (by runs) of what is left, less what
  * the runs left will spend outside their rounds (building tables, validating, the cache model's
  * replays), as the experiments so far spent it per run. */
@@ -331,7 +289,7 @@ static double budget_of(const struct reproduction *r, int i, double t0, size_t r
 {
     double left = r->budget - (sb_timer_now() - t0) - outside_per_run * (double)runs_left *
                                                           (r->twice ? 2.0 : 1.0);
-    double share = runs_left ? (double)r->plans[i].nruns / (double)runs_left : 1.0;
+    double share = runs_left ? (double)r->setups[i].plan.nruns / (double)runs_left : 1.0;
     return (left > 0 ? left : 1.0) * share / (r->twice ? 2.0 : 1.0);
 }
 
@@ -349,19 +307,17 @@ static double outside_rounds(const json_t *report)
 static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
                          struct sb_pg_session *session, json_t **out, struct sb_error *err)
 {
-    struct sb_topology topo;
-    struct sb_plan *plan = &r->plans[i];
+    struct sb_setup *s = &r->setups[i];
     json_t *report;
     int status;
 
-    plan->schedule.time_budget = budget;
-    plan->schedule.seed += (uint64_t)pass;
-    sb_runner_topology(plan, &topo);
-    report = *out = sb_report_new(plan, &topo, "scanbench reproduce");
+    s->plan.schedule.time_budget = budget;
+    s->plan.schedule.seed += (uint64_t)pass;
+    report = *out = sb_setup_report(s, "scanbench reproduce");
     if (!report)
         return sb_fail(err, SB_ERR_RUN, "cannot build the report");
-    json_object_set_new(report, "thread", sb_thread_json(&r->exps[i].thread));
-    status = sb_runner_run(plan, report, true, err);
+    json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
+    status = sb_runner_run(&s->plan, report, true, err);
     if (status == SB_OK && session && pass == 0)
         status = add_pg_runs(r, i, session, report, err);
     json_object_set_new(report, "analysis", sb_analysis_build(report));
@@ -373,26 +329,21 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
 /* Saves a report as DIR/NAME.json (NAME.2.json for --twice's second); a failure after a stop
  * is said, not returned (the stop's status stands). */
 static int keep_report(struct sb_outdir *dir, const char *name, int pass, json_t *report,
-                       bool stopped, struct sb_error *err)
+                       int status, struct sb_error *err)
 {
     char file[96];
     struct sb_error write_err = {0};
 
     if (!dir)
-        return SB_OK;
+        return status;
     snprintf(file, sizeof file, "%s%s", name, pass ? ".2" : "");
-    if (save_report(dir, file, report, &write_err) == SB_OK)
-        return SB_OK;
-    if (stopped) {
-        fprintf(stderr, "scanbench: %s\n", write_err.msg);
-        return SB_OK;
-    }
-    *err = write_err;
-    return write_err.status;
+    return sb_setup_settle_write(status, save_report(dir, file, report, &write_err), &write_err,
+                                 err);
 }
 
-static void say_reproducible(FILE *out, const char *name, json_t *first, json_t *second,
-                             struct tally *t)
+/* --twice: whether experiment name's two schedules agree, said in out and kept in the second
+ * report (its `reproducibility`). */
+static void say_reproducible(FILE *out, const char *name, json_t *first, json_t *second)
 {
     char why[2048];
     bool same = sb_reproducible(json_object_get(first, "analysis"),
@@ -403,8 +354,6 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
     json_int_t seed = json_integer_value(json_object_get(json_object_get(first, "schedule"),
                                                          "seed"));
 
-    t->twice++;
-    t->reproducible += same && !vacuous;
     if (vacuous)
         fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
                      "(every call withheld or inconclusive, no clear knee)\n", name);
@@ -416,50 +365,107 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
                                   vacuous, "first_seed", seed, "why", same ? "" : why));
 }
 
+/* Where the reproduction stands: the runs left and done, and the seconds spent outside the
+ * rounds so far (for each experiment's share of the budget). */
+struct progress {
+    size_t runs_left, runs_done;
+    double t0, outside;
+};
+
+/* One schedule of experiment i (pass 1: --twice's second): run, printed into out with its
+ * verdict (and, after the second, whether the two agree), counted into t, its report kept. */
+static int reproduce_pass(struct reproduction *r, int i, int pass, double budget,
+                          struct sb_pg_session *session, FILE *out, struct sb_outdir *dir,
+                          json_t *reports[2], struct sb_reproduction_tally *t,
+                          struct sb_error *err)
+{
+    int status = reproduce_one(r, i, pass, budget, session, &reports[pass], err);
+    bool stopped = status != SB_OK && sb_stop_requested();
+
+    if (status == SB_OK && i == r->n - 1 && pass == (r->twice ? 1 : 0))
+        sb_stop_work_done(); /* a signal from now on changes nothing */
+    if (status == SB_OK || stopped) {
+        fprintf(out, "%s", i || pass ? "\n" : "");
+        if (stopped)
+            fprintf(out, "== %s: interrupted: %s\n", r->names[i], err->msg);
+        sb_render_reproduction(out, reports[pass]);
+    }
+    if (pass == 1 && status == SB_OK)
+        say_reproducible(out, r->names[i], reports[0], reports[1]);
+    if (status == SB_OK || stopped)
+        sb_reproduction_tally_add(t, reports[pass]);
+    fflush(out);
+    if (reports[pass] && (status == SB_OK || stopped))
+        status = keep_report(dir, r->names[i], pass, reports[pass], status, err);
+    return status;
+}
+
 /* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
 static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
-                         struct sb_outdir *dir, struct tally *t, struct sb_error *err)
+                         struct sb_outdir *dir, struct sb_reproduction_tally *t,
+                         struct sb_error *err)
 {
-    size_t runs_left = 0, runs_done = 0;
-    double t0 = sb_timer_now(), outside = 0.0;
+    struct progress p = {0, 0, sb_timer_now(), 0.0};
     int status = SB_OK;
 
     for (int i = 0; i < r->n; i++)
-        runs_left += r->plans[i].nruns;
+        p.runs_left += r->setups[i].plan.nruns;
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
-        double budget = budget_of(r, i, t0, runs_left, runs_done ? outside / runs_done : 0.0);
+        size_t nruns = r->setups[i].plan.nruns;
+        double budget = budget_of(r, i, p.t0, p.runs_left,
+                                  p.runs_done ? p.outside / p.runs_done : 0.0);
         fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, up to %.0f s of rounds%s)\n",
-                i + 1, r->n, r->names[i], r->plans[i].nruns, budget, r->twice ? ", twice" : "");
+                i + 1, r->n, r->names[i], nruns, budget, r->twice ? ", twice" : "");
         for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
-            bool stopped;
-            status = reproduce_one(r, i, pass, budget, session, &reports[pass], err);
-            stopped = status != SB_OK && sb_stop_requested();
-            if (status == SB_OK && i == r->n - 1 && pass == (r->twice ? 1 : 0))
-                sb_stop_work_done(); /* a signal from now on changes nothing */
-            if (status == SB_OK || stopped) {
-                fprintf(out, "%s", i || pass ? "\n" : "");
-                if (stopped)
-                    fprintf(out, "== %s: interrupted: %s\n", r->names[i], err->msg);
-                sb_render_reproduction(out, reports[pass]);
-                tally_verdict(t, json_object_get(reports[pass], "verdict"));
-            }
-            if (pass == 1 && status == SB_OK)
-                say_reproducible(out, r->names[i], reports[0], reports[1], t);
-            fflush(out);
-            if (reports[pass] && (status == SB_OK || stopped) &&
-                keep_report(dir, r->names[i], pass, reports[pass], stopped, err) != SB_OK)
-                status = err->status;
+            status = reproduce_pass(r, i, pass, budget, session, out, dir, reports, t, err);
             if (reports[pass]) {
-                outside += outside_rounds(reports[pass]);
-                runs_done += r->plans[i].nruns;
+                p.outside += outside_rounds(reports[pass]);
+                p.runs_done += nruns;
             }
         }
         json_decref(reports[0]);
         json_decref(reports[1]);
-        runs_left -= r->plans[i].nruns;
+        p.runs_left -= nruns;
     }
     return status;
+}
+
+/* Everything before the first run: the command line, every experiment read and planned, the
+ * output directory made, the signals caught, the --pg cluster started. */
+static int start(struct reproduction *r, int argc, char **argv, const char **outdir,
+                 struct sb_outdir *dir, struct sb_pg_session **session, struct sb_error *err)
+{
+    const char *sets[256];
+    int nsets = 0, status;
+    bool quick = false;
+
+    if (argc > 256)
+        return sb_fail(err, SB_ERR_INPUT, "too many arguments");
+    status = pick(r, argc, argv, sets, &nsets, &quick, outdir, err);
+    if (status == SB_OK)
+        status = prepare(r, sets, nsets, quick, err);
+    if (status == SB_OK && *outdir)
+        status = sb_outdir_create(dir, *outdir, err);
+    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
+     * (lib/core/stop.h), with --pg also the server's statement in flight */
+    if (status == SB_OK)
+        sb_stop_install();
+    if (status == SB_OK && r->pg)
+        status = open_pg(r, session, err);
+    return status;
+}
+
+/* The reproduction's text on stdout and, with -o, as DIR/reproduction.txt. */
+static int print_text(const char *text, struct sb_outdir *dir, int status, struct sb_error *err)
+{
+    struct sb_error write_err = {0};
+
+    fputs(text, stdout);
+    if (!dir)
+        return status;
+    return sb_setup_settle_write(status, save_text(dir, "reproduction.txt", text, "text",
+                                                   &write_err), &write_err, err);
 }
 
 int sb_cmd_reproduce(int argc, char **argv)
@@ -467,56 +473,27 @@ int sb_cmd_reproduce(int argc, char **argv)
     struct sb_pg_session *session = NULL;
     static struct reproduction r;
     static struct sb_outdir dir;
-    const char *sets[256];
-    int nsets = 0, status;
-    bool quick = false;
     const char *outdir = NULL;
     struct sb_error err = {0};
-    struct tally t = {0};
+    struct sb_reproduction_tally t = {0};
     char *text = NULL;
     size_t text_len = 0;
     FILE *out = NULL;
     double t0 = sb_timer_now();
+    int status;
 
     memset(&r, 0, sizeof r);
-    if (argc > 256) {
-        status = sb_fail(&err, SB_ERR_INPUT, "too many arguments");
-        goto out;
-    }
-    status = pick(&r, argc, argv, sets, &nsets, &quick, &outdir, &err);
-    if (status == SB_OK)
-        status = prepare(&r, sets, nsets, quick, &err);
-    if (status == SB_OK && outdir)
-        status = sb_outdir_create(&dir, outdir, &err);
-    /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
-     * (lib/core/stop.h), with --pg also the server's statement in flight */
-    if (status == SB_OK)
-        sb_stop_install();
-    if (status == SB_OK && r.pg)
-        status = open_pg(&r, &session, &err);
+    status = start(&r, argc, argv, &outdir, &dir, &session, &err);
+    if (status == SB_OK && !(out = open_memstream(&text, &text_len)))
+        status = sb_fail(&err, SB_ERR_RUN, "out of memory");
     if (status != SB_OK)
         goto out;
-    out = open_memstream(&text, &text_len);
-    if (!out) {
-        status = sb_fail(&err, SB_ERR_RUN, "out of memory");
-        goto out;
-    }
     status = reproduce_all(&r, session, out, outdir ? &dir : NULL, &t, &err);
     if (status == SB_OK)
-        overall(out, &t);
+        sb_render_reproduction_overall(out, &t);
     fflush(out);
-    if (status == SB_OK || sb_stop_requested()) {
-        struct sb_error write_err = {0};
-        fputs(text, stdout);
-        if (outdir && save_text(&dir, "reproduction.txt", text, "text", &write_err) != SB_OK) {
-            if (status == SB_OK) {
-                status = write_err.status;
-                err = write_err;
-            } else {
-                fprintf(stderr, "scanbench: %s\n", write_err.msg);
-            }
-        }
-    }
+    if (status == SB_OK || sb_stop_requested())
+        status = print_text(text, outdir ? &dir : NULL, status, &err);
     if (status == SB_OK)
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
                 sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? dir.path : "");
@@ -527,9 +504,8 @@ out:
     if (out)
         fclose(out);
     free(text);
-    for (int i = 0; i < r.ready; i++) {
-        sb_plan_free(&r.plans[i]);
-        sb_experiment_free(&r.exps[i]);
+    for (int i = 0; i < MAX_EXPERIMENTS; i++) {
+        sb_setup_free(&r.setups[i]);
         sb_pg_jobs_free(&r.pg_jobs[i]);
     }
     sb_pg_jobs_free(&r.pg_all);

@@ -20,36 +20,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
-
-#define PATH_LEN 4096
-
-/* Where the run's files go: the report, its CSV, and --twice's second report and CSV. */
-struct outputs {
-    char report[2][PATH_LEN], csv[2][PATH_LEN];
-};
-
-static int plan_outputs(const struct sb_run_args *args, struct outputs *o, struct sb_error *err)
-{
-    const char *path = args->output;
-    size_t n = path ? strlen(path) : 0;
-    int status = SB_OK;
-
-    memset(o, 0, sizeof *o);
-    if (!path)
-        return SB_OK;
-    snprintf(o->report[0], PATH_LEN, "%s", path);
-    if (n > 5 && strcmp(path + n - 5, ".json") == 0)
-        snprintf(o->report[1], PATH_LEN, "%.*s.2.json", (int)(n - 5), path);
-    else
-        snprintf(o->report[1], PATH_LEN, "%s.2", path);
-    for (int k = 0; k < (args->twice ? 2 : 1) && status == SB_OK; k++) {
-        sb_report_csv_path(o->report[k], o->csv[k], PATH_LEN);
-        status = sb_report_check_target(o->report[k], err);
-        if (status == SB_OK)
-            status = sb_report_check_target(o->csv[k], err);
-    }
-    return status;
-}
+#include "setup.h"
 
 /* The report's files: the JSON and the CSV of its timed scans beside the name the report got
  * (outfile.h: never replacing a file; a name that appeared during the run gets -2). */
@@ -81,17 +52,16 @@ static int write_outputs(json_t *report, const char *path, bool quiet, struct sb
 
 /* One whole schedule: the runs, the analysis, the table. *stopped: a signal, the watchdog or a
  * failure stopped it (what was measured is still printed and written). */
-static int run_once(const struct sb_plan *plan, const struct sb_topology *topo,
-                    const char *command, bool quiet, json_t **out, bool *stopped,
-                    struct sb_error *err)
+static int run_once(const struct sb_setup *s, const char *command, bool quiet, json_t **out,
+                    bool *stopped, struct sb_error *err)
 {
-    json_t *report = sb_report_new(plan, topo, command ? command : "scanbench run");
+    json_t *report = sb_setup_report(s, command ? command : "scanbench run");
     int status;
 
     *out = report;
     if (!report)
         return sb_fail(err, SB_ERR_RUN, "cannot build the report");
-    status = sb_runner_run(plan, report, quiet, err);
+    status = sb_runner_run(&s->plan, report, quiet, err);
     *stopped = status != SB_OK && json_is_true(json_object_get(report, "incomplete"));
     if (status != SB_OK && !*stopped)
         return status;
@@ -132,22 +102,15 @@ static void say_reproducible(const json_t *first, json_t *second)
 
 /* Writes report k's files when -o asked for them; a failure to write after a stop is said, not
  * returned (the stop's status stands). */
-static int save(json_t *report, const struct sb_run_args *args, const struct outputs *o, int k,
+static int save(json_t *report, const struct sb_run_args *args, const struct sb_outputs *o, int k,
                 int status, struct sb_error *err)
 {
     struct sb_error write_err = {0};
-    int written;
 
     if (!args->output || !report)
         return status;
-    written = write_outputs(report, o->report[k], args->quiet, &write_err);
-    if (written != SB_OK && status == SB_OK) {
-        *err = write_err;
-        return written;
-    }
-    if (written != SB_OK)
-        fprintf(stderr, "scanbench: %s\n", write_err.msg);
-    return status;
+    return sb_setup_settle_write(status, write_outputs(report, o->report[k], args->quiet,
+                                                       &write_err), &write_err, err);
 }
 
 /* A --set changes what the experiment's description says: the heading says what ran (cut
@@ -165,67 +128,78 @@ static void describe_sets(const struct sb_run_args *args, struct sb_plan *plan)
     sb_utf8_copy(plan->description, sizeof plan->description, text);
 }
 
+/* The experiment of the command line read and planned, its -o files checked: everything that
+ * can refuse the input, before any run. */
+static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_setup *s,
+                   struct sb_outputs *o, struct sb_error *err)
+{
+    int status = sb_run_args_parse(argc, argv, "scanbench run " SB_ARGS_RUN, args, err);
+
+    if (status == SB_OK)
+        status = sb_setup_read(s, args->file, args->sets, args->nsets, err);
+    if (status == SB_OK)
+        status = sb_setup_plan(s, NULL, err);
+    if (status == SB_OK)
+        status = sb_setup_outputs(args->output, args->twice ? 2 : 1, o, err);
+    return status;
+}
+
+/* The schedule once, or twice with --twice (another seed, then whether the two agree), each
+ * report printed and written as it ends. */
+static int run_schedules(struct sb_setup *s, const struct sb_run_args *args,
+                         const struct sb_outputs *o, const char *command, json_t *reports[2],
+                         struct sb_error *err)
+{
+    int status = SB_OK, passes = args->twice ? 2 : 1;
+    bool stopped = false;
+
+    for (int k = 0; k < passes && status == SB_OK && !stopped; k++) {
+        if (k == 1) {
+            s->plan.schedule.seed += 1;
+            printf("\n--twice: the whole schedule again, seed %llu\n\n",
+                   (unsigned long long)s->plan.schedule.seed);
+        }
+        status = run_once(s, command, args->quiet, &reports[k], &stopped, err);
+        if (status == SB_OK && k + 1 == passes)
+            sb_stop_work_done();
+        if (k == 1 && status == SB_OK)
+            say_reproducible(reports[0], reports[1]);
+        if (status == SB_OK || stopped)
+            status = save(reports[k], args, o, k, status, err);
+    }
+    return status;
+}
+
 int sb_cmd_run(int argc, char **argv)
 {
     struct sb_run_args args;
     struct sb_error err = {0};
-    struct sb_experiment exp;
-    struct sb_mem_limit limit;
-    struct sb_plan plan = {0};
-    struct sb_topology topo;
-    static struct outputs o;
+    static struct sb_setup s;
+    static struct sb_outputs o;
     json_t *reports[2] = {NULL, NULL};
     char *command = NULL;
-    int status, exp_ready = 0;
-    bool stopped = false;
+    int status;
 
-    status = sb_run_args_parse(argc, argv, "scanbench run " SB_ARGS_RUN, &args, &err);
+    memset(&s, 0, sizeof s);
+    status = prepare(argc, argv, &args, &s, &o, &err);
     if (status != SB_OK)
         goto out;
-    status = sb_experiment_init(&exp, &err);
-    exp_ready = 1;
-    if (status == SB_OK)
-        status = sb_run_args_read_experiment(&args, &exp, &err);
-    if (status != SB_OK)
-        goto out;
-    sb_mem_limit_read(&limit, "", "");
-    status = sb_plan_build(&exp, &limit, &plan, &err);
-    if (status == SB_OK)
-        status = plan_outputs(&args, &o, &err);
-    if (status != SB_OK)
-        goto out;
-    if (plan.notes[0] && !args.quiet)
-        fprintf(stderr, "scanbench: note: %s\n", plan.notes);
-    describe_sets(&args, &plan);
-    sb_runner_topology(&plan, &topo);
+    if (s.plan.notes[0] && !args.quiet)
+        fprintf(stderr, "scanbench: note: %s\n", s.plan.notes);
+    describe_sets(&args, &s.plan);
     command = sb_args_command_line(argc, argv);
     /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the schedule between scans
      * (lib/core/stop.h): what was measured is still printed and written, the report marked
      * incomplete; one that comes after the last scan changes nothing */
     sb_stop_install();
-    for (int k = 0; k < (args.twice ? 2 : 1) && status == SB_OK && !stopped; k++) {
-        if (k == 1) {
-            plan.schedule.seed += 1;
-            printf("\n--twice: the whole schedule again, seed %llu\n\n",
-                   (unsigned long long)plan.schedule.seed);
-        }
-        status = run_once(&plan, &topo, command, args.quiet, &reports[k], &stopped, &err);
-        if (status == SB_OK && k + 1 == (args.twice ? 2 : 1))
-            sb_stop_work_done();
-        if (k == 1 && status == SB_OK)
-            say_reproducible(reports[0], reports[1]);
-        if (status == SB_OK || stopped)
-            status = save(reports[k], &args, &o, k, status, &err);
-    }
+    status = run_schedules(&s, &args, &o, command, reports, &err);
 out:
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);
     json_decref(reports[0]);
     json_decref(reports[1]);
     free(command);
-    sb_plan_free(&plan);
-    if (exp_ready)
-        sb_experiment_free(&exp);
+    sb_setup_free(&s);
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

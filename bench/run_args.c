@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "plan/plan.h"
 
 bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment)
 {
@@ -57,16 +56,6 @@ int sb_run_args_parse(int argc, char **argv, const char *usage, struct sb_run_ar
         }
     }
     return SB_OK;
-}
-
-int sb_run_args_read_experiment(const struct sb_run_args *args, struct sb_experiment *exp,
-                                struct sb_error *err)
-{
-    int status = sb_experiment_read_file(exp, args->file, err);
-
-    for (int i = 0; status == SB_OK && i < args->nsets; i++)
-        status = sb_experiment_set(exp, args->sets[i], err);
-    return status;
 }
 
 char *sb_args_command_line(int argc, char **argv)

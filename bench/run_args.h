@@ -26,13 +26,6 @@ struct sb_run_args {
 int sb_run_args_parse(int argc, char **argv, const char *usage, struct sb_run_args *args,
                       struct sb_error *err);
 
-/* The experiment args name: its file (the embedded default without one), then every --set in
- * order, into exp (initialised by sb_experiment_init). Errors as sb_experiment_read_file and
- * sb_experiment_set. */
-struct sb_experiment;
-int sb_run_args_read_experiment(const struct sb_run_args *args, struct sb_experiment *exp,
-                                struct sb_error *err);
-
 /* Whether argv[*i] is a --set: `--set KEY=VALUE`, `-s KEY=VALUE` or `--set=KEY=VALUE`. If so,
  * *assignment is the KEY=VALUE and *i moves to the last argument taken. A --set with nothing
  * after it is not one (the caller's unknown-option error names it). */

@@ -3,6 +3,7 @@
 #include "plan/plan.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,16 @@ static uint64_t number_of(const struct sb_experiment *exp, const int *idx, enum 
 }
 
 static int bad(struct sb_error *err, const struct sb_experiment *exp, enum sb_key_id key,
-               const char *fmt, const char *a, const char *b)
+               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int bad(struct sb_error *err, const struct sb_experiment *exp, enum sb_key_id key,
+               const char *fmt, ...)
 {
     char what[1536]; /* a path, or a cgroup file, and what is wrong */
-    snprintf(what, sizeof what, fmt, a, b);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
     return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s", exp->settings[key].origin, sb_keys[key].name,
                    what);
 }
@@ -111,8 +118,8 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
     uint64_t need;
 
     if (run->page_size < 1024 || (run->page_size & (run->page_size - 1)))
-        return bad(err, exp, SB_K_PAGE_SIZE, "%s is not a power of two from 1KB to 32KB%s",
-                   sb_format_size(run->page_size, a, sizeof a), "");
+        return bad(err, exp, SB_K_PAGE_SIZE, "%s is not a power of two from 1KB to 32KB",
+                   sb_format_size(run->page_size, a, sizeof a));
     sb_format_size(run->page_size, b, sizeof b);
     if (run->table_size % run->page_size)
         return bad(err, exp, SB_K_TABLE_SIZE, "%s is not a multiple of the page size (%s)",
@@ -121,8 +128,8 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
         return bad(err, exp, SB_K_POOL_SIZE, "%s is not a multiple of the page size (%s)",
                    sb_format_size(run->pool_size, a, sizeof a), b);
     if (run->pool_size / run->page_size > UINT32_MAX)
-        return bad(err, exp, SB_K_POOL_SIZE, "%s holds more than 2^32 buffers%s",
-                   sb_format_size(run->pool_size, a, sizeof a), "");
+        return bad(err, exp, SB_K_POOL_SIZE, "%s holds more than 2^32 buffers",
+                   sb_format_size(run->pool_size, a, sizeof a));
     if (run->policy->uses_ring) {
         if (run->ring_size % run->page_size)
             return bad(err, exp, SB_K_RING_SIZE, "%s is not a multiple of the page size (%s)",
@@ -153,7 +160,7 @@ static int check_run(const struct sb_experiment *exp, const int *idx, struct sb_
                  limit->source);
         return bad(err, exp, model_bytes(run) > run->table_size + run->pool_size ? SB_K_MACHINE
                              : run->table_size >= run->pool_size ? SB_K_TABLE_SIZE : SB_K_POOL_SIZE,
-                   "%s%s", what, "");
+                   "%s", what);
     }
     return SB_OK;
 }
@@ -193,7 +200,7 @@ static int check_data_dir(const struct sb_experiment *exp, struct sb_error *err)
         return SB_OK;
     if (!sb_utf8_valid(dir))
         return bad(err, exp, SB_K_DATA_DIR, "$TMPDIR=%s: the path is not UTF-8 (a report "
-                   "holds UTF-8 text only)%s", dir, "");
+                   "holds UTF-8 text only)", dir);
     if (strlen(dir) >= SB_DATA_DIR_MAX)
         return sb_fail(err, SB_ERR_INPUT, "%s: data_dir: $TMPDIR=%.80s...: a path of %zu bytes "
                        "(at most %d)", exp->settings[SB_K_DATA_DIR].origin, dir, strlen(dir),
@@ -228,10 +235,10 @@ static int check_source(const struct sb_experiment *exp, struct sb_run_params *r
     if (!run->source->is_file) {
         if (run->kernel == &sb_kernel_pread)
             return bad(err, exp, SB_K_KERNEL, "pread reads a file: it needs source file (source "
-                       "%s copies with a CPU kernel)%s", run->source->name, "");
+                       "%s copies with a CPU kernel)", run->source->name);
         if (run->bigtable && !sb_dma_fill_supported())
             return bad(err, exp, SB_K_BIGTABLE, "source memory's DMA-like fill needs x86-64 "
-                       "non-temporal stores, which this build lacks%s%s", "", "");
+                       "non-temporal stores, which this build lacks");
         return SB_OK;
     }
     run->kernel = &sb_kernel_pread; /* the source decides the copy */
@@ -254,7 +261,7 @@ static int check_source(const struct sb_experiment *exp, struct sb_run_params *r
                  "keeping %s free; data_dir)", sb_format_size(run->table_size, a, sizeof a),
                  times(sb_run_tables(run)), sb_format_size(free_bytes, b, sizeof b),
                  run->data_dir, sb_format_size(SB_DISK_MARGIN_BYTES, (char[32]){0}, 32));
-        return bad(err, exp, SB_K_TABLE_SIZE, "%s%s", why, "");
+        return bad(err, exp, SB_K_TABLE_SIZE, "%s", why);
     }
     return SB_OK;
 }
@@ -265,9 +272,9 @@ static int check_placements(const struct sb_experiment *exp, const struct sb_run
     char why[256];
 
     if (!sb_placement_check(&run->iocache_node, why, sizeof why))
-        return bad(err, exp, SB_K_IOCACHE_NODE, "%s%s", why, "");
+        return bad(err, exp, SB_K_IOCACHE_NODE, "%s", why);
     if (!sb_placement_check(&run->pool_node, why, sizeof why))
-        return bad(err, exp, SB_K_POOL_NODE, "%s%s", why, "");
+        return bad(err, exp, SB_K_POOL_NODE, "%s", why);
     return SB_OK;
 }
 
@@ -291,20 +298,20 @@ static int check_concurrency(const struct sb_experiment *exp, const int *idx,
         snprintf(why, sizeof why, "%u scanners but this host has %llu cores (%s); "
                  "--set oversubscribe=yes runs them anyway", run->threads,
                  (unsigned long long)host->cores.value, host->cores.source);
-        return bad(err, exp, SB_K_THREADS, "%s%s", why, "");
+        return bad(err, exp, SB_K_THREADS, "%s", why);
     }
     if (sb_run_concurrent(run) && strcmp(run->counters->name, "none") != 0)
         return bad(err, exp, run->threads > 1 ? SB_K_THREADS : SB_K_SHARED_POOL,
                    "counters=%s counts one scanner's own scan: concurrent scans and the shared "
-                   "pool need counters=none%s", run->counters->name, "");
+                   "pool need counters=none", run->counters->name);
     if (run->shared_pool && strcmp(run->policy->name, "clock") != 0)
         return bad(err, exp, SB_K_SHARED_POOL, "the shared pool is clock-swept: policy %s is "
-                   "per scanner (shared_pool=no gives each scanner its own)%s",
-                   run->policy->name, "");
+                   "per scanner (shared_pool=no gives each scanner its own)",
+                   run->policy->name);
     if (run->shared_pool && nbuffers < 2ull * run->threads) {
         snprintf(why, sizeof why, "%llu buffers are too few to share among %u scanners (at "
                  "least 2 each)", (unsigned long long)nbuffers, run->threads);
-        return bad(err, exp, SB_K_POOL_SIZE, "%s%s", why, "");
+        return bad(err, exp, SB_K_POOL_SIZE, "%s", why);
     }
     return SB_OK;
 }
@@ -443,7 +450,7 @@ static int check_memory_together(const struct sb_experiment *exp, const struct s
              sb_format_size(SB_RUN_OVERHEAD_BYTES, d, sizeof d),
              sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
              limit->source);
-    return bad(err, exp, SB_K_SCHEDULE, "%s%s", what, "");
+    return bad(err, exp, SB_K_SCHEDULE, "%s", what);
 }
 
 /* The schedule's keys; an automatic seed from the clock. */
@@ -459,21 +466,23 @@ static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_para
     s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
 }
 
-int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
-                  struct sb_plan *plan, struct sb_error *err)
+/* The number of runs the lists make (their product), refused past SB_MAX_RUNS. */
+static int count_runs(const struct sb_experiment *exp, size_t *total, struct sb_error *err)
 {
-    int idx[SB_NKEYS] = {0};
-    size_t total = 1;
-    int status = SB_OK;
-    struct plan_host host = {0};
-
-    memset(plan, 0, sizeof *plan);
+    *total = 1;
     for (int k = 0; k < SB_NKEYS; k++) {
-        total *= (size_t)exp->settings[k].nvalues;
-        if (total > SB_MAX_RUNS)
+        *total *= (size_t)exp->settings[k].nvalues;
+        if (*total > SB_MAX_RUNS)
             return sb_fail(err, SB_ERR_INPUT, "%s: %s: the lists make more than %d runs",
                            exp->settings[k].origin, sb_keys[k].name, SB_MAX_RUNS);
     }
+    return SB_OK;
+}
+
+/* What the plan says of the whole experiment: its names, notes, the topology overrides and the
+ * schedule. */
+static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
+{
     snprintf(plan->experiment, sizeof plan->experiment, "%s", exp->settings[SB_K_NAME].values[0]);
     snprintf(plan->description, sizeof plan->description, "%s",
              exp->settings[SB_K_DESCRIPTION].values[0]);
@@ -484,63 +493,60 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
     schedule_of(exp, &plan->schedule);
-    status = check_data_dir(exp, err);
-    if (status == SB_OK)
-        status = check_sim_threads(exp, err);
-    if (status == SB_OK)
-        status = load_events(exp, &plan->events, err);
-    if (status != SB_OK)
-        return status;
-    status = load_machines(exp, plan, err);
-    if (status != SB_OK) {
-        sb_plan_free(plan);
-        return status;
-    }
-    plan->runs = calloc(total, sizeof *plan->runs);
-    if (!plan->runs) {
-        sb_plan_free(plan);
-        return sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
-    }
+}
 
-    for (size_t r = 0; r < total; r++) {
+/* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks
+ * each key's value. */
+static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
+                     const struct sb_plan *plan, struct sb_run_params *run)
+{
+    memset(run, 0, sizeof *run); /* a slot a skipped run left */
+    for (int k = SB_NKEYS - 1; k >= 0; k--) {
+        idx[k] = (int)(r % (size_t)exp->settings[k].nvalues);
+        r /= (size_t)exp->settings[k].nvalues;
+    }
+    run->source = sb_source_find(text_of(exp, idx, SB_K_SOURCE));
+    run->bigtable = number_of(exp, idx, SB_K_BIGTABLE) != 0;
+    resolve_data_dir(exp, run->data_dir, sizeof run->data_dir);
+    sb_placement_parse(text_of(exp, idx, SB_K_IOCACHE_NODE), &run->iocache_node);
+    sb_placement_parse(text_of(exp, idx, SB_K_POOL_NODE), &run->pool_node);
+    run->shared_table = number_of(exp, idx, SB_K_SHARED_TABLE) != 0;
+    run->shared_pool = number_of(exp, idx, SB_K_SHARED_POOL) != 0;
+    run->table_size = number_of(exp, idx, SB_K_TABLE_SIZE);
+    run->pool_size = number_of(exp, idx, SB_K_POOL_SIZE);
+    run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
+    run->page_size = (uint32_t)number_of(exp, idx, SB_K_PAGE_SIZE);
+    run->op = sb_op_find(text_of(exp, idx, SB_K_OP));
+    run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
+    run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
+    run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
+    /* a run alone (and a server run) with repetitions = auto makes the rounds' minimum */
+    run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
+    run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
+    run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
+    run->seed = number_of(exp, idx, SB_K_SEED);
+    run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
+    run->events = &plan->events;
+    run->require_counters = number_of(exp, idx, SB_K_REQUIRE_COUNTERS) != 0;
+    run->machine = strcmp(run->counters->name, "sim") == 0
+                       ? &plan->machines[idx[SB_K_MACHINE]] : NULL;
+    run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
+                    : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
+    run->run_timeout = run_timeout_of(exp, idx, run);
+}
+
+/* Every run of the lists, filled, checked and named into plan->runs (room for total); a file
+ * run copies with pread whatever the kernel: one run, not one per kernel. */
+static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                     size_t total, struct sb_plan *plan, struct sb_error *err)
+{
+    int idx[SB_NKEYS] = {0};
+    int status = SB_OK;
+    struct plan_host host = {0};
+
+    for (size_t r = 0; r < total && status == SB_OK; r++) {
         struct sb_run_params *run = &plan->runs[plan->nruns];
-        size_t rest = r;
-
-        memset(run, 0, sizeof *run); /* a slot a skipped run left */
-        /* idx: the mixed-radix digits of r, the last key varying fastest */
-        for (int k = SB_NKEYS - 1; k >= 0; k--) {
-            idx[k] = (int)(rest % (size_t)exp->settings[k].nvalues);
-            rest /= (size_t)exp->settings[k].nvalues;
-        }
-        run->source = sb_source_find(text_of(exp, idx, SB_K_SOURCE));
-        run->bigtable = number_of(exp, idx, SB_K_BIGTABLE) != 0;
-        resolve_data_dir(exp, run->data_dir, sizeof run->data_dir);
-        sb_placement_parse(text_of(exp, idx, SB_K_IOCACHE_NODE), &run->iocache_node);
-        sb_placement_parse(text_of(exp, idx, SB_K_POOL_NODE), &run->pool_node);
-        run->shared_table = number_of(exp, idx, SB_K_SHARED_TABLE) != 0;
-        run->shared_pool = number_of(exp, idx, SB_K_SHARED_POOL) != 0;
-        run->table_size = number_of(exp, idx, SB_K_TABLE_SIZE);
-        run->pool_size = number_of(exp, idx, SB_K_POOL_SIZE);
-        run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
-        run->page_size = (uint32_t)number_of(exp, idx, SB_K_PAGE_SIZE);
-        run->op = sb_op_find(text_of(exp, idx, SB_K_OP));
-        run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
-        run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
-        run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
-        /* a run alone (and a server run) with repetitions = auto makes the rounds' minimum */
-        run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
-        run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
-        run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
-        run->seed = number_of(exp, idx, SB_K_SEED);
-        run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
-        run->events = &plan->events;
-        run->require_counters = number_of(exp, idx, SB_K_REQUIRE_COUNTERS) != 0;
-        run->machine = strcmp(run->counters->name, "sim") == 0
-                           ? &plan->machines[idx[SB_K_MACHINE]] : NULL;
-        run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
-                        : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
-        run->run_timeout = run_timeout_of(exp, idx, run);
-        /* a file run copies with pread whatever the kernel: one run, not one per kernel */
+        fill_run(exp, r, idx, plan, run);
         if (run->source->is_file && idx[SB_K_KERNEL] > 0)
             continue;
         status = check_run(exp, idx, run, limit, err);
@@ -551,10 +557,34 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
             status = check_placements(exp, run, err);
         if (status == SB_OK)
             status = check_concurrency(exp, idx, run, &host, err);
-        if (status != SB_OK)
-            break;
-        plan->nruns++;
+        if (status == SB_OK)
+            plan->nruns++;
     }
+    return status;
+}
+
+int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                  struct sb_plan *plan, struct sb_error *err)
+{
+    size_t total;
+    int status;
+
+    memset(plan, 0, sizeof *plan);
+    status = count_runs(exp, &total, err);
+    if (status != SB_OK)
+        return status;
+    plan_header(exp, plan);
+    status = check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = check_sim_threads(exp, err);
+    if (status == SB_OK)
+        status = load_events(exp, &plan->events, err);
+    if (status == SB_OK)
+        status = load_machines(exp, plan, err);
+    if (status == SB_OK && !(plan->runs = calloc(total, sizeof *plan->runs)))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
+    if (status == SB_OK)
+        status = plan_runs(exp, limit, total, plan, err);
     if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
         status = check_memory_together(exp, plan, limit, err);
     if (status != SB_OK)

@@ -94,121 +94,167 @@ static void derived_cell(FILE *out, const json_t *run, const char *key, const ch
         fprintf(out, " %9s", "n/a");
 }
 
-void sb_render_reproduction(FILE *out, const json_t *report)
-{
-    const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
-                                                                                    "thread");
-    const json_t *verdict = json_object_get(report, "verdict"), *exp = json_object_get(report,
-                                                                                       "experiment");
+/* What the table is made of: its rows (the placements, in the runs' order), its columns (the
+ * ops) and the pieces of the report every part reads. */
+struct layout {
+    const json_t *report, *runs, *thread, *verdict;
     char placements[MAX_PLACEMENTS][64];
     const char *ops[8];
-    int np = 0, nops = 0;
-    uint64_t l2 = sb_report_cache_size(report, "L2"), l3 = sb_report_cache_size(report, "L3");
-    char a[32], b[32], c[32];
-    size_t i;
-    json_t *run, *v;
-    bool any_counters = false;
-    bool pg = json_is_object(json_object_get(report, "postgresql"));
+    int np, nops;
+    uint64_t l2;
+    bool pg, any_counters;
+};
 
-    json_array_foreach(runs, i, run) {
+static void collect_layout(const json_t *report, struct layout *t)
+{
+    size_t i;
+    json_t *run;
+
+    memset(t, 0, sizeof *t);
+    t->report = report;
+    t->runs = json_object_get(report, "runs");
+    t->thread = json_object_get(report, "thread");
+    t->verdict = json_object_get(report, "verdict");
+    t->l2 = sb_report_cache_size(report, "L2");
+    t->pg = json_is_object(json_object_get(report, "postgresql"));
+    json_array_foreach(t->runs, i, run) {
         char p[64];
         const char *op = text(json_object_get(run, "op"));
         int k;
         sb_run_placement(run, p, sizeof p);
-        for (k = 0; k < np && strcmp(placements[k], p) != 0; k++)
+        for (k = 0; k < t->np && strcmp(t->placements[k], p) != 0; k++)
             ;
-        if (k == np && np < MAX_PLACEMENTS)
-            snprintf(placements[np++], sizeof placements[0], "%s", p);
-        for (k = 0; k < nops && strcmp(ops[k], op) != 0; k++)
+        if (k == t->np && t->np < MAX_PLACEMENTS)
+            snprintf(t->placements[t->np++], sizeof t->placements[0], "%s", p);
+        for (k = 0; k < t->nops && strcmp(t->ops[k], op) != 0; k++)
             ;
-        if (k == nops && nops < 8)
-            ops[nops++] = op;
-        any_counters |= json_is_number(json_object_get(
+        if (k == t->nops && t->nops < 8)
+            t->ops[t->nops++] = op;
+        t->any_counters |= json_is_number(json_object_get(
             json_object_get(json_object_get(run, "counters"), "derived"), "l2_writeback_per_page"));
     }
-    run = json_array_get(runs, 0);
+}
+
+/* The experiment, the thread's post and the table's sizes there and here. */
+static void heading(FILE *out, const struct layout *t)
+{
+    const json_t *exp = json_object_get(t->report, "experiment");
+    const json_t *run = json_array_get(t->runs, 0);
+    uint64_t l3 = sb_report_cache_size(t->report, "L3");
+    char a[32], b[32], c[32];
+
     fprintf(out, "== %s: %s\n", text(json_object_get(exp, "name")),
             text(json_object_get(exp, "description")));
-    fprintf(out, "thread: %s\n", text(json_object_get(thread, "who")));
-    fprintf(out, "table: %s; here %s (host L2 %s, L3 %s)\n\n", text(json_object_get(thread, "table")),
+    fprintf(out, "thread: %s\n", text(json_object_get(t->thread, "who")));
+    fprintf(out, "table: %s; here %s (host L2 %s, L3 %s)\n\n",
+            text(json_object_get(t->thread, "table")),
             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "table_size")), a,
                            sizeof a),
-            l2 ? sb_format_size(l2, b, sizeof b) : "unknown",
+            t->l2 ? sb_format_size(t->l2, b, sizeof b) : "unknown",
             l3 ? sb_format_size(l3, c, sizeof c) : "unknown");
+}
 
+/* The two heading lines: the ops' labels, then thread/here(/postgresql) under each. */
+static void column_heads(FILE *out, const struct layout *t)
+{
     fprintf(out, "%-26s", "placement");
-    for (int k = 0; k < nops; k++) {
-        const struct sb_op *o = sb_op_find(ops[k]);
-        fprintf(out, pg ? " | %-34s" : " | %-21s", o ? o->label : ops[k]);
+    for (int k = 0; k < t->nops; k++) {
+        const struct sb_op *o = sb_op_find(t->ops[k]);
+        fprintf(out, t->pg ? " | %-34s" : " | %-21s", o ? o->label : t->ops[k]);
     }
     fprintf(out, "\n%-26s", "");
-    for (int k = 0; k < nops; k++)
-        fprintf(out, pg ? " | %9s %9s %-12s " : " | %9s %9s  ", "thread", "here", "postgresql");
+    for (int k = 0; k < t->nops; k++)
+        fprintf(out, t->pg ? " | %9s %9s %-12s " : " | %9s %9s  ", "thread", "here",
+                "postgresql");
     fprintf(out, "\n");
-    for (int p = 0; p < np; p++) {
-        char label[64];
-        const json_t *any = NULL;
-        for (int k = 0; k < nops && !any; k++)
-            any = sb_find_run(runs, ops[k], placements[p]);
-        if (l2 && any)
-            snprintf(label, sizeof label, "%s (%.3g L2)", placements[p],
-                     (double)json_integer_value(json_object_get(any, "footprint")) / (double)l2);
+}
+
+/* Placement p's row: its label (with its size in L2s), per op the thread's MB/s, this host's
+ * and, with --pg, the server's. */
+static void placement_row(FILE *out, const struct layout *t, int p)
+{
+    const char *placement = t->placements[p];
+    char label[64];
+    const json_t *any = NULL;
+
+    for (int k = 0; k < t->nops && !any; k++)
+        any = sb_find_run(t->runs, t->ops[k], placement);
+    if (t->l2 && any)
+        snprintf(label, sizeof label, "%s (%.3g L2)", placement,
+                 (double)json_integer_value(json_object_get(any, "footprint")) / (double)t->l2);
+    else
+        snprintf(label, sizeof label, "%s", placement);
+    fprintf(out, "%-26s", label);
+    for (int k = 0; k < t->nops; k++) {
+        const json_t *r = sb_find_run(t->runs, t->ops[k], placement);
+        fprintf(out, " |");
+        cell(out, json_object_get(sb_find_thread_figure(t->thread, t->ops[k], placement), "mbps"));
+        cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
+        if (t->pg)
+            pg_cell(out, pg_run_for(t->report, r));
+        fprintf(out, "  ");
+    }
+    fprintf(out, "\n");
+}
+
+/* The server's fast/slow ratio for op, from its runs at the thread's two placements. */
+static void pg_ratio_cell(FILE *out, const struct layout *t, const char *op)
+{
+    const json_t *f = pg_run_for(t->report, sb_find_run(t->runs, op, text(json_object_get(
+                                                            t->thread, "fast"))));
+    const json_t *sl = pg_run_for(t->report, sb_find_run(t->runs, op, text(json_object_get(
+                                                             t->thread, "slow"))));
+
+    if (f && sl && sb_run_median_mbps(sl) > 0)
+        fprintf(out, " %6.2f      ", sb_run_median_mbps(f) / sb_run_median_mbps(sl));
+    else
+        fprintf(out, " %6s      ", "-");
+}
+
+/* The fast/slow row: per op the thread's ratio, this host's with its call's mark and, with
+ * --pg, the server's (the last comparison of an op stands). */
+static void ratio_row(FILE *out, const struct layout *t)
+{
+    const json_t *comparisons = json_object_get(t->verdict, "comparisons");
+
+    fprintf(out, "%-26s", "fast/slow");
+    for (int k = 0; k < t->nops; k++) {
+        const json_t *cmp = NULL, *v;
+        size_t i;
+        json_array_foreach(comparisons, i, v)
+            if (strcmp(text(json_object_get(v, "op")), t->ops[k]) == 0)
+                cmp = v;
+        if (!cmp) {
+            fprintf(out, t->pg ? " | %34s" : " | %21s", "");
+            continue;
+        }
+        if (json_is_number(json_object_get(cmp, "ratio_thread")))
+            fprintf(out, " | %9.2f", json_number_value(json_object_get(cmp, "ratio_thread")));
         else
-            snprintf(label, sizeof label, "%s", placements[p]);
-        fprintf(out, "%-26s", label);
-        for (int k = 0; k < nops; k++) {
-            const json_t *r = sb_find_run(runs, ops[k], placements[p]);
-            fprintf(out, " |");
-            cell(out, json_object_get(sb_find_thread_figure(thread, ops[k], placements[p]), "mbps"));
-            cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
-            if (pg)
-                pg_cell(out, pg_run_for(report, r));
-            fprintf(out, "  ");
-        }
-        fprintf(out, "\n");
+            fprintf(out, " | %9s", "-");
+        if (json_is_number(json_object_get(cmp, "ratio_here")))
+            fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
+                    call_mark(text(json_object_get(cmp, "call"))));
+        else
+            fprintf(out, " %9s %c", "-", call_mark(text(json_object_get(cmp, "call"))));
+        if (t->pg)
+            pg_ratio_cell(out, t, t->ops[k]);
     }
-    if (json_array_size(json_object_get(verdict, "comparisons"))) {
-        fprintf(out, "%-26s", "fast/slow");
-        for (int k = 0; k < nops; k++) {
-            const json_t *cmp = NULL;
-            json_array_foreach(json_object_get(verdict, "comparisons"), i, v)
-                if (strcmp(text(json_object_get(v, "op")), ops[k]) == 0)
-                    cmp = v;
-            if (!cmp) {
-                fprintf(out, pg ? " | %34s" : " | %21s", "");
-                continue;
-            }
-            if (json_is_number(json_object_get(cmp, "ratio_thread")))
-                fprintf(out, " | %9.2f", json_number_value(json_object_get(cmp, "ratio_thread")));
-            else
-                fprintf(out, " | %9s", "-");
-            if (json_is_number(json_object_get(cmp, "ratio_here")))
-                fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
-                        call_mark(text(json_object_get(cmp, "call"))));
-            else
-                fprintf(out, " %9s %c", "-", call_mark(text(json_object_get(cmp, "call"))));
-            if (pg) {
-                const json_t *f = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
-                                                 thread, "fast"))));
-                const json_t *sl = pg_run_for(report, sb_find_run(runs, ops[k], text(json_object_get(
-                                                  thread, "slow"))));
-                if (f && sl && sb_run_median_mbps(sl) > 0)
-                    fprintf(out, " %6.2f      ", sb_run_median_mbps(f) / sb_run_median_mbps(sl));
-                else
-                    fprintf(out, " %6s      ", "-");
-            }
-        }
-        fprintf(out, "\n");
-    }
+    fprintf(out, "\n");
+}
+
+/* What the table's figures, marks and postgresql column mean. */
+static void legend(FILE *out, const struct layout *t)
+{
     fprintf(out, "\nMB/s = table bytes / s / 10^6 (here: median of the timed scans; thread: as "
                  "posted, or its table size / elapsed s).\n");
-    if (json_array_size(json_object_get(verdict, "comparisons")))
+    if (json_array_size(json_object_get(t->verdict, "comparisons")))
         fprintf(out, "fast/slow = %s / %s, paired by round: \"+\" faster, \"-\" slower, \"=\" "
                      "the same within the threshold, \"?\" inconclusive, \"!\" withheld (too "
                      "noisy); intervals in the verdict below.\n",
-                text(json_object_get(thread, "fast")), text(json_object_get(thread, "slow")));
-    if (pg) {
-        const json_t *block = json_object_get(report, "postgresql");
+                text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")));
+    if (t->pg) {
+        const json_t *block = json_object_get(t->report, "postgresql");
         fprintf(out, "postgresql = PostgreSQL %s on this host: the same table and op, "
                      "shared_buffers = the pool, every scan reading every page from the OS "
                      "cache; `ring` or `clock` is what its own rule chose (its ring when the "
@@ -219,47 +265,124 @@ void sb_render_reproduction(FILE *out, const json_t *report)
                 *text(json_object_get(block, "notes")) ? " Note: " : "",
                 text(json_object_get(block, "notes")));
     }
+}
 
-    if (any_counters) {
-        const json_t *counters = json_object_get(run, "counters");
-        fprintf(out, "\ncounters per page, %s (%s%s%s):\n",
-                json_is_true(json_object_get(counters, "simulated")) ? "SIMULATED" : "measured",
-                text(json_object_get(counters, "backend")),
-                json_is_string(json_object_get(counters, "model")) ? ", model " : "",
-                text(json_object_get(counters, "model")));
-        fprintf(out, "%-26s %-16s %10s %10s %10s\n", "placement", "op", "L2 wb", "mem rd B",
-                "mem wr B");
-        json_array_foreach(runs, i, v) {
-            char p[64];
-            sb_run_placement(v, p, sizeof p);
-            fprintf(out, "%-26s %-16s", p, text(json_object_get(v, "op")));
-            derived_cell(out, v, "l2_writeback_per_page", " %10.1f");
-            fprintf(out, " ");
-            {
-                const json_t *d = json_object_get(json_object_get(v, "counters"), "derived");
-                const json_t *rd = json_object_get(d, "mem_read_bytes_per_table_byte");
-                const json_t *wr = json_object_get(d, "mem_write_bytes_per_table_byte");
-                double page = (double)json_integer_value(json_object_get(v, "page_size"));
-                if (json_is_number(rd))
-                    fprintf(out, "%10.0f ", json_number_value(rd) * page);
-                else
-                    fprintf(out, "%10s ", "n/a");
-                if (json_is_number(wr))
-                    fprintf(out, "%10.0f", json_number_value(wr) * page);
-                else
-                    fprintf(out, "%10s", "n/a");
-            }
-            fprintf(out, "\n");
-        }
-    } else {
-        const json_t *counters = json_object_get(json_object_get(run, "counters"), "reason");
+/* A run's memory bytes per page (the derived per-table-byte figure times its page size). */
+static void mem_bytes_cells(FILE *out, const json_t *run)
+{
+    const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
+    const json_t *rd = json_object_get(d, "mem_read_bytes_per_table_byte");
+    const json_t *wr = json_object_get(d, "mem_write_bytes_per_table_byte");
+    double page = (double)json_integer_value(json_object_get(run, "page_size"));
+
+    if (json_is_number(rd))
+        fprintf(out, "%10.0f ", json_number_value(rd) * page);
+    else
+        fprintf(out, "%10s ", "n/a");
+    if (json_is_number(wr))
+        fprintf(out, "%10.0f", json_number_value(wr) * page);
+    else
+        fprintf(out, "%10s", "n/a");
+}
+
+/* The counters per page of every run, measured or simulated, or why there are none. */
+static void counters_lines(FILE *out, const struct layout *t)
+{
+    const json_t *counters = json_object_get(json_array_get(t->runs, 0), "counters"), *v;
+    size_t i;
+
+    if (!t->any_counters) {
+        const json_t *reason = json_object_get(counters, "reason");
         fprintf(out, "\ncounters: none available (%s)\n",
-                json_is_string(counters) ? text(counters) : "no counter backend was used");
+                json_is_string(reason) ? text(reason) : "no counter backend was used");
+        return;
     }
+    fprintf(out, "\ncounters per page, %s (%s%s%s):\n",
+            json_is_true(json_object_get(counters, "simulated")) ? "SIMULATED" : "measured",
+            text(json_object_get(counters, "backend")),
+            json_is_string(json_object_get(counters, "model")) ? ", model " : "",
+            text(json_object_get(counters, "model")));
+    fprintf(out, "%-26s %-16s %10s %10s %10s\n", "placement", "op", "L2 wb", "mem rd B",
+            "mem wr B");
+    json_array_foreach(t->runs, i, v) {
+        char p[64];
+        sb_run_placement(v, p, sizeof p);
+        fprintf(out, "%-26s %-16s", p, text(json_object_get(v, "op")));
+        derived_cell(out, v, "l2_writeback_per_page", " %10.1f");
+        fprintf(out, " ");
+        mem_bytes_cells(out, v);
+        fprintf(out, "\n");
+    }
+}
+
+/* The verdict's sentences: each comparison, each knee, then the noise. */
+static void verdict_lines(FILE *out, const struct layout *t)
+{
+    size_t i;
+    const json_t *v;
+
     fprintf(out, "\nverdict:\n");
-    json_array_foreach(json_object_get(verdict, "comparisons"), i, v)
+    json_array_foreach(json_object_get(t->verdict, "comparisons"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
-    json_array_foreach(json_object_get(verdict, "knees"), i, v)
+    json_array_foreach(json_object_get(t->verdict, "knees"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
-    noise_lines(out, report);
+    noise_lines(out, t->report);
+}
+
+void sb_render_reproduction(FILE *out, const json_t *report)
+{
+    struct layout t;
+
+    collect_layout(report, &t);
+    heading(out, &t);
+    column_heads(out, &t);
+    for (int p = 0; p < t.np; p++)
+        placement_row(out, &t, p);
+    if (json_array_size(json_object_get(t.verdict, "comparisons")))
+        ratio_row(out, &t);
+    legend(out, &t);
+    counters_lines(out, &t);
+    verdict_lines(out, &t);
+}
+
+void sb_reproduction_tally_add(struct sb_reproduction_tally *t, const json_t *report)
+{
+    const json_t *verdict = json_object_get(report, "verdict");
+    const json_t *twice = json_object_get(report, "reproducibility");
+    const json_t *cmp;
+    size_t k;
+
+    t->compared += (int)json_integer_value(json_object_get(verdict, "compared"));
+    t->faster += (int)json_integer_value(json_object_get(verdict, "confined_faster"));
+    t->same += (int)json_integer_value(json_object_get(verdict, "same"));
+    t->slower += (int)json_integer_value(json_object_get(verdict, "confined_slower"));
+    t->undecided += (int)json_integer_value(json_object_get(verdict, "undecided"));
+    json_array_foreach(json_object_get(verdict, "comparisons"), k, cmp) {
+        const json_t *ev = json_object_get(cmp, "counters");
+        if (json_is_boolean(json_object_get(ev, "writebacks_lowered"))) {
+            t->with_counters++;
+            t->lowered += json_is_true(json_object_get(ev, "writebacks_lowered"));
+        }
+    }
+    if (json_is_object(twice)) {
+        t->twice++;
+        t->reproducible += json_is_true(json_object_get(twice, "reproducible")) &&
+                           !json_is_true(json_object_get(twice, "vacuous"));
+    }
+}
+
+void sb_render_reproduction_overall(FILE *out, const struct sb_reproduction_tally *t)
+{
+    fprintf(out, "\n== overall: of %d slow/fast comparisons on this host, the L2-confined "
+                 "placement was faster in %d, the same in %d, slower in %d, undecided in %d",
+            t->compared, t->faster, t->same, t->slower, t->undecided);
+    if (t->with_counters)
+        fprintf(out, "; it had fewer L2 write-backs per page in %d of %d (see each experiment "
+                     "for measured or simulated)", t->lowered, t->with_counters);
+    else
+        fprintf(out, "; no counters were available to say why");
+    fprintf(out, ".\n");
+    if (t->twice)
+        fprintf(out, "== --twice: %d of %d experiments REPRODUCIBLE (and decided something).\n",
+                t->reproducible, t->twice);
 }

@@ -3,6 +3,7 @@
 #include "runner/record.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,20 @@
 #include "runner/record_scanners.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
+
+/* Appends value to array (the reference taken, even on failure); false when value is NULL (out of
+ * memory) or the append fails, so a caller drops what it was building rather than keep it
+ * incomplete. */
+static bool append(json_t *array, json_t *value)
+{
+    return value && json_array_append_new(array, value) == 0;
+}
+
+/* Sets key to value in object (the reference taken, even on failure); false as append. */
+static bool put(json_t *object, const char *key, json_t *value)
+{
+    return value && json_object_set_new(object, key, value) == 0;
+}
 
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
                       const char *command_line)
@@ -133,58 +148,95 @@ static json_t *accuracy_json(const struct sb_counters *c, const struct sb_run_re
 static json_t *machine_json(const struct sb_machine *m)
 {
     json_t *levels;
+    bool ok = true;
 
     if (!m)
         return json_null();
     levels = json_array();
-    for (unsigned l = 0; l < m->config.nlevels; l++) {
+    for (unsigned l = 0; levels && ok && l < m->config.nlevels; l++) {
         const struct sb_cachesim_level_config *lc = &m->config.level[l];
-        json_array_append_new(levels, json_pack(
+        ok = append(levels, json_pack(
             "{s:s, s:I, s:i, s:i, s:s, s:s}", "level", sb_cache_level_names[l],
             "size", (json_int_t)lc->size, "line", (int)lc->line_size,
             "associativity", (int)lc->associativity,
             "replacement", sb_replacement_names[lc->replacement],
             "inclusion", l ? sb_inclusion_names[lc->inclusion] : "first level"));
     }
+    if (!ok) {
+        json_decref(levels);
+        return NULL;
+    }
     return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:b}", "name", m->name, "file", m->file,
                      "description", m->description, "source", m->source, "levels", levels,
                      "wc_buffers", (int)m->config.wc_buffers, "prefetch", m->config.prefetch);
 }
 
+/* Per role read: the events counted, the values of each repetition, and for a role not read
+ * the reason, into the three objects; false when out of memory. */
+static bool roles_json(const struct sb_counters *c, json_t *events, json_t *values,
+                       json_t *reasons)
+{
+    bool ok = events && values && reasons;
+
+    for (int role = 0; ok && role < SB_NROLES; role++) {
+        json_t *per_rep;
+        if (c->events[role][0])
+            ok = put(events, sb_role_names[role], json_string(c->events[role]));
+        if (!c->have[role]) {
+            if (ok && c->role_reason[role][0])
+                ok = put(reasons, sb_role_names[role], json_string(c->role_reason[role]));
+            continue;
+        }
+        per_rep = json_array();
+        for (unsigned r = 0; per_rep && ok && r < c->nreps; r++)
+            ok = append(per_rep, json_integer((json_int_t)c->values[r][role]));
+        ok = ok ? put(values, sb_role_names[role], per_rep) : (json_decref(per_rep), false);
+    }
+    return ok;
+}
+
+/* The multiplexing the backend reported (null without it). */
+static json_t *multiplex_json(const struct sb_counters *c)
+{
+    if (c->multiplex_ratio <= 0)
+        return json_null();
+    return json_pack("{s:f, s:s}", "nominal_ratio", c->multiplex_ratio, "basis",
+                     "counters / multiplexed events: PAPI does not expose perf's time_enabled / "
+                     "time_running");
+}
+
+/* The run's counters: the backend and what it said, the model it simulated, the roles read,
+ * and the figures derived from them; NULL when out of memory. */
 static json_t *counters_json(const struct sb_counters *c, const struct sb_run_result *res,
                              uint64_t llc)
 {
     json_t *values = json_object(), *events = json_object(), *reasons = json_object();
+    json_t *counters;
 
-    for (int role = 0; role < SB_NROLES; role++) {
-        json_t *per_rep;
-        if (c->events[role][0])
-            json_object_set_new(events, sb_role_names[role], json_string(c->events[role]));
-        if (!c->have[role]) {
-            if (c->role_reason[role][0])
-                json_object_set_new(reasons, sb_role_names[role],
-                                    json_string(c->role_reason[role]));
-            continue;
-        }
-        per_rep = json_array();
-        for (unsigned r = 0; r < c->nreps; r++)
-            json_array_append_new(per_rep, json_integer((json_int_t)c->values[r][role]));
-        json_object_set_new(values, sb_role_names[role], per_rep);
+    if (!roles_json(c, events, values, reasons)) {
+        json_decref(values);
+        json_decref(events);
+        json_decref(reasons);
+        return NULL;
     }
-    return json_pack("{s:s, s:s, s:o, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                     "backend", c->backend->name,
-                     "status", c->status,
-                     "reason", c->reason[0] ? json_string(c->reason) : json_null(),
-                     "simulated", c->simulated,
-                     "model", c->model[0] ? json_string(c->model) : json_null(),
-                     "machine", machine_json(c->machine),
-                     "events", events, "values", values, "reasons", reasons,
-                     "multiplex", c->multiplex_ratio > 0
-                         ? json_pack("{s:f, s:s}", "nominal_ratio", c->multiplex_ratio, "basis",
-                                     "counters / multiplexed events: PAPI does not expose "
-                                     "perf's time_enabled / time_running")
-                         : json_null(),
-                     "derived", derived_json(c, res), "accuracy", accuracy_json(c, res, llc));
+    counters = json_pack("{s:s, s:s, s:o, s:b, s:o, s:o}", "backend", c->backend->name,
+                         "status", c->status,
+                         "reason", c->reason[0] ? json_string(c->reason) : json_null(),
+                         "simulated", c->simulated,
+                         "model", c->model[0] ? json_string(c->model) : json_null(),
+                         "machine", machine_json(c->machine));
+    if (counters && put(counters, "events", events) && put(counters, "values", values) &&
+        put(counters, "reasons", reasons) && put(counters, "multiplex", multiplex_json(c)) &&
+        put(counters, "derived", derived_json(c, res)) &&
+        put(counters, "accuracy", accuracy_json(c, res, llc)))
+        return counters;
+    if (!counters) { /* the three objects were not taken */
+        json_decref(values);
+        json_decref(events);
+        json_decref(reasons);
+    }
+    json_decref(counters);
+    return NULL;
 }
 
 /* A timed scan's record: where it ran in the schedule and what it measured. */
@@ -212,28 +264,59 @@ json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, dou
     return list;
 }
 
-json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
-                            double t0)
+/* What the run was: its name, source, placement, table and scan; NULL when out of memory. */
+static json_t *run_params_json(const struct sb_run_params *p)
 {
-    json_t *seconds = json_array();
-
-    for (uint32_t r = 0; seconds && r < res->nreps; r++)
-        json_array_append_new(seconds, json_real(res->scans[r].seconds));
-    return json_pack(
-        "{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:s, s:s, s:i, s:i, s:i, s:I, "
-        "s:I, s:i, s:I, s:I, s:o, s:o}",
+    json_t *run = json_pack(
+        "{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i}",
         "name", p->name, "source", p->source->name, "policy", p->policy->name,
         "ring_size", (json_int_t)p->ring_size, "pool_size", (json_int_t)p->pool_size,
         "footprint", (json_int_t)sb_policy_footprint(p->policy, p->pool_size, p->ring_size,
                                                      p->page_size),
-        "table_size", (json_int_t)p->table_size, "page_size", (int)p->page_size,
-        "row_width", (int)p->layout.row_width, "rows_per_page", (int)p->layout.rows_per_page,
-        "kernel", p->kernel->name, "op", p->op->name, "threads", (int)p->threads,
-        "warmup", (int)p->warmup, "dead_pct", (int)p->layout.dead_pct,
-        "seed", (json_int_t)p->seed, "pages", (json_int_t)res->pages_per_scan,
-        "passes", (int)res->passes, "settle_pages", (json_int_t)res->settle_pages,
-        "bytes_per_scan", (json_int_t)res->bytes_per_scan, "repetitions", seconds,
-        "scans", sb_report_scans_json(res->scans, res->nreps, t0));
+        "table_size", (json_int_t)p->table_size, "page_size", (int)p->page_size);
+
+    if (run && put(run, "row_width", json_integer((int)p->layout.row_width)) &&
+        put(run, "rows_per_page", json_integer((int)p->layout.rows_per_page)) &&
+        put(run, "kernel", json_string(p->kernel->name)) &&
+        put(run, "op", json_string(p->op->name)) &&
+        put(run, "threads", json_integer((int)p->threads)) &&
+        put(run, "warmup", json_integer((int)p->warmup)) &&
+        put(run, "dead_pct", json_integer((int)p->layout.dead_pct)) &&
+        put(run, "seed", json_integer((json_int_t)p->seed)))
+        return run;
+    json_decref(run);
+    return NULL;
+}
+
+/* Every repetition's seconds; NULL when out of memory. */
+static json_t *seconds_json(const struct sb_run_result *res)
+{
+    json_t *seconds = json_array();
+    bool ok = seconds != NULL;
+
+    for (uint32_t r = 0; ok && r < res->nreps; r++)
+        ok = append(seconds, json_real(res->scans[r].seconds));
+    if (!ok) {
+        json_decref(seconds);
+        return NULL;
+    }
+    return seconds;
+}
+
+json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
+                            double t0)
+{
+    json_t *run = run_params_json(p);
+
+    if (run && put(run, "pages", json_integer((json_int_t)res->pages_per_scan)) &&
+        put(run, "passes", json_integer((int)res->passes)) &&
+        put(run, "settle_pages", json_integer((json_int_t)res->settle_pages)) &&
+        put(run, "bytes_per_scan", json_integer((json_int_t)res->bytes_per_scan)) &&
+        put(run, "repetitions", seconds_json(res)) &&
+        put(run, "scans", sb_report_scans_json(res->scans, res->nreps, t0)))
+        return run;
+    json_decref(run);
+    return NULL;
 }
 
 static json_t *validation_json(const struct sb_validation *v)
@@ -309,26 +392,34 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
                          : json_null());
 }
 
+/* One figure the thread posted: its op and placement, the value as posted and in MB/s (from
+ * the table's size when posted as seconds). */
+static json_t *thread_figure_json(const struct sb_thread *t, const struct sb_thread_figure *f)
+{
+    char size[32];
+    double mbps = NAN;
+
+    if (strcmp(f->unit, "MB/s") == 0)
+        mbps = f->value;
+    else if (t->table_size)
+        mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
+    sb_format_size(f->footprint, size, sizeof size);
+    return json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op, "policy", f->policy,
+                     "footprint", (json_int_t)f->footprint, "placement", f->policy, " ", size,
+                     "", "value", f->value, "unit", f->unit, "mbps",
+                     isnan(mbps) ? json_null() : json_real(mbps));
+}
+
 json_t *sb_thread_json(const struct sb_thread *t)
 {
     json_t *figures = json_array();
+    bool ok = figures != NULL;
 
-    for (int i = 0; i < t->nfigures; i++) {
-        const struct sb_thread_figure *f = &t->figures[i];
-        char size[32];
-        double mbps = NAN;
-
-        if (strcmp(f->unit, "MB/s") == 0)
-            mbps = f->value;
-        else if (t->table_size)
-            mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
-        sb_format_size(f->footprint, size, sizeof size);
-        json_array_append_new(figures,
-                              json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op,
-                                        "policy", f->policy, "footprint", (json_int_t)f->footprint,
-                                        "placement", f->policy, " ", size, "", "value", f->value,
-                                        "unit", f->unit, "mbps",
-                                        isnan(mbps) ? json_null() : json_real(mbps)));
+    for (int i = 0; ok && i < t->nfigures; i++)
+        ok = append(figures, thread_figure_json(t, &t->figures[i]));
+    if (!ok) {
+        json_decref(figures);
+        return NULL;
     }
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "who", t->who, "machine", t->machine,
                      "table", t->table, "table_size",
