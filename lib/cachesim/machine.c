@@ -1,13 +1,13 @@
-/* machine.c: machine models for the cache model: reading configs/machines/NAME.ini (inih, fed
- * through our own line reader so that every error names its file and line), checking them,
- * listing them, and building the host's model from its topology. */
+/* machine.c: machine models for the cache model: reading configs/machines/NAME.ini (through
+ * the core INI reader, driven by the tables of sections and keys below, so that every error
+ * names its file, line and key), checking them, listing them, and building the host's model
+ * from its topology. */
 #include "config.h"
 #include "cachesim/machine.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,30 +17,60 @@
 #include "core/core.h"
 
 enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, NSECTIONS };
-static const char *const section_names[NSECTIONS] = {"machine", "L1d", "L2", "L3"};
-
-enum {
-    K_NAME, K_DESCRIPTION, K_SOURCE, K_WC_BUFFERS, K_PREFETCH,             /* [machine] */
-    K_SIZE, K_LINE_SIZE, K_ASSOCIATIVITY, K_REPLACEMENT, K_INCLUSION,      /* levels */
-    NKEYS
-};
-static const char *const key_names[NKEYS] = {"name", "description", "source", "wc_buffers",
-                                             "prefetch", "size", "line_size", "associativity",
-                                             "replacement", "inclusion"};
+enum { K_NAME, K_DESCRIPTION, K_SOURCE, K_WC_BUFFERS, K_PREFETCH };       /* [machine] */
+enum { K_SIZE, K_LINE_SIZE, K_ASSOCIATIVITY, K_REPLACEMENT, K_INCLUSION }; /* levels */
+#define NKEYS 5
 
 /* --- parsing ------------------------------------------------------------------------------- */
 
+#define TEXT_MAX(field) (sizeof ((struct sb_machine *)0)->field - 1)
+
+static const struct sb_ini_key machine_keys[] = {
+    {.name = "name", .type = SB_INI_WORD, .help = "the model's name (the file's, by default)"},
+    {.name = "description", .type = SB_INI_TEXT, .max = TEXT_MAX(description),
+     .help = "what the machine is"},
+    {.name = "source", .type = SB_INI_TEXT, .max = TEXT_MAX(source),
+     .help = "where the figures come from"},
+    {.name = "wc_buffers", .type = SB_INI_UINT, .min = 1, .max = SB_CACHESIM_MAX_WC_BUFFERS,
+     .help = "the write-combining buffers non-temporal stores go through"},
+    {.name = "prefetch", .type = SB_INI_YESNO, .help = "the next-line prefetcher"},
+    {0},
+};
+
+static const struct sb_ini_key level_keys[] = {
+    {.name = "size", .type = SB_INI_SIZE, .min = 1, .max = UINT64_MAX, .help = "bytes"},
+    {.name = "line_size", .type = SB_INI_SIZE, .min = 1, .max = UINT64_MAX,
+     .help = "bytes a line: divides the page"},
+    {.name = "associativity", .type = SB_INI_UINT, .min = 1, .max = SB_CACHESIM_MAX_WAYS,
+     .help = "ways"},
+    {.name = "replacement", .type = SB_INI_WORD, .help = "lru or plru"},
+    {.name = "inclusion", .type = SB_INI_WORD,
+     .help = "inclusive, exclusive or non-inclusive (L2, L3)"},
+    {0},
+};
+
+static const struct sb_ini_section sections[] = {
+    [SEC_MACHINE] = {.name = "machine", .keys = machine_keys},
+    [SEC_L1D] = {.name = "L1d", .keys = level_keys},
+    [SEC_L2] = {.name = "L2", .keys = level_keys},
+    [SEC_L3] = {.name = "L3", .keys = level_keys},
+    {0},
+};
+
 struct parse_state {
     struct sb_machine *m;
-    struct sb_ini_lines *reader;
     const char *label;
     int line_of[NSECTIONS][NKEYS]; /* where each key was set (0: not set) */
     int section_line[NSECTIONS];   /* the first key line of each section seen */
-    int last_section, last_key;    /* for continuation lines */
     struct sb_error *err;
-    int status;
 };
 
+static const char *key_name(int section, int key)
+{
+    return (section == SEC_MACHINE ? machine_keys : level_keys)[key].name;
+}
+
+/* Errors found once the file is read, at a line of it (0: none): "FILE:LINE: KEY: what". */
 static int fail_at(struct parse_state *ps, int line, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -53,18 +83,8 @@ static int fail_at(struct parse_state *ps, int line, const char *key, const char
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     if (line > 0)
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s:%d: %s: %s", ps->label, line, key, what);
-    else
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: %s", ps->label, key, what);
-    return ps->status;
-}
-
-static int find_index(const char *const *names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return -1;
+        return sb_fail(ps->err, SB_ERR_INPUT, "%s:%d: %s: %s", ps->label, line, key, what);
+    return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: %s", ps->label, key, what);
 }
 
 static int parse_enum(const char *const *names, const char *value)
@@ -75,161 +95,102 @@ static int parse_enum(const char *const *names, const char *value)
     return -1;
 }
 
-/* A text value into its field, or (continued) after what the field holds, joined with a
- * blank: UTF-8 (a report holds it) and fitting, never cut. */
-static int put_text(struct parse_state *ps, int line, const char *key, char *field, size_t size,
-                    const char *value, bool continued)
+static int set_machine_key(struct sb_machine *m, const struct sb_ini_value *v,
+                           struct sb_error *err)
 {
-    size_t used = continued ? strlen(field) : 0;
-
-    if (!sb_utf8_valid(value))
-        return fail_at(ps, line, key, "not UTF-8 (a report holds UTF-8 text only)");
-    if (used + (used ? 1 : 0) + strlen(value) >= size)
-        return fail_at(ps, line, key, "longer than %zu bytes", size - 1);
-    snprintf(field + used, size - used, "%s%s", used ? " " : "", value);
-    return SB_OK;
-}
-
-static int set_machine_key(struct parse_state *ps, int key, const char *value, int line)
-{
-    struct sb_machine *m = ps->m;
     uint64_t n;
 
-    switch (key) {
+    switch (v->key) {
     case K_NAME:
-        if (!*value || strlen(value) >= sizeof m->name || strpbrk(value, " \t/") ||
-            !sb_utf8_valid(value))
-            return fail_at(ps, line, "name", "\"%s\" is not a name (UTF-8, no blanks or '/', "
-                           "under %zu bytes)", value, sizeof m->name);
-        snprintf(m->name, sizeof m->name, "%s", value);
+        if (!*v->text || strlen(v->text) >= sizeof m->name || strpbrk(v->text, " \t/") ||
+            !sb_utf8_valid(v->text))
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a name (UTF-8, no blanks or '/', "
+                           "under %zu bytes)", v->text, sizeof m->name);
+        snprintf(m->name, sizeof m->name, "%s", v->text);
         return SB_OK;
     case K_DESCRIPTION:
-        return put_text(ps, line, "description", m->description, sizeof m->description, value,
-                        false);
+        snprintf(m->description, sizeof m->description, "%s", v->text);
+        return SB_OK;
     case K_SOURCE:
-        return put_text(ps, line, "source", m->source, sizeof m->source, value, false);
+        snprintf(m->source, sizeof m->source, "%s", v->text);
+        return SB_OK;
     case K_WC_BUFFERS:
-        if (!sb_parse_uint(value, &n) || n < 1 || n > SB_CACHESIM_MAX_WC_BUFFERS)
-            return fail_at(ps, line, "wc_buffers", "\"%s\" is not a whole number from 1 to %d",
-                           value, SB_CACHESIM_MAX_WC_BUFFERS);
+        if (sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a whole number from 1 to %d",
+                           v->text, SB_CACHESIM_MAX_WC_BUFFERS);
         m->config.wc_buffers = (unsigned)n;
         return SB_OK;
-    case K_PREFETCH:
-        if (strcmp(value, "yes") == 0 || strcmp(value, "no") == 0) {
-            m->config.prefetch = strcmp(value, "yes") == 0;
-            return SB_OK;
-        }
-        return fail_at(ps, line, "prefetch", "\"%s\" is not yes or no", value);
     default:
-        return fail_at(ps, line, key_names[key], "unknown key in [machine] (name, description, "
-                       "source, wc_buffers, prefetch)");
+        if (sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
+            return SB_ERR_INPUT;
+        m->config.prefetch = n;
+        return SB_OK;
     }
 }
 
-static int set_level_key(struct parse_state *ps, int section, int key, const char *value, int line)
+static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
+                         struct sb_error *err)
 {
-    struct sb_cachesim_level_config *c = &ps->m->config.level[section - SEC_L1D];
-    uint64_t n;
+    struct sb_cachesim_level_config *c = &m->config.level[v->section - SEC_L1D];
+    uint64_t n = 0;
     int e;
 
-    switch (key) {
+    if (v->desc->type != SB_INI_WORD && sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
+        return v->key == K_ASSOCIATIVITY
+                   ? sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a number of ways from 1 to %d",
+                             v->text, SB_CACHESIM_MAX_WAYS)
+                   : SB_ERR_INPUT;
+    switch (v->key) {
     case K_SIZE:
-        if (!sb_parse_size(value, &n) || n == 0)
-            return fail_at(ps, line, "size", "\"%s\" is not a size (e.g. 64K, 1M)", value);
         c->size = n;
         return SB_OK;
     case K_LINE_SIZE:
-        if (!sb_parse_size(value, &n) || n == 0)
-            return fail_at(ps, line, "line_size", "\"%s\" is not a size in bytes (e.g. 64)",
-                           value);
         if (n > SB_MACHINE_PAGE || SB_MACHINE_PAGE % n)
-            return fail_at(ps, line, "line_size", "%s does not divide the %uKB page", value,
+            return sb_fail(err, SB_ERR_INPUT, "%s does not divide the %uKB page", v->text,
                            SB_MACHINE_PAGE / 1024);
         c->line_size = (uint32_t)n;
         return SB_OK;
     case K_ASSOCIATIVITY:
-        if (!sb_parse_uint(value, &n) || n == 0 || n > SB_CACHESIM_MAX_WAYS)
-            return fail_at(ps, line, "associativity", "\"%s\" is not a number of ways from 1 to "
-                           "%d", value, SB_CACHESIM_MAX_WAYS);
         c->associativity = (uint32_t)n;
         return SB_OK;
     case K_REPLACEMENT:
-        if ((e = parse_enum(sb_replacement_names, value)) < 0)
-            return fail_at(ps, line, "replacement", "\"%s\" is not a replacement policy (known: "
-                           "lru, plru)", value);
+        if ((e = parse_enum(sb_replacement_names, v->text)) < 0)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a replacement policy (known: lru, "
+                           "plru)", v->text);
         c->replacement = (enum sb_replacement)e;
         return SB_OK;
-    case K_INCLUSION:
-        if (section == SEC_L1D)
-            return fail_at(ps, line, "inclusion", "L1d has no level above it (inclusion is "
-                           "set on L2 and L3)");
-        if ((e = parse_enum(sb_inclusion_names, value)) < 0)
-            return fail_at(ps, line, "inclusion", "\"%s\" is not an inclusion policy (known: "
-                           "inclusive, exclusive, non-inclusive)", value);
+    default:
+        if (v->section == SEC_L1D)
+            return sb_fail(err, SB_ERR_INPUT, "L1d has no level above it (inclusion is set on "
+                           "L2 and L3)");
+        if ((e = parse_enum(sb_inclusion_names, v->text)) < 0)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not an inclusion policy (known: "
+                           "inclusive, exclusive, non-inclusive)", v->text);
         c->inclusion = (enum sb_inclusion)e;
         return SB_OK;
-    default:
-        return fail_at(ps, line, key_names[key], "unknown key in [%s] (size, line_size, "
-                       "associativity, replacement, inclusion)", section_names[section]);
     }
 }
 
-static int on_key(void *user, const char *section_name, const char *name, const char *value)
+/* The reader's handler: one value, whole. */
+static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 {
     struct parse_state *ps = user;
-    int line = ps->reader->line, section, key;
 
-    if (ps->status != SB_OK)
-        return 0; /* inih goes on after an error: keep the first */
-    if (ps->reader->too_long) {
-        fail_at(ps, line, name, "line longer than %d characters", INI_MAX_LINE - 2);
-        return 0;
-    }
-    section = find_index(section_names, NSECTIONS, section_name);
-    if (section < 0) {
-        fail_at(ps, line, name, "unknown section [%s] (known: [machine], [L1d], [L2], [L3])",
-                section_name);
-        return 0;
-    }
-    key = find_index(key_names, NKEYS, name);
-    if (key < 0 || (section == SEC_MACHINE) != (key < K_SIZE)) {
-        fail_at(ps, line, name, "unknown key in [%s] (%s)", section_names[section],
-                section == SEC_MACHINE ? "name, description, source, wc_buffers, prefetch"
-                                       : "size, line_size, associativity, replacement, inclusion");
-        return 0;
-    }
-    if (ps->reader->continued && ps->last_section == section && ps->last_key == key) {
-        char other[64];
-        if (sb_ini_key_line(value, other, sizeof other) &&
-            find_index(key_names, NKEYS, other) >= 0)
-            fail_at(ps, line, name, "\"%s\": an indented line goes on with the value above; a "
-                    "key of its own starts its line", value);
-        else if (key == K_DESCRIPTION || key == K_SOURCE)
-            put_text(ps, line, name, key == K_DESCRIPTION ? ps->m->description : ps->m->source,
-                     key == K_DESCRIPTION ? sizeof ps->m->description : sizeof ps->m->source,
-                     value, true);
-        else
-            fail_at(ps, line, name, "an indented line goes on with the value above: only "
-                    "description and source take more than one line (a key of its own starts "
-                    "its line)");
-        return ps->status == SB_OK;
-    }
-    if (ps->line_of[section][key]) {
-        fail_at(ps, line, name, "set twice in [%s] (first at line %d)", section_names[section],
-                ps->line_of[section][key]);
-        return 0;
-    }
-    ps->line_of[section][key] = line;
-    if (!ps->section_line[section])
-        ps->section_line[section] = line;
-    ps->last_section = section;
-    ps->last_key = key;
-    if (section == SEC_MACHINE)
-        set_machine_key(ps, key, value, line);
-    else
-        set_level_key(ps, section, key, value, line);
-    return ps->status == SB_OK;
+    ps->line_of[v->section][v->key] = v->line;
+    if (!ps->section_line[v->section])
+        ps->section_line[v->section] = v->line;
+    if (v->section == SEC_MACHINE)
+        return set_machine_key(ps->m, v, err);
+    return set_level_key(ps->m, v, err);
 }
+
+static const struct sb_ini_spec machine_spec = {
+    .sections = sections,
+    .lazy_sections = true,
+    .single_line = "{key}: an indented line goes on with the value above: only description and "
+                   "source take more than one line (a key of its own starts its line)",
+    .on_value = on_value,
+};
 
 /* After the whole file: required keys and sections, then the geometry (cachesim's checks),
  * each error at the line of the key it concerns. */
@@ -254,21 +215,21 @@ static int check_machine(struct parse_state *ps)
         if (!ps->section_line[s]) {
             if (s == SEC_L3)
                 break;
-            return fail_at(ps, 0, section_names[s], "no [%s] section (every machine has [L1d] "
-                           "and [L2])", section_names[s]);
+            return fail_at(ps, 0, sections[s].name, "no [%s] section (every machine has [L1d] "
+                           "and [L2])", sections[s].name);
         }
         for (size_t k = 0; k < sizeof required / sizeof *required; k++)
             if (!ps->line_of[s][required[k]])
-                return fail_at(ps, ps->section_line[s], key_names[required[k]], "missing in "
-                               "[%s]", section_names[s]);
+                return fail_at(ps, ps->section_line[s], key_name(s, required[k]), "missing in "
+                               "[%s]", sections[s].name);
         m->config.nlevels = (unsigned)(s - SEC_L1D + 1);
     }
     if (sb_cachesim_config_check(&m->config, &problem) != SB_OK) {
         int section = problem.level < 0 ? SEC_MACHINE : SEC_L1D + problem.level;
-        int key = find_index(key_names, NKEYS, problem.key);
+        int key = sb_ini_key_find(sections[section].keys, problem.key);
         int line = key >= 0 && ps->line_of[section][key] ? ps->line_of[section][key]
                                                          : ps->section_line[section];
-        return fail_at(ps, line, problem.key, "[%s] %s", section_names[section], problem.what);
+        return fail_at(ps, line, problem.key, "[%s] %s", sections[section].name, problem.what);
     }
     return SB_OK;
 }
@@ -276,27 +237,17 @@ static int check_machine(struct parse_state *ps)
 static int parse(struct sb_ini_lines *reader, const char *label, struct sb_machine *m,
                  struct sb_error *err)
 {
-    struct parse_state ps = {.m = m, .reader = reader, .label = label, .err = err,
-                             .last_section = -1, .last_key = -1};
+    struct parse_state ps = {.m = m, .label = label, .err = err};
     const char *base = strrchr(label, '/') ? strrchr(label, '/') + 1 : label;
     size_t name_len = strcspn(base, ".");
-    int rc, status;
+    int status;
 
     memset(m, 0, sizeof *m);
     snprintf(m->file, sizeof m->file, "%s", label);
     name_len = sb_utf8_fit(base, name_len < sizeof m->name ? name_len : sizeof m->name - 1);
     snprintf(m->name, sizeof m->name, "%.*s", (int)name_len, base);
-    rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
-    if (ps.status != SB_OK)
-        return ps.status;
-    if ((status = sb_ini_finish(reader, label, err)) != SB_OK)
-        return status;
-    if (rc > 0)
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value or "
-                       "[section])", label, rc);
-    if (rc != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
-    return check_machine(&ps);
+    status = sb_ini_read(reader, label, &machine_spec, &ps, err);
+    return status == SB_OK ? check_machine(&ps) : status;
 }
 
 int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,

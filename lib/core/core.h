@@ -1,16 +1,17 @@
 /* core.h: the core subsystem's public header. What every other part stands on, depending on
  * nothing of scanbench's: one-line errors with their origin (error.h), checked UTF-8 text
  * (utf8.h), sizes (units.h), the clock (timer.h), big allocations and the memory a run may have
- * (mem.h), signals and the watchdog as flags (stop.h), the INI readers' line reader
- * (ini_lines.h), finding configs/ (configs_path.h), result files and directories written whole,
- * never replacing one (outfile.h, outdir.h), the host's steal time (hoststat.h) and a nameless
- * scratch file (scratch.h). */
+ * (mem.h), signals and the watchdog as flags (stop.h), the one INI reader, driven by tables of
+ * keys (ini_keys.h), and its line reader (ini_lines.h), finding configs/ (configs_path.h),
+ * result files and directories written whole, never replacing one (outfile.h, outdir.h), the
+ * host's steal time (hoststat.h) and a nameless scratch file (scratch.h). */
 #ifndef SB_CORE_H
 #define SB_CORE_H
 
 #include "core/configs_path.h"
 #include "core/error.h"
 #include "core/hoststat.h"
+#include "core/ini_keys.h"
 #include "core/ini_lines.h"
 #include "core/mem.h"
 #include "core/outdir.h"

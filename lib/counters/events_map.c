@@ -1,13 +1,11 @@
-/* events_map.c: reading and checking configs/events/<arch>.ini (inih, through the shared line
- * reader lib/ini_lines, so that every error names its file and line), and choosing the map for
- * this CPU (a table of vendor/family/model ranges) or the one `--set events=FILE` names. */
+/* events_map.c: reading and checking configs/events/<arch>.ini (through the core INI reader,
+ * driven by the tables of sections and keys below, so that every error names its file and
+ * line), and choosing the map for this CPU (a table of vendor/family/model ranges) or the one
+ * `--set events=FILE` names. */
 #include "config.h"
 #include "counters/events_map.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <ini.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,24 +79,41 @@ const char *sb_events_map_for_cpu(const char *vendor, unsigned family, unsigned 
 
 /* --- reading a map file ---------------------------------------------------------------------- */
 
-enum { SECTION_NONE = -2, SECTION_MAP = -1 }; /* else a role */
+enum { SECTION_MAP }; /* then section 1 + k: role k */
+enum { KEY_DESCRIPTION, KEY_PMUS };
+enum { KEY_EVENTS, KEY_SCALE, KEY_COUNTS, KEY_CAVEATS, KEY_REASON, NROLE_KEYS };
 
-struct reader {
-    const char *path;
-    struct sb_ini_lines *lines; /* inih's line reader, while the file is read */
-    int line;                   /* the line read, or the one an error is about */
-    int section;
-    bool seen_section[SB_NROLES + 1]; /* [0] is [map] */
-    bool seen_description, seen_pmus;
-    bool seen_key[SB_NROLES][5];
-    struct sb_events_map *map;
-    struct sb_error *err;
-    int status;                 /* the first error's status, and its line */
-    int error_line;
+#define TEXT_MAX(type, field) (sizeof ((type *)0)->field - 1)
+
+static const struct sb_ini_key map_keys[] = {
+    {.name = "description", .type = SB_INI_TEXT,
+     .max = TEXT_MAX(struct sb_events_map, description), .help = "what the map is for"},
+    {.name = "pmus", .type = SB_INI_WORD, .list = true, .help = "the PMUs its events are of"},
+    {0},
 };
 
-static const char *const role_keys[] = {"events", "scale", "counts", "caveats", "reason"};
-enum { KEY_EVENTS, KEY_SCALE, KEY_COUNTS, KEY_CAVEATS, KEY_REASON, NROLE_KEYS };
+static const struct sb_ini_key role_keys[] = {
+    {.name = "events", .type = SB_INI_WORD, .list = true,
+     .help = "PMU::EVENT:UMASK, summed; or none"},
+    {.name = "scale", .type = SB_INI_NUMBER, .help = "what the sum is multiplied by (1)"},
+    {.name = "counts", .type = SB_INI_TEXT, .max = TEXT_MAX(struct sb_events_role, counts),
+     .help = "what the events count"},
+    {.name = "caveats", .type = SB_INI_TEXT, .max = TEXT_MAX(struct sb_events_role, caveats),
+     .help = "what they miss or count too"},
+    {.name = "reason", .type = SB_INI_TEXT, .max = TEXT_MAX(struct sb_events_role, reason),
+     .help = "with events = none: why"},
+    {0},
+};
+
+/* What the reading gathers for the checks after it (and the map). */
+struct reader {
+    const char *path;
+    int line;                   /* the line an error is about */
+    bool seen_map, seen_description, seen_pmus;
+    bool seen_key[SB_NROLES][NROLE_KEYS];
+    struct sb_events_map *map;
+    struct sb_error *err;
+};
 
 static int fail_at(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -111,70 +126,18 @@ static int fail_at(struct reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    r->error_line = r->line;
-    r->status = sb_fail(r->err, SB_ERR_INPUT, "%s:%d: %s", r->path, r->line, what);
-    return r->status;
+    return sb_fail(r->err, SB_ERR_INPUT, "%s:%d: %s", r->path, r->line, what);
 }
 
-static void known_roles(char *buf, size_t len)
-{
-    size_t used = (size_t)snprintf(buf, len, "map");
-    for (int k = 0; k < SB_NROLES && used < len; k++)
-        used += (size_t)snprintf(buf + used, len - used, ", %s", sb_role_names[k]);
-}
-
-/* A text value into its field, or (continued) after what the field holds, joined with a
- * blank: UTF-8 (a report holds it) and fitting, never cut. what names it in errors. */
-static int put_text(struct reader *r, const char *what, char *field, size_t size,
-                    const char *value, bool continued)
-{
-    size_t used = continued ? strlen(field) : 0;
-
-    if (!sb_utf8_valid(value))
-        return fail_at(r, "%s: not UTF-8 (a report holds UTF-8 text only)", what);
-    if (used + (used ? 1 : 0) + strlen(value) >= size)
-        return fail_at(r, "%s: longer than %zu bytes", what, size - 1);
-    snprintf(field + used, size - used, "%s%s", used ? " " : "", value);
-    return SB_OK;
-}
-
-static int on_section(struct reader *r, const char *name)
-{
-    char known[512];
-
-    if (strcmp(name, "map") == 0) {
-        r->section = SECTION_MAP;
-    } else {
-        r->section = SECTION_NONE;
-        for (int k = 0; k < SB_NROLES; k++)
-            if (strcmp(name, sb_role_names[k]) == 0)
-                r->section = k;
-        if (r->section == SECTION_NONE) {
-            known_roles(known, sizeof known);
-            return fail_at(r, "[%s]: unknown role (known: %s)", name, known);
-        }
-    }
-    if (r->seen_section[r->section + 1])
-        return fail_at(r, "[%s]: section given twice", name);
-    r->seen_section[r->section + 1] = true;
-    if (r->section >= 0) {
-        r->map->roles[r->section].line = r->line;
-        r->map->roles[r->section].scale = 1.0;
-    }
-    return SB_OK;
-}
-
-/* The hook of the line reader: inih itself tells no handler of a section (see ini_lines.h). */
-static bool on_section_line(void *user, const char *raw_name)
+static void on_section(void *user, int section, int line)
 {
     struct reader *r = user;
-    char name[256];
 
-    if (r->status != SB_OK)
-        return false;
-    r->line = r->lines->line;
-    snprintf(name, sizeof name, "%s", raw_name);
-    return on_section(r, sb_ini_trim(name)) == SB_OK;
+    r->seen_map |= section == SECTION_MAP;
+    if (section > SECTION_MAP) {
+        r->map->roles[section - 1].line = line;
+        r->map->roles[section - 1].scale = 1.0;
+    }
 }
 
 /* The end of a list line: a comma after its last name, so that the list goes on on the next
@@ -195,185 +158,113 @@ static bool valid_name(const char *name, size_t size)
     return true;
 }
 
-/* pmus = a, b: more PMUs (also on the lines that continue it). */
-static int on_pmus(struct reader *r, char *value)
+/* pmus = a, b: the PMUs of one line of the list. */
+static int on_pmus(struct sb_events_map *map, char *line, struct sb_error *err)
 {
-    char *cursor = value, *item;
+    char *cursor = line, *item;
 
     for (int n = 0; (item = sb_ini_list_next(&cursor)) != NULL && !list_goes_on(item, cursor, n);
          n++) {
         if (*item == '\0')
-            return fail_at(r, "pmus: empty name in the list");
-        if (r->map->npmus == SB_EVENTS_MAX_PMUS)
-            return fail_at(r, "pmus: more than %d PMUs", SB_EVENTS_MAX_PMUS);
-        if (!valid_name(item, sizeof r->map->pmus[0]))
-            return fail_at(r, "pmus: \"%s\" is not a PMU name (no spaces, under %zu "
-                           "characters)", item, sizeof r->map->pmus[0]);
-        snprintf(r->map->pmus[r->map->npmus++], sizeof r->map->pmus[0], "%s", item);
+            return sb_fail(err, SB_ERR_INPUT, "empty name in the list");
+        if (map->npmus == SB_EVENTS_MAX_PMUS)
+            return sb_fail(err, SB_ERR_INPUT, "more than %d PMUs", SB_EVENTS_MAX_PMUS);
+        if (!valid_name(item, sizeof map->pmus[0]))
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a PMU name (no spaces, under %zu "
+                           "characters)", item, sizeof map->pmus[0]);
+        snprintf(map->pmus[map->npmus++], sizeof map->pmus[0], "%s", item);
     }
     return SB_OK;
 }
 
-static int on_map_key(struct reader *r, const char *key, char *value)
+/* events = A, B or none: the events of one line of the list (first: its key line). */
+static int on_events(struct sb_events_role *role, char *line, int at, bool first,
+                     struct sb_error *err)
 {
-    bool *seen;
+    char *cursor = line, *item;
 
-    if (strcmp(key, "description") == 0)
-        seen = &r->seen_description;
-    else if (strcmp(key, "pmus") == 0)
-        seen = &r->seen_pmus;
-    else
-        return fail_at(r, "%s: unknown key in [map] (known: description, pmus)", key);
-    if (*seen)
-        return fail_at(r, "%s: given twice in [map]", key);
-    *seen = true;
-    if (*value == '\0')
-        return fail_at(r, "%s: empty value", key);
-    if (key[0] == 'd')
-        return put_text(r, "description", r->map->description, sizeof r->map->description,
-                        value, false);
-    return on_pmus(r, value);
-}
-
-/* events = A, B or none; continued: a line that continues it, with more events. */
-static int on_events(struct reader *r, struct sb_events_role *role, char *value, bool continued)
-{
-    const char *name = sb_role_names[r->section];
-    char *cursor = value, *item;
-
-    if (!continued) {
-        role->events_line = r->line;
-        if (strcmp(value, "none") == 0) {
-            role->none = true;
-            return SB_OK;
-        }
+    if (first && strcmp(line, "none") == 0) {
+        role->none = true;
+        return SB_OK;
     }
     if (role->none)
-        return fail_at(r, "%s: events: \"none\" stands alone (no event on this architecture)",
-                       name);
+        return sb_fail(err, SB_ERR_INPUT, "\"none\" stands alone (no event on this "
+                       "architecture)");
     for (int n = 0; (item = sb_ini_list_next(&cursor)) != NULL && !list_goes_on(item, cursor, n);
          n++) {
         if (strcmp(item, "none") == 0)
-            return fail_at(r, "%s: events: \"none\" stands alone (no event on this "
-                           "architecture)", name);
+            return sb_fail(err, SB_ERR_INPUT, "\"none\" stands alone (no event on this "
+                           "architecture)");
         if (!valid_name(item, SB_EVENT_NAME_LEN))
-            return fail_at(r, "%s: events: \"%s\" is not an event name (PMU::EVENT:UMASK, no "
-                           "spaces, under 128 characters)", name, item);
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not an event name (PMU::EVENT:UMASK, "
+                           "no spaces, under 128 characters)", item);
         if (role->nevents == SB_EVENTS_MAX_PER_ROLE)
-            return fail_at(r, "%s: events: more than %d events", name,
-                           SB_EVENTS_MAX_PER_ROLE);
-        role->event_lines[role->nevents] = r->line;
+            return sb_fail(err, SB_ERR_INPUT, "more than %d events", SB_EVENTS_MAX_PER_ROLE);
+        role->event_lines[role->nevents] = at;
         snprintf(role->events[role->nevents++], SB_EVENT_NAME_LEN, "%s", item);
     }
     return SB_OK;
 }
 
-static int role_key_index(const char *key)
+/* A list, line by line (a line break separates names as a comma does), each error at its
+ * line. */
+static int on_list(struct reader *r, struct sb_ini_value *v, struct sb_error *err)
 {
-    int k;
+    char piece[512]; /* a line of inih's: at most 198 characters */
+    int status = SB_OK;
 
-    for (k = 0; k < NROLE_KEYS; k++)
-        if (strcmp(key, role_keys[k]) == 0)
-            break;
-    return k;
+    for (int i = 0; i < v->npieces && status == SB_OK; i++) {
+        sb_ini_piece(v, i, piece, sizeof piece);
+        v->error_line = v->piece_line[i];
+        if (v->section == SECTION_MAP)
+            status = on_pmus(r->map, piece, err);
+        else
+            status = on_events(&r->map->roles[v->section - 1], piece, v->piece_line[i], i == 0,
+                               err);
+    }
+    return status;
 }
 
-/* counts, caveats or reason of the section's role (continued: a line that goes on with it). */
-static int on_role_text(struct reader *r, int k, const char *value, bool continued)
+static int on_role_key(struct reader *r, struct sb_ini_value *v, struct sb_error *err)
 {
-    struct sb_events_role *role = &r->map->roles[r->section];
-    char what[64];
+    struct sb_events_role *role = &r->map->roles[v->section - 1];
 
-    snprintf(what, sizeof what, "%s: %s", sb_role_names[r->section], role_keys[k]);
-    if (k == KEY_COUNTS)
-        return put_text(r, what, role->counts, sizeof role->counts, value, continued);
-    if (k == KEY_CAVEATS)
-        return put_text(r, what, role->caveats, sizeof role->caveats, value, continued);
-    return put_text(r, what, role->reason, sizeof role->reason, value, continued);
-}
-
-static int on_role_key(struct reader *r, const char *key, char *value)
-{
-    struct sb_events_role *role = &r->map->roles[r->section];
-    const char *name = sb_role_names[r->section];
-    int k = role_key_index(key);
-
-    if (k == NROLE_KEYS)
-        return fail_at(r, "%s: unknown key in [%s] (known: events, scale, counts, caveats, "
-                       "reason)", key, name);
-    if (r->seen_key[r->section][k])
-        return fail_at(r, "%s: %s: given twice", name, key);
-    r->seen_key[r->section][k] = true;
-    if (*value == '\0')
-        return fail_at(r, "%s: %s: empty value", name, key);
-    switch (k) {
+    r->seen_key[v->section - 1][v->key] = true;
+    switch (v->key) {
     case KEY_EVENTS:
-        return on_events(r, role, value, false);
-    case KEY_SCALE: {
-        char *end;
-        errno = 0;
-        role->scale = strtod(value, &end);
-        if (errno || *end || !isfinite(role->scale) || role->scale <= 0)
-            return fail_at(r, "%s: scale: \"%s\" is not a positive number", name, value);
+        role->events_line = v->line;
+        return on_list(r, v, err);
+    case KEY_SCALE:
+        return sb_ini_parse(v->desc, v->text, NULL, &role->scale, err);
+    case KEY_COUNTS:
+        snprintf(role->counts, sizeof role->counts, "%s", v->text);
+        return SB_OK;
+    case KEY_CAVEATS:
+        snprintf(role->caveats, sizeof role->caveats, "%s", v->text);
+        return SB_OK;
+    default:
+        snprintf(role->reason, sizeof role->reason, "%s", v->text);
         return SB_OK;
     }
-    default:
-        return on_role_text(r, k, value, false);
-    }
 }
 
-/* An indented line after key (already read and checked on its first line): more of its text,
- * or more names of its list. */
-static int on_continued(struct reader *r, const char *key, char *value)
-{
-    char other[64];
-    int k;
-
-    if (sb_ini_key_line(value, other, sizeof other) &&
-        (strcmp(other, "description") == 0 || strcmp(other, "pmus") == 0 ||
-         role_key_index(other) < NROLE_KEYS))
-        return fail_at(r, "%s: \"%s\": an indented line goes on with the value above; a key of "
-                       "its own starts its line", key, value);
-
-    if (r->section == SECTION_MAP && strcmp(key, "pmus") == 0)
-        return on_pmus(r, value);
-    if (r->section == SECTION_MAP)
-        return put_text(r, "description", r->map->description, sizeof r->map->description,
-                        value, true);
-    k = role_key_index(key);
-    if (k == KEY_EVENTS)
-        return on_events(r, &r->map->roles[r->section], value, true);
-    if (k == KEY_SCALE)
-        return fail_at(r, "%s: scale: \"%s\" continues a number (an indented line goes on "
-                       "with text or a list)", sb_role_names[r->section], value);
-    return on_role_text(r, k, value, true);
-}
-
-/* inih's handler: one `key = value` line, or a line that continues the value above. */
-static int on_key(void *user, const char *section, const char *key, const char *value)
+/* The reader's handler: one value, whole (its lines joined, each with its line). */
+static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 {
     struct reader *r = user;
-    char text[INI_MAX_LINE];
+    char first[512];
 
-    (void)section; /* r->section: on_section_line has seen the line that opened it */
-    if (r->status != SB_OK)
-        return 0; /* inih goes on after an error: keep the first */
-    r->line = r->lines->line;
-    snprintf(text, sizeof text, "%s", value);
-    if (r->lines->too_long)
-        fail_at(r, "line longer than %d characters (a long value goes on over indented lines)",
-                INI_MAX_LINE - 2);
-    else if (*key == '\0')
-        fail_at(r, "not a valid line (want [section] or key = value)");
-    else if (r->section == SECTION_NONE)
-        fail_at(r, "%s: keys belong in [map] or a [role] section", key);
-    else if (r->lines->continued)
-        on_continued(r, key, text);
-    else if (r->section == SECTION_MAP)
-        on_map_key(r, key, text);
-    else
-        on_role_key(r, key, text);
-    return r->status == SB_OK;
+    if (!*sb_ini_piece(v, 0, first, sizeof first)) /* its key line */
+        return sb_fail(err, SB_ERR_INPUT, "empty value");
+    if (v->section > SECTION_MAP)
+        return on_role_key(r, v, err);
+    if (v->key == KEY_PMUS) {
+        r->seen_pmus = true;
+        return on_list(r, v, err);
+    }
+    r->seen_description = true;
+    snprintf(r->map->description, sizeof r->map->description, "%s", v->text);
+    return SB_OK;
 }
 
 /* What every section must have, checked once the file is read. */
@@ -382,7 +273,7 @@ static int check_complete(struct reader *r)
     struct sb_events_map *map = r->map;
 
     r->line = 1;
-    if (!r->seen_section[0])
+    if (!r->seen_map)
         return sb_fail(r->err, SB_ERR_INPUT, "%s: no [map] section (description, pmus)",
                        r->path);
     if (!r->seen_description || !r->seen_pmus)
@@ -457,31 +348,39 @@ int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_er
 static int parse_lines(struct sb_ini_lines *lines, const char *path, struct sb_events_map *map,
                        struct sb_error *err)
 {
-    struct reader r = {.path = path, .lines = lines, .section = SECTION_NONE, .map = map,
-                       .err = err};
+    struct reader r = {.path = path, .map = map, .err = err};
+    struct sb_ini_section sections[SB_NROLES + 2] = {
+        [SECTION_MAP] = {.name = "map", .keys = map_keys, .once = true}};
+    char unknown[512];
+    struct sb_ini_spec spec = {
+        .sections = sections,
+        .unknown_section = unknown,
+        .keys_belong = "[map] or a [role] section",
+        .twice = "given twice in [{section}]",
+        .single_line = "{key}: \"{text}\" continues a number (an indented line goes on with "
+                       "text or a list)",
+        .invalid_line = "not a valid line (want [section] or key = value)",
+        .on_section = on_section,
+        .on_value = on_value,
+    };
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t name_len = strcspn(base, ".");
-    int rc, status;
+    size_t name_len = strcspn(base, "."), used;
+    int status;
 
+    used = (size_t)snprintf(unknown, sizeof unknown, "unknown role (known: map");
+    for (int k = 0; k < SB_NROLES; k++) {
+        sections[k + 1] = (struct sb_ini_section){.name = sb_role_names[k], .keys = role_keys,
+                                                  .once = true, .prefixed = true};
+        used += (size_t)snprintf(unknown + used, used < sizeof unknown ? sizeof unknown - used
+                                 : 0, ", %s", sb_role_names[k]);
+    }
+    snprintf(unknown + used, used < sizeof unknown ? sizeof unknown - used : 0, ")");
     memset(map, 0, sizeof *map);
     snprintf(map->path, sizeof map->path, "%s", path);
     name_len = sb_utf8_fit(base, name_len < sizeof map->name ? name_len : sizeof map->name - 1);
     snprintf(map->name, sizeof map->name, "%.*s", (int)name_len, base);
-    lines->on_section = on_section_line;
-    lines->user = &r;
-    rc = ini_parse_stream(sb_ini_read_line, lines, on_key, &r);
-    /* the first error in the file: a line inih could not read, or one of ours */
-    if (rc > 0 && (r.status == SB_OK || rc < r.error_line))
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid line (want [section] or key = "
-                       "value)", path, rc);
-    if (r.status != SB_OK)
-        return r.status;
-    if ((status = sb_ini_finish(lines, path, err)) != SB_OK)
-        return status;
-    if (rc != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", path);
-    r.lines = NULL;
-    return check_complete(&r);
+    status = sb_ini_read(lines, path, &spec, &r, err);
+    return status == SB_OK ? check_complete(&r) : status;
 }
 
 int sb_events_map_parse(const char *path, struct sb_events_map *map, struct sb_error *err)

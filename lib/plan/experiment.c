@@ -5,7 +5,6 @@
 #include "plan/experiment.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,54 +173,30 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
                    sb_keys[key].name, known);
 }
 
+/* The reader's descriptor of an experiment key (core/ini_keys.h): its type, range, list. */
+static struct sb_ini_key ini_key(enum sb_key_id key)
+{
+    static const enum sb_ini_type types[] = {
+        [SB_KEY_TEXT] = SB_INI_TEXT, [SB_KEY_SIZE] = SB_INI_SIZE, [SB_KEY_UINT] = SB_INI_UINT,
+        [SB_KEY_NAME] = SB_INI_WORD, [SB_KEY_AUTO_SIZE] = SB_INI_SIZE,
+        [SB_KEY_BOOL] = SB_INI_YESNO, [SB_KEY_AUTO_UINT] = SB_INI_UINT};
+    const struct sb_key *k = &sb_keys[key];
+
+    return (struct sb_ini_key){
+        .name = k->name, .type = types[k->type], .list = k->listable, .min = k->min,
+        .max = k->max, .help = k->help,
+        .or_word = k->type == SB_KEY_AUTO_SIZE || k->type == SB_KEY_AUTO_UINT ? "auto" : NULL};
+}
+
 static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
                        struct sb_error *err)
 {
-    const struct sb_key *k = &sb_keys[key];
-    char a[32], b[32];
+    struct sb_ini_key k = ini_key(key);
 
     *number = 0;
-    switch (k->type) {
-    case SB_KEY_TEXT:
-        return SB_OK;
-    case SB_KEY_NAME:
+    if (sb_keys[key].type == SB_KEY_NAME)
         return check_name(key, value, err);
-    case SB_KEY_BOOL:
-        if (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0 || strcmp(value, "on") == 0 ||
-            strcmp(value, "1") == 0)
-            *number = 1;
-        else if (strcmp(value, "no") != 0 && strcmp(value, "false") != 0 &&
-                 strcmp(value, "off") != 0 && strcmp(value, "0") != 0)
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not yes or no", value);
-        return SB_OK;
-    case SB_KEY_AUTO_SIZE:
-        if (strcmp(value, "auto") == 0)
-            return SB_OK;
-        /* fall through */
-    case SB_KEY_SIZE:
-        if (!sb_parse_size(value, number))
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a size (e.g. 8192, 256K, 16MB%s)",
-                           value, k->type == SB_KEY_AUTO_SIZE ? ", auto" : "");
-        if (*number == 0)
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is zero", value);
-        if (*number < k->min || *number > k->max)
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%s to %s)", value,
-                           sb_format_size(k->min, a, sizeof a), sb_format_size(k->max, b, sizeof b));
-        return SB_OK;
-    case SB_KEY_AUTO_UINT:
-        if (strcmp(value, "auto") == 0)
-            return SB_OK;
-        /* fall through */
-    case SB_KEY_UINT:
-        if (!sb_parse_uint(value, number))
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a whole number%s", value,
-                           k->type == SB_KEY_AUTO_UINT ? " or auto" : "");
-        if (*number < k->min || *number > k->max)
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%llu to %llu)", value,
-                           (unsigned long long)k->min, (unsigned long long)k->max);
-        return SB_OK;
-    }
-    return SB_OK;
+    return sb_ini_parse(&k, value, number, NULL, err);
 }
 
 /* `kernel = all`: every kernel this CPU can run; the others are noted, not refused. */
@@ -341,7 +316,6 @@ done:
         exp->settings[key] = next;
     } else {
         setting_clear(&next);
-        sb_error_prefix(err, "%s", sb_keys[key].name);
     }
     return status;
 }
@@ -402,11 +376,20 @@ static int thread_figure(struct sb_thread *t, const char *value, struct sb_error
     return SB_OK;
 }
 
-/* The [thread] keys other than figure (which may be given many times), in the order of the
- * fields of struct sb_thread. */
-static const char *const thread_keys[] = {"who", "machine", "table", "table_size", "slow",
-                                          "fast", "figure"};
-enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE, NTHREAD_KEYS };
+/* The [thread] keys, in the order of the fields of struct sb_thread; figure may be given many
+ * times. Their values are checked here (thread_key), not by the reader. */
+static const struct sb_ini_key thread_keys[] = {
+    {.name = "who", .type = SB_INI_TEXT, .help = "who ran it, when, on what"},
+    {.name = "machine", .type = SB_INI_TEXT, .help = "the model of that machine"},
+    {.name = "table", .type = SB_INI_TEXT, .help = "what the table was"},
+    {.name = "table_size", .type = SB_INI_WORD, .help = "the thread's table (a size)"},
+    {.name = "slow", .type = SB_INI_TEXT, .help = "the placement found slow"},
+    {.name = "fast", .type = SB_INI_TEXT, .help = "and fast"},
+    {.name = "figure", .type = SB_INI_TEXT, .repeat = true,
+     .help = "OP POLICY SIZE: VALUE MB/s|s"},
+    {0},
+};
+enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE };
 
 /* A text of [thread] into its field: UTF-8 (the verdict reports it) and fitting, never cut. */
 static int thread_text(char *field, size_t size, const char *value, struct sb_error *err)
@@ -443,227 +426,75 @@ static int thread_key(struct sb_thread *t, int key, const char *value, struct sb
     }
 }
 
-enum { SECTION_NONE, SECTION_EXPERIMENT, SECTION_THREAD };
+enum { SECTION_EXPERIMENT, SECTION_THREAD };
 
-/* A key line is read once the lines that go on with it (indented, joined with a blank) have
- * been: when the next key line, a section line or the end comes. Meanwhile it is pending. */
-struct parse_state {
-    struct sb_experiment *exp;
-    struct sb_ini_lines *reader; /* NULL for --set */
-    const char *label;           /* the file; for --set, the origin itself ("--set K=V") */
-    int section;
-    bool seen_experiment;
-    bool seen[SB_NKEYS];
-    int thread_seen[NTHREAD_KEYS]; /* the line each [thread] key was given at (0: not yet) */
-    int key;                     /* the pending key: an sb_key_id ([experiment]) or a thread
-                                    key ([thread]); -1: none */
-    int key_section;
-    char *text;                  /* its value so far */
-    char *origin;                /* where its key line is */
-    int line;                    /* and that line's number (0 for --set) */
-    struct sb_error *err;
-    int status;
-    int error_line;              /* the line of the first error (for inih's own, which come
-                                    later in a file read on) */
+/* The reader's tables: [experiment] from sb_keys, [thread], and the words of the errors. */
+struct experiment_spec {
+    struct sb_ini_key keys[SB_NKEYS + 1];
+    struct sb_ini_section sections[3];
+    struct sb_ini_spec spec;
 };
 
-/* Where the line being read is: "file:line", or the --set itself. */
-static void here(const struct parse_state *ps, char *origin, size_t size)
-{
-    if (ps->reader)
-        snprintf(origin, size, "%s:%d", ps->label, ps->reader->line);
-    else
-        snprintf(origin, size, "%s", ps->label);
-}
+struct parse_state {
+    struct sb_experiment *exp;
+    bool seen_experiment;
+};
 
-static void clear_pending(struct parse_state *ps)
-{
-    free(ps->text);
-    free(ps->origin);
-    ps->text = ps->origin = NULL;
-    ps->key = -1;
-}
-
-/* Reads the pending key's value (joined with the lines that went on with it), errors at its
- * key line. */
-static int take_pending(struct parse_state *ps)
-{
-    int key = ps->key, status = SB_OK;
-
-    if (key < 0)
-        return SB_OK;
-    if (ps->key_section == SECTION_THREAD) {
-        status = thread_key(&ps->exp->thread, key, ps->text, ps->err);
-        if (status != SB_OK)
-            sb_error_prefix(ps->err, "%s: %s", ps->origin, thread_keys[key]);
-    } else {
-        status = assign(ps->exp, (enum sb_key_id)key, ps->text, ps->origin, ps->err);
-        if (status != SB_OK)
-            sb_error_prefix(ps->err, "%s", ps->origin);
-    }
-    if (status != SB_OK)
-        ps->error_line = ps->line;
-    clear_pending(ps);
-    return status;
-}
-
-/* The key of a key line of the section: known, given once (figure as often as wanted; in
- * [experiment], once per file, a later --set replacing it). -1 with the error in ps->err. */
-static int find_key(struct parse_state *ps, const char *name, const char *origin)
-{
-    int key;
-
-    if (ps->section == SECTION_EXPERIMENT) {
-        key = (int)sb_key_find(name);
-        if (key == SB_NKEYS)
-            return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: unknown key (`scanbench list` shows "
-                           "the keys)", origin, name), -1;
-        if (ps->seen[key])
-            return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: set twice (first at %s)", origin,
-                           name, ps->exp->settings[key].origin), -1;
-        ps->seen[key] = true;
-        return key;
-    }
-    for (key = 0; key < NTHREAD_KEYS && strcmp(name, thread_keys[key]) != 0; key++)
-        ;
-    if (key == NTHREAD_KEYS)
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: unknown key in [thread] (who, machine, "
-                       "table, table_size, slow, fast, figure)", origin, name), -1;
-    if (key != T_FIGURE && ps->thread_seen[key])
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: set twice (first at %s:%d)", origin,
-                       name, ps->label, ps->thread_seen[key]), -1;
-    ps->thread_seen[key] = ps->reader ? ps->reader->line : 1;
-    return key;
-}
-
-/* A line that goes on with the key above but reads as a key line of this section: a key
- * indented by mistake, which inih would add to the value above. */
-static bool indented_key(const struct parse_state *ps, const char *value)
-{
-    char key[64];
-
-    if (!sb_ini_key_line(value, key, sizeof key))
-        return false;
-    if (ps->section == SECTION_EXPERIMENT)
-        return sb_key_find(key) != SB_NKEYS;
-    for (int k = 0; k < NTHREAD_KEYS; k++)
-        if (strcmp(key, thread_keys[k]) == 0)
-            return true;
-    return false;
-}
-
-/* Adds a line that goes on with the pending key to its value. */
-static int go_on(struct parse_state *ps, const char *name, const char *value, const char *origin)
-{
-    size_t len = strlen(ps->text);
-    char *text;
-
-    if (indented_key(ps, value))
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: \"%s\": an indented line goes on with the "
-                       "value of %s above; a key of its own starts its line", origin, value,
-                       name);
-    if (!(text = realloc(ps->text, len + strlen(value) + 2)))
-        return sb_fail(ps->err, SB_ERR_RUN, "out of memory");
-    snprintf(text + len, strlen(value) + 2, " %s", value);
-    ps->text = text;
-    return SB_OK;
-}
-
-/* One key line (or a line that goes on with the key above: continued), of a file or a --set:
- * the one place where what a line says is taken in. The key is checked here, its value when
- * it is whole (take_pending). */
-static int take_line(struct parse_state *ps, const char *name, const char *value, bool continued)
-{
-    char origin[SB_PATH_MAX + 32];
-    int status;
-
-    here(ps, origin, sizeof origin);
-    if (ps->reader && ps->reader->too_long)
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: line longer than %d characters (a long value "
-                       "goes on over indented lines)", origin, INI_MAX_LINE - 2);
-    if (continued && ps->key >= 0)
-        return go_on(ps, name, value, origin);
-    if ((status = take_pending(ps)) != SB_OK)
-        return status;
-    if (*name == '\0')
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s", origin, ps->reader ? "no key before "
-                       "'=' (want key = value)" : "want KEY=VALUE");
-    if (ps->section == SECTION_NONE)
-        return sb_fail(ps->err, SB_ERR_INPUT, "%s: %s: keys belong in the [experiment] or "
-                       "[thread] section", origin, name);
-    if ((ps->key = find_key(ps, name, origin)) < 0)
-        return SB_ERR_INPUT;
-    ps->key_section = ps->section;
-    ps->line = ps->reader ? ps->reader->line : 0;
-    ps->text = strdup(value);
-    ps->origin = strdup(origin);
-    if (!ps->text || !ps->origin)
-        return sb_fail(ps->err, SB_ERR_RUN, "out of memory");
-    return SB_OK;
-}
-
-static int on_key(void *user, const char *section, const char *name, const char *value)
+static void on_section(void *user, int section, int line)
 {
     struct parse_state *ps = user;
 
-    (void)section; /* ps->section: on_section has seen the line that opened it */
-    if (ps->status != SB_OK)
-        return 0; /* inih goes on after an error: keep the first one */
-    ps->status = take_line(ps, name, value, ps->reader->continued);
-    if (ps->status != SB_OK && !ps->error_line)
-        ps->error_line = ps->reader->line;
-    return ps->status == SB_OK;
-}
-
-/* The hook of the line reader for every [section] line (inih tells no handler of one). */
-static bool on_section(void *user, const char *name)
-{
-    struct parse_state *ps = user;
-    char origin[SB_PATH_MAX + 32];
-
-    if (ps->status != SB_OK || (ps->status = take_pending(ps)) != SB_OK)
-        return false;
-    here(ps, origin, sizeof origin);
-    if (strcmp(name, "experiment") == 0) {
-        ps->section = SECTION_EXPERIMENT;
+    (void)line;
+    if (section == SECTION_EXPERIMENT)
         ps->seen_experiment = true;
-    } else if (strcmp(name, "thread") == 0) {
-        ps->section = SECTION_THREAD;
-    } else {
-        ps->status = sb_fail(ps->err, SB_ERR_INPUT, "%s: [%s]: unknown section (known: "
-                             "[experiment], [thread])", origin, name);
-        ps->error_line = ps->reader->line;
-    }
-    return ps->status == SB_OK;
+}
+
+/* A value, whole: a key of [experiment] (assign), or of [thread]. */
+static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
+{
+    struct parse_state *ps = user;
+
+    if (v->section == SECTION_THREAD)
+        return thread_key(&ps->exp->thread, v->key, v->text, err);
+    return assign(ps->exp, (enum sb_key_id)v->key, v->text, v->origin, err);
+}
+
+static void experiment_spec(struct experiment_spec *e)
+{
+    for (int k = 0; k < SB_NKEYS; k++)
+        e->keys[k] = ini_key((enum sb_key_id)k);
+    e->keys[SB_NKEYS] = (struct sb_ini_key){0};
+    e->sections[SECTION_EXPERIMENT] = (struct sb_ini_section){
+        .name = "experiment", .keys = e->keys,
+        .unknown_key = "(`scanbench list` shows the keys)"};
+    e->sections[SECTION_THREAD] = (struct sb_ini_section){.name = "thread", .keys = thread_keys};
+    e->sections[2] = (struct sb_ini_section){0};
+    e->spec = (struct sb_ini_spec){
+        .sections = e->sections,
+        .keys_belong = "the [experiment] or [thread] section",
+        .twice = "set twice (first at {first})",
+        .indented_key = "\"{text}\": an indented line goes on with the value of {key} above; a "
+                        "key of its own starts its line",
+        .invalid_line = "not a valid INI line (want key = value)",
+        .on_section = on_section,
+        .on_value = on_value,
+    };
 }
 
 static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const char *label,
                  struct sb_error *err)
 {
-    struct parse_state ps = {.exp = exp, .reader = reader, .label = label, .key = -1,
-                             .err = err};
-    int rc, status;
+    struct experiment_spec e;
+    struct parse_state ps = {.exp = exp};
+    int status;
 
-    reader->on_section = on_section;
-    reader->user = &ps;
-    rc = ini_parse_stream(sb_ini_read_line, reader, on_key, &ps);
-    if (ps.status == SB_OK)
-        ps.status = take_pending(&ps); /* before any problem that stopped the reading */
-    clear_pending(&ps);
-    /* the first error in the file: a line inih could not read, or one of ours */
-    if (rc > 0 && (ps.status == SB_OK || rc < ps.error_line))
-        return sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value)",
-                       label, rc);
-    if (ps.status != SB_OK)
-        return ps.status;
-    if ((status = sb_ini_finish(reader, label, err)) != SB_OK)
-        return status;
-    if (rc != 0)
-        return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
-    if (!ps.seen_experiment)
-        return sb_fail(err, SB_ERR_INPUT, "%s: no [experiment] section", label);
-    snprintf(exp->source, sizeof exp->source, "%s", label);
-    return SB_OK;
+    experiment_spec(&e);
+    status = sb_ini_read(reader, label, &e.spec, &ps, err);
+    if (status == SB_OK && !ps.seen_experiment)
+        status = sb_fail(err, SB_ERR_INPUT, "%s: no [experiment] section", label);
+    if (status == SB_OK)
+        snprintf(exp->source, sizeof exp->source, "%s", label);
+    return status;
 }
 
 int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const char *label,
@@ -693,8 +524,8 @@ int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct 
 int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err)
 {
     char *origin = malloc(strlen(assignment) + 8), *line = strdup(assignment), *name, *value;
-    struct parse_state ps = {.exp = exp, .label = origin, .section = SECTION_EXPERIMENT,
-                             .key = -1, .err = err};
+    struct experiment_spec e;
+    struct parse_state ps = {.exp = exp};
     int status;
 
     if (!origin || !line) {
@@ -702,15 +533,15 @@ int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct 
         goto out;
     }
     sprintf(origin, "--set %s", assignment);
+    experiment_spec(&e);
     if (strpbrk(assignment, "\n\r"))
         status = sb_fail(err, SB_ERR_INPUT, "%s: want one KEY=VALUE (a line break in it)",
                          origin);
-    else if (sb_ini_split_line(line, &name, &value) != SB_INI_KEY)
+    else if (sb_ini_split_line(line, &name, &value) != SB_INI_KEY || !*name)
         status = sb_fail(err, SB_ERR_INPUT, "%s: want KEY=VALUE", origin);
-    else if ((status = take_line(&ps, name, value, false)) == SB_OK)
-        status = take_pending(&ps);
+    else
+        status = sb_ini_take(&e.spec, SECTION_EXPERIMENT, origin, name, value, &ps, err);
 out:
-    clear_pending(&ps);
     free(origin);
     free(line);
     return status;

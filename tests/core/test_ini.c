@@ -1,0 +1,228 @@
+#include "config.h"
+/* test_ini.c: the core INI reader on a small table of its own: values handed whole with the
+ * line of each piece, the errors of one shape (file:line: key: what), the words a spec may
+ * change, --set, and the shared value parsers (yes/no, sizes, numbers with limits). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/core.h"
+
+static const struct sb_ini_key a_keys[] = {
+    {.name = "size", .type = SB_INI_SIZE, .min = 1, .max = 1 << 20, .or_word = "auto"},
+    {.name = "list", .type = SB_INI_WORD, .list = true},
+    {.name = "text", .type = SB_INI_TEXT, .max = 16},
+    {.name = "many", .type = SB_INI_TEXT, .repeat = true},
+    {0},
+};
+static const struct sb_ini_key b_keys[] = {
+    {.name = "flag", .type = SB_INI_YESNO},
+    {.name = "scale", .type = SB_INI_NUMBER},
+    {0},
+};
+static const struct sb_ini_section sections[] = {
+    {.name = "a", .keys = a_keys},
+    {.name = "b", .keys = b_keys, .once = true, .prefixed = true},
+    {0},
+};
+
+struct seen {
+    int nvalues, sections;
+    char last[256];
+    int last_line, npieces, piece_line[8];
+    uint64_t number;
+};
+
+static void on_section(void *user, int section, int line)
+{
+    struct seen *s = user;
+    (void)line;
+    s->sections |= 1 << section;
+}
+
+static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
+{
+    struct seen *s = user;
+
+    s->nvalues++;
+    snprintf(s->last, sizeof s->last, "%s", v->text);
+    s->last_line = v->line;
+    s->npieces = v->npieces;
+    for (int i = 0; i < v->npieces && i < 8; i++)
+        s->piece_line[i] = v->piece_line[i];
+    if (strstr(v->text, "bad")) {
+        v->error_line = v->piece_line[v->npieces - 1];
+        return sb_fail(err, SB_ERR_INPUT, "\"bad\" is bad");
+    }
+    return sb_ini_parse(v->desc, v->text, &s->number, NULL, err);
+}
+
+static const struct sb_ini_spec spec = {.sections = sections, .on_section = on_section,
+                                        .on_value = on_value};
+
+static int read_text(const struct sb_ini_spec *sp, const char *text, struct seen *s,
+                     struct sb_error *err)
+{
+    struct sb_ini_lines lines = {.text = text};
+
+    memset(s, 0, sizeof *s);
+    return sb_ini_read(&lines, "t.ini", sp, s, err);
+}
+
+static void expect_error(const struct sb_ini_spec *sp, const char *text, const char *want)
+{
+    struct seen s;
+    struct sb_error err = {0};
+
+    assert_int_equal(read_text(sp, text, &s, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, want);
+}
+
+static void test_values(void **state)
+{
+    struct seen s;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(read_text(&spec, "[a]\nsize = 4K\nlist = x,\n  y\n[b]\nflag = on\n", &s,
+                               &err), SB_OK);
+    assert_int_equal(s.nvalues, 3);
+    assert_int_equal(s.sections, 3);
+    assert_string_equal(s.last, "on");
+    assert_int_equal(s.number, 1);
+    assert_int_equal(read_text(&spec, "[a]\nlist = x,\n  y\n\ty z\n", &s, &err), SB_OK);
+    assert_string_equal(s.last, "x, y y z"); /* joined with a blank */
+    assert_int_equal(s.last_line, 2);
+    assert_int_equal(s.npieces, 3);
+    assert_int_equal(s.piece_line[2], 4);
+    assert_int_equal(read_text(&spec, "[a]\nmany = 1\nmany = 2\nsize = auto\n", &s, &err), SB_OK);
+    assert_int_equal(s.nvalues, 3);
+    assert_int_equal(s.number, 0);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error(&spec, "[a]\nsize = 12QB\n",
+                 "t.ini:2: size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB, auto)");
+    expect_error(&spec, "[a]\nsize = 2M\n", "t.ini:2: size: \"2M\" is out of range (1B to 1MB)");
+    expect_error(&spec, "[a]\nsize = 1K\n[b]\nflag = maybe\n",
+                 "t.ini:4: b: flag: \"maybe\" is not yes or no");
+    expect_error(&spec, "[a]\nnope = 1\n",
+                 "t.ini:2: nope: unknown key in [a] (known: size, list, text, many)");
+    expect_error(&spec, "[c]\n", "t.ini:1: [c]: unknown section (known: [a], [b])");
+    expect_error(&spec, "[b]\n[b]\n", "t.ini:2: [b]: section given twice");
+    expect_error(&spec, "size = 1\n", "t.ini:1: size: unknown section [] (known: [a], [b])");
+    expect_error(&spec, "[a]\nsize = 1\n\nsize = 2\n",
+                 "t.ini:4: size: set twice in [a] (first at line 2)");
+    expect_error(&spec, "[a]\n= 1\n", "t.ini:2: no key before '=' (want key = value)");
+    expect_error(&spec, "[a]\nwords\n",
+                 "t.ini:2: not a valid INI line (want key = value or [section])");
+    expect_error(&spec, "[a]\ntext = x\n  size = 3\n", "t.ini:3: text: \"size = 3\": an "
+                 "indented line goes on with the value above; a key of its own starts its line");
+    expect_error(&spec, "[a]\nsize = 1\n  2\n", "t.ini:3: size: \"2\": an indented line goes on "
+                 "with text or a list; a key of its own starts its line");
+    expect_error(&spec, "[a]\ntext = 0123456789\n  0123456789\n",
+                 "t.ini:3: text: longer than 16 bytes");
+    expect_error(&spec, "[a]\ntext = caf\xe9\n",
+                 "t.ini:2: text: not UTF-8 (a report holds UTF-8 text only)");
+    expect_error(&spec, "[a]\nlist = a,\n  bad\n", "t.ini:3: list: \"bad\" is bad");
+    /* the first error in the file wins, ours or inih's */
+    expect_error(&spec, "[a]\nwords\nnope = 1\n",
+                 "t.ini:2: not a valid INI line (want key = value or [section])");
+    expect_error(&spec, "[a]\nsize = 0\nwords\n", "t.ini:2: size: \"0\" is zero");
+}
+
+static void test_words(void **state)
+{
+    struct sb_ini_section named[] = {{.name = "a", .keys = a_keys, .unknown_key = "(see list)"},
+                                     {0}};
+    struct sb_ini_spec words = {
+        .sections = named, .lazy_sections = false, .unknown_section = "unknown part",
+        .keys_belong = "[a]", .twice = "given twice (first at {first})",
+        .indented_key = "\"{text}\" indented under {key}", .single_line = "{key} takes one line",
+        .invalid_line = "not a line", .on_value = on_value};
+    struct sb_ini_spec lazy = {.sections = named, .lazy_sections = true, .on_value = on_value};
+    (void)state;
+
+    expect_error(&words, "[z]\n", "t.ini:1: [z]: unknown part");
+    expect_error(&words, "x = 1\n", "t.ini:1: x: keys belong in [a]");
+    expect_error(&words, "[a]\nx = 1\n", "t.ini:2: x: unknown key (see list)");
+    expect_error(&words, "[a]\nsize = 1\nsize = 1\n",
+                 "t.ini:3: size: given twice (first at t.ini:2)");
+    expect_error(&words, "[a]\ntext = 1\n  size = 1\n", "t.ini:3: \"size = 1\" indented under text");
+    expect_error(&words, "[a]\nsize = 1\n  1\n", "t.ini:3: size takes one line");
+    expect_error(&words, "[a]\nwords\n", "t.ini:2: not a line");
+    /* lazy: an unknown section is refused at its first key only */
+    expect_error(&lazy, "[a]\nsize = 1\n[z]\nsize = 2\n",
+                 "t.ini:4: size: unknown section [z] (known: [a])");
+    {
+        struct seen s;
+        struct sb_error err = {0};
+        assert_int_equal(read_text(&lazy, "[a]\nsize = 1\n[z]\n", &s, &err), SB_OK);
+    }
+}
+
+static void test_take(void **state)
+{
+    struct seen s = {0};
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(sb_ini_take(&spec, 0, "--set size=2K", "size", "2K", &s, &err), SB_OK);
+    assert_int_equal(s.number, 2048);
+    assert_int_equal(s.last_line, 0);
+    assert_int_equal(sb_ini_take(&spec, 0, "--set size=x", "size", "x", &s, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set size=x: size: \"x\" is not a size (e.g. 8192, 256K, 16MB, "
+                                 "auto)");
+    assert_int_equal(sb_ini_take(&spec, 0, "--set y=1", "y", "1", &s, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set y=1: y: unknown key in [a] (known: size, list, text, "
+                                 "many)");
+}
+
+static void test_parsers(void **state)
+{
+    static const struct sb_ini_key u = {.name = "u", .type = SB_INI_UINT, .min = 2, .max = 9};
+    static const struct sb_ini_key n = {.name = "n", .type = SB_INI_NUMBER};
+    struct sb_error err = {0};
+    uint64_t v;
+    double d;
+    bool yes;
+    (void)state;
+
+    for (int i = 0; i < 8; i++) {
+        static const char *const words[] = {"yes", "true", "on", "1", "no", "false", "off", "0"};
+        assert_true(sb_ini_yesno(words[i], &yes));
+        assert_int_equal(yes, i < 4);
+    }
+    assert_false(sb_ini_yesno("Yes", &yes));
+    assert_false(sb_ini_yesno("", &yes));
+    assert_int_equal(sb_ini_parse(&u, "9", &v, NULL, &err), SB_OK);
+    assert_int_equal(v, 9);
+    assert_int_equal(sb_ini_parse(&u, "10", &v, NULL, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "\"10\" is out of range (2 to 9)");
+    assert_int_equal(sb_ini_parse(&u, "-1", &v, NULL, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "\"-1\" is not a whole number");
+    assert_int_equal(sb_ini_parse(&n, "64", NULL, &d, &err), SB_OK);
+    assert_true(d == 64.0);
+    for (int i = 0; i < 5; i++) {
+        static const char *const bad[] = {"0", "-1", "64x", "", "inf"};
+        assert_int_equal(sb_ini_parse(&n, bad[i], NULL, &d, &err), SB_ERR_INPUT);
+        assert_non_null(strstr(err.msg, "is not a positive number"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_values), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_words),  cmocka_unit_test(test_take),
+        cmocka_unit_test(test_parsers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
