@@ -150,7 +150,7 @@ $(tail -2 "$CASE/err")"
 }
 
 for command in run reproduce; do
-    for sig in INT TERM HUP QUIT; do
+    for sig in $STOP_SIGNALS; do
         for moment in build scans write; do
             interrupt $command $sig $moment
         done

@@ -110,23 +110,23 @@ declare -A pids statuses
 for moment in load scans write; do
     line=$SCANNING
     case $moment in load) line=$LOAD_PAUSED ;; write) line=$WRITE_PAUSED ;; esac
-    for sig in INT TERM HUP QUIT; do
+    for sig in $STOP_SIGNALS; do
         CASE="$SCRATCH/$sig-$moment"
         start $moment
         pids[$sig]=$pid
     done
-    for sig in INT TERM HUP QUIT; do
+    for sig in $STOP_SIGNALS; do
         if wait_for_stderr "$SCRATCH/$sig-$moment/err" "$line" ${pids[$sig]}; then
             kill -$sig ${pids[$sig]}
         else
             fail "pg SIG$sig at $moment: never reached: $(tail -3 "$SCRATCH/$sig-$moment/err")"
         fi
     done
-    for sig in INT TERM HUP QUIT; do
+    for sig in $STOP_SIGNALS; do
         wait ${pids[$sig]}
         statuses[$sig]=$?
     done
-    for sig in INT TERM HUP QUIT; do
+    for sig in $STOP_SIGNALS; do
         check_case $sig $moment ${statuses[$sig]}
     done
 done
