@@ -9,15 +9,26 @@ trap 'rm -rf "$SCRATCH"' EXIT
 FAILURES=0
 PASSES=0
 
-# The stop signals a test can send: SIGHUP left out, saying so, when it was ignored as this
-# shell started (nohup): no shell can undo that for its children, and scanbench keeps an ignore
-# it inherits, on purpose (lib/core/stop.c).
-STOP_SIGNALS="INT TERM HUP QUIT"
-if [ -r /proc/$$/status ] &&
-    [ $((0x$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status) & 1)) -eq 1 ]; then
-    STOP_SIGNALS="INT TERM QUIT"
-    echo "note: SIGHUP was ignored when this test started (nohup): its SIGHUP cases are left out"
-fi
+# ignored_at_entry SIG (INT, TERM, HUP or QUIT): whether it was ignored as this shell started
+# (nohup ignores SIGHUP; a non-interactive shell's background job, SIGINT and SIGQUIT). No
+# shell can undo that for its children, and scanbench keeps an ignore it inherits, on purpose
+# (lib/core/stop.c), so a test leaves those cases out, saying so.
+ignored_at_entry() {
+    local n mask
+    case $1 in HUP) n=1 ;; INT) n=2 ;; QUIT) n=3 ;; TERM) n=15 ;; *) return 1 ;; esac
+    [ -r /proc/$$/status ] || return 1
+    mask=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status)
+    [ $(((0x$mask >> (n - 1)) & 1)) -eq 1 ]
+}
+# The stop signals a test can send: those not ignored at entry.
+STOP_SIGNALS=""
+for _sig in INT TERM HUP QUIT; do
+    if ignored_at_entry $_sig; then
+        echo "note: SIG$_sig was ignored when this test started: its SIG$_sig cases are left out"
+    else
+        STOP_SIGNALS="$STOP_SIGNALS $_sig"
+    fi
+done
 
 fail() { echo "FAIL: $*" >&2; FAILURES=$((FAILURES + 1)); }
 pass() { PASSES=$((PASSES + 1)); }

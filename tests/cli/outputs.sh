@@ -180,15 +180,18 @@ err_is_one_line_containing "scanbench: $SCRATCH/p.png appeared while it was draw
 [ "$(cat "$SCRATCH/p-2.png")" = "fake image" ] && [ "$(cat "$SCRATCH/p.png")" = appeared ] && pass ||
     fail "plot: p.png or p-2.png is not what it should be"
 
+# (SIGINT, or SIGTERM where SIGINT was ignored as the test started)
+PSIG=INT PSTATUS=130
+ignored_at_entry INT && PSIG=TERM PSTATUS=143
 PATH="$SCRATCH/bin:$PATH" FAKE_SLEEP=60 "$S" plot "$A" -o "$SCRATCH/q.png" 2>"$SCRATCH/err" &
 pid=$!
 if wait_for_stderr "$SCRATCH/err" "$GNUPLOT_STARTED" $pid; then
     gnuplot_pid=$(sed -n 's/^gnuplot started //p' "$SCRATCH/err")
-    kill -INT $pid
+    kill -$PSIG $pid
     wait $pid
     status=$?
-    [ "$status" -eq 130 ] && pass || fail "plot interrupted: exit status $status, want 130"
-    grep -q "interrupted (SIGINT): gnuplot stopped, no plot written" "$SCRATCH/err" && pass ||
+    [ "$status" -eq $PSTATUS ] && pass || fail "plot interrupted: exit status $status, want $PSTATUS"
+    grep -q "interrupted (SIG$PSIG): gnuplot stopped, no plot written" "$SCRATCH/err" && pass ||
         fail "plot interrupted: stderr: $(cat "$SCRATCH/err")"
     kill -0 "$gnuplot_pid" 2>/dev/null && fail "plot interrupted: gnuplot still runs" || pass
 else fail "plot: the fake gnuplot never started: $(cat "$SCRATCH/err")"; wait $pid; fi
