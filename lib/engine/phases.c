@@ -123,7 +123,6 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
         sl->status = sb_scanner_io_status(s, &sl->err);
 }
 
-
 /* --- the caller's side: run a phase and check what it did ----------------------------------- */
 
 /* "scan 3: " for the warm-up and timed scans (numbered from 1 after the validation scan). */
@@ -231,7 +230,6 @@ static int untimed_scan(struct sb_config *cfg, double *seconds, struct sb_error 
     *seconds = last - first;
     return collect(cfg, 1, true, err);
 }
-
 
 /* --- the phases -------------------------------------------------------------------------------- */
 
@@ -424,4 +422,3 @@ int sb_config_finish(struct sb_config *cfg, struct sb_error *err)
     v->ok = status == SB_OK;
     return status;
 }
-
