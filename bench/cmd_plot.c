@@ -12,48 +12,65 @@
 #include "render/render.h"
 #include "report/report.h"
 
+/* The arguments: REPORT and at most one -o FILE. */
+static int parse_args(int argc, char **argv, const char **input, const char **output,
+                      struct sb_error *err)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && *output)
+            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
+                           argv[i + 1], *output);
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            *output = argv[++i];
+        else if ((argv[i][0] == '-' && argv[i][1] != '\0') || *input)
+            return sb_fail(err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot "
+                           SB_ARGS_PLOT ")", argv[i]);
+        else
+            *input = argv[i];
+    }
+    if (!*input)
+        return sb_fail(err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot "
+                       SB_ARGS_PLOT ")");
+    return SB_OK;
+}
+
+/* The default output: the report's name with .png for .json (or .png added); NULL (and err)
+ * on no memory. */
+static char *default_output_name(const char *input, struct sb_error *err)
+{
+    size_t len = strlen(input);
+    char *name = malloc(len + 5);
+
+    if (!name) {
+        sb_fail(err, SB_ERR_RUN, "out of memory");
+        return NULL;
+    }
+    strcpy(name, input);
+    if (len > 5 && strcmp(input + len - 5, ".json") == 0)
+        name[len - 5] = '\0';
+    strcat(name, ".png");
+    return name;
+}
+
 int sb_cmd_plot(int argc, char **argv)
 {
     struct sb_error err = {0};
     const char *input = NULL, *output = NULL;
     char *default_output = NULL, used[SB_OUTFILE_MAX];
     json_t *report = NULL;
-    int status = SB_OK;
+    int status = parse_args(argc, argv, &input, &output, &err);
 
-    for (int i = 1; i < argc && status == SB_OK; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && output)
-            status = sb_fail(&err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
-                             argv[i + 1], output);
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            output = argv[++i];
-        else if ((argv[i][0] == '-' && argv[i][1] != '\0') || input)
-            status = sb_fail(&err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot "
-                             SB_ARGS_PLOT ")", argv[i]);
-        else
-            input = argv[i];
-    }
-    if (status == SB_OK && !input)
-        status = sb_fail(&err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot "
-                         SB_ARGS_PLOT ")");
     if (status == SB_OK)
         status = sb_report_load(input, &report, &err);
     if (status == SB_OK)
         status = sb_plot_check(report, input, &err);
+    if (status == SB_OK && !output) {
+        output = default_output = default_output_name(input, &err);
+        if (!default_output)
+            status = SB_ERR_RUN;
+    }
     if (status != SB_OK)
         goto out;
-    if (!output) {
-        size_t len = strlen(input);
-        default_output = malloc(len + 5);
-        if (!default_output) {
-            status = sb_fail(&err, SB_ERR_RUN, "out of memory");
-            goto out;
-        }
-        strcpy(default_output, input);
-        if (len > 5 && strcmp(input + len - 5, ".json") == 0)
-            default_output[len - 5] = '\0';
-        strcat(default_output, ".png");
-        output = default_output;
-    }
     /* a signal ends gnuplot and the plot, its temporary files removed (lib/core/stop.h) */
     sb_stop_install();
     status = sb_plot(report, output, used, &err);

@@ -691,35 +691,30 @@ int sb_cachesim_create(const struct sb_cachesim_config *cfg, struct sb_cachesim 
     return sb_cachesim_create_slice(cfg, 0, 0, out, err);
 }
 
-int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
-                             uint64_t slice_index, struct sb_cachesim **out,
-                             struct sb_error *err)
+/* The configuration checked, and the slice: one the model can be cut into (no prefetcher,
+ * enough sets), within range. */
+static int check_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
+                       uint64_t slice_index, struct sb_error *err)
 {
     struct sb_cachesim_problem p;
-    struct sb_cachesim *s = NULL;
-    int status = SB_OK;
 
-    *out = NULL;
-    if (sb_cachesim_config_check(cfg, &p) != SB_OK) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s%s%s: %s",
-                         p.level >= 0 ? sb_cache_level_names[p.level] : "", p.level >= 0 ? " " : "",
-                         p.key, p.what);
-        goto out;
-    }
-    if (slice_shift > sb_cachesim_max_slice_shift(cfg) || slice_index >> slice_shift) {
-        status = sb_fail(err, SB_ERR_INPUT, "slice %llu of %u: the model %s", (unsigned long long)
-                         slice_index, 1u << slice_shift, cfg->prefetch ? "has a prefetcher (its "
-                         "next line is in another slice)" : "has too few sets or the slice is "
-                         "out of range");
-        goto out;
-    }
-    /* on cache lines of its own: the slices' models, written at every access on their own
-     * threads, share none (a line shared with the next slice's geometry halved the speed) */
-    s = aligned_alloc(SB_HOST_LINE, sizeof *s);
-    if (!s) {
-        status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
-        goto out;
-    }
+    if (sb_cachesim_config_check(cfg, &p) != SB_OK)
+        return sb_fail(err, SB_ERR_INPUT, "%s%s%s: %s",
+                       p.level >= 0 ? sb_cache_level_names[p.level] : "", p.level >= 0 ? " " : "",
+                       p.key, p.what);
+    if (slice_shift > sb_cachesim_max_slice_shift(cfg) || slice_index >> slice_shift)
+        return sb_fail(err, SB_ERR_INPUT, "slice %llu of %u: the model %s", (unsigned long long)
+                       slice_index, 1u << slice_shift, cfg->prefetch ? "has a prefetcher (its "
+                       "next line is in another slice)" : "has too few sets or the slice is "
+                       "out of range");
+    return SB_OK;
+}
+
+/* The model's own fields: its slice, line geometry, prefetcher, write-combining buffers (and
+ * the mask of a full line's bytes), shape and code path. */
+static void model_init(struct sb_cachesim *s, const struct sb_cachesim_config *cfg,
+                       unsigned slice_shift, uint64_t slice_index)
+{
     memset(s, 0, sizeof *s);
     s->slice_shift = slice_shift;
     s->slice_mask = (1ull << slice_shift) - 1;
@@ -737,6 +732,27 @@ int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slic
         uint32_t bits = s->line_size - word * 64 >= 64 ? 64 : s->line_size - word * 64;
         s->wc_full_mask[word] = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
     }
+}
+
+int sb_cachesim_create_slice(const struct sb_cachesim_config *cfg, unsigned slice_shift,
+                             uint64_t slice_index, struct sb_cachesim **out,
+                             struct sb_error *err)
+{
+    struct sb_cachesim *s = NULL;
+    int status;
+
+    *out = NULL;
+    status = check_slice(cfg, slice_shift, slice_index, err);
+    if (status != SB_OK)
+        goto out;
+    /* on cache lines of its own: the slices' models, written at every access on their own
+     * threads, share none (a line shared with the next slice's geometry halved the speed) */
+    s = aligned_alloc(SB_HOST_LINE, sizeof *s);
+    if (!s) {
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
+        goto out;
+    }
+    model_init(s, cfg, slice_shift, slice_index);
     for (unsigned l = 0; l < s->nlevels; l++) {
         if (!level_init(&s->level[l], &cfg->level[l], slice_shift)) {
             status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's %s",

@@ -135,64 +135,96 @@ bool sb_pfm_pmu_has_event(const char *pmu, const char *name)
     return find_pmu(pmu, &info) && find_event(&info, name, strcspn(name, ":")) >= 0;
 }
 
+/* An unqualified event checked in the map's PMUs, grouped by type: core, uncore, other (perf's
+ * generic events...). Per group: whether a PMU of it is known here (seen), whether the event
+ * is in one of them (found), in all of them (ok), and why not in the first that lacks it. */
+enum { PMU_CORE, PMU_UNCORE, PMU_OTHER, PMU_GROUPS };
+struct pmu_groups {
+    char why[PMU_GROUPS][256];
+    bool ok[PMU_GROUPS], seen[PMU_GROUPS], found[PMU_GROUPS];
+};
+
+static void check_in_groups(const char *name, const char (*pmus)[48], int npmus,
+                            struct pmu_groups *g)
+{
+    pfm_pmu_info_t info;
+
+    for (int k = 0; k < PMU_GROUPS; k++) {
+        g->why[k][0] = '\0';
+        g->ok[k] = true;
+        g->seen[k] = g->found[k] = false;
+    }
+    for (int i = 0; i < npmus; i++) {
+        char pmu_why[256];
+        int group;
+        if (!find_pmu(pmus[i], &info))
+            continue;
+        group = info.type == PFM_PMU_TYPE_CORE     ? PMU_CORE
+                : info.type == PFM_PMU_TYPE_UNCORE ? PMU_UNCORE
+                                                   : PMU_OTHER;
+        g->seen[group] = true;
+        if (check_in_pmu(&info, name, pmu_why, sizeof pmu_why)) {
+            g->found[group] = true;
+            continue;
+        }
+        g->ok[group] = false;
+        if (!g->why[group][0])
+            snprintf(g->why[group], sizeof g->why[group], "%s", pmu_why);
+    }
+}
+
+/* Why an event no group has whole is refused: the more telling failure, where the event was
+ * found in some PMUs of a type but not all; else the first type seen. */
+static void groups_why(const struct pmu_groups *g, char *why, size_t len)
+{
+    int pick = -1;
+
+    for (int k = 0; k < PMU_GROUPS && pick < 0; k++)
+        if (g->found[k])
+            pick = k;
+    for (int k = 0; k < PMU_GROUPS && pick < 0; k++)
+        if (g->seen[k])
+            pick = k;
+    snprintf(why, len, "%s", g->why[pick]);
+}
+
+/* A PMU-qualified event ("pmu::event"): that PMU must be known and have it. */
+static bool check_qualified(const char *name, const char *sep, bool *checked, char *why,
+                            size_t len)
+{
+    pfm_pmu_info_t info;
+    char pmu[64];
+
+    snprintf(pmu, sizeof pmu, "%.*s", (int)(sep - name), name);
+    if (!find_pmu(pmu, &info)) {
+        snprintf(why, len, "%s is not a PMU %s knows", pmu, sb_pfm_version());
+        return false;
+    }
+    *checked = true;
+    return check_in_pmu(&info, sep + 2, why, len);
+}
+
 bool sb_pfm_check_event(const char *name, const char (*pmus)[48], int npmus, bool *checked,
                         char *why, size_t len)
 {
     const char *sep = strstr(name, "::");
-    pfm_pmu_info_t info;
-    /* PMUs are grouped by type: core, uncore, other (perf's generic events...) */
-    char group_why[3][256] = {"", "", ""};
-    bool group_ok[3] = {true, true, true}, group_seen[3] = {false, false, false};
-    bool group_found[3] = {false, false, false};
+    struct pmu_groups groups;
 
     *checked = false;
     if (!pfm_ready()) {
         snprintf(why, len, "libpfm4 cannot be initialized");
         return false;
     }
-    if (sep) {
-        char pmu[64];
-        snprintf(pmu, sizeof pmu, "%.*s", (int)(sep - name), name);
-        if (!find_pmu(pmu, &info)) {
-            snprintf(why, len, "%s is not a PMU %s knows", pmu, sb_pfm_version());
-            return false;
-        }
-        *checked = true;
-        return check_in_pmu(&info, sep + 2, why, len);
-    }
+    if (sep)
+        return check_qualified(name, sep, checked, why, len);
     /* Unqualified: every known PMU of the list of one type (core, uncore or other). */
-    for (int i = 0; i < npmus; i++) {
-        char pmu_why[256];
-        int group;
-        if (!find_pmu(pmus[i], &info))
-            continue;
-        group = info.type == PFM_PMU_TYPE_CORE ? 0 : info.type == PFM_PMU_TYPE_UNCORE ? 1 : 2;
-        group_seen[group] = true;
-        if (check_in_pmu(&info, name, pmu_why, sizeof pmu_why)) {
-            group_found[group] = true;
-            continue;
-        }
-        group_ok[group] = false;
-        if (!group_why[group][0])
-            snprintf(group_why[group], sizeof group_why[group], "%s", pmu_why);
-    }
-    if (!group_seen[0] && !group_seen[1] && !group_seen[2])
+    check_in_groups(name, pmus, npmus, &groups);
+    if (!groups.seen[PMU_CORE] && !groups.seen[PMU_UNCORE] && !groups.seen[PMU_OTHER])
         return true; /* this libpfm4 knows none of the map's PMUs: nothing to check against */
     *checked = true;
-    for (int g = 0; g < 3; g++)
-        if (group_seen[g] && group_ok[g])
+    for (int k = 0; k < PMU_GROUPS; k++)
+        if (groups.seen[k] && groups.ok[k])
             return true;
-    /* the more telling failure: where the event was found in some PMUs of a type but not
-     * all; else the first type the map lists */
-    {
-        int pick = -1;
-        for (int g = 0; g < 3 && pick < 0; g++)
-            if (group_found[g])
-                pick = g;
-        for (int g = 0; g < 3 && pick < 0; g++)
-            if (group_seen[g])
-                pick = g;
-        snprintf(why, len, "%s", group_why[pick]);
-    }
+    groups_why(&groups, why, len);
     return false;
 }

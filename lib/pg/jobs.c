@@ -132,11 +132,63 @@ static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *ru
            job->table.dead_pct == run->layout.dead_pct;
 }
 
+/* What the notes already say was left out, so that each is said once. */
+struct left_out {
+    bool op_none, small_pool;
+};
+
+/* Makes plan run the next job, unless a job already stands for it or the server cannot run it:
+ * an op without a statement, a pool below PostgreSQL's minimum, a row width the table cannot
+ * have. strict: the last two are bad input; else the run is left out with a note. */
+static int add_job(const struct sb_run_params *run, const struct sb_experiment *exp,
+                   bool strict, struct sb_pg_jobs *jobs, struct left_out *left,
+                   struct sb_error *err)
+{
+    struct sb_pg_job *job = &jobs->jobs[jobs->n];
+    char why[256], size[32];
+
+    if (sb_pg_jobs_find(jobs, run))
+        return SB_OK;
+    if (strcmp(run->op->name, "count") != 0 && strcmp(run->op->name, "vacuum") != 0) {
+        if (!left->op_none)
+            note(jobs, "op %s left out: a server has no statement for it%s", run->op->name, "");
+        left->op_none = true;
+        return SB_OK;
+    }
+    if (run->pool_size < SB_PG_MIN_SHARED_BUFFERS) {
+        sb_format_size(run->pool_size, size, sizeof size);
+        if (strict)
+            return sb_fail(err, SB_ERR_INPUT, "%s: pool_size: %s is below PostgreSQL's minimum "
+                           "shared_buffers (128kB)", exp->settings[SB_K_POOL_SIZE].origin, size);
+        if (!left->small_pool)
+            note(jobs, "pools below PostgreSQL's minimum shared_buffers (128kB) left out "
+                 "(%s%s)", size, "");
+        left->small_pool = true;
+        return SB_OK;
+    }
+    if (!sb_pg_table_shape(run->table_size, run->page_size, run->layout.row_width,
+                           run->layout.dead_pct, &job->table, why, sizeof why)) {
+        if (strict)
+            return sb_fail(err, SB_ERR_INPUT, "%s: row_width: %s",
+                           exp->settings[SB_K_ROW_WIDTH].origin, why);
+        note(jobs, "a run left out: %s%s", why, "");
+        return SB_OK;
+    }
+    job->run = run;
+    job->pool_size = run->pool_size;
+    job->op = run->op->name;
+    job->repetitions = run->repetitions;
+    job->warmup = run->warmup;
+    job->threads = run->threads;
+    jobs->n++;
+    return SB_OK;
+}
+
 int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp, bool strict,
                      struct sb_pg_jobs *jobs, struct sb_error *err)
 {
+    struct left_out left = {false, false};
     int status = SB_OK;
-    bool skipped_none = false, skipped_pool = false;
 
     memset(jobs, 0, sizeof *jobs);
     jobs->jobs = calloc(plan->nruns ? plan->nruns : 1, sizeof *jobs->jobs);
@@ -146,55 +198,8 @@ int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp
         status = sb_pg_check_keys(exp, err);
     else
         note_unsupported_keys(exp, jobs);
-    for (size_t r = 0; r < plan->nruns && status == SB_OK; r++) {
-        const struct sb_run_params *run = &plan->runs[r];
-        struct sb_pg_job *job = &jobs->jobs[jobs->n];
-        char why[256], size[32];
-        size_t j;
-
-        for (j = 0; j < jobs->n && !same_job(&jobs->jobs[j], run); j++)
-            ;
-        if (j < jobs->n)
-            continue;
-        if (strcmp(run->op->name, "count") != 0 && strcmp(run->op->name, "vacuum") != 0) {
-            if (!skipped_none)
-                note(jobs, "op %s left out: a server has no statement for it%s",
-                     run->op->name, "");
-            skipped_none = true;
-            continue;
-        }
-        if (run->pool_size < SB_PG_MIN_SHARED_BUFFERS) {
-            sb_format_size(run->pool_size, size, sizeof size);
-            if (strict) {
-                status = sb_fail(err, SB_ERR_INPUT, "%s: pool_size: %s is below PostgreSQL's "
-                                 "minimum shared_buffers (128kB)",
-                                 exp->settings[SB_K_POOL_SIZE].origin, size);
-                break;
-            }
-            if (!skipped_pool)
-                note(jobs, "pools below PostgreSQL's minimum shared_buffers (128kB) left out "
-                     "(%s%s)", size, "");
-            skipped_pool = true;
-            continue;
-        }
-        if (!sb_pg_table_shape(run->table_size, run->page_size, run->layout.row_width,
-                               run->layout.dead_pct, &job->table, why, sizeof why)) {
-            if (strict) {
-                status = sb_fail(err, SB_ERR_INPUT, "%s: row_width: %s",
-                                 exp->settings[SB_K_ROW_WIDTH].origin, why);
-                break;
-            }
-            note(jobs, "a run left out: %s%s", why, "");
-            continue;
-        }
-        job->run = run;
-        job->pool_size = run->pool_size;
-        job->op = run->op->name;
-        job->repetitions = run->repetitions;
-        job->warmup = run->warmup;
-        job->threads = run->threads;
-        jobs->n++;
-    }
+    for (size_t r = 0; r < plan->nruns && status == SB_OK; r++)
+        status = add_job(&plan->runs[r], exp, strict, jobs, &left, err);
     if (status != SB_OK)
         sb_pg_jobs_free(jobs);
     return status;

@@ -177,6 +177,19 @@ int sb_pg_session_open(struct sb_pg_session **out, const struct sb_pg_jobs *jobs
     return status;
 }
 
+/* The rows a load statement just inserted or deleted (PQcmdTuples), against the shape's. */
+static int check_load_step(const struct sb_pg_session *s, const struct sb_pg_table_shape *shape,
+                           enum sb_pg_load_step step, struct sb_error *err)
+{
+    if (step == SB_PG_LOAD_INSERT && s->client.affected != shape->rows)
+        return sb_fail(err, SB_ERR_RUN, "the load inserted %" PRIu64 " rows, not %" PRIu64,
+                       s->client.affected, shape->rows);
+    if (step == SB_PG_LOAD_DELETE && s->client.affected != shape->rows_deleted)
+        return sb_fail(err, SB_ERR_RUN, "the load deleted %" PRIu64 " rows, not %" PRIu64,
+                       s->client.affected, shape->rows_deleted);
+    return SB_OK;
+}
+
 /* Loads the table of this shape: one transaction (no WAL at wal_level minimal), checked by
  * the rows inserted and deleted, then a checkpoint. */
 static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *shape, bool quiet,
@@ -193,17 +206,13 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
              sb_format_size(shape->table_size, size, sizeof size), shape->rows, shape->row_width,
              shape->dead_pct);
     status = exec_sql(s, "BEGIN", err);
-    for (int i = 0; status == SB_OK; i++) {
-        const char *stmt = sb_pg_table_load_sql(shape, "sb_a", i, sql, sizeof sql);
+    for (int step = SB_PG_LOAD_DROP; status == SB_OK; step++) {
+        const char *stmt = sb_pg_table_load_sql(shape, "sb_a", step, sql, sizeof sql);
         if (!stmt)
             break;
         status = exec_sql(s, stmt, err);
-        if (status == SB_OK && i == 2 && s->client.affected != shape->rows)
-            status = sb_fail(err, SB_ERR_RUN, "the load inserted %" PRIu64 " rows, not %" PRIu64,
-                             s->client.affected, shape->rows);
-        if (status == SB_OK && i == 3 && s->client.affected != shape->rows_deleted)
-            status = sb_fail(err, SB_ERR_RUN, "the load deleted %" PRIu64 " rows, not %" PRIu64,
-                             s->client.affected, shape->rows_deleted);
+        if (status == SB_OK)
+            status = check_load_step(s, shape, step, err);
     }
     if (status == SB_OK)
         status = exec_sql(s, "COMMIT", err);
@@ -269,6 +278,15 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
     return status;
 }
 
+/* Whether a statement failed because the pool had no buffer left to evict. PostgreSQL raises
+ * this with elog(ERROR, "no unpinned buffers available") (freelist.c), not ereport with an
+ * errcode: its SQLSTATE is the catch-all XX000 (internal error), which says nothing, so the
+ * message text (never translated: elog's are not) is the only signal there is. */
+static bool out_of_unpinned_buffers(const struct sb_error *err)
+{
+    return strstr(err->msg, "no unpinned buffers available") != NULL;
+}
+
 /* Drops the table's pages from shared_buffers (it moves to the other tablespace: a block copy;
  * the old file's buffers are invalidated and go back on the free list) and reads its new file
  * into the OS cache. In the smallest pools ALTER TABLE itself can run out of unpinned buffers:
@@ -283,8 +301,7 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
     snprintf(sql, sizeof sql, "ALTER TABLE " SB_PG_TABLE_NAME " SET TABLESPACE sb_%c",
              'a' + s->tablespace);
     status = exec_sql(s, sql, err);
-    if (status != SB_OK && !sb_stop_signal() &&
-        strstr(err->msg, "no unpinned buffers available")) {
+    if (status != SB_OK && !sb_stop_signal() && out_of_unpinned_buffers(err)) {
         s->tablespace ^= 1; /* it did not move */
         status = start_with_pool(s, s->running_pool, err);
         if (status == SB_OK && m)
@@ -372,21 +389,14 @@ static int buffer_figures(struct sb_pg_session *s, const struct sb_pg_job *job,
     return status;
 }
 
-static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t *runs, bool quiet,
-                   struct sb_error *err)
+/* The job's table loaded (a load in a tiny pool runs out of unpinned buffers: load in at
+ * least LOAD_POOL) and the server running with the job's pool; *nbuffers, its shared_buffers
+ * in buffers. */
+static int prepare_job(struct sb_pg_session *s, const struct sb_pg_job *job, bool quiet,
+                       uint64_t *nbuffers, struct sb_error *err)
 {
-    struct sb_pg_measurement m;
-    double *seconds = calloc(job->repetitions ? job->repetitions : 1, sizeof *seconds);
-    uint64_t nbuffers;
-    char size[32], pool[32];
     int status = SB_OK;
-    json_t *record;
 
-    memset(&m, 0, sizeof m);
-    m.counts_ok = true;
-    if (!seconds)
-        return sb_fail(err, SB_ERR_RUN, "out of memory");
-    /* a load in a tiny pool runs out of unpinned buffers: load in at least LOAD_POOL */
     if (!s->have_table || !sb_pg_table_same(&s->table, &job->table)) {
         if (s->running_pool < LOAD_POOL)
             status = start_with_pool(s, LOAD_POOL, err);
@@ -397,32 +407,68 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
         status = start_with_pool(s, job->pool_size, err);
     if (status == SB_OK)
         status = sb_pg_client_u64(&s->client, "SELECT setting::bigint FROM pg_settings WHERE "
-                                  "name = 'shared_buffers'", &nbuffers, err);
+                                  "name = 'shared_buffers'", nbuffers, err);
+    return status;
+}
+
+/* The measurement's server, table and pool, and where PostgreSQL's rule puts the pages. */
+static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_job *job,
+                              uint64_t nbuffers, const double *seconds,
+                              struct sb_pg_measurement *m)
+{
+    snprintf(m->server_version, sizeof m->server_version, "%s", s->server.version);
+    m->relation_bytes = s->relation_bytes;
+    m->block_size = s->block_size;
+    m->nbuffers = nbuffers;
+    m->seconds = seconds;
+    sb_pg_placement_decide(job->op, s->relation_bytes / s->block_size, nbuffers, s->block_size,
+                           s->server.major, &m->placement);
+}
+
+/* The first scan (hint bits set for count, dead rows removed for vacuum), the warm-up, then
+ * the timed repetitions into seconds[]; each after an eviction. */
+static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
+                     struct sb_pg_measurement *m, struct sb_error *err)
+{
+    int status = SB_OK;
+
+    for (uint32_t w = 0; w <= job->warmup && status == SB_OK; w++) {
+        status = evict(s, m, err);
+        if (status == SB_OK)
+            status = scan(s, job, NULL, m, err);
+    }
+    for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
+        status = evict(s, m, err);
+        if (status == SB_OK)
+            status = scan(s, job, &seconds[r], m, err);
+        if (status == SB_OK)
+            m->nreps++;
+    }
+    return status;
+}
+
+static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t *runs, bool quiet,
+                   struct sb_error *err)
+{
+    struct sb_pg_measurement m;
+    double *seconds = calloc(job->repetitions ? job->repetitions : 1, sizeof *seconds);
+    uint64_t nbuffers;
+    char size[32], pool[32];
+    int status;
+    json_t *record;
+
+    memset(&m, 0, sizeof m);
+    m.counts_ok = true;
+    if (!seconds)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    status = prepare_job(s, job, quiet, &nbuffers, err);
     if (status != SB_OK)
         goto out;
-    snprintf(m.server_version, sizeof m.server_version, "%s", s->server.version);
-    m.relation_bytes = s->relation_bytes;
-    m.block_size = s->block_size;
-    m.nbuffers = nbuffers;
-    m.seconds = seconds;
-    sb_pg_placement_decide(job->op, s->relation_bytes / s->block_size, nbuffers, s->block_size,
-                           s->server.major, &m.placement);
+    measurement_start(s, job, nbuffers, seconds, &m);
     progress(quiet, "%s: %s, %s table, shared_buffers %s: %s", job->run->name, job->op,
              sb_format_size(job->table.table_size, size, sizeof size),
              sb_format_size(job->pool_size, pool, sizeof pool), m.placement.why);
-    /* the first scan: hint bits set (count), dead rows removed (vacuum); then the warm-up */
-    for (uint32_t w = 0; w <= job->warmup && status == SB_OK; w++) {
-        status = evict(s, &m, err);
-        if (status == SB_OK)
-            status = scan(s, job, NULL, &m, err);
-    }
-    for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
-        status = evict(s, &m, err);
-        if (status == SB_OK)
-            status = scan(s, job, &seconds[r], &m, err);
-        if (status == SB_OK)
-            m.nreps++;
-    }
+    status = job_scans(s, job, seconds, &m, err);
     if (status == SB_OK)
         status = occupancy(s, &m, err);
     if (status == SB_OK)

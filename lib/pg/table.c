@@ -86,10 +86,10 @@ const char *sb_pg_table_load_sql(const struct sb_pg_table_shape *s, const char *
                                  int index, char *buf, size_t len)
 {
     switch (index) {
-    case 0:
+    case SB_PG_LOAD_DROP:
         snprintf(buf, len, "DROP TABLE IF EXISTS " SB_PG_TABLE_NAME);
         return buf;
-    case 1:
+    case SB_PG_LOAD_CREATE:
         snprintf(buf, len,
                  "CREATE TABLE " SB_PG_TABLE_NAME " (l_orderkey bigint, l_partkey integer, "
                  "l_suppkey integer, l_linenumber integer, l_quantity integer, "
@@ -98,7 +98,7 @@ const char *sb_pg_table_load_sql(const struct sb_pg_table_shape *s, const char *
                  "l_commitdate date, l_receiptdate date, l_shipmode char(10), l_comment text) "
                  "TABLESPACE %s", tablespace);
         return buf;
-    case 2:
+    case SB_PG_LOAD_INSERT:
         snprintf(buf, len,
                  "INSERT INTO " SB_PG_TABLE_NAME " SELECT g, (g * 7919) %% 200000 + 1, "
                  "(g * 104729) %% 10000 + 1, g %% 7 + 1, g %% 50 + 1, "
@@ -112,7 +112,7 @@ const char *sb_pg_table_load_sql(const struct sb_pg_table_shape *s, const char *
                  "lpad(g::text, %u, 'x') FROM generate_series(1::bigint, %" PRIu64 ") g",
                  s->comment_len, s->rows);
         return buf;
-    case 3:
+    case SB_PG_LOAD_DELETE:
         if (s->dead_pct == 0)
             return NULL;
         snprintf(buf, len, "DELETE FROM " SB_PG_TABLE_NAME " WHERE l_orderkey %% 100 < %u",

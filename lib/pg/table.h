@@ -44,10 +44,18 @@ bool sb_pg_table_same(const struct sb_pg_table_shape *a, const struct sb_pg_tabl
 /* Rows g in [1, rows] with g % 100 < dead_pct: the rows the load deletes. */
 uint64_t sb_pg_rows_deleted(uint64_t rows, uint32_t dead_pct);
 
-/* The load, one statement per call (index 0, 1, ...; NULL after the last), to run inside one
- * transaction (BEGIN/COMMIT are the caller's): DROP TABLE IF EXISTS, CREATE TABLE in
- * `tablespace`, INSERT ... SELECT over generate_series, DELETE of the dead rows. Written into
- * buf; returns buf, or NULL past the last statement. */
+/* The load's statements, in the order they run: sb_pg_table_load_sql's index. */
+enum sb_pg_load_step {
+    SB_PG_LOAD_DROP,   /* DROP TABLE IF EXISTS */
+    SB_PG_LOAD_CREATE, /* CREATE TABLE in the tablespace */
+    SB_PG_LOAD_INSERT, /* INSERT ... SELECT over generate_series: inserts shape->rows */
+    SB_PG_LOAD_DELETE, /* DELETE of the dead rows: deletes shape->rows_deleted; none at 0% */
+};
+
+/* The load, one statement per call (index 0, 1, ...: enum sb_pg_load_step; NULL after the
+ * last), to run inside one transaction (BEGIN/COMMIT are the caller's): DROP TABLE IF EXISTS,
+ * CREATE TABLE in `tablespace`, INSERT ... SELECT over generate_series, DELETE of the dead
+ * rows. Written into buf; returns buf, or NULL past the last statement. */
 const char *sb_pg_table_load_sql(const struct sb_pg_table_shape *shape, const char *tablespace,
                                  int index, char *buf, size_t len);
 

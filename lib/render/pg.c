@@ -84,16 +84,12 @@ static void ratios(FILE *out, const json_t *runs)
     }
 }
 
-void sb_render_pg(FILE *out, const json_t *report)
+/* The title, the server and the table's column headings. */
+static void pg_heading(FILE *out, const json_t *report)
 {
-    const json_t *runs = json_object_get(report, "runs");
     const json_t *pg = json_object_get(report, "postgresql");
     const json_t *exp = json_object_get(report, "experiment");
-    const json_t *first = json_array_get(runs, 0);
-    bool any_ring = false;
-    size_t i;
-    json_t *run;
-    char a[32], b[32];
+    const json_t *first = json_array_get(json_object_get(report, "runs"), 0);
 
     fprintf(out, "scanbench pg %s: %s\n", text(json_object_get(exp, "name")),
             text(json_object_get(exp, "description")));
@@ -104,36 +100,45 @@ void sb_render_pg(FILE *out, const json_t *report)
             (int)json_integer_value(json_object_get(first, "warmup")));
     fprintf(out, "%-16s | %6s | %8s | %-17s | %7s %6s | %15s | %s\n", "Operation", "table",
             "pool", "placement", "MB/s", "cv", "shared hit/read", "table buffers after a scan");
-    json_array_foreach(runs, i, run) {
-        const json_t *p = json_object_get(run, "postgresql");
-        const json_t *buffers = json_object_get(p, "buffers");
-        const json_t *occ = json_object_get(p, "occupancy");
-        const json_t *mbps = json_object_get(run, "mbps");
-        char where[48], hitread[48], after[96];
+}
 
-        placement(run, where, sizeof where);
-        any_ring |= strcmp(text(json_object_get(run, "policy")), "ring") == 0;
-        if (json_is_object(buffers))
-            snprintf(hitread, sizeof hitread, "%lld/%lld",
-                     (long long)json_integer_value(json_object_get(buffers, "shared_hit")),
-                     (long long)json_integer_value(json_object_get(buffers, "shared_read")));
-        else
-            snprintf(hitread, sizeof hitread, "n/a");
-        if (json_is_integer(json_object_get(occ, "table_buffers")))
-            snprintf(after, sizeof after, "%lld (%s)",
-                     (long long)json_integer_value(json_object_get(occ, "table_buffers")),
-                     json_is_true(json_object_get(occ, "consistent")) ? "as the rule says"
-                                                                      : "NOT as the rule says");
-        else
-            snprintf(after, sizeof after, "n/a: %s", text(json_object_get(occ, "unavailable")));
-        fprintf(out, "%-16s | %6s | %8s | %-17s | %7.0f %5.1f%% | %15s | %s\n", op_label(run),
-                sb_format_size(size_of(run, "table_size"), a, sizeof a),
-                sb_format_size(size_of(run, "pool_size"), b, sizeof b), where,
-                json_number_value(json_object_get(mbps, "median")),
-                100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after);
-    }
-    fprintf(out, "\n");
-    ratios(out, runs);
+/* One run's row: its op, sizes, placement, MB/s, buffer figures and occupancy. */
+static void pg_row(FILE *out, const json_t *run)
+{
+    const json_t *p = json_object_get(run, "postgresql");
+    const json_t *buffers = json_object_get(p, "buffers");
+    const json_t *occ = json_object_get(p, "occupancy");
+    const json_t *mbps = json_object_get(run, "mbps");
+    char where[48], hitread[48], after[96], a[32], b[32];
+
+    placement(run, where, sizeof where);
+    if (json_is_object(buffers))
+        snprintf(hitread, sizeof hitread, "%lld/%lld",
+                 (long long)json_integer_value(json_object_get(buffers, "shared_hit")),
+                 (long long)json_integer_value(json_object_get(buffers, "shared_read")));
+    else
+        snprintf(hitread, sizeof hitread, "n/a");
+    if (json_is_integer(json_object_get(occ, "table_buffers")))
+        snprintf(after, sizeof after, "%lld (%s)",
+                 (long long)json_integer_value(json_object_get(occ, "table_buffers")),
+                 json_is_true(json_object_get(occ, "consistent")) ? "as the rule says"
+                                                                  : "NOT as the rule says");
+    else
+        snprintf(after, sizeof after, "n/a: %s", text(json_object_get(occ, "unavailable")));
+    fprintf(out, "%-16s | %6s | %8s | %-17s | %7.0f %5.1f%% | %15s | %s\n", op_label(run),
+            sb_format_size(size_of(run, "table_size"), a, sizeof a),
+            sb_format_size(size_of(run, "pool_size"), b, sizeof b), where,
+            json_number_value(json_object_get(mbps, "median")),
+            100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after);
+}
+
+/* PostgreSQL's placement rule as each run applied it, then how the figures were taken. */
+static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring)
+{
+    size_t i;
+    json_t *run;
+    char a[32];
+
     fprintf(out, "\nPostgreSQL's rule, run by run:\n");
     json_array_foreach(runs, i, run)
         fprintf(out, "  %s, pool %s: %s\n", op_label(run),
@@ -149,4 +154,21 @@ void sb_render_pg(FILE *out, const json_t *report)
                      "uses one; a seqscan whenever the table is larger than shared_buffers / 4): "
                      "PostgreSQL 8.2's clock sweep over a pool smaller than four times the table "
                      "is only in scanbench's own column (scanbench run --set policy=clock).\n");
+}
+
+void sb_render_pg(FILE *out, const json_t *report)
+{
+    const json_t *runs = json_object_get(report, "runs");
+    bool any_ring = false;
+    size_t i;
+    json_t *run;
+
+    pg_heading(out, report);
+    json_array_foreach(runs, i, run) {
+        any_ring |= strcmp(text(json_object_get(run, "policy")), "ring") == 0;
+        pg_row(out, run);
+    }
+    fprintf(out, "\n");
+    ratios(out, runs);
+    pg_rules_and_method(out, runs, any_ring);
 }

@@ -1,70 +1,18 @@
-/* plot.c: writing a gnuplot script for a report and running gnuplot on it (see plot.h). */
+/* plot.c: the gnuplot script that draws a report (see plot.h): its lines (plot_series.c), the
+ * cache sizes marked, MB/s with the median's interval and, with counters, the counter figures;
+ * running gnuplot on it is plot_gnuplot.c's. */
 #include "config.h"
 #include "render/plot.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/core.h"
+#include "render/plot_series.h"
 #include "report/report.h"
 
-/* One line of the plot: runs that differ only in the bytes the policy writes into. */
-struct series {
-    char *title;   /* op policy kernel, then key=value for every other key that varies */
-    size_t *runs;  /* indexes into the report's runs, sorted by footprint */
-    size_t n;
-};
-
-/* What else may differ between runs of one op, policy and kernel: each splits the line when it
- * varies (the key the footprint is made of, pool_size or ring_size, excepted). The field's path
- * in the run record, and its name in the line's title. */
-static const struct {
-    const char *path[3];
-    const char *name;
-} line_keys[] = {
-    {{"source"}, "source"},           {{"table_size"}, "table_size"},
-    {{"page_size"}, "page_size"},     {{"row_width"}, "row_width"},
-    {{"dead_pct"}, "dead_pct"},       {{"threads"}, "threads"},
-    {{"bigtable"}, "bigtable"},       {{"shared_table"}, "shared_table"},
-    {{"shared_pool"}, "shared_pool"}, {{"pool_size"}, "pool_size"},
-    {{"ring_size"}, "ring_size"},     {{"seed"}, "seed"},
-    {{"warmup"}, "warmup"},           {{"counters", "backend"}, "counters"},
-    {{"counters", "machine", "name"}, "machine"},
-    {{"counters", "machine", "prefetch"}, "prefetch"},
-    {{"placement", "iocache", "asked"}, "iocache_node"},
-    {{"placement", "pool", "asked"}, "pool_node"},
-};
-#define NLINE_KEYS (sizeof line_keys / sizeof line_keys[0])
-
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
-
-static const json_t *line_key(const json_t *run, size_t k)
-{
-    const json_t *v = run;
-    for (int d = 0; d < 3 && line_keys[k].path[d]; d++)
-        v = json_object_get(v, line_keys[k].path[d]);
-    return v;
-}
-
-/* Whether two fields are the same, both absent included (json_equal says no to absent ones). */
-static bool same_value(const json_t *a, const json_t *b)
-{
-    return (!a && !b) || json_equal(a, b);
-}
-
-/* The key the footprint is made of for the run's policy (it is the x axis, not a line). */
-static bool is_x_key(const json_t *run, size_t k)
-{
-    const json_t *footprint = json_object_get(run, "footprint");
-    return (strcmp(line_keys[k].name, "pool_size") == 0 ||
-            strcmp(line_keys[k].name, "ring_size") == 0) &&
-           same_value(line_key(run, k), footprint);
-}
 
 /* Text from a report (another host's, perhaps hostile) as a gnuplot single-quoted string:
  * quotes doubled, control characters as '?', so it can never end the string, the line or the
@@ -93,162 +41,14 @@ static char *gp_quoted(const char *raw)
     return buf ? (char *)gp_quote(raw, buf, len) : NULL;
 }
 
-static int by_footprint(const void *a, const void *b, void *runs)
-{
-    json_int_t fa = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)a),
-                                                       "footprint"));
-    json_int_t fb = json_integer_value(json_object_get(json_array_get(runs, *(const size_t *)b),
-                                                       "footprint"));
-    return (fa > fb) - (fa < fb);
-}
-
-static bool same_group(const json_t *a, const json_t *b)
-{
-    static const char *const keys[] = {"op", "policy", "kernel"};
-    for (size_t k = 0; k < 3; k++)
-        if (!same_value(json_object_get(a, keys[k]), json_object_get(b, keys[k])))
-            return false;
-    return true;
-}
-
-/* Which line keys vary within each group of runs of one op, policy and kernel: varies[g] for
- * the group whose first run is g (group[i]: the first run of run i's group). */
-static void varying_keys(const json_t *runs, size_t *group, bool (*varies)[NLINE_KEYS])
-{
-    size_t i, j;
-    json_t *run;
-
-    json_array_foreach(runs, i, run) {
-        for (j = 0; j < i && !same_group(json_array_get(runs, group[j]), run); j++)
-            ;
-        group[i] = j < i ? group[j] : i;
-        for (size_t k = 0; k < NLINE_KEYS; k++) {
-            const json_t *first = json_array_get(runs, group[i]);
-            if (group[i] == i)
-                varies[i][k] = false;
-            else
-                varies[group[i]][k] |= !is_x_key(first, k) &&
-                                       !same_value(line_key(first, k), line_key(run, k));
-        }
-    }
-}
-
-/* "op policy kernel key=value...", every varying key's value (sizes as sizes). */
-static char *line_title(const json_t *run, const bool *varies)
-{
-    char *title = NULL, value[96];
-    size_t len = 0;
-    FILE *f = open_memstream(&title, &len);
-
-    if (!f)
-        return NULL;
-    fprintf(f, "%s %s %s", text(json_object_get(run, "op")), text(json_object_get(run, "policy")),
-            text(json_object_get(run, "kernel")));
-    for (size_t k = 0; k < NLINE_KEYS; k++) {
-        const json_t *v = line_key(run, k);
-        if (!varies[k])
-            continue;
-        if (json_is_integer(v) && json_integer_value(v) >= 0 && strstr(line_keys[k].name, "_size"))
-            sb_format_size((uint64_t)json_integer_value(v), value, sizeof value);
-        else if (json_is_integer(v))
-            snprintf(value, sizeof value, "%lld", (long long)json_integer_value(v));
-        else if (json_is_number(v))
-            snprintf(value, sizeof value, "%g", json_number_value(v));
-        else if (json_is_boolean(v))
-            snprintf(value, sizeof value, "%s", json_is_true(v) ? "yes" : "no");
-        else
-            snprintf(value, sizeof value, "%s", json_is_string(v) ? "" : "none");
-        fprintf(f, " %s=%s", line_keys[k].name, json_is_string(v) ? json_string_value(v) : value);
-    }
-    return fclose(f) == 0 ? title : (free(title), NULL);
-}
-
-static void free_series(struct series *s, size_t n)
-{
-    for (size_t k = 0; s && k < n; k++) {
-        free(s[k].title);
-        free(s[k].runs);
-    }
-    free(s);
-}
-
-/* Two runs on one point of one line: what the plot cannot show (they differ in nothing it
- * draws a line for). */
-static int check_points(const json_t *runs, const struct series *s, size_t n,
-                        struct sb_error *err)
-{
-    for (size_t k = 0; k < n; k++)
-        for (size_t p = 1; p < s[k].n; p++)
-            if (by_footprint(&s[k].runs[p - 1], &s[k].runs[p], (void *)runs) == 0)
-                return sb_fail(err, SB_ERR_INPUT, "runs \"%s\" and \"%s\" would be one point of "
-                               "the line '%s' (the same footprint, nothing else the plot tells "
-                               "apart): plot them from reports of their own",
-                               text(json_object_get(json_array_get(runs, s[k].runs[p - 1]),
-                                                    "name")),
-                               text(json_object_get(json_array_get(runs, s[k].runs[p]), "name")),
-                               s[k].title);
-    return SB_OK;
-}
-
-/* Groups the runs into lines (struct series): one per op, policy and kernel and per value of
- * every other key that varies among those runs, points sorted by footprint. Every run is on
- * one line. *out is freed with free_series. */
-static int make_series(const json_t *runs, struct series **out, size_t *nout,
-                       struct sb_error *err)
-{
-    size_t nruns = json_array_size(runs), n = 0, i, *group = calloc(nruns + 1, sizeof *group);
-    struct series *s = calloc(nruns + 1, sizeof *s);
-    bool (*varies)[NLINE_KEYS] = calloc(nruns + 1, sizeof *varies);
-    json_t *run;
-    int status = SB_OK;
-
-    if (!s || !group || !varies) {
-        status = sb_fail(err, SB_ERR_RUN, "out of memory");
-        goto out;
-    }
-    varying_keys(runs, group, varies);
-    json_array_foreach(runs, i, run) {
-        char *title = line_title(run, varies[group[i]]);
-        size_t k;
-        for (k = 0; title && k < n && strcmp(s[k].title, title) != 0; k++)
-            ;
-        if (!title || (k == n && !(s[n].runs = malloc(nruns * sizeof *s[n].runs)))) {
-            free(title);
-            status = sb_fail(err, SB_ERR_RUN, "out of memory");
-            goto out;
-        }
-        if (k == n)
-            s[n++].title = title;
-        else
-            free(title);
-        s[k].runs[s[k].n++] = i;
-    }
-    for (size_t k = 0; k < n; k++)
-        qsort_r(s[k].runs, s[k].n, sizeof s[k].runs[0], by_footprint, (void *)runs);
-    if (nruns == 0)
-        status = sb_fail(err, SB_ERR_INPUT, "the report has no runs: nothing to plot");
-    else
-        status = check_points(runs, s, n, err);
-out:
-    free(group);
-    free(varies);
-    if (status != SB_OK) {
-        free_series(s, n);
-        return status;
-    }
-    *out = s;
-    *nout = n;
-    return SB_OK;
-}
-
 int sb_plot_check(const json_t *report, const char *label, struct sb_error *err)
 {
     struct series *s;
     size_t n;
-    int status = make_series(json_object_get(report, "runs"), &s, &n, err);
+    int status = sb_plot_series_make(json_object_get(report, "runs"), &s, &n, err);
 
     if (status == SB_OK)
-        free_series(s, n);
+        sb_plot_series_free(s, n);
     else
         sb_error_prefix(err, "%s", label);
     return status;
@@ -322,7 +122,7 @@ static const json_t *run_interval(const json_t *analysis, const json_t *run)
     size_t i;
     json_t *r;
     json_array_foreach(json_object_get(analysis, "runs"), i, r)
-        if (same_value(json_object_get(r, "name"), json_object_get(run, "name")))
+        if (sb_plot_same_value(json_object_get(r, "name"), json_object_get(run, "name")))
             return r;
     return NULL;
 }
@@ -452,7 +252,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
 
     if (!ext || (strcmp(ext, ".svg") != 0 && strcmp(ext, ".png") != 0))
         return sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-    if ((status = make_series(runs, &s, &n, err)) != SB_OK)
+    if ((status = sb_plot_series_make(runs, &s, &n, err)) != SB_OK)
         return status;
     /* a report read from a file may lack its analysis: made here (schema 1: no intervals) */
     if (!json_object_get(report, "analysis"))
@@ -483,154 +283,7 @@ int sb_plot_script(FILE *f, const json_t *report, const char *output, struct sb_
     fprintf(f, "\n");
     if (counters)
         counters_plot(f, runs, s, n);
-    free_series(s, n);
+    sb_plot_series_free(s, n);
     json_decref(analysis);
     return SB_OK;
-}
-
-/* The gnuplot on PATH, or NULL. */
-static char *find_gnuplot(void)
-{
-    const char *path = getenv("PATH");
-    char *copy, *dir, *cursor, *found = NULL;
-
-    if (!path || !(copy = strdup(path)))
-        return NULL;
-    for (cursor = copy; !found && (dir = strsep(&cursor, ":")) != NULL;) {
-        char candidate[1024];
-        snprintf(candidate, sizeof candidate, "%s/gnuplot", *dir ? dir : ".");
-        if (access(candidate, X_OK) == 0)
-            found = strdup(candidate);
-    }
-    free(copy);
-    return found;
-}
-
-/* The stop hook while gnuplot runs: a stop signal ends it (kill is async-signal-safe). */
-static volatile pid_t gnuplot_pid;
-
-static void stop_gnuplot(void *arg)
-{
-    pid_t pid = gnuplot_pid;
-
-    (void)arg;
-    if (pid > 0)
-        kill(pid, SIGTERM);
-}
-
-/* How gnuplot ended, in words, or "" when it exited 0. */
-static const char *gnuplot_failure(pid_t pid, pid_t waited, int wstatus, char *buf, size_t len)
-{
-    if (pid < 0 || waited < 0)
-        snprintf(buf, len, "could not be run: %s", strerror(errno));
-    else if (WIFSIGNALED(wstatus))
-        snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(wstatus),
-                 strsignal(WTERMSIG(wstatus)));
-    else if (WEXITSTATUS(wstatus) == 127)
-        snprintf(buf, len, "could not be run (exit 127)");
-    else if (WEXITSTATUS(wstatus) != 0)
-        snprintf(buf, len, "failed (exit %d)", WEXITSTATUS(wstatus));
-    else
-        buf[0] = '\0';
-    return buf;
-}
-
-/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) ends
- * it, and the plot with it. */
-static int run_gnuplot(const char *gnuplot, const char *script, const char *output,
-                       struct sb_error *err)
-{
-    char why[160];
-    int wstatus = 0;
-    pid_t pid, waited = 0;
-    sigset_t old;
-
-    if (sb_stop_signal())
-        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): no plot written",
-                       sb_stop_signal_name(sb_stop_signal()));
-    sb_stop_block(&old);
-    pid = fork();
-    if (pid == 0) {
-        sb_stop_child_defaults();
-        execl(gnuplot, "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    gnuplot_pid = pid;
-    sb_stop_on_signal(stop_gnuplot, NULL);
-    sb_stop_unblock(&old);
-    if (pid > 0 && sb_stop_signal())
-        kill(pid, SIGTERM); /* came while blocked, before the hook could see the pid */
-    while (pid > 0 && (waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
-        ;
-    sb_stop_on_signal(NULL, NULL);
-    gnuplot_pid = 0;
-    if (!gnuplot_failure(pid, waited, wstatus, why, sizeof why)[0])
-        return SB_OK;
-    if (sb_stop_signal())
-        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): gnuplot stopped, no plot written",
-                       sb_stop_signal_name(sb_stop_signal()));
-    return sb_fail(err, SB_ERR_RUN, "%s: gnuplot %s", output, why);
-}
-
-/* The script that draws report into image, written whole as a temporary file beside output
- * (its name into path). */
-static int write_script(const json_t *report, const char *image, const char *output, char *path,
-                        struct sb_error *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int status = f ? sb_plot_script(f, report, image, err)
-                   : sb_fail(err, SB_ERR_RUN, "out of memory");
-    int fd;
-
-    if (f && fclose(f) != 0 && status == SB_OK)
-        status = sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (status == SB_OK) {
-        fd = sb_outfile_temp(output, ".gp", path, err);
-        status = fd < 0 ? SB_ERR_RUN : sb_outfile_put(fd, path, text, len, err);
-        if (fd >= 0)
-            close(fd);
-    }
-    free(text);
-    return status;
-}
-
-int sb_plot(const json_t *report, const char *output, char *used, struct sb_error *err)
-{
-    char *gnuplot = find_gnuplot();
-    char image[SB_OUTFILE_MAX], script[SB_OUTFILE_MAX];
-    const char *ext = strrchr(output, '.');
-    int status, fd;
-
-    image[0] = script[0] = '\0';
-    if (!gnuplot)
-        return sb_fail(err, SB_ERR_INPUT, "gnuplot not found on PATH (Debian: apt-get install "
-                       "gnuplot-nox)");
-    status = sb_outfile_check(output, "plot", err);
-    if (status == SB_OK && (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0)))
-        status = sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
-    if (status != SB_OK)
-        goto out;
-    /* gnuplot draws into a temporary file, linked into place once it is whole */
-    fd = sb_outfile_temp(output, ext, image, err);
-    if (fd < 0) {
-        status = SB_ERR_RUN;
-        goto out;
-    }
-    close(fd);
-    status = write_script(report, image, output, script, err);
-    if (status == SB_OK)
-        status = run_gnuplot(gnuplot, script, output, err);
-    if (status == SB_OK) {
-        status = sb_outfile_publish(image, output, used, err);
-        image[0] = '\0';
-    }
-out:
-    if (image[0])
-        unlink(image);
-    if (script[0])
-        unlink(script);
-    free(gnuplot);
-    return status;
 }

@@ -174,36 +174,49 @@ static void counters_summary(const json_t *run, char *buf, size_t len)
              simulated ? str_or(json_object_get(counters, "model"), "?") : "");
 }
 
-/* Under the MB/s table, when any run's counters gave figures: one row per run with the
- * figures derived per page and per table byte (runner/record.c), titled with where they come from:
- * "simulated: <model>" (the cache model, counters=sim) or "measured: <backend>"; a row says
- * its own source when the runs differ. */
-static void counters_table(FILE *out, const json_t *runs)
+/* The derived counter figures the counters table shows, their headings and formats. */
+static const struct {
+    const char *key, *head, *format;
+} counter_cols[] = {
+    {"l2_miss_per_page", "L2 miss/page", " | %12.2f"},
+    {"l2_writeback_per_page", "L2 wb/page", " | %12.2f"},
+    {"mem_read_bytes_per_table_byte", "mem read B/B", " | %12.3f"},
+    {"mem_write_bytes_per_table_byte", "mem write B/B", " | %13.3f"},
+};
+#define N_COUNTER_COLS (sizeof counter_cols / sizeof counter_cols[0])
+
+/* The width of counter column c (the last heading is one wider). */
+static int counter_col_width(size_t c)
 {
-    static const struct {
-        const char *key, *head, *format;
-    } cols[] = {
-        {"l2_miss_per_page", "L2 miss/page", " | %12.2f"},
-        {"l2_writeback_per_page", "L2 wb/page", " | %12.2f"},
-        {"mem_read_bytes_per_table_byte", "mem read B/B", " | %12.3f"},
-        {"mem_write_bytes_per_table_byte", "mem write B/B", " | %13.3f"},
-    };
-    const size_t ncols = sizeof cols / sizeof cols[0];
-    const char *source = NULL;
-    bool uniform = true, all_simulated = true;
-    int width = 16;
+    return c == 3 ? 13 : 12;
+}
+
+/* Whether a run's counters gave any of the table's figures. */
+static bool has_counter_figures(const json_t *run)
+{
+    const json_t *derived = json_object_get(json_object_get(run, "counters"), "derived");
+    bool any = false;
+
+    for (size_t c = 0; c < N_COUNTER_COLS; c++)
+        any |= json_is_number(json_object_get(derived, counter_cols[c].key));
+    return any;
+}
+
+/* Where the figures of the runs that have them come from: the first such run's source, newly
+ * allocated (NULL when none has figures or on no memory); *uniform says whether all say the
+ * same, *all_simulated whether all are simulated. */
+static char *counters_source(const json_t *runs, bool *uniform, bool *all_simulated)
+{
+    char *source = NULL;
     size_t i;
     json_t *run;
 
+    *uniform = *all_simulated = true;
     json_array_foreach(runs, i, run) {
         const json_t *counters = json_object_get(run, "counters");
-        const json_t *derived = json_object_get(counters, "derived");
         char here[320];
-        bool any = false;
 
-        for (size_t c = 0; c < ncols; c++)
-            any |= json_is_number(json_object_get(derived, cols[c].key));
-        if (!any)
+        if (!has_counter_figures(run))
             continue;
         if (json_is_true(json_object_get(counters, "simulated"))) {
             snprintf(here, sizeof here, "simulated: %s",
@@ -211,15 +224,59 @@ static void counters_table(FILE *out, const json_t *runs)
         } else {
             snprintf(here, sizeof here, "measured: %s",
                      str_or(json_object_get(counters, "backend"), "?"));
-            all_simulated = false;
+            *all_simulated = false;
         }
         if (!source) {
             if (!(source = strdup(here)))
-                return;
+                return NULL;
         } else if (strcmp(source, here) != 0) {
-            uniform = false;
+            *uniform = false;
         }
     }
+    return source;
+}
+
+/* One run's row: op and label, its figures ("-" where missing) and, when the runs' sources
+ * differ, its own. */
+static void counters_row(FILE *out, const json_t *runs, const json_t *run, int width,
+                         bool uniform)
+{
+    const json_t *counters = json_object_get(run, "counters");
+    const json_t *derived = json_object_get(counters, "derived");
+    const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+    char label[LABEL_LEN], row[2 * LABEL_LEN];
+
+    column_label(runs, run, label, sizeof label);
+    snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
+    fprintf(out, "%-*s", width, row);
+    for (size_t c = 0; c < N_COUNTER_COLS; c++) {
+        const json_t *v = json_object_get(derived, counter_cols[c].key);
+        if (json_is_number(v))
+            fprintf(out, counter_cols[c].format, json_number_value(v));
+        else
+            fprintf(out, " | %*s", counter_col_width(c), "-");
+    }
+    if (!uniform)
+        fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
+                                     ? "simulated:" : "measured:",
+                json_is_true(json_object_get(counters, "simulated"))
+                    ? str_or(json_object_get(json_object_get(counters, "machine"), "name"), "?")
+                    : str_or(json_object_get(counters, "backend"), "?"));
+    fprintf(out, "\n");
+}
+
+/* Under the MB/s table, when any run's counters gave figures: one row per run with the
+ * figures derived per page and per table byte (runner/record.c), titled with where they come from:
+ * "simulated: <model>" (the cache model, counters=sim) or "measured: <backend>"; a row says
+ * its own source when the runs differ. */
+static void counters_table(FILE *out, const json_t *runs)
+{
+    bool uniform, all_simulated;
+    char *source = counters_source(runs, &uniform, &all_simulated);
+    int width = 16;
+    size_t i;
+    json_t *run;
+
     if (!source)
         return;
     json_array_foreach(runs, i, run) {
@@ -231,41 +288,16 @@ static void counters_table(FILE *out, const json_t *runs)
     fprintf(out, "\nCounters per scan (%s)\n%-*s", uniform ? source
             : all_simulated ? "simulated: each row's machine model"
                             : "simulated or measured: see each row", width, "Run");
-    for (size_t c = 0; c < ncols; c++)
-        fprintf(out, " | %*s", c == 3 ? 13 : 12, cols[c].head);
+    for (size_t c = 0; c < N_COUNTER_COLS; c++)
+        fprintf(out, " | %*s", counter_col_width(c), counter_cols[c].head);
     fprintf(out, "\n");
     json_array_foreach(runs, i, run) {
-        const json_t *counters = json_object_get(run, "counters");
-        const json_t *derived = json_object_get(counters, "derived");
-        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
-        char label[LABEL_LEN], row[2 * LABEL_LEN];
-        bool any = false;
-
-        for (size_t c = 0; c < ncols; c++)
-            any |= json_is_number(json_object_get(derived, cols[c].key));
-        if (!any)
-            continue;
-        column_label(runs, run, label, sizeof label);
-        snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
-        fprintf(out, "%-*s", width, row);
-        for (size_t c = 0; c < ncols; c++) {
-            const json_t *v = json_object_get(derived, cols[c].key);
-            if (json_is_number(v))
-                fprintf(out, cols[c].format, json_number_value(v));
-            else
-                fprintf(out, " | %*s", c == 3 ? 13 : 12, "-");
-        }
-        if (!uniform)
-            fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
-                                         ? "simulated:" : "measured:",
-                    json_is_true(json_object_get(counters, "simulated"))
-                        ? str_or(json_object_get(json_object_get(counters, "machine"), "name"), "?")
-                        : str_or(json_object_get(counters, "backend"), "?"));
-        fprintf(out, "\n");
+        if (has_counter_figures(run))
+            counters_row(out, runs, run, width, uniform);
     }
     fprintf(out, "per page scanned: L2 misses, L2 write-backs; per table byte: memory bytes read "
                  "and written (medians of the timed scans)\n");
-    free((void *)source);
+    free(source);
 }
 
 /* The analysis' entry of a run ({"name", "median", "lo", "hi"}), or NULL. */

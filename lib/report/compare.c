@@ -245,50 +245,44 @@ static void label(const json_t *params, char *buf, size_t len)
                             table, sizeof table));
 }
 
-void sb_compare_render(FILE *out, const json_t *doc)
+/* One matched pair's row (medians, ratio, its interval, p, significance) and its counters'
+ * figures. */
+static void pair_row(FILE *out, const json_t *v)
 {
-    const json_t *reports = json_object_get(doc, "reports");
+    char name[160];
+    const json_t *counters = json_object_get(v, "counters");
+    const char *key;
+    json_t *c;
+
+    char ma[64], mb[64], ratio[64], p[64], lo[64], hi[64], interval[160];
+    const json_t *iv = json_object_get(v, "interval");
+
+    label(json_object_get(v, "parameters"), name, sizeof name);
+    snprintf(interval, sizeof interval, "[%s, %s] %c",
+             column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
+             column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
+             call_mark(text(json_object_get(v, "call"))));
+    fprintf(out, "%-52s %3c: %s %s %s %16s %s %s\n", name,
+            (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
+            column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
+            column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
+            column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
+            column(json_object_get(v, "p"), 8, 4, p, sizeof p),
+            json_is_true(json_object_get(v, "significant")) ? "*" : "~");
+    json_object_foreach((json_t *)counters, key, c) {
+        char fa[32], fb[32];
+        fprintf(out, "    %-40s A %s  X %s\n", key, figure(json_object_get(c, "a"), fa, sizeof fa),
+                figure(json_object_get(c, "b"), fb, sizeof fb));
+    }
+}
+
+/* How to read the table: medians, the ratio and its interval, the calls, the test; and a note
+ * when a pair has no p. */
+static void compare_legend(FILE *out, const json_t *doc)
+{
     size_t i;
     json_t *v;
 
-    json_array_foreach(reports, i, v)
-        fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
-                text(json_object_get(v, "path")), text(json_object_get(v, "host")),
-                text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
-    fprintf(out, "\n%-52s %4s %10s %10s %7s %16s %8s\n", "run (op policy footprint kernel "
-            "table)", "vs", "A MB/s", "X MB/s", "X/A", "[95% interval]", "p");
-    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
-        char name[160];
-        const json_t *counters = json_object_get(v, "counters");
-        const char *key;
-        json_t *c;
-
-        char ma[64], mb[64], ratio[64], p[64], lo[64], hi[64], interval[160];
-        const json_t *iv = json_object_get(v, "interval");
-
-        label(json_object_get(v, "parameters"), name, sizeof name);
-        snprintf(interval, sizeof interval, "[%s, %s] %c",
-                 column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
-                 column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
-                 call_mark(text(json_object_get(v, "call"))));
-        fprintf(out, "%-52s %3c: %s %s %s %16s %s %s\n", name,
-                (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
-                column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
-                column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
-                column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
-                column(json_object_get(v, "p"), 8, 4, p, sizeof p),
-                json_is_true(json_object_get(v, "significant")) ? "*" : "~");
-        json_object_foreach((json_t *)counters, key, c) {
-            char fa[32], fb[32];
-            fprintf(out, "    %-40s A %s  X %s\n", key, figure(json_object_get(c, "a"), fa, sizeof fa),
-                    figure(json_object_get(c, "b"), fb, sizeof fb));
-        }
-    }
-    if (json_array_size(json_object_get(doc, "unmatched")))
-        fprintf(out, "\nruns with no partner:\n");
-    json_array_foreach(json_object_get(doc, "unmatched"), i, v)
-        fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
-                text(json_object_get(v, "name")));
     fprintf(out, "\nMB/s medians; X/A = ratio of medians, its 95%% interval resampling each "
                  "report apart\n(no rounds pair the runs of two invocations: the interval does "
                  "not cover the host's drift\nbetween them): \"+\" faster, \"-\" slower, \"=\" "
@@ -302,4 +296,26 @@ void sb_compare_render(FILE *out, const json_t *doc)
             break;
         }
     }
+}
+
+void sb_compare_render(FILE *out, const json_t *doc)
+{
+    const json_t *reports = json_object_get(doc, "reports");
+    size_t i;
+    json_t *v;
+
+    json_array_foreach(reports, i, v)
+        fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
+                text(json_object_get(v, "path")), text(json_object_get(v, "host")),
+                text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
+    fprintf(out, "\n%-52s %4s %10s %10s %7s %16s %8s\n", "run (op policy footprint kernel "
+            "table)", "vs", "A MB/s", "X MB/s", "X/A", "[95% interval]", "p");
+    json_array_foreach(json_object_get(doc, "pairs"), i, v)
+        pair_row(out, v);
+    if (json_array_size(json_object_get(doc, "unmatched")))
+        fprintf(out, "\nruns with no partner:\n");
+    json_array_foreach(json_object_get(doc, "unmatched"), i, v)
+        fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
+                text(json_object_get(v, "name")));
+    compare_legend(out, doc);
 }

@@ -67,15 +67,75 @@ static int check_schedule(const json_t *doc, const char *path, struct sb_error *
     return check_scans(json_object_get(reference, "scans"), path, "schedule.reference", 0, err);
 }
 
+/* The document's top level: the schema, a version this scanbench reads, "runs" and "context",
+ * and no more runs than scanbench writes. */
+static int check_header(const json_t *doc, const char *path, struct sb_error *err)
+{
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    json_int_t version = json_integer_value(json_object_get(doc, "schema_version"));
+    const json_t *runs = json_object_get(doc, "runs");
+
+    if (!json_is_object(doc) || !schema || strcmp(schema, SB_REPORT_SCHEMA) != 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: not a scanbench report (no \"schema\": \"%s\")",
+                       path, SB_REPORT_SCHEMA);
+    if (!json_is_integer(json_object_get(doc, "schema_version")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: report without an integer \"schema_version\" "
+                       "(this scanbench reads version %d)", path, SB_REPORT_SCHEMA_VERSION);
+    if (version < SB_REPORT_SCHEMA_OLDEST || version > SB_REPORT_SCHEMA_VERSION)
+        return sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
+                       "reads versions %d to %d", path, (long long)version,
+                       SB_REPORT_SCHEMA_OLDEST, SB_REPORT_SCHEMA_VERSION);
+    if (!json_is_array(runs) || !json_is_object(json_object_get(doc, "context")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
+    /* bounds scanbench itself keeps (report.h: the plan's and the repetitions key's), so that
+     * compare's pairing and Mann-Whitney U stay quick whatever a file holds */
+    if (json_array_size(runs) > SB_REPORT_MAX_RUNS)
+        return sb_fail(err, SB_ERR_INPUT, "%s: %zu runs: scanbench writes at most %d", path,
+                       json_array_size(runs), SB_REPORT_MAX_RUNS);
+    return SB_OK;
+}
+
+/* Run i: its fields with their types, a positive median, its repetitions (each a positive
+ * number of seconds) and, from schema 2, its scans. */
+static int check_run(const json_t *run, size_t i, json_int_t version, const char *path,
+                     struct sb_error *err)
+{
+    const json_t *seconds;
+    size_t r;
+
+    for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
+        const json_t *v = json_object_get(run, run_fields[f].key);
+        if (!v || json_typeof(v) != run_fields[f].type)
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" missing or of the "
+                           "wrong type", path, i, run_fields[f].key);
+    }
+    if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median")))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"", path,
+                       i);
+    if (!(json_number_value(json_object_get(json_object_get(run, "mbps"), "median")) > 0))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" is not a "
+                       "positive number", path, i);
+    if (json_array_size(json_object_get(run, "repetitions")) > SB_REPORT_MAX_SCANS)
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path, i,
+                       (unsigned long long)SB_REPORT_MAX_SCANS);
+    json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {
+        if (!json_is_number(seconds) || !(json_number_value(seconds) > 0))
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
+                           "positive number of seconds", path, i, r);
+    }
+    if (version >= 2)
+        return check_scans(json_object_get(run, "scans"), path, "run", i, err);
+    return SB_OK;
+}
+
 /* Checks a parsed document (doc, possibly NULL with jerr saying why); takes doc over. */
 static int check_report(json_t *doc, const json_error_t *jerr, const char *path, json_t **report,
                         struct sb_error *err)
 {
-    json_t *runs, *run;
-    const char *schema;
+    const json_t *runs;
     json_int_t version;
     size_t i;
-    int status = SB_OK;
+    int status;
 
     *report = NULL;
     if (!doc) {
@@ -86,77 +146,13 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
                        json_error_code(jerr) == json_error_premature_end_of_input ? ": truncated?"
                                                                                   : "");
     }
-    schema = json_string_value(json_object_get(doc, "schema"));
+    status = check_header(doc, path, err);
     version = json_integer_value(json_object_get(doc, "schema_version"));
     runs = json_object_get(doc, "runs");
-    if (!json_is_object(doc) || !schema || strcmp(schema, SB_REPORT_SCHEMA) != 0) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: not a scanbench report (no \"schema\": \"%s\")",
-                         path, SB_REPORT_SCHEMA);
-        goto out;
-    }
-    if (!json_is_integer(json_object_get(doc, "schema_version"))) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: report without an integer \"schema_version\" "
-                         "(this scanbench reads version %d)", path, SB_REPORT_SCHEMA_VERSION);
-        goto out;
-    }
-    if (version < SB_REPORT_SCHEMA_OLDEST || version > SB_REPORT_SCHEMA_VERSION) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: report schema version %lld, this scanbench "
-                         "reads versions %d to %d", path, (long long)version,
-                         SB_REPORT_SCHEMA_OLDEST, SB_REPORT_SCHEMA_VERSION);
-        goto out;
-    }
-    if (!json_is_array(runs) || !json_is_object(json_object_get(doc, "context"))) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: report without \"runs\" or \"context\"", path);
-        goto out;
-    }
-    /* bounds scanbench itself keeps (report.h: the plan's and the repetitions key's), so that
-     * compare's pairing and Mann-Whitney U stay quick whatever a file holds */
-    if (json_array_size(runs) > SB_REPORT_MAX_RUNS) {
-        status = sb_fail(err, SB_ERR_INPUT, "%s: %zu runs: scanbench writes at most %d", path,
-                         json_array_size(runs), SB_REPORT_MAX_RUNS);
-        goto out;
-    }
-    json_array_foreach(runs, i, run) {
-        json_t *seconds;
-        size_t r;
-        for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
-            json_t *v = json_object_get(run, run_fields[f].key);
-            if (!v || json_typeof(v) != run_fields[f].type) {
-                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" missing or of the "
-                                 "wrong type", path, i, run_fields[f].key);
-                goto out;
-            }
-        }
-        if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median"))) {
-            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"",
-                             path, i);
-            goto out;
-        }
-        if (!(json_number_value(json_object_get(json_object_get(run, "mbps"), "median")) > 0)) {
-            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" is not a "
-                             "positive number", path, i);
-            goto out;
-        }
-        if (json_array_size(json_object_get(run, "repetitions")) > SB_REPORT_MAX_SCANS) {
-            status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path,
-                             i, (unsigned long long)SB_REPORT_MAX_SCANS);
-            goto out;
-        }
-        json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {
-            if (!json_is_number(seconds) || !(json_number_value(seconds) > 0)) {
-                status = sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
-                                 "positive number of seconds", path, i, r);
-                goto out;
-            }
-        }
-        if (version >= 2)
-            status = check_scans(json_object_get(run, "scans"), path, "run", i, err);
-        if (status != SB_OK)
-            goto out;
-    }
-    if (version >= 2)
+    for (i = 0; status == SB_OK && i < json_array_size(runs); i++)
+        status = check_run(json_array_get(runs, i), i, version, path, err);
+    if (status == SB_OK && version >= 2)
         status = check_schedule(doc, path, err);
-out:
     if (status == SB_OK)
         *report = doc;
     else

@@ -1,0 +1,67 @@
+/* config_state.h: the state of one configuration (struct sb_config): its scanners' slots,
+ * pools and team, the page hand-out of a shared table, the validation's page reads and the
+ * traces of a replaying backend; shared by engine.c (prepared, released) and phases.c (run).
+ * Internal to engine. */
+#ifndef SB_ENGINE_CONFIG_STATE_H
+#define SB_ENGINE_CONFIG_STATE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/scanner.h"
+#include "engine/shared_pool.h"
+#include "engine/team.h"
+
+/* A tracing backend (the cache model) replays the first pass of this many timed scans, after
+ * the last one: its counts repeat from scan to scan once the model is warm, and each replay
+ * costs as much as several scans. */
+#define TRACED_SCANS 3
+
+enum phase_kind { PHASE_VALIDATE, PHASE_SCAN, PHASE_SETTLE };
+
+struct phase {
+    enum phase_kind kind;
+    uint32_t passes;
+    bool timed;        /* note the CPUs the scanners ran on */
+    uint32_t *trace;   /* NULL, or where to record the buffer of every block of the first pass */
+};
+
+/* One scanner's pool, policy, loop state and what it did in the last phase. */
+struct slot {
+    struct sb_pool pool;
+    struct sb_policy_state ps;
+    bool ps_ready;
+    struct sb_scanner scanner;
+    struct sb_scanner_record *rec;
+    struct sb_validation v;
+    uint64_t rows, pages, visits, acquisitions, drops;
+    double t_start, t_end;
+    int status;
+    struct sb_error err;
+};
+
+struct sb_config {
+    const struct sb_run_params *p;
+    struct sb_iocache *tables;
+    uint32_t ntables, nworkers;
+    bool use_shared;
+    struct sb_shared_pool shared;
+    struct slot *slots;
+    struct sb_team *team;
+    _Atomic uint64_t next_page; /* shared table: the next page handed out (over all passes) */
+    uint64_t handout_limit;     /* shared table: pages handed out in this phase */
+    uint64_t settle_pages;      /* a scanner's settling pass */
+    _Atomic uint32_t *seen;     /* validation: reads of each page of each table */
+    uint32_t *victims[TRACED_SCANS]; /* tracing backend: the buffer of every block of the first
+                                        pass of the first timed scans (one scanner) */
+    struct sb_run_result res;
+    uint32_t scans_warm;        /* warm-up scans done */
+    uint32_t scans_total;       /* every scan the row check has numbered */
+};
+
+/* A scanner's part of a phase, run on the team's worker `worker` (ctx: the struct sb_config;
+ * arg: the struct phase): the team's work function (phases.c). */
+void sb_config_work(void *ctx, uint32_t worker, const void *arg);
+
+#endif

@@ -1,0 +1,267 @@
+/* build.c: a plan built from an experiment's settings (sb_plan_build): the header, the events
+ * map and machine models read, every run of the lists' product filled, named and checked
+ * (run_checks.c), the run names shortened where too long. */
+#include "config.h"
+#include "plan/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachesim/cachesim.h"
+#include "core/core.h"
+#include "counters/counters.h"
+#include "host/host.h"
+#include "plan/run_checks.h"
+#include "plan/run_values.h"
+#include "vocab/vocab.h"
+
+/* The watchdog's limit: run_timeout, or 600 s plus 1 s per 20MB the run copies (every table
+ * read and written by the build, the validation scan, the warm-up and the timed scans) plus,
+ * with the cache model, 1 s per million lines it replays (three per line of a timed scan). */
+static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
+                             const struct sb_run_params *run)
+{
+    /* repetitions = auto: as many rounds as the schedule may make */
+    double rounds = number_of(exp, idx, SB_K_REPETITIONS) ? run->repetitions : SB_AUTO_ROUNDS_MAX;
+    double scans = 2.0 + run->warmup + 2.0 * rounds;
+    double bytes = 2.0 * (double)run->table_size * sb_run_tables(run) * scans;
+    double lines = run->machine ? 3.0 * (double)run->table_size / 64 * 3 : 0;
+
+    if (number_of(exp, idx, SB_K_RUN_TIMEOUT))
+        return (double)number_of(exp, idx, SB_K_RUN_TIMEOUT);
+    return 600.0 + bytes / 20e6 + lines / 1e6 + 2.0 * rounds * run->min_scan_seconds;
+}
+
+static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s", data_dir_of(exp));
+}
+
+/* The experiment's name and every listed key's value ("default op=count policy=clock"), shortened
+ * between two characters with "..." when it passes SB_RUN_NAME_MAX (said once in the notes). */
+static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run,
+                     struct sb_plan *plan)
+{
+    char full[4096];
+    size_t used = (size_t)snprintf(full, sizeof full, "%s", exp->settings[SB_K_NAME].values[0]);
+
+    for (int k = 0; k < SB_NKEYS && used < sizeof full; k++) {
+        if (exp->settings[k].nvalues < 2)
+            continue;
+        used += (size_t)snprintf(full + used, sizeof full - used, " %s=%s", sb_keys[k].name,
+                                 k == SB_K_KERNEL ? run->kernel->name
+                                                  : text_of(exp, idx, (enum sb_key_id)k));
+    }
+    if (used < sizeof run->name) {
+        memcpy(run->name, full, used + 1);
+        return;
+    }
+    used = sb_utf8_fit(full, sizeof run->name - 4);
+    snprintf(run->name, sizeof run->name, "%.*s\xe2\x80\xa6", (int)used, full); /* "..." */
+    if (!plan->names_shortened) {
+        size_t n = strlen(plan->notes);
+        snprintf(plan->notes + n, sizeof plan->notes - n, "%srun names shortened to %zu bytes",
+                 n ? "; " : "", sizeof run->name - 1);
+        plan->names_shortened = true;
+    }
+}
+
+/* The events map, read and checked before any run when a counting backend that uses one
+ * (papi) is asked for, or when `events` names a file: a bad map is bad input. */
+static int load_events(const struct sb_experiment *exp, struct sb_events_choice *events,
+                       struct sb_error *err)
+{
+    const struct sb_setting *setting = &exp->settings[SB_K_EVENTS];
+    const struct sb_setting *counters = &exp->settings[SB_K_COUNTERS];
+    bool wanted = strcmp(setting->values[0], "auto") != 0;
+
+    for (int i = 0; i < counters->nvalues; i++)
+        wanted |= strcmp(counters->values[i], "papi") == 0;
+    if (!wanted) {
+        snprintf(events->why, sizeof events->why, "not read: no backend asked for one");
+        return SB_OK;
+    }
+    return sb_events_choose(setting->values[0], setting->origin, events, err);
+}
+
+/* The cache model's machines (one per value of `machine`), read and checked before any run:
+ * every named model (a bad machine file is bad input whatever the backend), and `auto` (the
+ * host's topology, with the l1d_size.. overrides) when counters=sim asks for it. */
+static int load_machines(const struct sb_experiment *exp, struct sb_plan *plan,
+                         struct sb_error *err)
+{
+    const struct sb_setting *setting = &exp->settings[SB_K_MACHINE];
+    bool sim = false;
+
+    for (int i = 0; i < exp->settings[SB_K_COUNTERS].nvalues; i++)
+        sim |= strcmp(exp->settings[SB_K_COUNTERS].values[i], "sim") == 0;
+    plan->machines = calloc((size_t)setting->nvalues, sizeof *plan->machines);
+    if (!plan->machines)
+        return sb_fail(err, SB_ERR_RUN, "out of memory for the machine models");
+    for (int i = 0; i < setting->nvalues; i++) {
+        int status;
+        if (strcmp(setting->values[i], "auto") == 0) {
+            struct sb_topology topo;
+            struct sb_cpu_id cpu;
+            if (!sim)
+                continue;
+            sb_topology_detect(&topo, "");
+            for (int l = 0; l < SB_NLEVELS; l++)
+                if (plan->override_size[l])
+                    sb_topology_override_size(&topo, l, plan->override_size[l]);
+            if (plan->override_line)
+                sb_topology_override_line(&topo, plan->override_line);
+            sb_cpu_id_detect(&cpu);
+            status = sb_machine_from_topology(&topo, cpu.vendor, &plan->machines[i], err);
+        } else {
+            status = sb_machine_load(setting->values[i], &plan->machines[i], err);
+        }
+        if (status != SB_OK) {
+            sb_error_prefix(err, "%s: machine", setting->origin);
+            return status;
+        }
+    }
+    return SB_OK;
+}
+
+/* The schedule's keys; an automatic seed from the clock. */
+static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
+{
+    const struct sb_setting *seed = &exp->settings[SB_K_SCHEDULE_SEED];
+
+    s->kind = strcmp(exp->settings[SB_K_SCHEDULE].values[0], "blocked") == 0
+                  ? SB_SCHEDULE_BLOCKED : SB_SCHEDULE_INTERLEAVED;
+    s->rounds = (uint32_t)exp->settings[SB_K_REPETITIONS].numbers[0];
+    s->time_budget = (double)exp->settings[SB_K_TIME_BUDGET].numbers[0];
+    s->seed_auto = strcmp(seed->values[0], "auto") == 0;
+    s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
+}
+
+/* The number of runs the lists make (their product), refused past SB_MAX_RUNS. */
+static int count_runs(const struct sb_experiment *exp, size_t *total, struct sb_error *err)
+{
+    *total = 1;
+    for (int k = 0; k < SB_NKEYS; k++) {
+        *total *= (size_t)exp->settings[k].nvalues;
+        if (*total > SB_MAX_RUNS)
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s: the lists make more than %d runs",
+                           exp->settings[k].origin, sb_keys[k].name, SB_MAX_RUNS);
+    }
+    return SB_OK;
+}
+
+/* What the plan says of the whole experiment: its names, notes, the topology overrides and the
+ * schedule. */
+static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
+{
+    snprintf(plan->experiment, sizeof plan->experiment, "%s", exp->settings[SB_K_NAME].values[0]);
+    snprintf(plan->description, sizeof plan->description, "%s",
+             exp->settings[SB_K_DESCRIPTION].values[0]);
+    snprintf(plan->config_source, sizeof plan->config_source, "%s", exp->source);
+    snprintf(plan->notes, sizeof plan->notes, "%s", exp->notes);
+    plan->override_size[0] = exp->settings[SB_K_L1D_SIZE].numbers[0];
+    plan->override_size[1] = exp->settings[SB_K_L2_SIZE].numbers[0];
+    plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
+    plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
+    schedule_of(exp, &plan->schedule);
+}
+
+/* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks
+ * each key's value. */
+static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
+                     const struct sb_plan *plan, struct sb_run_params *run)
+{
+    memset(run, 0, sizeof *run); /* a slot a skipped run left */
+    for (int k = SB_NKEYS - 1; k >= 0; k--) {
+        idx[k] = (int)(r % (size_t)exp->settings[k].nvalues);
+        r /= (size_t)exp->settings[k].nvalues;
+    }
+    run->source = sb_source_find(text_of(exp, idx, SB_K_SOURCE));
+    run->bigtable = number_of(exp, idx, SB_K_BIGTABLE) != 0;
+    resolve_data_dir(exp, run->data_dir, sizeof run->data_dir);
+    sb_placement_parse(text_of(exp, idx, SB_K_IOCACHE_NODE), &run->iocache_node);
+    sb_placement_parse(text_of(exp, idx, SB_K_POOL_NODE), &run->pool_node);
+    run->shared_table = number_of(exp, idx, SB_K_SHARED_TABLE) != 0;
+    run->shared_pool = number_of(exp, idx, SB_K_SHARED_POOL) != 0;
+    run->table_size = number_of(exp, idx, SB_K_TABLE_SIZE);
+    run->pool_size = number_of(exp, idx, SB_K_POOL_SIZE);
+    run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
+    run->page_size = (uint32_t)number_of(exp, idx, SB_K_PAGE_SIZE);
+    run->op = sb_op_find(text_of(exp, idx, SB_K_OP));
+    run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
+    run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
+    run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
+    /* a run alone (and a server run) with repetitions = auto makes the rounds' minimum */
+    run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
+    run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
+    run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
+    run->seed = number_of(exp, idx, SB_K_SEED);
+    run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
+    run->events = &plan->events;
+    run->require_counters = number_of(exp, idx, SB_K_REQUIRE_COUNTERS) != 0;
+    run->machine = strcmp(run->counters->name, "sim") == 0
+                       ? &plan->machines[idx[SB_K_MACHINE]] : NULL;
+    run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
+                    : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
+    run->run_timeout = run_timeout_of(exp, idx, run);
+}
+
+/* Every run of the lists, filled, checked and named into plan->runs (room for total); a file
+ * run copies with pread whatever the kernel: one run, not one per kernel. */
+static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                     size_t total, struct sb_plan *plan, struct sb_error *err)
+{
+    int idx[SB_NKEYS] = {0};
+    int status = SB_OK;
+    struct plan_host host = {0};
+
+    for (size_t r = 0; r < total && status == SB_OK; r++) {
+        struct sb_run_params *run = &plan->runs[plan->nruns];
+        fill_run(exp, r, idx, plan, run);
+        if (run->source->is_file && idx[SB_K_KERNEL] > 0)
+            continue;
+        status = sb_plan_check_run(exp, idx, run, limit, err);
+        if (status == SB_OK)
+            status = sb_plan_check_source(exp, run, &host, err);
+        name_run(exp, idx, run, plan);
+        if (status == SB_OK)
+            status = sb_plan_check_placements(exp, run, err);
+        if (status == SB_OK)
+            status = sb_plan_check_concurrency(exp, idx, run, &host, err);
+        if (status == SB_OK)
+            plan->nruns++;
+    }
+    return status;
+}
+
+int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                  struct sb_plan *plan, struct sb_error *err)
+{
+    size_t total;
+    int status;
+
+    memset(plan, 0, sizeof *plan);
+    status = count_runs(exp, &total, err);
+    if (status != SB_OK)
+        return status;
+    plan_header(exp, plan);
+    status = sb_plan_check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = sb_plan_check_sim_threads(exp, err);
+    if (status == SB_OK)
+        status = load_events(exp, &plan->events, err);
+    if (status == SB_OK)
+        status = load_machines(exp, plan, err);
+    if (status == SB_OK && !(plan->runs = calloc(total, sizeof *plan->runs)))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
+    if (status == SB_OK)
+        status = plan_runs(exp, limit, total, plan, err);
+    if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
+        status = sb_plan_check_memory_together(exp, plan, limit, err);
+    if (status != SB_OK)
+        sb_plan_free(plan);
+    return status;
+}

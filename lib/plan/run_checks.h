@@ -1,0 +1,36 @@
+/* run_checks.h: a plan's runs checked before any runs: each run's sizes and the memory it
+ * needs (sb_plan_check_run), its source file's directory and disk, its NUMA placements and its
+ * concurrency; the experiment's data_dir and cache-model slices; an interleaved schedule's
+ * memory all at once. Each SB_ERR_INPUT names the key and where it was set. Internal to plan. */
+#ifndef SB_PLAN_RUN_CHECKS_H
+#define SB_PLAN_RUN_CHECKS_H
+
+#include <stdbool.h>
+
+#include "core/core.h"
+#include "host/host.h"
+#include "plan/plan.h"
+
+/* What the checks learn of the host once per plan (build.c keeps one for all its runs). */
+struct plan_host {
+    bool data_dir_ok;          /* a scratch file was made in data_dir */
+    struct sb_figure cores;    /* read when a run has threads > 1 */
+    bool cores_read;
+};
+
+/* Sizes (page, table, pool, ring, row), and the memory the run needs against limit. */
+int sb_plan_check_run(const struct sb_experiment *exp, const int *idx, struct sb_run_params *run,
+                      const struct sb_mem_limit *limit, struct sb_error *err);
+int sb_plan_check_data_dir(const struct sb_experiment *exp, struct sb_error *err);
+int sb_plan_check_sim_threads(const struct sb_experiment *exp, struct sb_error *err);
+int sb_plan_check_source(const struct sb_experiment *exp, struct sb_run_params *run,
+                         struct plan_host *host, struct sb_error *err);
+int sb_plan_check_placements(const struct sb_experiment *exp, const struct sb_run_params *run,
+                             struct sb_error *err);
+int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
+                              const struct sb_run_params *run, struct plan_host *host,
+                              struct sb_error *err);
+int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
+                                  const struct sb_mem_limit *limit, struct sb_error *err);
+
+#endif

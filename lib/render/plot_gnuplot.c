@@ -1,0 +1,161 @@
+/* plot_gnuplot.c: a report drawn into a PNG or SVG by the gnuplot on PATH (sb_plot, see
+ * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run
+ * (a stop signal ends it), the image published, the temporary files removed. */
+#include "config.h"
+#include "render/plot.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/core.h"
+
+/* The gnuplot on PATH, or NULL. */
+static char *find_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    char *copy, *dir, *cursor, *found = NULL;
+
+    if (!path || !(copy = strdup(path)))
+        return NULL;
+    for (cursor = copy; !found && (dir = strsep(&cursor, ":")) != NULL;) {
+        char candidate[1024];
+        snprintf(candidate, sizeof candidate, "%s/gnuplot", *dir ? dir : ".");
+        if (access(candidate, X_OK) == 0)
+            found = strdup(candidate);
+    }
+    free(copy);
+    return found;
+}
+
+/* The stop hook while gnuplot runs: a stop signal ends it (kill is async-signal-safe). */
+static volatile pid_t gnuplot_pid;
+
+static void stop_gnuplot(void *arg)
+{
+    pid_t pid = gnuplot_pid;
+
+    (void)arg;
+    if (pid > 0)
+        kill(pid, SIGTERM);
+}
+
+/* How gnuplot ended, in words, or "" when it exited 0. */
+static const char *gnuplot_failure(pid_t pid, pid_t waited, int wstatus, char *buf, size_t len)
+{
+    if (pid < 0 || waited < 0)
+        snprintf(buf, len, "could not be run: %s", strerror(errno));
+    else if (WIFSIGNALED(wstatus))
+        snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(wstatus),
+                 strsignal(WTERMSIG(wstatus)));
+    else if (WEXITSTATUS(wstatus) == 127)
+        snprintf(buf, len, "could not be run (exit 127)");
+    else if (WEXITSTATUS(wstatus) != 0)
+        snprintf(buf, len, "failed (exit %d)", WEXITSTATUS(wstatus));
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) ends
+ * it, and the plot with it. */
+static int run_gnuplot(const char *gnuplot, const char *script, const char *output,
+                       struct sb_error *err)
+{
+    char why[160];
+    int wstatus = 0;
+    pid_t pid, waited = 0;
+    sigset_t old;
+
+    if (sb_stop_signal())
+        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): no plot written",
+                       sb_stop_signal_name(sb_stop_signal()));
+    sb_stop_block(&old);
+    pid = fork();
+    if (pid == 0) {
+        sb_stop_child_defaults();
+        execl(gnuplot, "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    gnuplot_pid = pid;
+    sb_stop_on_signal(stop_gnuplot, NULL);
+    sb_stop_unblock(&old);
+    if (pid > 0 && sb_stop_signal())
+        kill(pid, SIGTERM); /* came while blocked, before the hook could see the pid */
+    while (pid > 0 && (waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
+        ;
+    sb_stop_on_signal(NULL, NULL);
+    gnuplot_pid = 0;
+    if (!gnuplot_failure(pid, waited, wstatus, why, sizeof why)[0])
+        return SB_OK;
+    if (sb_stop_signal())
+        return sb_fail(err, SB_ERR_RUN, "interrupted (%s): gnuplot stopped, no plot written",
+                       sb_stop_signal_name(sb_stop_signal()));
+    return sb_fail(err, SB_ERR_RUN, "%s: gnuplot %s", output, why);
+}
+
+/* The script that draws report into image, written whole as a temporary file beside output
+ * (its name into path). */
+static int write_script(const json_t *report, const char *image, const char *output, char *path,
+                        struct sb_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int status = f ? sb_plot_script(f, report, image, err)
+                   : sb_fail(err, SB_ERR_RUN, "out of memory");
+    int fd;
+
+    if (f && fclose(f) != 0 && status == SB_OK)
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (status == SB_OK) {
+        fd = sb_outfile_temp(output, ".gp", path, err);
+        status = fd < 0 ? SB_ERR_RUN : sb_outfile_put(fd, path, text, len, err);
+        if (fd >= 0)
+            close(fd);
+    }
+    free(text);
+    return status;
+}
+
+int sb_plot(const json_t *report, const char *output, char *used, struct sb_error *err)
+{
+    char *gnuplot = find_gnuplot();
+    char image[SB_OUTFILE_MAX], script[SB_OUTFILE_MAX];
+    const char *ext = strrchr(output, '.');
+    int status, fd;
+
+    image[0] = script[0] = '\0';
+    if (!gnuplot)
+        return sb_fail(err, SB_ERR_INPUT, "gnuplot not found on PATH (Debian: apt-get install "
+                       "gnuplot-nox)");
+    status = sb_outfile_check(output, "plot", err);
+    if (status == SB_OK && (!ext || (strcmp(ext, ".png") != 0 && strcmp(ext, ".svg") != 0)))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: the plot must end in .png or .svg", output);
+    if (status != SB_OK)
+        goto out;
+    /* gnuplot draws into a temporary file, linked into place once it is whole */
+    fd = sb_outfile_temp(output, ext, image, err);
+    if (fd < 0) {
+        status = SB_ERR_RUN;
+        goto out;
+    }
+    close(fd);
+    status = write_script(report, image, output, script, err);
+    if (status == SB_OK)
+        status = run_gnuplot(gnuplot, script, output, err);
+    if (status == SB_OK) {
+        status = sb_outfile_publish(image, output, used, err);
+        image[0] = '\0';
+    }
+out:
+    if (image[0])
+        unlink(image);
+    if (script[0])
+        unlink(script);
+    free(gnuplot);
+    return status;
+}
