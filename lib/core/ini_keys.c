@@ -23,8 +23,9 @@ struct reader {
     struct sb_error *err;
     int section;                 /* -1: none yet, -2: an unknown one (lazy_sections) */
     char unknown[64];            /* that one's name */
-    bool seen_section[SB_INI_MAX_SECTIONS];
-    int first[SB_INI_MAX_SECTIONS][SB_INI_MAX_KEYS]; /* the line each key was set at (0: not) */
+    bool *seen_section;          /* one a section of the spec */
+    int *first, nkeys;           /* the line each key was set at (0: not): nkeys a section, as
+                                    many as the spec's largest section has */
     struct sb_ini_value v;       /* the pending value: v.key < 0 when none */
     size_t *starts;
     int *plines, cap;
@@ -218,7 +219,7 @@ static int find_key(struct reader *r, const char *name)
         return fail_at(r, here(r), "%s: unknown key %s", name, s->unknown_key ? s->unknown_key
                                                                                  : what), -1;
     }
-    first = &r->first[r->section][key];
+    first = &r->first[r->section * r->nkeys + key];
     if (s->prefixed)
         snprintf(r->name, sizeof r->name, "%s: %s", s->name, name);
     else
@@ -340,23 +341,52 @@ static bool on_section(void *user, const char *name)
     return true;
 }
 
+/* A reader for spec, its tables sized from the spec's (NULL: out of memory). */
+static struct reader *reader_new(const struct sb_ini_spec *spec, const char *label, void *user,
+                                 struct sb_error *err)
+{
+    struct reader *r = calloc(1, sizeof *r);
+    int nsections = 0, nkeys = 1;
+
+    for (; spec->sections[nsections].name; nsections++) {
+        int n = 0;
+        while (spec->sections[nsections].keys[n].name)
+            n++;
+        nkeys = n > nkeys ? n : nkeys;
+    }
+    if (!r)
+        return NULL;
+    *r = (struct reader){.spec = spec, .label = label, .user = user, .err = err, .section = -1,
+                         .v.key = -1, .nkeys = nkeys};
+    r->seen_section = calloc((size_t)nsections + 1, sizeof *r->seen_section);
+    r->first = calloc(((size_t)nsections + 1) * (size_t)nkeys, sizeof *r->first);
+    if (r->seen_section && r->first)
+        return r;
+    free(r->seen_section);
+    free(r->first);
+    free(r);
+    return NULL;
+}
+
 static void reader_free(struct reader *r)
 {
     clear_pending(r);
     free(r->starts);
     free(r->plines);
+    free(r->seen_section);
+    free(r->first);
+    free(r);
 }
 
 int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_ini_spec *spec,
                 void *user, struct sb_error *err)
 {
-    struct reader *r = calloc(1, sizeof *r);
+    struct reader *r = reader_new(spec, label, user, err);
     int rc, status;
 
     if (!r)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
-    *r = (struct reader){.spec = spec, .lines = lines, .label = label, .user = user, .err = err,
-                         .section = -1, .v.key = -1};
+    r->lines = lines;
     lines->on_section = on_section;
     lines->user = r;
     rc = ini_parse_stream(sb_ini_read_line, lines, on_key, r);
@@ -374,25 +404,22 @@ int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_i
     else if (rc != 0)
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
     reader_free(r);
-    free(r);
     return status;
 }
 
 int sb_ini_take(const struct sb_ini_spec *spec, int section, const char *origin,
                 const char *name, const char *value, void *user, struct sb_error *err)
 {
-    struct reader *r = calloc(1, sizeof *r);
+    struct reader *r = reader_new(spec, origin, user, err);
     int status;
 
     if (!r)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
-    *r = (struct reader){.spec = spec, .label = origin, .user = user, .err = err,
-                         .section = section, .v.key = -1};
+    r->section = section;
     status = start_key(r, name, value);
     if (status == SB_OK)
         status = take_pending(r);
     reader_free(r);
-    free(r);
     return status;
 }
 

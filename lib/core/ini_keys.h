@@ -87,10 +87,9 @@ struct sb_ini_spec {
     int (*on_value)(void *user, struct sb_ini_value *v, struct sb_error *err);
 };
 
-#define SB_INI_MAX_SECTIONS 32
-#define SB_INI_MAX_KEYS 64 /* in one section */
-
-/* Reads lines (opened: sb_ini_open, or a string) to its end; label names it in errors. */
+/* Reads lines (opened: sb_ini_open, or a string) to its end; label names it in errors. A spec
+ * may have any number of sections and keys: what the reader keeps of them (which sections were
+ * seen, where each key was set) is sized from the spec's tables. */
 int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_ini_spec *spec,
                 void *user, struct sb_error *err);
 

@@ -168,6 +168,42 @@ static void test_words(void **state)
     }
 }
 
+/* A spec larger than any the reader once had room for (32 sections of 64 keys, fixed arrays
+ * that nothing checked): what it keeps is sized from the spec, so key 64 of the first section
+ * is not taken for key 0 of the second, and the last key of the last section is kept. */
+#define BIG_SECTIONS 40
+#define BIG_KEYS 70
+static char big_names[BIG_SECTIONS][BIG_KEYS][8], big_section_names[BIG_SECTIONS][8];
+static struct sb_ini_key big_keys[BIG_SECTIONS][BIG_KEYS + 1];
+static struct sb_ini_section big_sections[BIG_SECTIONS + 1];
+
+static void test_big_spec(void **state)
+{
+    const struct sb_ini_spec big = {.sections = big_sections, .on_value = on_value};
+    struct seen s;
+    struct sb_error err = {0};
+    (void)state;
+
+    for (int i = 0; i < BIG_SECTIONS; i++) {
+        for (int k = 0; k < BIG_KEYS; k++) {
+            snprintf(big_names[i][k], sizeof big_names[i][k], "k%d", k);
+            big_keys[i][k] = (struct sb_ini_key){.name = big_names[i][k], .type = SB_INI_UINT,
+                                                 .max = 9};
+        }
+        snprintf(big_section_names[i], sizeof big_section_names[i], "s%d", i);
+        big_sections[i] = (struct sb_ini_section){.name = big_section_names[i],
+                                                  .keys = big_keys[i], .once = true};
+    }
+    assert_int_equal(read_text(&big, "[s0]\nk64 = 1\n[s1]\nk0 = 2\n[s39]\nk69 = 3\n", &s, &err),
+                     SB_OK);
+    assert_int_equal(s.nvalues, 3);
+    assert_int_equal(s.number, 3);
+    expect_error(&big, "[s0]\nk0 = 1\n[s39]\nk69 = 1\nk69 = 2\n",
+                 "t.ini:5: k69: set twice in [s39] (first at line 4)");
+    expect_error(&big, "[s0]\n[s32]\n[s39]\n[s39]\n", "t.ini:4: [s39]: section given twice");
+    assert_int_equal(sb_ini_take(&big, 39, "--set k69=4", "k69", "4", &s, &err), SB_OK);
+}
+
 static void test_take(void **state)
 {
     struct seen s = {0};
@@ -221,7 +257,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_words),  cmocka_unit_test(test_take),
+        cmocka_unit_test(test_words),  cmocka_unit_test(test_big_spec),
+        cmocka_unit_test(test_take),
         cmocka_unit_test(test_parsers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
