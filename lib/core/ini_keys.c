@@ -58,38 +58,6 @@ static int here(const struct reader *r)
     return r->lines ? r->lines->line : 0;
 }
 
-/* tmpl with {key} {text} {section} {first} {line} put in. */
-static void expand(char *out, size_t size, const char *tmpl, const struct reader *r,
-                   const char *text, int first)
-{
-    const char *section = r->section >= 0 ? r->spec->sections[r->section].name : r->unknown;
-    size_t used = 0;
-
-    for (const char *p = tmpl; *p && used < size; p++) {
-        const char *end = *p == '{' ? strchr(p, '}') : NULL;
-        size_t n = end ? (size_t)(end - p + 1) : 0;
-        int w = 0;
-        if (end && strncmp(p, "{key}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", r->name);
-        else if (end && strncmp(p, "{text}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", text);
-        else if (end && strncmp(p, "{section}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", section);
-        else if (end && strncmp(p, "{first}", n) == 0)
-            w = snprintf(out + used, size - used, "%s:%d", r->label, first);
-        else if (end && strncmp(p, "{line}", n) == 0)
-            w = snprintf(out + used, size - used, "%d", first);
-        else
-            n = 0;
-        if (n)
-            p += n - 1;
-        else
-            out[used] = *p, w = 1;
-        used += (size_t)w;
-    }
-    out[used < size ? used : size - 1] = '\0';
-}
-
 static void known_keys(const struct sb_ini_key *keys, char *buf, size_t size)
 {
     size_t used = 0;
@@ -224,12 +192,9 @@ static int find_key(struct reader *r, const char *name)
         snprintf(r->name, sizeof r->name, "%s: %s", s->name, name);
     else
         snprintf(r->name, sizeof r->name, "%s", name);
-    if (*first && r->lines && !s->keys[key].repeat) {
-        expand(what, sizeof what, r->spec->twice ? r->spec->twice
-                                  : "set twice in [{section}] (first at line {line})", r, "",
-               *first);
-        return fail_at(r, here(r), "%s: %s", r->name, what), -1;
-    }
+    if (*first && r->lines && !s->keys[key].repeat)
+        return fail_at(r, here(r), "%s: set twice in [%s] (first at line %d)", r->name, s->name,
+                       *first), -1;
     if (!*first)
         *first = here(r);
     return key;
@@ -245,13 +210,13 @@ static int start_key(struct reader *r, const char *name, const char *value)
         return r->status;
     if (*name == '\0')
         return fail_at(r, here(r), "no key before '=' (want key = value)");
-    if (r->section == -1 && r->spec->keys_belong)
-        return fail_at(r, here(r), "%s: keys belong in %s", name, r->spec->keys_belong);
-    if (r->section < 0) {
+    if (r->section < 0)
         known_sections(r->spec, known, sizeof known);
+    if (r->section == -1)
+        return fail_at(r, here(r), "%s: keys belong in a section (known: %s)", name, known);
+    if (r->section < 0)
         return fail_at(r, here(r), "%s: unknown section [%s] (known: %s)", name, r->unknown,
                        known);
-    }
     if ((key = find_key(r, name)) < 0)
         return r->status;
     r->v.section = r->section;
@@ -275,21 +240,15 @@ static int start_key(struct reader *r, const char *name, const char *value)
 static int go_on(struct reader *r, const char *value)
 {
     const struct sb_ini_key *k = r->v.desc;
-    char name[64], what[1024];
+    char name[64];
 
     if (sb_ini_key_line(value, name, sizeof name) &&
-        sb_ini_key_find(r->spec->sections[r->v.section].keys, name) >= 0) {
-        expand(what, sizeof what, r->spec->indented_key ? r->spec->indented_key
-               : "{key}: \"{text}\": an indented line goes on with the value above; a key of "
-                 "its own starts its line", r, value, 0);
-        return fail_at(r, here(r), "%s", what);
-    }
-    if (k->type != SB_INI_TEXT && !k->list) {
-        expand(what, sizeof what, r->spec->single_line ? r->spec->single_line
-               : "{key}: \"{text}\": an indented line goes on with text or a list; a key of "
-                 "its own starts its line", r, value, 0);
-        return fail_at(r, here(r), "%s", what);
-    }
+        sb_ini_key_find(r->spec->sections[r->v.section].keys, name) >= 0)
+        return fail_at(r, here(r), "%s: \"%s\": an indented line goes on with the value above; "
+                       "a key of its own starts its line", r->name, value);
+    if (k->type != SB_INI_TEXT && !k->list)
+        return fail_at(r, here(r), "%s: \"%s\": an indented line goes on with text or a list; "
+                       "a key of its own starts its line", r->name, value);
     return add_piece(r, value, here(r));
 }
 
@@ -327,8 +286,6 @@ static bool on_section(void *user, const char *name)
     snprintf(r->unknown, sizeof r->unknown, "%s", name);
     if (r->section < 0 && !spec->lazy_sections) {
         known_sections(spec, known, sizeof known);
-        if (spec->unknown_section)
-            return fail_at(r, here(r), "[%s]: %s", name, spec->unknown_section) == SB_OK;
         return fail_at(r, here(r), "[%s]: unknown section (known: %s)", name, known) == SB_OK;
     }
     if (r->section < 0)
@@ -394,9 +351,8 @@ int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_i
         take_pending(r); /* before any problem that stopped the reading */
     /* the first error in the file: a line inih could not read, or one of ours */
     if (rc > 0 && (r->status == SB_OK || rc < r->error_line))
-        status = sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, rc, spec->invalid_line
-                         ? spec->invalid_line : "not a valid INI line (want key = value or "
-                         "[section])");
+        status = sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value or "
+                         "[section])", label, rc);
     else if ((status = r->status) != SB_OK)
         ;
     else if ((status = sb_ini_finish(lines, label, err)) != SB_OK)

@@ -64,25 +64,22 @@ struct sb_ini_value {
     int error_line;                /* the handler may set the line its error is about */
 };
 
-/* A reader's tables and the words of its errors, where its users know other words than the
- * defaults (NULL: the default; {key} {text} {section} {first} {line} stand for the key as
- * errors name it, the text of the line, the section, "FILE:LINE" and the line where the key
- * was first set). */
+/* A reader's tables. Its errors have the same words whatever the file (an experiment, a machine
+ * model, an events map):
+ *   [NAME]: unknown section (known: [a], [b])
+ *   [NAME]: section given twice                         (a section that is `once`)
+ *   KEY: keys belong in a section (known: [a], [b])     (a key line before any section)
+ *   KEY: unknown section [NAME] (known: [a], [b])       (lazy_sections: at its first key)
+ *   KEY: unknown key in [NAME] (known: k1, k2)          (or the section's unknown_key)
+ *   KEY: set twice in [NAME] (first at line N)
+ *   KEY: "TEXT": an indented line goes on with the value above; a key of its own starts its line
+ *   KEY: "TEXT": an indented line goes on with text or a list; a key of its own starts its line
+ *   not a valid INI line (want key = value or [section])
+ * each after "FILE:LINE: " (or "--set K=V: "). */
 struct sb_ini_spec {
     const struct sb_ini_section *sections;
-    bool lazy_sections;          /* an unknown section is refused at its first key ("KEY:
-                                    unknown section [NAME] (known: ...)"), not at its line */
-    const char *unknown_section; /* after "[NAME]: ": "unknown section (known: [a], [b])" */
-    const char *keys_belong;     /* after "KEY: keys belong in ": "a section (...)" */
-    const char *twice;           /* after "KEY: ": "set twice in [{section}] (first at line
-                                    {line})" */
-    const char *indented_key;    /* "{key}: \"{text}\": an indented line goes on with the value
-                                    above; a key of its own starts its line" */
-    const char *single_line;     /* an indented line after a value that is neither text nor a
-                                    list: "{key}: \"{text}\": an indented line goes on with text
-                                    or a list; a key of its own starts its line" */
-    const char *invalid_line;    /* a line inih cannot read: "not a valid INI line (want key =
-                                    value or [section])" */
+    bool lazy_sections;          /* an unknown section is refused at its first key, not at its
+                                    line */
     /* Called at each known section line (optional). */
     void (*on_section)(void *user, int section, int line);
     /* Called with each value once it is whole; SB_OK, or an error saying what is wrong with

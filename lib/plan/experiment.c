@@ -440,8 +440,7 @@ static int thread_key(struct sb_thread *t, int key, const char *value, struct sb
 
 enum { SECTION_EXPERIMENT, SECTION_THREAD };
 
-/* The reader's tables: [experiment] (the key registry itself), [thread], and the words of the
- * errors. */
+/* The reader's tables: [experiment] (the key registry itself) and [thread]. */
 struct experiment_spec {
     struct sb_ini_section sections[3];
     struct sb_ini_spec spec;
@@ -480,11 +479,6 @@ static void experiment_spec(struct experiment_spec *e)
     e->sections[2] = (struct sb_ini_section){0};
     e->spec = (struct sb_ini_spec){
         .sections = e->sections,
-        .keys_belong = "the [experiment] or [thread] section",
-        .twice = "set twice (first at {first})",
-        .indented_key = "\"{text}\": an indented line goes on with the value of {key} above; a "
-                        "key of its own starts its line",
-        .invalid_line = "not a valid INI line (want key = value)",
         .on_section = on_section,
         .on_value = on_value,
     };
