@@ -235,15 +235,26 @@ static int start_key(struct reader *r, const char *name, const char *value)
     return add_piece(r, value, here(r));
 }
 
-/* A line that goes on with the pending key: a key of this section indented by mistake, a
- * value that takes one line, or more of the value. */
+/* Whether text reads as `KEY = VALUE` for a key of any section of the spec. */
+static bool reads_as_key(const struct sb_ini_spec *spec, const char *text)
+{
+    char name[64];
+
+    if (!sb_ini_key_line(text, name, sizeof name))
+        return false;
+    for (int s = 0; spec->sections[s].name; s++)
+        if (sb_ini_key_find(spec->sections[s].keys, name) >= 0)
+            return true;
+    return false;
+}
+
+/* A line that goes on with the pending key: a key the file knows (of any of its sections)
+ * indented by mistake, a value that takes one line, or more of the value. */
 static int go_on(struct reader *r, const char *value)
 {
     const struct sb_ini_key *k = r->v.desc;
-    char name[64];
 
-    if (sb_ini_key_line(value, name, sizeof name) &&
-        sb_ini_key_find(r->spec->sections[r->v.section].keys, name) >= 0)
+    if (reads_as_key(r->spec, value))
         return fail_at(r, here(r), "%s: \"%s\": an indented line goes on with the value above; "
                        "a key of its own starts its line", r->name, value);
     if (k->type != SB_INI_TEXT && !k->list)

@@ -2,7 +2,7 @@
  * by tables: a reader's sections, each with its key descriptors (name, type, limits, list or
  * not, help). It reads through the line reader (ini_lines.h) and inih, and does what each reader
  * did on its own: the unknown section and key, a key set twice, a key outside any section, an
- * empty key name, a line too long, an indented line that reads as a key of its own, a single
+ * empty key name, a line too long, an indented line that reads as a key (of any section), a single
  * value that goes on over lines, text that is not UTF-8 or too long for its field. It joins the
  * lines of a value (with a blank) and hands the value whole, with the line of each of its
  * pieces, to the reader's handler. Every error has one shape, "FILE:LINE: KEY: what" (or

@@ -125,6 +125,9 @@ static void test_errors(void **state)
                  "t.ini:2: not a valid INI line (want key = value or [section])");
     expect_error(&spec, "[a]\ntext = x\n  size = 3\n", "t.ini:3: text: \"size = 3\": an "
                  "indented line goes on with the value above; a key of its own starts its line");
+    /* a key of another section too: it would be joined into the text silently */
+    expect_error(&spec, "[a]\ntext = x\n  flag = yes\n", "t.ini:3: text: \"flag = yes\": an "
+                 "indented line goes on with the value above; a key of its own starts its line");
     expect_error(&spec, "[a]\nsize = 1\n  2\n", "t.ini:3: size: \"2\": an indented line goes on "
                  "with text or a list; a key of its own starts its line");
     expect_error(&spec, "[a]\ntext = 0123456789\n  0123456789\n",

@@ -539,6 +539,10 @@ static void test_bad_machine_files(void **state)
     expect_bad("[machine]\ndescription = d\n  wc_buffers = 4\nsource = s\n" GOOD_L1 GOOD_L2,
                "bad.ini:3: description: \"wc_buffers = 4\": an indented line goes on with the "
                "value above; a key of its own starts its line");
+    /* a key of another section (of a level) too: it was joined into the description */
+    expect_bad("[machine]\ndescription = d\n  size = 3\nsource = s\n" GOOD_L1 GOOD_L2,
+               "bad.ini:3: description: \"size = 3\": an indented line goes on with the value "
+               "above; a key of its own starts its line");
     expect_bad("[machine]\ndescription = caf\xe9\nsource = s\nwc_buffers = 4\n" GOOD_L1 GOOD_L2,
                "bad.ini:2: description: not UTF-8 (a report holds UTF-8 text only)");
     {
