@@ -1,5 +1,6 @@
-/* experiment.c: the key registry, INI parsing through inih (with our own line reader so that every
- * value knows its file and line), --set, and per-value checks (type, range, registry names).
+/* experiment.c: the key registry (the core INI reader's table for [experiment]), reading files
+ * and --set through that reader (core/ini_keys.c: every value knows its file and line, and the
+ * structure of the file is checked there), and per-value checks (type, range, registry names).
  * Checks that involve several keys (ring larger than pool, memory) are in plan.c. */
 #include "config.h"
 #include "plan/experiment.h"

@@ -1,6 +1,6 @@
 /* experiment.h: experiments: the keys scanbench knows (a const registry with type, default and
- * help), reading them from INI files (inih) or the embedded default, and `--set KEY=VALUE`
- * overrides. Every value may be a comma-separated list where the key allows one: lists make
+ * help, the table the core INI reader reads [experiment] by: core/ini_keys.h), reading them from
+ * INI files or the embedded default, and `--set KEY=VALUE` overrides. Every value may be a comma-separated list where the key allows one: lists make
  * sweeps (see plan.h). Each value remembers where it came from ("file.ini:12" or
  * "--set pool_size=16M") so that errors found later still name the input. */
 #ifndef SB_EXPERIMENT_H
