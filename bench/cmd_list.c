@@ -39,7 +39,7 @@ int sb_cmd_list(int argc, char **argv)
         printf("  %-8s %s\n", b->name, b->description);
     printf("experiment keys ([experiment] section or --set KEY=VALUE; lists marked * sweep)\n");
     for (int k = 0; k < SB_NKEYS; k++)
-        printf("  %-12s %c default %-10s %s\n", sb_keys[k].name, sb_keys[k].listable ? '*' : ' ',
+        printf("  %-12s %c default %-10s %s\n", sb_keys[k].name, sb_keys[k].list ? '*' : ' ',
                sb_keys[k].default_value[0] ? sb_keys[k].default_value : "\"\"", sb_keys[k].help);
     return 0;
 }

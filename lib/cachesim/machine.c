@@ -187,8 +187,6 @@ static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 static const struct sb_ini_spec machine_spec = {
     .sections = sections,
     .lazy_sections = true,
-    .single_line = "{key}: an indented line goes on with the value above: only description and "
-                   "source take more than one line (a key of its own starts its line)",
     .on_value = on_value,
 };
 

@@ -23,8 +23,9 @@ struct reader {
     struct sb_error *err;
     int section;                 /* -1: none yet, -2: an unknown one (lazy_sections) */
     char unknown[64];            /* that one's name */
-    bool seen_section[SB_INI_MAX_SECTIONS];
-    int first[SB_INI_MAX_SECTIONS][SB_INI_MAX_KEYS]; /* the line each key was set at (0: not) */
+    bool *seen_section;          /* one a section of the spec */
+    int *first, nkeys;           /* the line each key was set at (0: not): nkeys a section, as
+                                    many as the spec's largest section has */
     struct sb_ini_value v;       /* the pending value: v.key < 0 when none */
     size_t *starts;
     int *plines, cap;
@@ -55,38 +56,6 @@ static int fail_at(struct reader *r, int line, const char *fmt, ...)
 static int here(const struct reader *r)
 {
     return r->lines ? r->lines->line : 0;
-}
-
-/* tmpl with {key} {text} {section} {first} {line} put in. */
-static void expand(char *out, size_t size, const char *tmpl, const struct reader *r,
-                   const char *text, int first)
-{
-    const char *section = r->section >= 0 ? r->spec->sections[r->section].name : r->unknown;
-    size_t used = 0;
-
-    for (const char *p = tmpl; *p && used < size; p++) {
-        const char *end = *p == '{' ? strchr(p, '}') : NULL;
-        size_t n = end ? (size_t)(end - p + 1) : 0;
-        int w = 0;
-        if (end && strncmp(p, "{key}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", r->name);
-        else if (end && strncmp(p, "{text}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", text);
-        else if (end && strncmp(p, "{section}", n) == 0)
-            w = snprintf(out + used, size - used, "%s", section);
-        else if (end && strncmp(p, "{first}", n) == 0)
-            w = snprintf(out + used, size - used, "%s:%d", r->label, first);
-        else if (end && strncmp(p, "{line}", n) == 0)
-            w = snprintf(out + used, size - used, "%d", first);
-        else
-            n = 0;
-        if (n)
-            p += n - 1;
-        else
-            out[used] = *p, w = 1;
-        used += (size_t)w;
-    }
-    out[used < size ? used : size - 1] = '\0';
 }
 
 static void known_keys(const struct sb_ini_key *keys, char *buf, size_t size)
@@ -218,17 +187,14 @@ static int find_key(struct reader *r, const char *name)
         return fail_at(r, here(r), "%s: unknown key %s", name, s->unknown_key ? s->unknown_key
                                                                                  : what), -1;
     }
-    first = &r->first[r->section][key];
+    first = &r->first[r->section * r->nkeys + key];
     if (s->prefixed)
         snprintf(r->name, sizeof r->name, "%s: %s", s->name, name);
     else
         snprintf(r->name, sizeof r->name, "%s", name);
-    if (*first && r->lines && !s->keys[key].repeat) {
-        expand(what, sizeof what, r->spec->twice ? r->spec->twice
-                                  : "set twice in [{section}] (first at line {line})", r, "",
-               *first);
-        return fail_at(r, here(r), "%s: %s", r->name, what), -1;
-    }
+    if (*first && r->lines && !s->keys[key].repeat)
+        return fail_at(r, here(r), "%s: set twice in [%s] (first at line %d)", r->name, s->name,
+                       *first), -1;
     if (!*first)
         *first = here(r);
     return key;
@@ -244,13 +210,13 @@ static int start_key(struct reader *r, const char *name, const char *value)
         return r->status;
     if (*name == '\0')
         return fail_at(r, here(r), "no key before '=' (want key = value)");
-    if (r->section == -1 && r->spec->keys_belong)
-        return fail_at(r, here(r), "%s: keys belong in %s", name, r->spec->keys_belong);
-    if (r->section < 0) {
+    if (r->section < 0)
         known_sections(r->spec, known, sizeof known);
+    if (r->section == -1)
+        return fail_at(r, here(r), "%s: keys belong in a section (known: %s)", name, known);
+    if (r->section < 0)
         return fail_at(r, here(r), "%s: unknown section [%s] (known: %s)", name, r->unknown,
                        known);
-    }
     if ((key = find_key(r, name)) < 0)
         return r->status;
     r->v.section = r->section;
@@ -269,26 +235,31 @@ static int start_key(struct reader *r, const char *name, const char *value)
     return add_piece(r, value, here(r));
 }
 
-/* A line that goes on with the pending key: a key of this section indented by mistake, a
- * value that takes one line, or more of the value. */
+/* Whether text reads as `KEY = VALUE` for a key of any section of the spec. */
+static bool reads_as_key(const struct sb_ini_spec *spec, const char *text)
+{
+    char name[64];
+
+    if (!sb_ini_key_line(text, name, sizeof name))
+        return false;
+    for (int s = 0; spec->sections[s].name; s++)
+        if (sb_ini_key_find(spec->sections[s].keys, name) >= 0)
+            return true;
+    return false;
+}
+
+/* A line that goes on with the pending key: a key the file knows (of any of its sections)
+ * indented by mistake, a value that takes one line, or more of the value. */
 static int go_on(struct reader *r, const char *value)
 {
     const struct sb_ini_key *k = r->v.desc;
-    char name[64], what[1024];
 
-    if (sb_ini_key_line(value, name, sizeof name) &&
-        sb_ini_key_find(r->spec->sections[r->v.section].keys, name) >= 0) {
-        expand(what, sizeof what, r->spec->indented_key ? r->spec->indented_key
-               : "{key}: \"{text}\": an indented line goes on with the value above; a key of "
-                 "its own starts its line", r, value, 0);
-        return fail_at(r, here(r), "%s", what);
-    }
-    if (k->type != SB_INI_TEXT && !k->list) {
-        expand(what, sizeof what, r->spec->single_line ? r->spec->single_line
-               : "{key}: \"{text}\": an indented line goes on with text or a list; a key of "
-                 "its own starts its line", r, value, 0);
-        return fail_at(r, here(r), "%s", what);
-    }
+    if (reads_as_key(r->spec, value))
+        return fail_at(r, here(r), "%s: \"%s\": an indented line goes on with the value above; "
+                       "a key of its own starts its line", r->name, value);
+    if (k->type != SB_INI_TEXT && !k->list)
+        return fail_at(r, here(r), "%s: \"%s\": an indented line goes on with text or a list; "
+                       "a key of its own starts its line", r->name, value);
     return add_piece(r, value, here(r));
 }
 
@@ -326,8 +297,6 @@ static bool on_section(void *user, const char *name)
     snprintf(r->unknown, sizeof r->unknown, "%s", name);
     if (r->section < 0 && !spec->lazy_sections) {
         known_sections(spec, known, sizeof known);
-        if (spec->unknown_section)
-            return fail_at(r, here(r), "[%s]: %s", name, spec->unknown_section) == SB_OK;
         return fail_at(r, here(r), "[%s]: unknown section (known: %s)", name, known) == SB_OK;
     }
     if (r->section < 0)
@@ -340,23 +309,52 @@ static bool on_section(void *user, const char *name)
     return true;
 }
 
+/* A reader for spec, its tables sized from the spec's (NULL: out of memory). */
+static struct reader *reader_new(const struct sb_ini_spec *spec, const char *label, void *user,
+                                 struct sb_error *err)
+{
+    struct reader *r = calloc(1, sizeof *r);
+    int nsections = 0, nkeys = 1;
+
+    for (; spec->sections[nsections].name; nsections++) {
+        int n = 0;
+        while (spec->sections[nsections].keys[n].name)
+            n++;
+        nkeys = n > nkeys ? n : nkeys;
+    }
+    if (!r)
+        return NULL;
+    *r = (struct reader){.spec = spec, .label = label, .user = user, .err = err, .section = -1,
+                         .v.key = -1, .nkeys = nkeys};
+    r->seen_section = calloc((size_t)nsections + 1, sizeof *r->seen_section);
+    r->first = calloc(((size_t)nsections + 1) * (size_t)nkeys, sizeof *r->first);
+    if (r->seen_section && r->first)
+        return r;
+    free(r->seen_section);
+    free(r->first);
+    free(r);
+    return NULL;
+}
+
 static void reader_free(struct reader *r)
 {
     clear_pending(r);
     free(r->starts);
     free(r->plines);
+    free(r->seen_section);
+    free(r->first);
+    free(r);
 }
 
 int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_ini_spec *spec,
                 void *user, struct sb_error *err)
 {
-    struct reader *r = calloc(1, sizeof *r);
+    struct reader *r = reader_new(spec, label, user, err);
     int rc, status;
 
     if (!r)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
-    *r = (struct reader){.spec = spec, .lines = lines, .label = label, .user = user, .err = err,
-                         .section = -1, .v.key = -1};
+    r->lines = lines;
     lines->on_section = on_section;
     lines->user = r;
     rc = ini_parse_stream(sb_ini_read_line, lines, on_key, r);
@@ -364,9 +362,8 @@ int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_i
         take_pending(r); /* before any problem that stopped the reading */
     /* the first error in the file: a line inih could not read, or one of ours */
     if (rc > 0 && (r->status == SB_OK || rc < r->error_line))
-        status = sb_fail(err, SB_ERR_INPUT, "%s:%d: %s", label, rc, spec->invalid_line
-                         ? spec->invalid_line : "not a valid INI line (want key = value or "
-                         "[section])");
+        status = sb_fail(err, SB_ERR_INPUT, "%s:%d: not a valid INI line (want key = value or "
+                         "[section])", label, rc);
     else if ((status = r->status) != SB_OK)
         ;
     else if ((status = sb_ini_finish(lines, label, err)) != SB_OK)
@@ -374,25 +371,22 @@ int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_i
     else if (rc != 0)
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot parse (out of memory)", label);
     reader_free(r);
-    free(r);
     return status;
 }
 
 int sb_ini_take(const struct sb_ini_spec *spec, int section, const char *origin,
                 const char *name, const char *value, void *user, struct sb_error *err)
 {
-    struct reader *r = calloc(1, sizeof *r);
+    struct reader *r = reader_new(spec, origin, user, err);
     int status;
 
     if (!r)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
-    *r = (struct reader){.spec = spec, .label = origin, .user = user, .err = err,
-                         .section = section, .v.key = -1};
+    r->section = section;
     status = start_key(r, name, value);
     if (status == SB_OK)
         status = take_pending(r);
     reader_free(r);
-    free(r);
     return status;
 }
 

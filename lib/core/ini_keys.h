@@ -2,7 +2,7 @@
  * by tables: a reader's sections, each with its key descriptors (name, type, limits, list or
  * not, help). It reads through the line reader (ini_lines.h) and inih, and does what each reader
  * did on its own: the unknown section and key, a key set twice, a key outside any section, an
- * empty key name, a line too long, an indented line that reads as a key of its own, a single
+ * empty key name, a line too long, an indented line that reads as a key (of any section), a single
  * value that goes on over lines, text that is not UTF-8 or too long for its field. It joins the
  * lines of a value (with a blank) and hands the value whole, with the line of each of its
  * pieces, to the reader's handler. Every error has one shape, "FILE:LINE: KEY: what" (or
@@ -35,6 +35,9 @@ struct sb_ini_key {
     uint64_t min, max;      /* SIZE, UINT: the range; TEXT: the most bytes (0: the handler's) */
     const char *or_word;    /* SIZE, UINT: a word taken instead, as number 0 (e.g. "auto") */
     bool repeat;            /* may be given more than once in its section */
+    const char *default_value; /* the value until one is given (NULL: none): for the reader's
+                                  users (an experiment starts from its keys' defaults, `scanbench
+                                  list` shows them); the reader does not use it */
     const char *help;
 };
 
@@ -61,25 +64,22 @@ struct sb_ini_value {
     int error_line;                /* the handler may set the line its error is about */
 };
 
-/* A reader's tables and the words of its errors, where its users know other words than the
- * defaults (NULL: the default; {key} {text} {section} {first} {line} stand for the key as
- * errors name it, the text of the line, the section, "FILE:LINE" and the line where the key
- * was first set). */
+/* A reader's tables. Its errors have the same words whatever the file (an experiment, a machine
+ * model, an events map):
+ *   [NAME]: unknown section (known: [a], [b])
+ *   [NAME]: section given twice                         (a section that is `once`)
+ *   KEY: keys belong in a section (known: [a], [b])     (a key line before any section)
+ *   KEY: unknown section [NAME] (known: [a], [b])       (lazy_sections: at its first key)
+ *   KEY: unknown key in [NAME] (known: k1, k2)          (or the section's unknown_key)
+ *   KEY: set twice in [NAME] (first at line N)
+ *   KEY: "TEXT": an indented line goes on with the value above; a key of its own starts its line
+ *   KEY: "TEXT": an indented line goes on with text or a list; a key of its own starts its line
+ *   not a valid INI line (want key = value or [section])
+ * each after "FILE:LINE: " (or "--set K=V: "). */
 struct sb_ini_spec {
     const struct sb_ini_section *sections;
-    bool lazy_sections;          /* an unknown section is refused at its first key ("KEY:
-                                    unknown section [NAME] (known: ...)"), not at its line */
-    const char *unknown_section; /* after "[NAME]: ": "unknown section (known: [a], [b])" */
-    const char *keys_belong;     /* after "KEY: keys belong in ": "a section (...)" */
-    const char *twice;           /* after "KEY: ": "set twice in [{section}] (first at line
-                                    {line})" */
-    const char *indented_key;    /* "{key}: \"{text}\": an indented line goes on with the value
-                                    above; a key of its own starts its line" */
-    const char *single_line;     /* an indented line after a value that is neither text nor a
-                                    list: "{key}: \"{text}\": an indented line goes on with text
-                                    or a list; a key of its own starts its line" */
-    const char *invalid_line;    /* a line inih cannot read: "not a valid INI line (want key =
-                                    value or [section])" */
+    bool lazy_sections;          /* an unknown section is refused at its first key, not at its
+                                    line */
     /* Called at each known section line (optional). */
     void (*on_section)(void *user, int section, int line);
     /* Called with each value once it is whole; SB_OK, or an error saying what is wrong with
@@ -87,10 +87,9 @@ struct sb_ini_spec {
     int (*on_value)(void *user, struct sb_ini_value *v, struct sb_error *err);
 };
 
-#define SB_INI_MAX_SECTIONS 32
-#define SB_INI_MAX_KEYS 64 /* in one section */
-
-/* Reads lines (opened: sb_ini_open, or a string) to its end; label names it in errors. */
+/* Reads lines (opened: sb_ini_open, or a string) to its end; label names it in errors. A spec
+ * may have any number of sections and keys: what the reader keeps of them (which sections were
+ * seen, where each key was set) is sized from the spec's tables. */
 int sb_ini_read(struct sb_ini_lines *lines, const char *label, const struct sb_ini_spec *spec,
                 void *user, struct sb_error *err);
 

@@ -351,30 +351,18 @@ static int parse_lines(struct sb_ini_lines *lines, const char *path, struct sb_e
     struct reader r = {.path = path, .map = map, .err = err};
     struct sb_ini_section sections[SB_NROLES + 2] = {
         [SECTION_MAP] = {.name = "map", .keys = map_keys, .once = true}};
-    char unknown[512];
     struct sb_ini_spec spec = {
         .sections = sections,
-        .unknown_section = unknown,
-        .keys_belong = "[map] or a [role] section",
-        .twice = "given twice in [{section}]",
-        .single_line = "{key}: \"{text}\" continues a number (an indented line goes on with "
-                       "text or a list)",
-        .invalid_line = "not a valid line (want [section] or key = value)",
         .on_section = on_section,
         .on_value = on_value,
     };
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    size_t name_len = strcspn(base, "."), used;
+    size_t name_len = strcspn(base, ".");
     int status;
 
-    used = (size_t)snprintf(unknown, sizeof unknown, "unknown role (known: map");
-    for (int k = 0; k < SB_NROLES; k++) {
+    for (int k = 0; k < SB_NROLES; k++)
         sections[k + 1] = (struct sb_ini_section){.name = sb_role_names[k], .keys = role_keys,
                                                   .once = true, .prefixed = true};
-        used += (size_t)snprintf(unknown + used, used < sizeof unknown ? sizeof unknown - used
-                                 : 0, ", %s", sb_role_names[k]);
-    }
-    snprintf(unknown + used, used < sizeof unknown ? sizeof unknown - used : 0, ")");
     memset(map, 0, sizeof *map);
     snprintf(map->path, sizeof map->path, "%s", path);
     name_len = sb_utf8_fit(base, name_len < sizeof map->name ? name_len : sizeof map->name - 1);

@@ -14,7 +14,8 @@
  *     [l2_writeback]
  *     events = none                   ; no event on this architecture
  *     reason = why                    ; required with none
- * The file is read by inih through lib/ini_lines, as experiments and machine models are:
+ * The file is read by the core INI reader (lib/core/ini_keys.c), as experiments and machine
+ * models are, with their errors in the same words:
  * comments are lines starting with # or ;, or the end of a key line from a ; after a blank; a
  * line holds at most 198 characters (inih's buffer): a longer value goes on over indented
  * lines, which continue its text (joined with a blank) or its list (each such line holds more

@@ -81,13 +81,13 @@ void sb_pg_ignored_keys_note(const struct sb_experiment *exp, char *buf, size_t 
 static const char *non_default_value(const struct sb_experiment *exp, enum sb_key_id key)
 {
     const struct sb_setting *s = &exp->settings[key];
-    const struct sb_key *k = &sb_keys[key];
+    const struct sb_ini_key *k = &sb_keys[key];
 
     for (int v = 0; v < s->nvalues; v++) {
         bool is_default;
-        if (k->type == SB_KEY_BOOL)
+        if (k->type == SB_INI_YESNO)
             is_default = s->numbers[v] == (strcmp(k->default_value, "yes") == 0);
-        else if (k->type == SB_KEY_UINT)
+        else if (k->type == SB_INI_UINT)
             is_default = s->numbers[v] == strtoull(k->default_value, NULL, 10);
         else
             is_default = strcmp(s->values[v], k->default_value) == 0;

@@ -1,5 +1,6 @@
-/* experiment.c: the key registry, INI parsing through inih (with our own line reader so that every
- * value knows its file and line), --set, and per-value checks (type, range, registry names).
+/* experiment.c: the key registry (the core INI reader's table for [experiment]), reading files
+ * and --set through that reader (core/ini_keys.c: every value knows its file and line, and the
+ * structure of the file is checked there), and per-value checks (type, range, registry names).
  * Checks that involve several keys (ring larger than pool, memory) are in plan.c. */
 #include "config.h"
 #include "plan/experiment.h"
@@ -18,83 +19,112 @@
 #define KB 1024ull
 #define GB (1024ull * 1024 * 1024)
 
-const struct sb_key sb_keys[SB_NKEYS] = {
-    [SB_K_NAME] = {"name", SB_KEY_TEXT, "unnamed", false, 0, 0, "the experiment's name"},
-    [SB_K_DESCRIPTION] = {"description", SB_KEY_TEXT, "", false, 0, 0, "what it measures"},
-    [SB_K_SOURCE] = {"source", SB_KEY_NAME, "memory", true, 0, 0,
-                     "where pages come from (the IO cache)"},
-    [SB_K_BIGTABLE] = {"bigtable", SB_KEY_BOOL, "no", true, 0, 1,
-                       "yes: the table does not fit in the IO cache: every page comes from the "
-                       "device (file: dropped from the page cache; memory: a DMA-like fill)"},
-    [SB_K_DATA_DIR] = {"data_dir", SB_KEY_TEXT, "", false, 0, 0,
-                       "scratch directory of source file (empty: $TMPDIR, else /tmp)"},
-    [SB_K_TABLE_SIZE] = {"table_size", SB_KEY_SIZE, "512M", true, 1, 1ull << 50,
-                         "bytes of heap pages scanned"},
-    [SB_K_PAGE_SIZE] = {"page_size", SB_KEY_SIZE, "8K", true, 1, 32 * KB,
-                        "bytes per page (BLCKSZ): a power of two from 1KB to 32KB"},
-    [SB_K_ROW_WIDTH] = {"row_width", SB_KEY_UINT, "100", true, 0, 32 * KB,
-                        "user data bytes per row (100: 61 rows per 8KB page)"},
-    [SB_K_DEAD_PCT] = {"dead_pct", SB_KEY_UINT, "10", true, 0, 100,
-                       "percentage of rows deleted (dead) in the table"},
-    [SB_K_OP] = {"op", SB_KEY_NAME, "count", true, 0, 0, "the executor pass over each page"},
-    [SB_K_KERNEL] = {"kernel", SB_KEY_NAME, "memcpy", true, 0, 0, "how each page is copied"},
-    [SB_K_POOL_SIZE] = {"pool_size", SB_KEY_SIZE, "16M", true, 1, 1ull << 50,
-                        "bytes of buffers in the pool (shared_buffers)"},
-    [SB_K_POLICY] = {"policy", SB_KEY_NAME, "clock", true, 0, 0,
-                     "where the next page lands in the pool"},
-    [SB_K_RING_SIZE] = {"ring_size", SB_KEY_SIZE, "256K", true, 1, 1ull << 50,
-                        "bytes of the ring (policy ring)"},
-    [SB_K_IOCACHE_NODE] = {"iocache_node", SB_KEY_NAME, "local", true, 0, 0,
-                           "NUMA node of the table: local, remote, interleave or a node number"},
-    [SB_K_POOL_NODE] = {"pool_node", SB_KEY_NAME, "local", true, 0, 0,
-                        "NUMA node of the pool: local, remote, interleave or a node number"},
-    [SB_K_THREADS] = {"threads", SB_KEY_UINT, "1", true, 1, SB_MAX_THREADS,
-                      "concurrent scanners, pinned to distinct cores, started together"},
-    [SB_K_SHARED_TABLE] = {"shared_table", SB_KEY_BOOL, "no", true, 0, 1,
-                           "threads > 1: yes: all scan one table, dividing its pages; no: each "
-                           "its own table"},
-    [SB_K_SHARED_POOL] = {"shared_pool", SB_KEY_BOOL, "no", true, 0, 1,
-                          "yes: one clock-swept pool shared by all scanners (atomic pins and "
-                          "usage counts); no: each its own pool and policy"},
-    [SB_K_OVERSUBSCRIBE] = {"oversubscribe", SB_KEY_BOOL, "no", false, 0, 1,
-                            "yes: allow more threads than cores"},
-    [SB_K_SCHEDULE] = {"schedule", SB_KEY_NAME, "interleaved", false, 0, 0,
-                       "interleaved: every round times each run once, in a fresh seeded shuffle; "
-                       "blocked: each run's timed scans together (for comparison)"},
-    [SB_K_REPETITIONS] = {"repetitions", SB_KEY_AUTO_UINT, "5", false, 1, 1000,
-                          "rounds: timed scans of every run (auto: 10, then more until every "
-                          "comparison is precise to 1%, the time_budget or 60)"},
-    [SB_K_TIME_BUDGET] = {"time_budget", SB_KEY_UINT, "600", false, 1, 30 * 24 * 3600,
-                          "repetitions = auto: seconds the rounds may take in all"},
-    [SB_K_MIN_SCAN_MS] = {"min_scan_ms", SB_KEY_UINT, "50", false, 0, 60000,
-                          "a timed scan lasts at least this long: as many passes over the table "
-                          "as that takes (0: one pass)"},
-    [SB_K_SCHEDULE_SEED] = {"schedule_seed", SB_KEY_AUTO_UINT, "auto", false, 0, UINT64_MAX,
-                            "seed of the rounds' shuffles (auto: from the clock; the report "
-                            "keeps it)"},
-    [SB_K_WARMUP] = {"warmup", SB_KEY_UINT, "1", true, 0, 100,
-                     "untimed scans of each run before the rounds (after the validation scan)"},
-    [SB_K_SEED] = {"seed", SB_KEY_UINT, "1", true, 0, UINT64_MAX, "seed of the random policy"},
-    [SB_K_COUNTERS] = {"counters", SB_KEY_NAME, "none", false, 0, 0, "the counter backend"},
-    [SB_K_EVENTS] = {"events", SB_KEY_TEXT, "auto", false, 0, 0,
-                     "events map for counters=papi: auto (this CPU's) or configs/events NAME or "
-                     "a path"},
-    [SB_K_REQUIRE_COUNTERS] = {"require_counters", SB_KEY_BOOL, "no", false, 0, 1,
-                               "yes: counters that are unavailable are an error (exit 3)"},
-    [SB_K_MACHINE] = {"machine", SB_KEY_NAME, "auto", true, 0, 0,
-                      "machine model for counters=sim: auto (this host's caches), a name of "
-                      "configs/machines, or a path"},
-    [SB_K_PREFETCH] = {"prefetch", SB_KEY_NAME, "machine", true, 0, 0,
-                       "the model's next-line prefetcher: machine (the model's setting), no, yes"},
-    [SB_K_L1D_SIZE] = {"l1d_size", SB_KEY_AUTO_SIZE, "auto", false, 1, GB,
-                       "L1 data cache size override (auto: hwloc, else sysfs)"},
-    [SB_K_L2_SIZE] = {"l2_size", SB_KEY_AUTO_SIZE, "auto", false, 1, GB, "L2 size override"},
-    [SB_K_L3_SIZE] = {"l3_size", SB_KEY_AUTO_SIZE, "auto", false, 1, 64 * GB, "L3 size override"},
-    [SB_K_LINE_SIZE] = {"line_size", SB_KEY_AUTO_SIZE, "auto", false, 1, 4 * KB,
-                        "cache line size override"},
-    [SB_K_RUN_TIMEOUT] = {"run_timeout", SB_KEY_UINT, "0", false, 0, 30 * 24 * 3600,
-                          "seconds a run may take before the watchdog stops it (0: 600 s + 1 s "
-                          "per 20MB the run reads and writes)"},
+const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
+    [SB_K_NAME] = {.name = "name", .type = SB_INI_TEXT, .default_value = "unnamed", .help = "the "
+                   "experiment's name"},
+    [SB_K_DESCRIPTION] = {.name = "description", .type = SB_INI_TEXT, .default_value = "",
+                          .help = "what it measures"},
+    [SB_K_SOURCE] = {.name = "source", .type = SB_INI_WORD, .list = true,
+                     .default_value = "memory", .help = "where pages come from (the IO cache)"},
+    [SB_K_BIGTABLE] = {.name = "bigtable", .type = SB_INI_YESNO, .list = true,
+                       .default_value = "no", .help = "yes: the table does not fit in the IO "
+                       "cache: every page comes from the device (file: dropped from the page "
+                       "cache; memory: a DMA-like fill)"},
+    [SB_K_DATA_DIR] = {.name = "data_dir", .type = SB_INI_TEXT, .default_value = "",
+                       .help = "scratch directory of source file (empty: $TMPDIR, else /tmp)"},
+    [SB_K_TABLE_SIZE] = {.name = "table_size", .type = SB_INI_SIZE, .list = true, .min = 1,
+                         .max = 1ull << 50, .default_value = "512M", .help = "bytes of heap "
+                         "pages scanned"},
+    [SB_K_PAGE_SIZE] = {.name = "page_size", .type = SB_INI_SIZE, .list = true, .min = 1,
+                        .max = 32 * KB, .default_value = "8K", .help = "bytes per page (BLCKSZ): "
+                        "a power of two from 1KB to 32KB"},
+    [SB_K_ROW_WIDTH] = {.name = "row_width", .type = SB_INI_UINT, .list = true, .min = 0,
+                        .max = 32 * KB, .default_value = "100", .help = "user data bytes per row "
+                        "(100: 61 rows per 8KB page)"},
+    [SB_K_DEAD_PCT] = {.name = "dead_pct", .type = SB_INI_UINT, .list = true, .min = 0, .max = 100,
+                       .default_value = "10", .help = "percentage of rows deleted (dead) in the "
+                       "table"},
+    [SB_K_OP] = {.name = "op", .type = SB_INI_WORD, .list = true, .default_value = "count",
+                 .help = "the executor pass over each page"},
+    [SB_K_KERNEL] = {.name = "kernel", .type = SB_INI_WORD, .list = true,
+                     .default_value = "memcpy", .help = "how each page is copied"},
+    [SB_K_POOL_SIZE] = {.name = "pool_size", .type = SB_INI_SIZE, .list = true, .min = 1,
+                        .max = 1ull << 50, .default_value = "16M", .help = "bytes of buffers in "
+                        "the pool (shared_buffers)"},
+    [SB_K_POLICY] = {.name = "policy", .type = SB_INI_WORD, .list = true, .default_value = "clock",
+                     .help = "where the next page lands in the pool"},
+    [SB_K_RING_SIZE] = {.name = "ring_size", .type = SB_INI_SIZE, .list = true, .min = 1,
+                        .max = 1ull << 50, .default_value = "256K", .help = "bytes of the ring "
+                        "(policy ring)"},
+    [SB_K_IOCACHE_NODE] = {.name = "iocache_node", .type = SB_INI_WORD, .list = true,
+                           .default_value = "local", .help = "NUMA node of the table: local, "
+                           "remote, interleave or a node number"},
+    [SB_K_POOL_NODE] = {.name = "pool_node", .type = SB_INI_WORD, .list = true,
+                        .default_value = "local", .help = "NUMA node of the pool: local, remote, "
+                        "interleave or a node number"},
+    [SB_K_THREADS] = {.name = "threads", .type = SB_INI_UINT, .list = true, .min = 1,
+                      .max = SB_MAX_THREADS, .default_value = "1", .help = "concurrent scanners, "
+                      "pinned to distinct cores, started together"},
+    [SB_K_SHARED_TABLE] = {.name = "shared_table", .type = SB_INI_YESNO, .list = true,
+                           .default_value = "no", .help = "threads > 1: yes: all scan one table, "
+                           "dividing its pages; no: each its own table"},
+    [SB_K_SHARED_POOL] = {.name = "shared_pool", .type = SB_INI_YESNO, .list = true,
+                          .default_value = "no", .help = "yes: one clock-swept pool shared by "
+                          "all scanners (atomic pins and usage counts); no: each its own pool "
+                          "and policy"},
+    [SB_K_OVERSUBSCRIBE] = {.name = "oversubscribe", .type = SB_INI_YESNO, .default_value = "no",
+                            .help = "yes: allow more threads than cores"},
+    [SB_K_SCHEDULE] = {.name = "schedule", .type = SB_INI_WORD, .default_value = "interleaved",
+                       .help = "interleaved: every round times each run once, in a fresh seeded "
+                       "shuffle; blocked: each run's timed scans together (for comparison)"},
+    [SB_K_REPETITIONS] = {.name = "repetitions", .type = SB_INI_UINT, .min = 1, .max = 1000,
+                          .or_word = "auto", .default_value = "5", .help = "rounds: timed scans "
+                          "of every run (auto: 10, then more until every comparison is precise "
+                          "to 1%, the time_budget or 60)"},
+    [SB_K_TIME_BUDGET] = {.name = "time_budget", .type = SB_INI_UINT, .min = 1,
+                          .max = 30 * 24 * 3600, .default_value = "600", .help = "repetitions = "
+                          "auto: seconds the rounds may take in all"},
+    [SB_K_MIN_SCAN_MS] = {.name = "min_scan_ms", .type = SB_INI_UINT, .min = 0, .max = 60000,
+                          .default_value = "50", .help = "a timed scan lasts at least this long: "
+                          "as many passes over the table as that takes (0: one pass)"},
+    [SB_K_SCHEDULE_SEED] = {.name = "schedule_seed", .type = SB_INI_UINT, .min = 0,
+                            .max = UINT64_MAX, .or_word = "auto", .default_value = "auto",
+                            .help = "seed of the rounds' shuffles (auto: from the clock; the "
+                            "report keeps it)"},
+    [SB_K_WARMUP] = {.name = "warmup", .type = SB_INI_UINT, .list = true, .min = 0, .max = 100,
+                     .default_value = "1", .help = "untimed scans of each run before the rounds "
+                     "(after the validation scan)"},
+    [SB_K_SEED] = {.name = "seed", .type = SB_INI_UINT, .list = true, .min = 0, .max = UINT64_MAX,
+                   .default_value = "1", .help = "seed of the random policy"},
+    [SB_K_COUNTERS] = {.name = "counters", .type = SB_INI_WORD, .default_value = "none",
+                       .help = "the counter backend"},
+    [SB_K_EVENTS] = {.name = "events", .type = SB_INI_TEXT, .default_value = "auto",
+                     .help = "events map for counters=papi: auto (this CPU's) or configs/events "
+                     "NAME or a path"},
+    [SB_K_REQUIRE_COUNTERS] = {.name = "require_counters", .type = SB_INI_YESNO,
+                               .default_value = "no", .help = "yes: counters that are "
+                               "unavailable are an error (exit 3)"},
+    [SB_K_MACHINE] = {.name = "machine", .type = SB_INI_WORD, .list = true,
+                      .default_value = "auto", .help = "machine model for counters=sim: auto "
+                      "(this host's caches), a name of configs/machines, or a path"},
+    [SB_K_PREFETCH] = {.name = "prefetch", .type = SB_INI_WORD, .list = true,
+                       .default_value = "machine", .help = "the model's next-line prefetcher: "
+                       "machine (the model's setting), no, yes"},
+    [SB_K_L1D_SIZE] = {.name = "l1d_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
+                       .or_word = "auto", .default_value = "auto", .help = "L1 data cache size "
+                       "override (auto: hwloc, else sysfs)"},
+    [SB_K_L2_SIZE] = {.name = "l2_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
+                      .or_word = "auto", .default_value = "auto", .help = "L2 size override"},
+    [SB_K_L3_SIZE] = {.name = "l3_size", .type = SB_INI_SIZE, .min = 1, .max = 64 * GB,
+                      .or_word = "auto", .default_value = "auto", .help = "L3 size override"},
+    [SB_K_LINE_SIZE] = {.name = "line_size", .type = SB_INI_SIZE, .min = 1, .max = 4 * KB,
+                        .or_word = "auto", .default_value = "auto", .help = "cache line size "
+                        "override"},
+    [SB_K_RUN_TIMEOUT] = {.name = "run_timeout", .type = SB_INI_UINT, .min = 0,
+                          .max = 30 * 24 * 3600, .default_value = "0", .help = "seconds a run "
+                          "may take before the watchdog stops it (0: 600 s + 1 s per 20MB the "
+                          "run reads and writes)"},
+    [SB_NKEYS] = {0},
 };
 
 enum sb_key_id sb_key_find(const char *name)
@@ -173,30 +203,13 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
                    sb_keys[key].name, known);
 }
 
-/* The reader's descriptor of an experiment key (core/ini_keys.h): its type, range, list. */
-static struct sb_ini_key ini_key(enum sb_key_id key)
-{
-    static const enum sb_ini_type types[] = {
-        [SB_KEY_TEXT] = SB_INI_TEXT, [SB_KEY_SIZE] = SB_INI_SIZE, [SB_KEY_UINT] = SB_INI_UINT,
-        [SB_KEY_NAME] = SB_INI_WORD, [SB_KEY_AUTO_SIZE] = SB_INI_SIZE,
-        [SB_KEY_BOOL] = SB_INI_YESNO, [SB_KEY_AUTO_UINT] = SB_INI_UINT};
-    const struct sb_key *k = &sb_keys[key];
-
-    return (struct sb_ini_key){
-        .name = k->name, .type = types[k->type], .list = k->listable, .min = k->min,
-        .max = k->max, .help = k->help,
-        .or_word = k->type == SB_KEY_AUTO_SIZE || k->type == SB_KEY_AUTO_UINT ? "auto" : NULL};
-}
-
 static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
                        struct sb_error *err)
 {
-    struct sb_ini_key k = ini_key(key);
-
     *number = 0;
-    if (sb_keys[key].type == SB_KEY_NAME)
+    if (sb_keys[key].type == SB_INI_WORD)
         return check_name(key, value, err);
-    return sb_ini_parse(&k, value, number, NULL, err);
+    return sb_ini_parse(&sb_keys[key], value, number, NULL, err);
 }
 
 /* `kernel = all`: every kernel this CPU can run; the others are noted, not refused. */
@@ -255,7 +268,7 @@ static int check_text(enum sb_key_id key, const char *text, struct sb_error *err
     if (!sb_utf8_valid(text))
         return sb_fail(err, SB_ERR_INPUT, "the value is not UTF-8 (a report holds UTF-8 text "
                        "only)");
-    if (sb_keys[key].type == SB_KEY_TEXT && strlen(text) > text_max(key))
+    if (sb_keys[key].type == SB_INI_TEXT && strlen(text) > text_max(key))
         return sb_fail(err, SB_ERR_INPUT, "%zu bytes: at most %zu (\"%.*s...\")", strlen(text),
                        text_max(key), (int)sb_utf8_fit(text, 40), text);
     return SB_OK;
@@ -275,7 +288,7 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
     if (status != SB_OK)
         goto done;
     cursor = copy;
-    if (sb_keys[key].type == SB_KEY_TEXT) {
+    if (sb_keys[key].type == SB_INI_TEXT) {
         next.values[next.nvalues++] = strdup(sb_ini_trim(copy));
         goto done;
     }
@@ -304,7 +317,7 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
         }
         next.nvalues++;
     }
-    if (next.nvalues > 1 && !sb_keys[key].listable)
+    if (next.nvalues > 1 && !sb_keys[key].list)
         status = sb_fail(err, SB_ERR_INPUT, "takes one value, not a list");
 
 done:
@@ -428,9 +441,8 @@ static int thread_key(struct sb_thread *t, int key, const char *value, struct sb
 
 enum { SECTION_EXPERIMENT, SECTION_THREAD };
 
-/* The reader's tables: [experiment] from sb_keys, [thread], and the words of the errors. */
+/* The reader's tables: [experiment] (the key registry itself) and [thread]. */
 struct experiment_spec {
-    struct sb_ini_key keys[SB_NKEYS + 1];
     struct sb_ini_section sections[3];
     struct sb_ini_spec spec;
 };
@@ -461,21 +473,13 @@ static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 
 static void experiment_spec(struct experiment_spec *e)
 {
-    for (int k = 0; k < SB_NKEYS; k++)
-        e->keys[k] = ini_key((enum sb_key_id)k);
-    e->keys[SB_NKEYS] = (struct sb_ini_key){0};
     e->sections[SECTION_EXPERIMENT] = (struct sb_ini_section){
-        .name = "experiment", .keys = e->keys,
+        .name = "experiment", .keys = sb_keys,
         .unknown_key = "(`scanbench list` shows the keys)"};
     e->sections[SECTION_THREAD] = (struct sb_ini_section){.name = "thread", .keys = thread_keys};
     e->sections[2] = (struct sb_ini_section){0};
     e->spec = (struct sb_ini_spec){
         .sections = e->sections,
-        .keys_belong = "the [experiment] or [thread] section",
-        .twice = "set twice (first at {first})",
-        .indented_key = "\"{text}\": an indented line goes on with the value of {key} above; a "
-                        "key of its own starts its line",
-        .invalid_line = "not a valid INI line (want key = value)",
         .on_section = on_section,
         .on_value = on_value,
     };

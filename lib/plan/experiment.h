@@ -1,6 +1,6 @@
 /* experiment.h: experiments: the keys scanbench knows (a const registry with type, default and
- * help), reading them from INI files (inih) or the embedded default, and `--set KEY=VALUE`
- * overrides. Every value may be a comma-separated list where the key allows one: lists make
+ * help, the table the core INI reader reads [experiment] by: core/ini_keys.h), reading them from
+ * INI files or the embedded default, and `--set KEY=VALUE` overrides. Every value may be a comma-separated list where the key allows one: lists make
  * sweeps (see plan.h). Each value remembers where it came from ("file.ini:12" or
  * "--set pool_size=16M") so that errors found later still name the input. */
 #ifndef SB_EXPERIMENT_H
@@ -10,19 +10,6 @@
 #include <stdint.h>
 
 #include "core/core.h"
-
-enum sb_key_type {
-    SB_KEY_TEXT,  /* free text */
-    SB_KEY_SIZE,  /* a size: 8192, 256K, 16MB */
-    SB_KEY_UINT,  /* a whole number within [min, max] */
-    SB_KEY_NAME,  /* a name from a registry (kernel, policy, op, source, counters);
-                     kernel also takes `all`: every kernel this CPU can run; the NUMA
-                     placements (iocache_node, pool_node) take local, remote, interleave or a
-                     node number */
-    SB_KEY_AUTO_SIZE, /* `auto` or a size (topology overrides) */
-    SB_KEY_BOOL,  /* yes/no (also true/false, on/off, 1/0): number 1 or 0 */
-    SB_KEY_AUTO_UINT, /* `auto` (number 0) or a whole number within [min, max] */
-};
 
 enum sb_key_id {
     SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_BIGTABLE, SB_K_DATA_DIR, SB_K_TABLE_SIZE,
@@ -37,16 +24,15 @@ enum sb_key_id {
     SB_NKEYS
 };
 
-struct sb_key {
-    const char *name;
-    enum sb_key_type type;
-    const char *default_value;
-    bool listable;
-    uint64_t min, max;  /* for SB_KEY_UINT and SB_KEY_SIZE */
-    const char *help;
-};
-
-extern const struct sb_key sb_keys[SB_NKEYS];
+/* The key registry: each key's descriptor for the INI reader (core/ini_keys.h: name, type,
+ * list or not, range, `auto`, default, help), indexed by enum sb_key_id and ended by a NULL name,
+ * so that it is the [experiment] section's table itself. The types: TEXT free text; SIZE a size
+ * (8192, 256K, 16MB), with or_word "auto" (number 0) for the topology overrides; UINT a whole
+ * number within [min, max], "auto" where or_word says; YESNO yes/no; WORD a name from a registry
+ * (kernel, policy, op, source, counters, machine, prefetch, schedule), checked here: kernel also
+ * takes `all` (every kernel this CPU can run), the NUMA placements (iocache_node, pool_node) take
+ * local, remote, interleave or a node number. */
+extern const struct sb_ini_key sb_keys[SB_NKEYS + 1];
 
 #define SB_MAX_LIST 64
 #define SB_MAX_THREADS 256 /* the most scanners a run may have (key threads) */

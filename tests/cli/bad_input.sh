@@ -74,11 +74,11 @@ fi
 
 f=$(ini twice.ini "op = count" "op = vacuum")
 expect_status 2 "key set twice" $S run "$f"
-err_is_one_line_containing "$f:3: op: set twice (first at $f:2)"
+err_is_one_line_containing "$f:3: op: set twice in [experiment] (first at line 2)"
 
 printf '%s\n' "pool_size = 1M" >"$SCRATCH/nosection.ini"
 expect_status 2 "key outside [experiment]" $S run "$SCRATCH/nosection.ini"
-err_is_one_line_containing "$SCRATCH/nosection.ini:1: pool_size: keys belong in the [experiment] or [thread] section"
+err_is_one_line_containing "$SCRATCH/nosection.ini:1: pool_size: keys belong in a section (known: [experiment], [thread])"
 
 f=$(ini garbage.ini "name = x" "this is not ini")
 expect_status 2 "not an INI line" $S run "$f"
@@ -159,7 +159,7 @@ expect_status 0 "a description over two lines" $S run "$f" -q
 out_contains "scanbench lines: one two"
 printf '[experiment]\ndescription = d\n  op = vacuum\n' >"$f"
 expect_status 2 "an indented key" $S run "$f"
-err_is_one_line_containing "$f:3: \"op = vacuum\": an indented line goes on with the value of description above"
+err_is_one_line_containing "$f:3: description: \"op = vacuum\": an indented line goes on with the value above"
 expect_status 0 "--set with blanks and a comment" $S run --set 'op = vacuum ; the op' --set 'table_size =1M' --set repetitions=1 --set warmup=0 -q
 out_contains "VACUUM"
 expect_status 2 "--set of a comment" $S run --set '#op=vacuum'

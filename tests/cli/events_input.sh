@@ -1,7 +1,7 @@
 #!/bin/sh
 # events_input.sh: `scanbench events` (a diagnosis: exit 0 whatever is available) and bad
 # events input, found at plan time before any run: an unknown events file, a map with an
-# unknown role or a malformed line (exit 2, one line naming the file and line), a bad
+# unknown section (role) or a malformed line (exit 2, one line naming the file and line), a bad
 # require_counters value. Needs neither PAPI nor libpfm4.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
@@ -33,13 +33,13 @@ map() { # map NAME LINES...: writes an events map after a valid [map] section
 }
 f=$(map role.ini "[cycles]" "events = CYCLES_NOT_IN_HALT" "counts = c" "[l2_misses]" "events = X")
 expect_status 2 "unknown role" $S run $SMALL --set counters=papi --set events="$f" -o "$SCRATCH/r.json"
-err_is_one_line_containing "$f:7: [l2_misses]: unknown role (known: map, cycles"
+err_is_one_line_containing "$f:7: [l2_misses]: unknown section (known: [map], [cycles]"
 check "no report" [ ! -e "$SCRATCH/r.json" ]
 check "nothing ran" [ ! -s "$SCRATCH/out" ]
 
 f=$(map malformed.ini "[cycles]" "events CYCLES_NOT_IN_HALT")
 expect_status 2 "malformed line" $S run $SMALL --set counters=papi --set events="$f"
-err_is_one_line_containing "$f:5: not a valid line (want [section] or key = value)"
+err_is_one_line_containing "$f:5: not a valid INI line (want key = value or [section])"
 
 f=$(map noreason.ini "[l2_writeback]" "events = none")
 expect_status 2 "none without a reason" $S run $SMALL --set events="$f"

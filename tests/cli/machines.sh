@@ -100,6 +100,11 @@ f=$(bad key "$L1" "colour = blue")
 expect_bad "unknown key" "$f" "$f:9: colour: unknown key in [L1d]"
 f=$(bad section "$L1" "[L9]" "size = 1M")
 expect_bad "unknown section" "$f" "$f:10: size: unknown section [L9]"
+f="$SCRATCH/indented.ini" # a level's key indented under the description: refused, not joined
+printf '%s\n' "[machine]" "description = d" "  size = 3" "source = test" "wc_buffers = 4" "$L1" \
+    >"$f"
+expect_bad "an indented key of another section" "$f" \
+    "$f:3: description: \"size = 3\": an indented line goes on with the value above"
 f=$(bad size "$L1" "[L2]" "size = lots")
 expect_bad "bad size" "$f" "$f:10: size: \"lots\" is not a size"
 f=$(bad nol2 "$L1")

@@ -1,6 +1,6 @@
 #include "config.h"
 /* test_ini.c: the core INI reader on a small table of its own: values handed whole with the
- * line of each piece, the errors of one shape (file:line: key: what), the words a spec may
+ * line of each piece, the errors of one shape and wording (file:line: key: what), what a spec may
  * change, --set, and the shared value parsers (yes/no, sizes, numbers with limits). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,13 +117,16 @@ static void test_errors(void **state)
                  "t.ini:2: nope: unknown key in [a] (known: size, list, text, many)");
     expect_error(&spec, "[c]\n", "t.ini:1: [c]: unknown section (known: [a], [b])");
     expect_error(&spec, "[b]\n[b]\n", "t.ini:2: [b]: section given twice");
-    expect_error(&spec, "size = 1\n", "t.ini:1: size: unknown section [] (known: [a], [b])");
+    expect_error(&spec, "size = 1\n", "t.ini:1: size: keys belong in a section (known: [a], [b])");
     expect_error(&spec, "[a]\nsize = 1\n\nsize = 2\n",
                  "t.ini:4: size: set twice in [a] (first at line 2)");
     expect_error(&spec, "[a]\n= 1\n", "t.ini:2: no key before '=' (want key = value)");
     expect_error(&spec, "[a]\nwords\n",
                  "t.ini:2: not a valid INI line (want key = value or [section])");
     expect_error(&spec, "[a]\ntext = x\n  size = 3\n", "t.ini:3: text: \"size = 3\": an "
+                 "indented line goes on with the value above; a key of its own starts its line");
+    /* a key of another section too: it would be joined into the text silently */
+    expect_error(&spec, "[a]\ntext = x\n  flag = yes\n", "t.ini:3: text: \"flag = yes\": an "
                  "indented line goes on with the value above; a key of its own starts its line");
     expect_error(&spec, "[a]\nsize = 1\n  2\n", "t.ini:3: size: \"2\": an indented line goes on "
                  "with text or a list; a key of its own starts its line");
@@ -138,34 +141,61 @@ static void test_errors(void **state)
     expect_error(&spec, "[a]\nsize = 0\nwords\n", "t.ini:2: size: \"0\" is zero");
 }
 
-static void test_words(void **state)
+/* What a spec may still change: a section's words for an unknown key, and lazy sections. */
+static void test_unknown(void **state)
 {
     struct sb_ini_section named[] = {{.name = "a", .keys = a_keys, .unknown_key = "(see list)"},
                                      {0}};
-    struct sb_ini_spec words = {
-        .sections = named, .lazy_sections = false, .unknown_section = "unknown part",
-        .keys_belong = "[a]", .twice = "given twice (first at {first})",
-        .indented_key = "\"{text}\" indented under {key}", .single_line = "{key} takes one line",
-        .invalid_line = "not a line", .on_value = on_value};
+    struct sb_ini_spec words = {.sections = named, .on_value = on_value};
     struct sb_ini_spec lazy = {.sections = named, .lazy_sections = true, .on_value = on_value};
     (void)state;
 
-    expect_error(&words, "[z]\n", "t.ini:1: [z]: unknown part");
-    expect_error(&words, "x = 1\n", "t.ini:1: x: keys belong in [a]");
     expect_error(&words, "[a]\nx = 1\n", "t.ini:2: x: unknown key (see list)");
-    expect_error(&words, "[a]\nsize = 1\nsize = 1\n",
-                 "t.ini:3: size: given twice (first at t.ini:2)");
-    expect_error(&words, "[a]\ntext = 1\n  size = 1\n", "t.ini:3: \"size = 1\" indented under text");
-    expect_error(&words, "[a]\nsize = 1\n  1\n", "t.ini:3: size takes one line");
-    expect_error(&words, "[a]\nwords\n", "t.ini:2: not a line");
     /* lazy: an unknown section is refused at its first key only */
     expect_error(&lazy, "[a]\nsize = 1\n[z]\nsize = 2\n",
                  "t.ini:4: size: unknown section [z] (known: [a])");
+    expect_error(&lazy, "size = 1\n", "t.ini:1: size: keys belong in a section (known: [a])");
     {
         struct seen s;
         struct sb_error err = {0};
         assert_int_equal(read_text(&lazy, "[a]\nsize = 1\n[z]\n", &s, &err), SB_OK);
     }
+}
+
+/* A spec larger than any the reader once had room for (32 sections of 64 keys, fixed arrays
+ * that nothing checked): what it keeps is sized from the spec, so key 64 of the first section
+ * is not taken for key 0 of the second, and the last key of the last section is kept. */
+#define BIG_SECTIONS 40
+#define BIG_KEYS 70
+static char big_names[BIG_SECTIONS][BIG_KEYS][8], big_section_names[BIG_SECTIONS][8];
+static struct sb_ini_key big_keys[BIG_SECTIONS][BIG_KEYS + 1];
+static struct sb_ini_section big_sections[BIG_SECTIONS + 1];
+
+static void test_big_spec(void **state)
+{
+    const struct sb_ini_spec big = {.sections = big_sections, .on_value = on_value};
+    struct seen s;
+    struct sb_error err = {0};
+    (void)state;
+
+    for (int i = 0; i < BIG_SECTIONS; i++) {
+        for (int k = 0; k < BIG_KEYS; k++) {
+            snprintf(big_names[i][k], sizeof big_names[i][k], "k%d", k);
+            big_keys[i][k] = (struct sb_ini_key){.name = big_names[i][k], .type = SB_INI_UINT,
+                                                 .max = 9};
+        }
+        snprintf(big_section_names[i], sizeof big_section_names[i], "s%d", i);
+        big_sections[i] = (struct sb_ini_section){.name = big_section_names[i],
+                                                  .keys = big_keys[i], .once = true};
+    }
+    assert_int_equal(read_text(&big, "[s0]\nk64 = 1\n[s1]\nk0 = 2\n[s39]\nk69 = 3\n", &s, &err),
+                     SB_OK);
+    assert_int_equal(s.nvalues, 3);
+    assert_int_equal(s.number, 3);
+    expect_error(&big, "[s0]\nk0 = 1\n[s39]\nk69 = 1\nk69 = 2\n",
+                 "t.ini:5: k69: set twice in [s39] (first at line 4)");
+    expect_error(&big, "[s0]\n[s32]\n[s39]\n[s39]\n", "t.ini:4: [s39]: section given twice");
+    assert_int_equal(sb_ini_take(&big, 39, "--set k69=4", "k69", "4", &s, &err), SB_OK);
 }
 
 static void test_take(void **state)
@@ -221,7 +251,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_words),  cmocka_unit_test(test_take),
+        cmocka_unit_test(test_unknown),  cmocka_unit_test(test_big_spec),
+        cmocka_unit_test(test_take),
         cmocka_unit_test(test_parsers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

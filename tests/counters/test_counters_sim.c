@@ -532,14 +532,17 @@ static void test_bad_machine_files(void **state)
     assert_string_equal(m.source, "first part second part");
     /* issue 15: another key's indented line was "set twice"; an indented key is refused; text
      * is UTF-8 and fits its field (a continuation was cut silently); the whole file is read */
-    expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "  8\n", "bad.ini:13: associativity: an indented "
-               "line goes on with the value above: only description and source take more than "
-               "one line");
+    expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "  8\n", "bad.ini:13: associativity: \"8\": an "
+               "indented line goes on with text or a list; a key of its own starts its line");
     expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "  associativity = 8\n", "bad.ini:13: associativity: "
                "\"associativity = 8\": an indented line goes on with the value above");
     expect_bad("[machine]\ndescription = d\n  wc_buffers = 4\nsource = s\n" GOOD_L1 GOOD_L2,
                "bad.ini:3: description: \"wc_buffers = 4\": an indented line goes on with the "
                "value above; a key of its own starts its line");
+    /* a key of another section (of a level) too: it was joined into the description */
+    expect_bad("[machine]\ndescription = d\n  size = 3\nsource = s\n" GOOD_L1 GOOD_L2,
+               "bad.ini:3: description: \"size = 3\": an indented line goes on with the value "
+               "above; a key of its own starts its line");
     expect_bad("[machine]\ndescription = caf\xe9\nsource = s\nwc_buffers = 4\n" GOOD_L1 GOOD_L2,
                "bad.ini:2: description: not UTF-8 (a report holds UTF-8 text only)");
     {

@@ -251,14 +251,15 @@ static void test_read_bad(void **state)
 {
     (void)state;
     expect_bad("[l2_misses]\nevents = X\ncounts = c\n", 4,
-               "[l2_misses]: unknown role (known: map, cycles, instructions, l2_miss");
+               "[l2_misses]: unknown section (known: [map], [cycles], [instructions], "
+               "[l2_miss");
     expect_bad("[cycles]\nthis line is wrong\n", 5,
-               "not a valid line (want [section] or key = value)");
+               "not a valid INI line (want key = value or [section])");
     expect_bad("[cycles\n", 4, "a section header without its ']'");
     expect_bad("[cycles]\nevent = CYCLES_NOT_IN_HALT\n", 5,
                "event: unknown key in [cycles] (known: events, scale, counts, caveats, reason)");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nevents = CYCLES_NOT_IN_HALT\n", 6,
-               "cycles: events: given twice");
+               "cycles: events: set twice in [cycles] (first at line 5)");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\n[cycles]\n", 7,
                "[cycles]: section given twice");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nscale = -64\ncounts = c\n", 6,
@@ -279,11 +280,13 @@ static void test_read_bad(void **state)
     expect_bad("[cycles]\nevents = A,,B\ncounts = c\n", 5, "cycles: events: \"\" is not an event");
     expect_bad("[cycles]\ncounts =\n", 5, "cycles: counts: empty value");
     expect_bad("[map]\n", 4, "[map]: section given twice");
-    expect_bad("[cycles]\nevents = X\ncounts = c\n[nosuch]\n", 7, "[nosuch]: unknown role");
+    expect_bad("[cycles]\nevents = X\ncounts = c\n[nosuch]\n", 7,
+               "[nosuch]: unknown section (known: [map], [cycles]");
     expect_bad("[cycles]\nevents = none\n  CYCLES_NOT_IN_HALT\nreason = r\n", 6,
                "cycles: events: \"none\" stands alone");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nscale = 6\n  4\ncounts = c\n", 7,
-               "cycles: scale: \"4\" continues a number");
+               "cycles: scale: \"4\": an indented line goes on with text or a list; a key of its "
+               "own starts its line");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\ncounts = c\ncaveats = "
                "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
                "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -309,7 +312,7 @@ static void test_read_bad(void **state)
     expect_bad("  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n", 4,
                "is not a PMU name (no spaces, under 48 characters)"); /* was cut to 47 */
     /* the first error in the file wins, whether inih or the map's checks find it */
-    expect_bad("[cycles]\nthis line is wrong\nevents = A\nevents = B\n", 5, "not a valid line");
+    expect_bad("[cycles]\nthis line is wrong\nevents = A\nevents = B\n", 5, "not a valid INI line");
     {
         struct sb_events_map map;
         struct sb_error err = {0};
@@ -318,8 +321,8 @@ static void test_read_bad(void **state)
         assert_non_null(strstr(err.msg, "no [map] section"));
         path = write_file("nosection.ini", "# c\nevents = X\n");
         assert_int_equal(sb_events_map_read(path, &map, &err), SB_ERR_INPUT);
-        assert_non_null(strstr(err.msg, "nosection.ini:2: events: keys belong in [map] or a "
-                               "[role] section"));
+        assert_non_null(strstr(err.msg, "nosection.ini:2: events: keys belong in a section "
+                               "(known: [map], [cycles], "));
         path = write_file("nopmus.ini", "[map]\ndescription = d\n");
         assert_int_equal(sb_events_map_read(path, &map, &err), SB_ERR_INPUT);
         assert_non_null(strstr(err.msg, "[map] needs description and pmus"));

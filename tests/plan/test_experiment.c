@@ -308,17 +308,18 @@ static void test_file_structure(void **state)
     path = sbtest_write_temp("[experiment]\npool_size = 1M\nname = t\npool_size = 2M\n");
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
-    snprintf(want, sizeof want, "%s:4: pool_size: set twice (first at %s:2)", path, path);
+    snprintf(want, sizeof want, "%s:4: pool_size: set twice in [experiment] (first at line 2)",
+             path);
     assert_string_equal(err.msg, want);
     sb_experiment_free(&exp);
     sbtest_remove_temp(path);
 
     expect_file_error("name = t\n[experiment]\n", 1,
-                      "name: keys belong in the [experiment] or [thread] section");
+                      "name: keys belong in a section (known: [experiment], [thread])");
     expect_file_error("[experiment]\nname = t\n[other]\nseed = 3\n", 3,
                       "[other]: unknown section (known: [experiment], [thread])");
     expect_file_error("[experiment]\nname = t\njust some words\n", 3,
-                      "not a valid INI line (want key = value)");
+                      "not a valid INI line (want key = value or [section])");
     expect_file_error("[experiment]\ncounters = none, none\n", 2,
                       "counters: takes one value, not a list");
     expect_file_error("[experiment]\nname = a, b\nl2_size = 1M, 2M\n", 3,
@@ -486,16 +487,16 @@ static void test_file_continued(void **state)
                       "pool_size: \"128K 256K\" is not a size (e.g. 8192, 256K, 16MB)");
     /* an indented key would be swallowed by the value above */
     expect_file_error("[experiment]\ndescription = d\n  op = vacuum\n", 3,
-                      "\"op = vacuum\": an indented line goes on with the value of description "
+                      "description: \"op = vacuum\": an indented line goes on with the value "
                       "above; a key of its own starts its line");
     expect_file_error("[experiment]\n[thread]\nwho = w\n  table = t\n", 4,
-                      "\"table = t\": an indented line goes on with the value of who above; a "
-                      "key of its own starts its line");
+                      "who: \"table = t\": an indented line goes on with the value above; a key "
+                      "of its own starts its line");
     /* [thread] keys given twice (the second replaced the first) */
     path = sbtest_write_temp("[experiment]\n[thread]\nwho = a\nwho = b\n");
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
-    snprintf(want, sizeof want, "%s:4: who: set twice (first at %s:3)", path, path);
+    snprintf(want, sizeof want, "%s:4: who: set twice in [thread] (first at line 3)", path);
     assert_string_equal(err.msg, want);
     sb_experiment_free(&exp);
     sbtest_remove_temp(path);
