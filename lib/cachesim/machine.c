@@ -357,11 +357,51 @@ static void note(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Level l of the host's model from its topology: its line size the model's one, LRU, the ways
+ * LRU keeps in order at most, a power-of-two number of sets; each assumption noted. */
+static void level_from_topology(const struct sb_topology *topo, int l, uint32_t line, bool amd,
+                                struct sb_cachesim_level_config *c, char *assumed, size_t len)
+{
+    uint64_t ways = topo->cache[l].assoc.value, sets, pow2 = 1;
+    char a[32], b[32];
+
+    if (topo->cache[l].line.value && topo->cache[l].line.value != line)
+        note(assumed, len, "%s line %lluB modelled as %uB (one line size)",
+             sb_cache_level_names[l], (unsigned long long)topo->cache[l].line.value, line);
+    if (ways == 0) {
+        ways = l == SB_L1D ? 8 : 16;
+        note(assumed, len, "%s associativity %s: %llu ways assumed",
+             sb_cache_level_names[l],
+             strcmp(topo->cache[l].assoc.source ? topo->cache[l].assoc.source : "unknown",
+                    "unknown") == 0 ? "unknown" : "full",
+             (unsigned long long)ways);
+    }
+    if (ways > SB_CACHESIM_MAX_LRU_WAYS) {
+        note(assumed, len, "%s %llu ways modelled as %d (LRU keeps 16 in order)",
+             sb_cache_level_names[l], (unsigned long long)ways, SB_CACHESIM_MAX_LRU_WAYS);
+        ways = SB_CACHESIM_MAX_LRU_WAYS;
+    }
+    sets = topo->cache[l].size.value / (ways * line);
+    while (pow2 * 2 <= sets)
+        pow2 *= 2;
+    c->size = pow2 * ways * line;
+    c->line_size = line;
+    c->associativity = (uint32_t)ways;
+    c->replacement = SB_REPL_LRU;
+    c->inclusion = l == SB_L2 ? SB_INCL_NON_INCLUSIVE
+                   : l == SB_L3 ? (amd ? SB_INCL_EXCLUSIVE : SB_INCL_INCLUSIVE)
+                                : SB_INCL_NON_INCLUSIVE;
+    if (c->size != topo->cache[l].size.value)
+        note(assumed, len, "%s %s modelled as %s (a power-of-two number of sets)",
+             sb_cache_level_names[l], sb_format_size(topo->cache[l].size.value, a, sizeof a),
+             sb_format_size(c->size, b, sizeof b));
+}
+
 int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
                              struct sb_machine *m, struct sb_error *err)
 {
     bool amd = vendor && strcmp(vendor, "AuthenticAMD") == 0;
-    char assumed[512] = "", geometry[256], a[32], b[32];
+    char assumed[512] = "", geometry[256];
     uint32_t line = 64;
     struct sb_cachesim_problem problem;
 
@@ -378,39 +418,7 @@ int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
     else
         note(assumed, sizeof assumed, "line size unknown: 64B assumed");
     for (int l = 0; l < SB_NLEVELS && topo->cache[l].size.value; l++) {
-        struct sb_cachesim_level_config *c = &m->config.level[l];
-        uint64_t ways = topo->cache[l].assoc.value, sets, pow2 = 1;
-
-        if (topo->cache[l].line.value && topo->cache[l].line.value != line)
-            note(assumed, sizeof assumed, "%s line %lluB modelled as %uB (one line size)",
-                 sb_cache_level_names[l], (unsigned long long)topo->cache[l].line.value, line);
-        if (ways == 0) {
-            ways = l == SB_L1D ? 8 : 16;
-            note(assumed, sizeof assumed, "%s associativity %s: %llu ways assumed",
-                 sb_cache_level_names[l],
-                 strcmp(topo->cache[l].assoc.source ? topo->cache[l].assoc.source : "unknown",
-                        "unknown") == 0 ? "unknown" : "full",
-                 (unsigned long long)ways);
-        }
-        if (ways > SB_CACHESIM_MAX_LRU_WAYS) {
-            note(assumed, sizeof assumed, "%s %llu ways modelled as %d (LRU keeps 16 in order)",
-                 sb_cache_level_names[l], (unsigned long long)ways, SB_CACHESIM_MAX_LRU_WAYS);
-            ways = SB_CACHESIM_MAX_LRU_WAYS;
-        }
-        sets = topo->cache[l].size.value / (ways * line);
-        while (pow2 * 2 <= sets)
-            pow2 *= 2;
-        c->size = pow2 * ways * line;
-        c->line_size = line;
-        c->associativity = (uint32_t)ways;
-        c->replacement = SB_REPL_LRU;
-        c->inclusion = l == SB_L2 ? SB_INCL_NON_INCLUSIVE
-                       : l == SB_L3 ? (amd ? SB_INCL_EXCLUSIVE : SB_INCL_INCLUSIVE)
-                                    : SB_INCL_NON_INCLUSIVE;
-        if (c->size != topo->cache[l].size.value)
-            note(assumed, sizeof assumed, "%s %s modelled as %s (a power-of-two number of sets)",
-                 sb_cache_level_names[l], sb_format_size(topo->cache[l].size.value, a, sizeof a),
-                 sb_format_size(c->size, b, sizeof b));
+        level_from_topology(topo, l, line, amd, &m->config.level[l], assumed, sizeof assumed);
         m->config.nlevels = (unsigned)l + 1;
     }
     if (m->config.nlevels == 3 && m->config.level[2].inclusion == SB_INCL_INCLUSIVE &&

@@ -136,7 +136,9 @@ enum sb_key_id sb_key_find(const char *name)
 }
 
 /* Checks a registry name; on failure writes why into err. */
-static int check_name(enum sb_key_id key, const char *value, struct sb_error *err)
+/* A name from one of the registries (kernel, op, policy, source, counters): SB_OK when value is
+ * one, else an error listing the registry's names; -1 when key names no registry. */
+static int check_registry_name(enum sb_key_id key, const char *value, struct sb_error *err)
 {
     char known[256] = "";
     size_t used = 0;
@@ -177,28 +179,43 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         KNOWN(sb_counter_backends);
         break;
+    default:
+        return -1;
+    }
+#undef KNOWN
+    return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a known %s (known: %s)", value,
+                   sb_keys[key].name, known);
+}
+
+/* A name key takes: from a registry, a placement, or one of a key's few words. */
+static int check_name(enum sb_key_id key, const char *value, struct sb_error *err)
+{
+    const char *known;
+    struct sb_placement placement;
+    int status = check_registry_name(key, value, err);
+
+    if (status != -1)
+        return status;
+    switch (key) {
     case SB_K_IOCACHE_NODE:
-    case SB_K_POOL_NODE: {
-        struct sb_placement placement;
+    case SB_K_POOL_NODE:
         if (sb_placement_parse(value, &placement))
             return SB_OK;
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a placement (local, remote, "
                        "interleave, or a node number)", value);
-    }
     case SB_K_PREFETCH:
         if (strcmp(value, "machine") == 0 || strcmp(value, "no") == 0 || strcmp(value, "yes") == 0)
             return SB_OK;
-        snprintf(known, sizeof known, "machine, no, yes");
+        known = "machine, no, yes";
         break;
     case SB_K_SCHEDULE:
         if (strcmp(value, "interleaved") == 0 || strcmp(value, "blocked") == 0)
             return SB_OK;
-        snprintf(known, sizeof known, "interleaved, blocked");
+        known = "interleaved, blocked";
         break;
     default:
         return SB_OK;
     }
-#undef KNOWN
     return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a known %s (known: %s)", value,
                    sb_keys[key].name, known);
 }
