@@ -1,7 +1,7 @@
 /* report.h: the JSON report, scanbench's contract with every renderer and with other hosts:
  * {"schema": "scanbench-report", "schema_version": 2, "command": ..., "experiment": {...},
  *  "context": {...}, "schedule": {...}, "runs": [...], "analysis": {...}}. Documented field by
- * field in doc/report-schema.md (tests/report_schema.sh keeps it true). Written to a
+ * field in doc/report-schema.md (tests/tree/report_schema.sh keeps it true). Written to a
  * temporary name and linked into place (write.c, outfile.h), so a report is whole or absent,
  * and an existing file is never replaced. The report subsystem reads and writes reports and
  * analyses them, JSON in and out: what builds one from a plan and its runs is the runner's
