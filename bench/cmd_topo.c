@@ -31,7 +31,7 @@ int sb_cmd_topo(int argc, char **argv)
         return 2;
     }
     sb_topology_detect(&topo, "");
-    printf("topology (figure, source: hwloc, sysfs, config or unknown)\n");
+    printf("topology (figure, source: hwloc, sysfs, cpuid, config or unknown)\n");
     for (int l = 0; l < SB_NLEVELS; l++) {
         snprintf(label, sizeof label, "%s size", names[l]);
         print_figure(label, &topo.cache[l].size, 1);

@@ -440,7 +440,7 @@ int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
     snprintf(m->description, sizeof m->description, "this host (%s): %s; assumed: %s",
              topo->cache[SB_L2].size.source ? topo->cache[SB_L2].size.source : "topology",
              sb_machine_geometry(m, geometry, sizeof geometry), assumed);
-    snprintf(m->source, sizeof m->source, "the host's topology (hwloc, else sysfs; see the "
-             "report's context.caches)");
+    snprintf(m->source, sizeof m->source, "the host's topology (hwloc, else sysfs, else CPUID; "
+             "see the report's context.caches)");
     return SB_OK;
 }

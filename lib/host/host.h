@@ -1,11 +1,13 @@
 /* host.h: the host subsystem's public header. What the machine is and where things run on it:
- * caches, cores and NUMA nodes with their sources (topo.h), the CPU's vendor, family and
+ * caches, cores and NUMA nodes with their sources (topo.h; the caches CPUID describes,
+ * cache_cpuid.h), the CPU's vendor, family and
  * model (cpu_id.h), NUMA placement of memory and threads (placement.h), where the scanners'
  * threads run (cpu_place.h) and the kernel's perf facts (perf_host.h). hwloc is read once per
  * process, here only (hwloc_shared.h, internal). On core. */
 #ifndef SB_HOST_H
 #define SB_HOST_H
 
+#include "host/cache_cpuid.h"
 #include "host/cpu_id.h"
 #include "host/cpu_place.h"
 #include "host/perf_host.h"

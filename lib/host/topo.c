@@ -1,4 +1,5 @@
-/* topo.c: cache sizes, line sizes, associativity, cores and NUMA nodes from hwloc or sysfs; the
+/* topo.c: cache sizes, line sizes, associativity, cores and NUMA nodes from hwloc, sysfs or
+ * (the caches, last) CPUID; the
  * process's one hwloc topology (hwloc_shared.h). */
 #include "config.h"
 #include "host/topo.h"
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "host/cache_cpuid.h"
 #include "host/hwloc_shared.h"
 
 #ifdef HAVE_HWLOC
@@ -203,6 +205,21 @@ static void fill_from_sysfs(struct sb_topology *topo, const char *root)
     set_figure(&topo->numa_nodes, count_entries(path, "node"), "sysfs");
 }
 
+/* The caches CPUID describes, for what hwloc and sysfs left unknown. */
+static void fill_from_cpuid(struct sb_topology *topo)
+{
+    struct sb_cpuid_cache caches[8];
+    unsigned n = sb_cpuid_caches(caches, 8);
+
+    for (unsigned i = 0; i < n; i++) {
+        struct sb_cache_level *level = &topo->cache[caches[i].level - 1];
+        set_figure(&level->size, caches[i].size, "cpuid");
+        set_figure(&level->line, caches[i].line, "cpuid");
+        if (!caches[i].ways_unknown)
+            set_figure(&level->assoc, caches[i].ways, "cpuid");
+    }
+}
+
 void sb_topology_from_sysfs(struct sb_topology *topo, const char *sysfs_root)
 {
     topology_clear(topo);
@@ -217,6 +234,7 @@ void sb_topology_detect(struct sb_topology *topo, const char *sysfs_root)
         fill_from_hwloc(topo, sb_hwloc_topology());
 #endif
     fill_from_sysfs(topo, sysfs_root);
+    fill_from_cpuid(topo);
 }
 
 void sb_topology_override_size(struct sb_topology *topo, int level, uint64_t bytes)

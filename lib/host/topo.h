@@ -27,7 +27,8 @@ struct sb_topology {
 };
 
 /* Reads the topology: hwloc (if built with it), then sysfs below sysfs_root ("/" normally)
- * for whatever is still unknown. */
+ * for whatever is still unknown, then CPUID for caches still unknown (cache_cpuid.h: a VM may
+ * show no sysfs cache directories). Each figure names its source. */
 void sb_topology_detect(struct sb_topology *topo, const char *sysfs_root);
 
 /* Reads only sysfs (used by sb_topology_detect and by the tests on a fake tree). */

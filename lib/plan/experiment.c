@@ -112,7 +112,7 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                        "machine (the model's setting), no, yes"},
     [SB_K_L1D_SIZE] = {.name = "l1d_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
                        .or_word = "auto", .default_value = "auto", .help = "L1 data cache size "
-                       "override (auto: hwloc, else sysfs)"},
+                       "override (auto: hwloc, else sysfs, else CPUID)"},
     [SB_K_L2_SIZE] = {.name = "l2_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
                       .or_word = "auto", .default_value = "auto", .help = "L2 size override"},
     [SB_K_L3_SIZE] = {.name = "l3_size", .type = SB_INI_SIZE, .min = 1, .max = 64 * GB,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/mem.h"
+#include "host/cache_cpuid.h"
 #include "host/topo.h"
 
 #include "helper.h"
@@ -280,6 +281,55 @@ static void test_mem_limit(void **state)
     remove_tree(root);
 }
 
+/* CPUID's deterministic cache parameters (leaf 4 / 0x8000001D), decoded from register values:
+ * a 32KB 8-way L1d of 64B lines and 64 sets; a fully associative one; the list's end. */
+static void test_cpuid_deterministic(void **state)
+{
+    struct sb_cpuid_cache c;
+
+    (void)state;
+    assert_true(sb_cpuid_cache_decode(0x21, (7u << 22) | 63, 63, &c));
+    assert_int_equal(c.level, 1);
+    assert_true(c.data);
+    assert_int_equal(c.size, 32768);
+    assert_int_equal(c.line, 64);
+    assert_int_equal(c.ways, 8);
+    /* a 1MB 16-way unified L2: 1024 sets */
+    assert_true(sb_cpuid_cache_decode(0x43, (15u << 22) | 63, 1023, &c));
+    assert_int_equal(c.level, 2);
+    assert_true(c.data);
+    assert_int_equal(c.size, 1 << 20);
+    assert_int_equal(c.ways, 16);
+    /* an instruction cache is not data; fully associative (EAX bit 9): no ways */
+    assert_true(sb_cpuid_cache_decode(0x22 | (1u << 9), (3u << 22) | 63, 0, &c));
+    assert_false(c.data);
+    assert_int_equal(c.ways, 0);
+    assert_false(sb_cpuid_cache_decode(0, 0, 0, &c));
+}
+
+/* AMD's legacy leaves, with the registers of a Zen 5 VM whose hypervisor hides Fn8000_001D:
+ * L1d 48KB 12-way, L2 1MB 8-way (code 6), L3 1016 x 512KB with code 9 (ways unknown). */
+static void test_cpuid_amd_legacy(void **state)
+{
+    struct sb_cpuid_cache c[3];
+
+    (void)state;
+    assert_int_equal(sb_cpuid_amd_legacy_decode(0x300c0140, 0x04006140, 0x0fe09140, c), 3);
+    assert_int_equal(c[0].size, 48 * 1024);
+    assert_int_equal(c[0].ways, 12);
+    assert_int_equal(c[0].line, 64);
+    assert_int_equal(c[1].size, 1 << 20);
+    assert_int_equal(c[1].ways, 8);
+    assert_false(c[1].ways_unknown);
+    assert_int_equal(c[2].level, 3);
+    assert_int_equal(c[2].size, 1016ull * 512 * 1024);
+    assert_true(c[2].ways_unknown);
+    /* no L3 (EDX 0), a 16-way L2 (code 8) */
+    assert_int_equal(sb_cpuid_amd_legacy_decode(0x40020140, 0x02008140, 0, c), 2);
+    assert_int_equal(c[1].ways, 16);
+    assert_int_equal(c[2].size, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +338,8 @@ int main(void)
         cmocka_unit_test(test_sysfs_missing),
         cmocka_unit_test(test_hwloc_synthetic),
         cmocka_unit_test(test_mem_limit),
+        cmocka_unit_test(test_cpuid_deterministic),
+        cmocka_unit_test(test_cpuid_amd_legacy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
