@@ -144,7 +144,11 @@ err_is_one_line_containing "names a directory"
 expect_status 2 "run -o ''" "$S" run -o ""
 err_is_one_line_containing 'scanbench: -o "": an empty name (the report needs a file name)'
 expect_status 2 "pg -o ''" "$S" pg --set table_size=4M -o ""
-err_is_one_line_containing '-o "": an empty name'
+if grep -q "built without libpq" "$SCRATCH/err"; then
+    echo "note: built without libpq: pg refuses to start before it reads -o"
+else
+    err_is_one_line_containing '-o "": an empty name'
+fi
 expect_status 2 "reproduce -o ''" "$S" reproduce x4500-memtable --quick -o ""
 err_is_one_line_containing '-o "": an empty name'
 expect_status 2 "plot -o ''" "$S" plot "$top_srcdir/tests/data/report-a.json" -o ""
