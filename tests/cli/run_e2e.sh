@@ -25,7 +25,7 @@ check "context keys" jq -e '.context | has("host") and has("cpu_model") and has(
     has("date") and has("frequency_governor") and has("transparent_hugepages") and
     has("numa_balancing") and has("timer")' "$R"
 check "caches carry their source" jq -e '[.context.caches[] | .size.source, .line.source] |
-    all(. == "hwloc" or . == "sysfs" or . == "config" or . == "unknown")' "$R"
+    all(. == "hwloc" or . == "sysfs" or . == "cpuid" or . == "config" or . == "unknown")' "$R"
 check "four runs in thread order" jq -e '[.runs[] | .op + " " + .policy] ==
     ["count clock", "count ring", "vacuum clock", "vacuum ring"]' "$R"
 check "run keys" jq -e '.runs | all(has("name") and has("source") and has("policy") and
