@@ -10,9 +10,14 @@
 #include "host/cache_cpuid.h"
 
 #include <string.h>
-#ifdef HAVE_CPUID_H
+#if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#define SB_HAVE_CPUID 1
+#else
+#define SB_HAVE_CPUID 0
 #endif
+
+#include "host/cpu_id.h"
 
 #define MAX_SUBLEAVES 16
 
@@ -69,26 +74,22 @@ unsigned sb_cpuid_amd_legacy_decode(uint32_t ecx5, uint32_t ecx6, uint32_t edx6,
     return (out[0].size > 0) + (out[1].size > 0) + (out[2].size > 0);
 }
 
-#ifdef HAVE_CPUID_H
+#if SB_HAVE_CPUID
 /* The leaf of deterministic cache parameters this CPU has: 4, 0x8000001D, 0x80000006 for AMD's
- * legacy leaves, or 0 for none. */
+ * legacy leaves, or 0 for none. The vendor is cpu_id.c's. */
 static uint32_t cache_leaf(void)
 {
-    uint32_t a, b, c, d, max = __get_cpuid_max(0, NULL), ext = __get_cpuid_max(0x80000000, NULL);
-    char vendor[13];
+    const uint32_t ext = __get_cpuid_max(0x80000000, NULL);
+    struct sb_cpu_id id;
+    uint32_t a, b, c, d;
 
-    if (!__get_cpuid(0, &a, &b, &c, &d))
-        return 0;
-    memcpy(vendor, &b, 4);
-    memcpy(vendor + 4, &d, 4);
-    memcpy(vendor + 8, &c, 4);
-    vendor[12] = '\0';
-    if (strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0) {
+    sb_cpu_id_detect(&id);
+    if (strcmp(id.vendor, "AuthenticAMD") == 0 || strcmp(id.vendor, "HygonGenuine") == 0) {
         if (ext >= 0x8000001D && __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & (1u << 22)))
             return 0x8000001D;
         return ext >= 0x80000006 ? 0x80000006 : 0;
     }
-    return max >= 4 ? 4 : 0;
+    return __get_cpuid_max(0, NULL) >= 4 ? 4 : 0;
 }
 
 /* AMD's legacy leaves: the levels that have a size, in order. */
