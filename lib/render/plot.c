@@ -116,17 +116,6 @@ static void cache_marks(FILE *f, const json_t *report)
     }
 }
 
-/* The analysis' interval of a run's median MB/s ({"name", "median", "lo", "hi"}), or NULL. */
-static const json_t *run_interval(const json_t *analysis, const json_t *run)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(analysis, "runs"), i, r)
-        if (sb_plot_same_value(json_object_get(r, "name"), json_object_get(run, "name")))
-            return r;
-    return NULL;
-}
-
 /* The MB/s block of one series: footprint, median, and the interval of the median (the median
  * itself where the report has no rounds to make one). */
 static void mbps_block(FILE *f, const json_t *analysis, const json_t *runs,
@@ -135,7 +124,7 @@ static void mbps_block(FILE *f, const json_t *analysis, const json_t *runs,
     fprintf(f, "$mbps%zu << EOD\n", k);
     for (size_t p = 0; p < s[k].n; p++) {
         const json_t *run = json_array_get(runs, s[k].runs[p]);
-        const json_t *iv = run_interval(analysis, run);
+        const json_t *iv = sb_analysis_run(analysis, run);
         const json_t *v = json_object_get(json_object_get(run, "mbps"), "median");
         double median = json_number_value(v);
         bool interval = json_is_number(json_object_get(iv, "lo")) &&

@@ -300,28 +300,6 @@ static void counters_table(FILE *out, const json_t *runs)
     free(source);
 }
 
-/* The analysis' entry of a run ({"name", "median", "lo", "hi"}), or NULL. */
-static const json_t *run_interval(const json_t *report, const json_t *run)
-{
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "runs"), i, r)
-        if (json_equal(json_object_get(r, "name"), json_object_get(run, "name")))
-            return r;
-    return NULL;
-}
-
-/* The analysis' comparison of run against the first run of its op, or NULL. */
-static const json_t *comparison_of(const json_t *report, const json_t *run)
-{
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c)
-        if (json_equal(json_object_get(c, "a"), json_object_get(run, "name")))
-            return c;
-    return NULL;
-}
-
 static char call_mark(const json_t *cmp)
 {
     const char *call = str_or(json_object_get(cmp, "call"), "");
@@ -347,7 +325,7 @@ static void ratio_cell(FILE *out, const json_t *cmp)
 /* "10187 [10012, 10342]" MB/s: the median and the interval of the median (22 wide). */
 static void mbps_cell(FILE *out, const json_t *report, const json_t *run)
 {
-    const json_t *iv = run_interval(report, run);
+    const json_t *iv = sb_analysis_run(json_object_get(report, "analysis"), run);
     char cell[64];
 
     if (!run)
@@ -403,11 +381,12 @@ static void columns_table(FILE *out, const json_t *report, const struct grid *g)
     fprintf(out, "\n");
     for (int r = 0; r < g->nrows; r++) {
         const struct sb_op *op = sb_op_find(g->rows[r]);
+        const json_t *analysis = json_object_get(report, "analysis");
         fprintf(out, "%-16s", op ? op->label : g->rows[r]);
         for (int c = 0; c < g->ncols; c++)
             mbps_cell(out, report, g->cell[r][c]);
         for (int c = 1; c < g->ncols; c++)
-            ratio_cell(out, g->cell[r][c] ? comparison_of(report, g->cell[r][c]) : NULL);
+            ratio_cell(out, g->cell[r][c] ? sb_analysis_comparison(analysis, g->cell[r][c]) : NULL);
         fprintf(out, "\n");
     }
 }
@@ -429,7 +408,7 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
             "MB/s [95% interval]", "ratio to the first");
     json_array_foreach(runs, i, run) {
         const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
-        const json_t *cmp = comparison_of(report, run);
+        const json_t *cmp = sb_analysis_comparison(json_object_get(report, "analysis"), run);
         char label[LABEL_LEN];
         column_label(runs, run, label, sizeof label);
         fprintf(out, "%-16s | %-*s", op ? op->label : "?", width, label);

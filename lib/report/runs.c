@@ -111,3 +111,26 @@ uint64_t sb_report_cache_size(const json_t *report, const char *level)
                                                                 "value"));
     return 0;
 }
+
+/* The entry of analysis' list whose key is the run's name, or NULL. */
+static const json_t *entry_naming(const json_t *analysis, const char *list, const char *key,
+                                  const json_t *run)
+{
+    size_t i;
+    json_t *e;
+
+    json_array_foreach(json_object_get(analysis, list), i, e)
+        if (json_equal(json_object_get(e, key), json_object_get(run, "name")))
+            return e;
+    return NULL;
+}
+
+const json_t *sb_analysis_run(const json_t *analysis, const json_t *run)
+{
+    return entry_naming(analysis, "runs", "name", run);
+}
+
+const json_t *sb_analysis_comparison(const json_t *analysis, const json_t *run)
+{
+    return entry_naming(analysis, "comparisons", "a", run);
+}

@@ -15,6 +15,13 @@ void sb_run_placement(const json_t *run, char *buf, size_t len);
 /* The run of op at placement in runs, or NULL. */
 const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement);
 
+/* The analysis' interval of the run's median ({"name", "median", "lo", "hi"} in its "runs"),
+ * or NULL. */
+const json_t *sb_analysis_run(const json_t *analysis, const json_t *run);
+
+/* The analysis' comparison whose "a" is the run (against the first run of its op), or NULL. */
+const json_t *sb_analysis_comparison(const json_t *analysis, const json_t *run);
+
 /* The median of the run's timed repetitions in MB/s (its "mbps" block). */
 double sb_run_median_mbps(const json_t *run);
 
