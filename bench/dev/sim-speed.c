@@ -122,7 +122,8 @@ int main(int argc, char **argv)
            sb_sim_model_slices(model), sb_cachesim_code_names[sb_sim_model_code(model)]);
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
         struct sb_scan_trace trace = {ioc.pages, ioc.npages, ioc.page_size, run.op,
-                                      run.kernel->temporal, run.bigtable, NULL, victims};
+                                      run.kernel->temporal, run.bigtable, NULL, victims,
+                                      SB_WRITEBACK_NONE, 0, NULL, ps.nbuffers};
         struct sb_cachesim_counts n;
         double t0, t1, c0, c1;
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 
+const char *const sb_phase_names[SB_NPHASES] = {"copy_in", "op", "writeback"};
+
 const char *const sb_role_names[SB_NROLES] = {
     [SB_ROLE_CYCLES] = "cycles",
     [SB_ROLE_INSTRUCTIONS] = "instructions",
@@ -47,4 +49,7 @@ void sb_counters_close(struct sb_counters *c)
         c->backend->close(c);
     free(c->values);
     c->values = NULL;
+    free(c->phase_values);
+    c->phase_values = NULL;
+    c->have_phases = false;
 }

@@ -30,11 +30,18 @@ enum sb_role {
 
 extern const char *const sb_role_names[SB_NROLES];
 
+/* The phases of a page's way through the pool, for the counts a backend can split by phase
+ * (the cache model): the copy into the buffer (and a bigtable's DMA fill), the op's pass, and
+ * the write-back of a dirty buffer to the IO cache (key writeback). */
+enum sb_phase { SB_PHASE_COPY_IN, SB_PHASE_OP, SB_PHASE_WRITEBACK, SB_NPHASES };
+extern const char *const sb_phase_names[SB_NPHASES]; /* "copy_in", "op", "writeback" */
+
 #define SB_COUNTERS_MAX_REPS 1000
 
 struct sb_events_choice; /* events_map.h */
 struct sb_machine;       /* machine.h */
 struct sb_op;            /* op.h */
+struct sb_kernel;        /* kernel.h */
 
 /* What a backend is told of the run it counts (plan.h's sb_run_counting makes it from a run's
  * parameters): a backend knows no run type. */
@@ -67,6 +74,10 @@ struct sb_counters {
                                              name (64), file (1024) and prefetch */
     const struct sb_machine *machine;     /* that model's geometry (machine.h), else NULL */
     bool simulated;                       /* values come from a model, not from hardware */
+    bool have_phases;                     /* phase_values were filled (the cache model) */
+    uint64_t (*phase_values)[SB_NPHASES][SB_NROLES]; /* values split by phase: [rep][phase][role],
+                                             valid where have[role]; sum over the phases =
+                                             values[rep][role] */
 };
 
 /* What a tracing backend (the cache model) is handed after each timed scan: the exact buffers
@@ -80,6 +91,15 @@ struct sb_scan_trace {
     bool bigtable;                 /* each page arrived by a device's DMA before its copy */
     const uint8_t *pool;           /* the pool's first buffer */
     const uint32_t *victims;       /* victims[block]: the buffer page `block` was copied into */
+    /* The write-back (vocab/writeback.h): how dirty buffers went back to the IO cache, every
+     * how many pages a checkpoint wrote them, and the kernel that copied them (NULL with
+     * writeback none). The replay tracks each buffer's page and whether it is dirty (the op's
+     * walk says: vacuum always, count where it set hint bits), starting from the buffers' last
+     * pages in victims (what a scan leaves for the next). */
+    int writeback;                 /* enum sb_writeback_mode */
+    uint32_t checkpoint_pages;
+    const struct sb_kernel *writeback_kernel;
+    uint32_t nbuffers;             /* the pool's buffers */
 };
 
 struct sb_counter_backend {

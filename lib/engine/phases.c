@@ -346,7 +346,8 @@ static void replay(struct sb_config *cfg)
     for (uint32_t rep = 0; cfg->victims[0] && rep < cfg->res.nreps && rep < TRACED_SCANS; rep++) {
         struct sb_scan_trace trace = {table->pages, table->npages, table->page_size, cfg->p->op,
                                       cfg->p->kernel->temporal, cfg->p->bigtable,
-                                      cfg->slots[0].pool.buffers, cfg->victims[rep]};
+                                      cfg->slots[0].pool.buffers, cfg->victims[rep],
+                                      SB_WRITEBACK_NONE, 0, NULL, cfg->slots[0].pool.nbuffers};
         c->backend->replay(c, rep, &trace);
     }
     if (c->backend && c->backend->finish)

@@ -119,26 +119,68 @@ static void copy_nt(void *restrict dst, const void *restrict src, size_t len)
     _mm_sfence();
     copy_tail(d + i, s + i, len - i);
 }
+
+/* Solaris 10's xcopyin_nta (OpenSolaris usr/src/uts/intel/ia32/ml/copy.s, COPY_LOOP_BODY):
+ * for a copy of at least 128 bytes, source and destination 4-byte aligned and a length that is
+ * a multiple of 16 (write()'s UIO_COPY_DEFAULT takes it, so every 8KB page does), each 16-byte
+ * step prefetches 256 bytes ahead on the source with prefetchnta, loads two quadwords and
+ * stores them with movnti; an mfence ends the copy. Anything else takes the plain copy
+ * (xcopyin, i.e. bcopy), as Solaris does. */
+static void copy_solaris_nta(void *restrict dst, const void *restrict src, size_t len)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+
+    if (len < 128 || (len & 15) || ((uintptr_t)d & 3) || ((uintptr_t)s & 3)) {
+        memcpy(dst, src, len);
+        return;
+    }
+    for (size_t i = 0; i < len; i += 16) {
+        long long a, b;
+        _mm_prefetch((const char *)(s + i + 256), _MM_HINT_NTA);
+        memcpy(&a, s + i, 8);
+        memcpy(&b, s + i + 8, 8);
+        _mm_stream_si64((long long *)(void *)(d + i), a);
+        _mm_stream_si64((long long *)(void *)(d + i + 8), b);
+    }
+    _mm_mfence();
+}
+#else
+static bool never(void) { return false; }
 #endif /* SB_X86 */
 
 const struct sb_kernel sb_kernels[] = {
     {"memcpy", "glibc memcpy (the library's own choice for this CPU)", copy_memcpy, "", always,
-     true},
+     true, false},
 #if SB_X86
-    {"movsb", "rep movsb (fast with ERMS/FSRM)", copy_movsb, "", always, true},
+    {"movsb", "rep movsb (fast with ERMS/FSRM)", copy_movsb, "", always, true, false},
     {"avx2", "32-byte AVX2 loads and stores, 128 bytes a loop", copy_avx2, "avx2", cpu_has_avx2,
-     true},
+     true, false},
     {"avx512", "64-byte AVX-512 loads and stores, 256 bytes a loop", copy_avx512, "avx512f",
-     cpu_has_avx512, true},
+     cpu_has_avx512, true, false},
     {"nt", "non-temporal 16-byte streaming stores (movntdq), then sfence", copy_nt, "sse2",
-     always, false},
+     always, false, false},
 #endif
-    {NULL, NULL, NULL, NULL, NULL, false},
+    {NULL, NULL, NULL, NULL, NULL, false, false},
 };
 
 const struct sb_kernel sb_kernel_pread = {
     "pread", "the operating system's copy (copy_to_user) of pread() from the page cache: source "
-    "file only", NULL, "", always, true};
+    "file only", NULL, "", always, true, false};
+
+const struct sb_kernel sb_kernel_pwrite = {
+    "pwrite", "the operating system's copy (copy_from_user) of pwrite() into the page cache: the "
+    "write-back of source file only", NULL, "", always, true, false};
+
+const struct sb_kernel sb_kernel_solaris_nta = {
+    "solaris-nta", "Solaris 10's xcopyin_nta for write(): prefetchnta 256 bytes ahead on the "
+    "source, movnti stores 16 bytes a step, mfence at the end (write-back only)",
+#if SB_X86
+    copy_solaris_nta, "sse2", always,
+#else
+    NULL, "sse2", never,
+#endif
+    false, true};
 
 const struct sb_kernel *sb_kernel_find(const char *name)
 {
@@ -148,6 +190,17 @@ const struct sb_kernel *sb_kernel_find(const char *name)
     if (strcmp(name, sb_kernel_pread.name) == 0)
         return &sb_kernel_pread;
     return NULL;
+}
+
+const struct sb_kernel *sb_writeback_kernel_find(const char *name)
+{
+    if (strcmp(name, sb_kernel_pread.name) == 0)
+        return NULL;
+    if (strcmp(name, sb_kernel_pwrite.name) == 0)
+        return &sb_kernel_pwrite;
+    if (strcmp(name, sb_kernel_solaris_nta.name) == 0)
+        return &sb_kernel_solaris_nta;
+    return sb_kernel_find(name);
 }
 
 const char *sb_cpu_features(void)

@@ -18,6 +18,8 @@ struct sb_kernel {
     const char *requires;    /* the CPU feature it needs, as people name it ("avx2"), or "" */
     bool (*supported)(void); /* true when this CPU (and OS) can run it */
     bool temporal;           /* false for streaming stores that bypass the caches */
+    bool prefetch_nta;       /* prefetchnta ahead on the source (solaris-nta): on AMD K8 the
+                                lines fill L1 only and are not written into L2 when evicted */
 };
 
 extern const struct sb_kernel sb_kernels[]; /* terminated by an entry whose name is NULL */
@@ -27,8 +29,17 @@ extern const struct sb_kernel sb_kernels[]; /* terminated by an entry whose name
  * the copy of source `file`, and only of that source (plan.c holds the two together). */
 extern const struct sb_kernel sb_kernel_pread;
 
+/* The write-back's kernels beyond sb_kernels (key writeback_kernel): `pwrite`, the operating
+ * system's copy of source file's write-back (copy NULL, as pread), and `solaris-nta`, Solaris
+ * 10's xcopyin_nta that write() used (prefetchnta on the source, movnti stores, mfence). */
+extern const struct sb_kernel sb_kernel_pwrite;
+extern const struct sb_kernel sb_kernel_solaris_nta;
+
 /* Finds a kernel of sb_kernels, or `pread`. */
 const struct sb_kernel *sb_kernel_find(const char *name);
+
+/* Finds a write-back kernel: one of sb_kernels, `pwrite` or `solaris-nta` (not `pread`). */
+const struct sb_kernel *sb_writeback_kernel_find(const char *name);
 
 /* A yes/no CPU feature line for `scanbench list` and the report ("erms avx2 ..."). */
 const char *sb_cpu_features(void);

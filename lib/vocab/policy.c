@@ -54,12 +54,12 @@ static uint32_t victim_random(struct sb_policy_state *s)
 }
 
 const struct sb_policy sb_policies[] = {
-    {"clock", "PostgreSQL 8.2 clock sweep over the whole pool (scattered)", victim_clock, 0},
+    {"clock", "PostgreSQL 8.2 clock sweep over the whole pool (scattered)", victim_clock, 0, NULL},
     {"ring", "a ring of ring_size bytes, PostgreSQL 8.3 BufferAccessStrategy (L2-confined)",
-     victim_ring, 1},
-    {"single", "one buffer for every page (Luke Lonergan's proposal)", victim_single, 0},
-    {"random", "a uniformly random buffer of the pool", victim_random, 0},
-    {NULL, NULL, NULL, 0},
+     victim_ring, 1, NULL},
+    {"single", "one buffer for every page (Luke Lonergan's proposal)", victim_single, 0, NULL},
+    {"random", "a uniformly random buffer of the pool", victim_random, 0, NULL},
+    {NULL, NULL, NULL, 0, NULL},
 };
 
 const struct sb_policy *sb_policy_find(const char *name)

@@ -5,6 +5,7 @@
 #ifndef SB_POLICY_H
 #define SB_POLICY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sb_policy_state {
@@ -23,6 +24,9 @@ struct sb_policy {
     /* Returns the buffer (0..nbuffers-1) the next page is read into. */
     uint32_t (*victim)(struct sb_policy_state *state);
     int uses_ring; /* 1 when ring_size decides the footprint */
+    /* NULL, or called when the op is done with the buffer (PostgreSQL's UnpinBuffer): vacuum
+     * is set when the statement runs with VACUUM's strategy hint (8.2 strategy_hint_vacuum). */
+    void (*release)(struct sb_policy_state *state, uint32_t buffer, bool vacuum);
 };
 
 extern const struct sb_policy sb_policies[]; /* terminated by an entry whose name is NULL */

@@ -2,7 +2,7 @@
  * const table, and what their rows point to: the heap page's layout, checksum and passes
  * (heap.h), the ops run over a page (op.h), the copy kernels (kernel.h), the replacement
  * policies (policy.h), the sources pages come from (source.h) and the bigtable's DMA-like fill
- * (dma_fill.h). On core. */
+ * (dma_fill.h), and when dirtied pages go back (writeback.h). On core. */
 #ifndef SB_VOCAB_H
 #define SB_VOCAB_H
 
@@ -12,5 +12,6 @@
 #include "vocab/op.h"
 #include "vocab/policy.h"
 #include "vocab/source.h"
+#include "vocab/writeback.h"
 
 #endif

@@ -270,7 +270,7 @@ static void test_walk_counts_live_rows(void **state)
     uint32_t *victims = calloc(NPAGES, sizeof *victims);
     struct sb_scan_trace trace = {table.pages, table.npages, table.page_size,
                                   sb_op_find("vacuum"), sb_kernel_find("memcpy")->temporal, false,
-                                  NULL, victims};
+                                  NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0};
 
     (void)state;
     assert_non_null(victims);
@@ -323,7 +323,7 @@ static void check_slices_on(const struct sb_cachesim_config *cfg, const char *wh
                 struct sb_error err = {0};
                 struct sb_scan_trace trace = {t->pages, t->npages, t->page_size, sb_op_find(op),
                                               sb_kernel_find(kernels[k])->temporal, bigtable,
-                                              NULL, victims};
+                                              NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0};
                 if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
                     fail_msg("%s: %s", what, err.msg);
                 assert_int_equal(sb_sim_model_slices(model), want);

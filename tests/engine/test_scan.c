@@ -197,7 +197,7 @@ static void broken_copy(void *restrict dst, const void *restrict src, size_t len
 }
 
 static const struct sb_kernel broken_kernel = {
-    "broken", "flips one byte of one page", broken_copy, "", NULL, true,
+    "broken", "flips one byte of one page", broken_copy, "", NULL, true, false,
 };
 
 static uint32_t miscount_pass(void *page, uint32_t page_size)
