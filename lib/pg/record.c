@@ -3,8 +3,38 @@
 #include "pg/record.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "stats/stats.h"
+
+#define MODEL_RULE                                                                             \
+    "scanbench's model with writeback = evict: vacuum dirties every page it reads, so every "  \
+    "VACUUM writes; count dirties a page only while its hint bits are unset, so the first "    \
+    "COUNT after the load writes and later ones write nothing"
+
+const char *sb_pg_model_expects(const char *op, bool first_after_load)
+{
+    if (strcmp(op, "vacuum") == 0 || first_after_load)
+        return "writes";
+    return "writes nothing";
+}
+
+const char *sb_pg_server_writes(const struct sb_pg_scan_writes *w)
+{
+    const struct sb_pg_buffers *b = &w->buffers;
+    const struct sb_pg_write_counters *c = &w->counters;
+    bool writes;
+
+    if (!w->measured)
+        return NULL;
+    if (b->have) /* the statement's own figures: the table's (and its maps') buffers */
+        writes = b->dirtied > 0 || (b->have_written && b->written > 0);
+    else if (c->have) /* the whole server's: a catalog row VACUUM updates counts too */
+        writes = c->backend > 0 || c->checkpointer > 0 || c->bgwriter > 0;
+    else
+        return NULL;
+    return writes ? "writes" : "writes nothing";
+}
 
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
                                 uint32_t block_size, int64_t table_buffers)
@@ -46,10 +76,79 @@ static json_t *buffers_json(const struct sb_pg_measurement *m)
 {
     if (!m->buffers.have)
         return json_null();
-    return json_pack("{s:s, s:I, s:I, s:I, s:s}", "source", m->buffers_source, "shared_hit",
-                     (json_int_t)m->buffers.hit, "shared_read", (json_int_t)m->buffers.read,
-                     "shared_dirtied", (json_int_t)m->buffers.dirtied, "when",
-                     "one scan that started with none of the table's pages in shared_buffers");
+    return json_pack("{s:s, s:I, s:I, s:I, s:o, s:s}", "source", m->buffers_source,
+                     "shared_hit", (json_int_t)m->buffers.hit, "shared_read",
+                     (json_int_t)m->buffers.read, "shared_dirtied", (json_int_t)m->buffers.dirtied,
+                     "shared_written", m->buffers.have_written
+                                           ? json_integer((json_int_t)m->buffers.written)
+                                           : json_null(),
+                     "when", "one scan that started with none of the table's pages in "
+                             "shared_buffers");
+}
+
+/* The server's write counters across a scan, and where they come from. */
+static json_t *write_counters_json(const struct sb_pg_scan_writes *w)
+{
+    const struct sb_pg_write_counters *c = &w->counters;
+    json_t *o, *by_context;
+
+    if (!c->have)
+        return json_pack("{s:s}", "unavailable", w->counters_why);
+    o = json_pack("{s:s, s:I, s:I, s:I}", "source",
+                  c->from_io ? "pg_stat_io (relation writes of client backends, the checkpointer "
+                               "and the background writer), differences across the statement"
+                             : "pg_stat_bgwriter (buffers_backend, buffers_checkpoint, "
+                               "buffers_clean), differences across the statement",
+                  "backend", (json_int_t)c->backend, "checkpointer", (json_int_t)c->checkpointer,
+                  "bgwriter", (json_int_t)c->bgwriter);
+    if (c->from_io) {
+        by_context = json_object();
+        for (int k = 0; k < SB_PG_IO_NCONTEXTS; k++)
+            json_object_set_new(by_context, sb_pg_io_context_names[k],
+                                json_integer((json_int_t)c->backend_by_context[k]));
+        json_object_set_new(o, "backend_by_context", by_context);
+    }
+    json_object_set_new(o, "when", json_string("a CHECKPOINT (its statistics awaited) just "
+                                               "before the statement and one just after it: "
+                                               "checkpointer = what the statement left dirty"));
+    return o;
+}
+
+/* One instrumented scan's writes beside what scanbench's model expects of it. */
+static json_t *scan_writes_json(const char *op, const struct sb_pg_scan_writes *w,
+                                const char *when)
+{
+    const char *server = sb_pg_server_writes(w);
+    const char *expects = sb_pg_model_expects(op, w->first_after_load);
+    const struct sb_pg_buffers *b = &w->buffers;
+
+    if (!w->measured)
+        return json_pack("{s:s}", "unavailable", w->why);
+    return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "when", when,
+                     "buffers_source", w->buffers_source,
+                     "shared_dirtied", b->have ? json_integer((json_int_t)b->dirtied) : json_null(),
+                     "shared_written", b->have_written ? json_integer((json_int_t)b->written)
+                                                       : json_null(),
+                     "counters", write_counters_json(w),
+                     "server", server ? json_string(server) : json_null(),
+                     "scanbench_expects", json_string(expects),
+                     "first_after_load", w->first_after_load,
+                     "agreement", server ? json_string(strcmp(server, expects) == 0 ? "agrees"
+                                                                                    : "disagrees")
+                                         : json_null());
+}
+
+static json_t *writes_json(const struct sb_pg_job *job, const struct sb_pg_measurement *m)
+{
+    return json_pack("{s:o, s:o, s:s}", "first_scan_after_load",
+                     scan_writes_json(job->op, &m->first_scan, "the table's first scan since it "
+                                      "was loaded (its tuples' hint bits unset; for VACUUM, its "
+                                      "dead rows still there), after an eviction"),
+                     "later_scan",
+                     scan_writes_json(job->op, &m->later_scan, "one scan after the timed ones, "
+                                      "after an eviction (hint bits set and, for VACUUM, dead "
+                                      "rows removed by the scans before)"),
+                     "scanbench_rule", MODEL_RULE);
 }
 
 /* The run's repetitions: each timed scan's seconds. */
@@ -108,7 +207,7 @@ static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_m
     const struct sb_pg_table_shape *t = &job->table;
 
     return json_pack(
-        "{s:s, s:s, s:I, s:i, s:I, s:i, s:I, s:s, s:o, s:o, s:s, s:s, s:i}",
+        "{s:s, s:s, s:I, s:i, s:I, s:i, s:I, s:s, s:o, s:o, s:o, s:s, s:s, s:i}",
         "server_version", m->server_version, "rule", m->placement.why,
         "nbuffers", (json_int_t)m->nbuffers, "block_size", (int)m->block_size,
         "relation_pages", (json_int_t)pages, "tuple_data_bytes", (int)t->data_bytes,
@@ -116,6 +215,7 @@ static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_m
         "timing", "client-side CLOCK_MONOTONIC_RAW around the statement (PQexec), one round "
                   "trip over the Unix socket included",
         "buffers", buffers_json(m), "occupancy", occupancy_json(job, m),
+        "writes", writes_json(job, m),
         "statement", counts ? "SELECT count(*) FROM lineitem"
                             : "VACUUM (DISABLE_PAGE_SKIPPING) lineitem",
         "each_timed_scan", m->evictions_by_restart

@@ -3,8 +3,10 @@
  * `postgresql`, policy `ring` or `clock` as PostgreSQL's rule decided, pool_size =
  * shared_buffers, footprint the ring or the pool, MB/s from pg_relation_size over the
  * client-side elapsed time; plus a `postgresql` block: the server's version, the rule and why,
- * the buffer figures of EXPLAIN (ANALYZE, BUFFERS) or VACUUM (VERBOSE), and pg_buffercache's
- * count of the table's buffers after a scan, with whether it agrees with the rule. Pure. */
+ * the buffer figures of EXPLAIN (ANALYZE, BUFFERS) or VACUUM (VERBOSE), pg_buffercache's
+ * count of the table's buffers after a scan, with whether it agrees with the rule, and the
+ * buffers written by the first scan after the table's load and by a later scan, each beside
+ * what scanbench's model (writeback = evict) expects of it in kind. Pure. */
 #ifndef SB_PG_RECORD_H
 #define SB_PG_RECORD_H
 
@@ -15,6 +17,18 @@
 #include "pg/jobs.h"
 #include "pg/parse.h"
 #include "pg/rule.h"
+
+/* The writes of one instrumented scan: the statement's own buffer figures and the server's
+ * write counters between a settled CHECKPOINT before it and one after it. */
+struct sb_pg_scan_writes {
+    bool measured;                 /* false: why says why not */
+    char why[192];
+    bool first_after_load;         /* the table's first scan since it was loaded */
+    struct sb_pg_buffers buffers;  /* from buffers_source */
+    const char *buffers_source;
+    struct sb_pg_write_counters counters; /* the difference across the statement */
+    char counters_why[192];        /* why there are no counters */
+};
 
 struct sb_pg_measurement {
     char server_version[128];
@@ -35,7 +49,24 @@ struct sb_pg_measurement {
     char occupancy_why[256];    /* why there is no occupancy figure */
     uint32_t evictions_by_restart; /* evictions done by restarting the server (a pool too small
                                       for ALTER TABLE), of all the job's scans */
+    struct sb_pg_scan_writes first_scan; /* the job's first scan, if the table's first since
+                                            its load (else why names the run that had it) */
+    struct sb_pg_scan_writes later_scan; /* the scan after the timed ones */
 };
+
+/* What scanbench's model (writeback = evict) expects of a scan in kind, "writes" or "writes
+ * nothing": vacuum dirties every page it reads; count dirties a page only while its hint bits
+ * are unset, that is in the first scan after the load (the server's load leaves them unset;
+ * that scan sets them), and later counts write nothing. */
+const char *sb_pg_model_expects(const char *op, bool first_after_load);
+
+/* What the server did in kind: "writes" when the statement dirtied or wrote a shared buffer
+ * (EXPLAIN's dirtied and written, VACUUM VERBOSE's dirtied: the table's own buffers and its
+ * maps'; every buffer dirtied is written once, by the backend or later), "writes nothing" when
+ * it did neither. Only without those figures, the server's write counters across the statement
+ * decide (they also count catalog pages, e.g. the pg_database row a VACUUM updates). NULL when
+ * no figure was taken. */
+const char *sb_pg_server_writes(const struct sb_pg_scan_writes *w);
 
 /* True when the occupancy agrees with the placement: a ring leaves at most twice its own
  * buffers of the table in the pool (after VACUUM, or in a small pool where the backend's own

@@ -20,7 +20,9 @@
 #include "pg/server.h"
 
 #define EXPLAIN_MAX 65536
+#define COUNTERS_MAX 16384
 #define LOAD_POOL (16ull << 20) /* shared_buffers during a load, at least */
+#define REPORT_WAIT_SECONDS 10.0 /* for the checkpointer's statistics after a CHECKPOINT */
 
 struct sb_pg_session {
     struct sb_pg_server server;
@@ -30,6 +32,8 @@ struct sb_pg_session {
     uint32_t block_size;
     bool have_table;
     struct sb_pg_table_shape table; /* what is loaded */
+    bool table_scanned;             /* scanned since it was loaded */
+    char first_scanner[128];        /* the run whose job scanned it first */
     uint64_t relation_bytes;        /* pg_relation_size of it */
     int tablespace;                 /* 0: sb_a, 1: sb_b (where the table lies now) */
     uint64_t database_oid;          /* of database postgres */
@@ -235,6 +239,7 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
                                               (json_int_t)shape->rows_deleted, "seconds", seconds));
     s->table = *shape;
     s->have_table = true;
+    s->table_scanned = false;
     s->tablespace = 0;
     return SB_OK;
 }
@@ -362,30 +367,144 @@ static int occupancy(struct sb_pg_session *s, struct sb_pg_measurement *m, struc
     return SB_OK;
 }
 
-/* One more scan after an eviction, for the buffer figures of EXPLAIN or VACUUM VERBOSE. */
-static int buffer_figures(struct sb_pg_session *s, const struct sb_pg_job *job,
-                          struct sb_pg_measurement *m, struct sb_error *err)
+/* The write counters once the checkpointer has reported a CHECKPOINT asked for now: it
+ * absorbs the backends' write counts (PostgreSQL 15 and before: md.c register_dirty_segment ->
+ * checkpointer.c ForwardSyncRequest, num_backend_writes) and writes what is dirty, and reports
+ * its statistics only after the CHECKPOINT command has returned (CheckpointerMain: ckpt_done,
+ * then pgstat_report_checkpointer), so the count of requested checkpoints is awaited. No
+ * counters (c->have false, why says why) is not an error. */
+static int settled_counters(struct sb_pg_session *s, struct sb_pg_write_counters *c, char *why,
+                            size_t len, struct sb_error *err)
+{
+    const char *sql = sb_pg_write_counters_sql(s->server.major);
+    char value[COUNTERS_MAX];
+    struct sb_pg_write_counters before;
+    double t0;
+    int status;
+
+    memset(c, 0, sizeof *c);
+    if (!sql) {
+        snprintf(why, len, "PostgreSQL %d has no json_build_object to ask pg_stat_bgwriter with",
+                 s->server.major);
+        return SB_OK;
+    }
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+    if (status == SB_OK && !sb_pg_parse_write_counters(value, &before))
+        status = sb_fail(err, SB_ERR_RUN, "the write counters are not as expected: %.80s", value);
+    if (status == SB_OK)
+        status = exec_sql(s, "CHECKPOINT", err);
+    for (t0 = sb_timer_now(); status == SB_OK; usleep(10000)) {
+        status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+        if (status == SB_OK && sb_pg_parse_write_counters(value, c) &&
+            c->checkpoints_requested > before.checkpoints_requested)
+            return SB_OK;
+        if (status == SB_OK && sb_timer_now() - t0 > REPORT_WAIT_SECONDS)
+            status = sb_fail(err, SB_ERR_RUN, "the checkpointer's statistics did not come "
+                             "within %.0f s of a CHECKPOINT", REPORT_WAIT_SECONDS);
+    }
+    memset(c, 0, sizeof *c);
+    if (sb_stop_signal() || sb_watchdog_overran())
+        return status;
+    snprintf(why, len, "%s", err->msg);
+    return SB_OK;
+}
+
+/* The job's statement, instrumented: EXPLAIN (ANALYZE, BUFFERS) for count (its Seq Scan's rows
+ * are checked as a count(*) is), VACUUM (VERBOSE) for vacuum. */
+static int explained_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
+                          struct sb_pg_scan_writes *w, struct sb_pg_measurement *m,
+                          struct sb_error *err)
 {
     static char explain[EXPLAIN_MAX];
-    int status = evict(s, m, err);
+    int status;
 
-    if (status != SB_OK)
-        return status;
-    if (strcmp(job->op, "count") == 0) {
-        m->buffers_source = "EXPLAIN (ANALYZE, BUFFERS)";
-        status = sb_pg_client_exec(&s->client, "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT "
-                                   "JSON) SELECT count(*) FROM " SB_PG_TABLE_NAME, explain,
-                                   sizeof explain, NULL, err);
-        if (status == SB_OK)
-            sb_pg_parse_explain(explain, &m->buffers);
-    } else {
-        m->buffers_source = "VACUUM (VERBOSE)";
+    if (strcmp(job->op, "count") != 0) {
+        w->buffers_source = "VACUUM (VERBOSE): buffer usage, dirtied (it has no written figure)";
         sb_pg_client_notices_clear(&s->client);
         status = exec_sql(s, "VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) " SB_PG_TABLE_NAME, err);
         if (status == SB_OK)
             sb_pg_parse_vacuum_verbose(s->client.notices, "public." SB_PG_TABLE_NAME,
-                                       &m->buffers);
+                                       &w->buffers);
+        return status;
     }
+    w->buffers_source = "EXPLAIN (ANALYZE, BUFFERS): Shared Dirtied Blocks, Shared Written Blocks";
+    status = sb_pg_client_exec(&s->client, "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT "
+                               "JSON) SELECT count(*) FROM " SB_PG_TABLE_NAME, explain,
+                               sizeof explain, NULL, err);
+    if (status != SB_OK || !sb_pg_parse_explain(explain, &w->buffers) || !w->buffers.have_rows)
+        return status;
+    m->rows_counted = (uint64_t)w->buffers.rows;
+    m->scans_counted++;
+    if (m->rows_counted != job->table.rows_live) {
+        m->counts_ok = false;
+        return sb_fail(err, SB_ERR_RUN, "%s: count(*) saw %" PRIu64 " rows, but %" PRIu64
+                       " live rows were loaded", job->run->name, m->rows_counted,
+                       job->table.rows_live);
+    }
+    return SB_OK;
+}
+
+/* One instrumented scan (the caller evicted the table's buffers just before): its own buffer
+ * figures and the server's write counters across it, between a settled CHECKPOINT before and
+ * one after (which writes what the statement left dirty). From PostgreSQL 15 the backend is
+ * told to flush its pending statistics (pg_stat_io counts its writes there, from 16). */
+static int instrumented_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
+                             bool first_after_load, struct sb_pg_scan_writes *w,
+                             struct sb_pg_measurement *m, struct sb_error *err)
+{
+    struct sb_pg_write_counters before, after;
+    int status;
+
+    memset(w, 0, sizeof *w);
+    w->first_after_load = first_after_load;
+    status = settled_counters(s, &before, w->counters_why, sizeof w->counters_why, err);
+    if (status == SB_OK)
+        status = explained_scan(s, job, w, m, err);
+    if (status == SB_OK && s->server.major >= 15)
+        status = exec_sql(s, "SELECT pg_stat_force_next_flush()", err);
+    if (status == SB_OK && before.have)
+        status = settled_counters(s, &after, w->counters_why, sizeof w->counters_why, err);
+    if (status != SB_OK)
+        return status;
+    if (before.have && after.have)
+        sb_pg_write_counters_delta(&before, &after, &w->counters);
+    w->measured = true;
+    return SB_OK;
+}
+
+/* One more scan after an eviction, for the buffer figures of EXPLAIN or VACUUM VERBOSE and the
+ * writes of a later scan. */
+static int buffer_figures(struct sb_pg_session *s, const struct sb_pg_job *job,
+                          struct sb_pg_measurement *m, struct sb_error *err)
+{
+    int status = evict(s, m, err);
+
+    if (status == SB_OK)
+        status = instrumented_scan(s, job, false, &m->later_scan, m, err);
+    if (status == SB_OK) {
+        m->buffers = m->later_scan.buffers;
+        m->buffers_source = strcmp(job->op, "count") == 0 ? "EXPLAIN (ANALYZE, BUFFERS)"
+                                                           : "VACUUM (VERBOSE)";
+    }
+    return status;
+}
+
+/* The job's first scan: instrumented when it is the table's first since the load. */
+static int first_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
+                      struct sb_pg_measurement *m, struct sb_error *err)
+{
+    int status;
+
+    if (s->table_scanned) {
+        snprintf(m->first_scan.why, sizeof m->first_scan.why, "not in this run: the table's "
+                 "first scan since its load was run %s's", s->first_scanner);
+        return scan(s, job, NULL, m, err);
+    }
+    s->table_scanned = true;
+    snprintf(s->first_scanner, sizeof s->first_scanner, "%s", job->run->name);
+    status = instrumented_scan(s, job, true, &m->first_scan, m, err);
+    if (status == SB_OK && !m->first_scan.buffers.have_rows && strcmp(job->op, "count") == 0)
+        status = scan(s, job, NULL, m, err); /* EXPLAIN did not say the rows: count them */
     return status;
 }
 
@@ -435,7 +554,7 @@ static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, doubl
     for (uint32_t w = 0; w <= job->warmup && status == SB_OK; w++) {
         status = evict(s, m, err);
         if (status == SB_OK)
-            status = scan(s, job, NULL, m, err);
+            status = w == 0 ? first_scan(s, job, m, err) : scan(s, job, NULL, m, err);
     }
     for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
         status = evict(s, m, err);
