@@ -194,9 +194,18 @@ static const char explain_json[] =
     "      \"Shared Dirtied Blocks\": 0,\n      \"Shared Written Blocks\": 0,\n"
     "      \"Plans\": [\n        {\n          \"Node Type\": \"Seq Scan\",\n"
     "          \"Shared Hit Blocks\": 64,\n          \"Shared Read Blocks\": 32704,\n"
+    "          \"Actual Rows\": 1798959,\n"
     "          \"Shared Dirtied Blocks\": 0\n        }\n      ]\n    },\n"
     "    \"Planning\": {\n      \"Shared Hit Blocks\": 3,\n      \"Shared Read Blocks\": 9\n"
     "    },\n    \"Execution Time\": 273.719\n  }\n]";
+
+/* The first count(*) after the load on PostgreSQL 15 (cut): it sets every tuple's hint bits, so
+ * it dirties all 512 pages; through a 16-buffer ring the backend writes most of them back as it
+ * reuses the ring's buffers. */
+static const char explain_first_json[] =
+    "[{\"Plan\": {\"Node Type\": \"Aggregate\", \"Actual Rows\": 1, \"Shared Hit Blocks\": 0, "
+    "\"Shared Read Blocks\": 512, \"Shared Dirtied Blocks\": 512, \"Shared Written Blocks\": 385, "
+    "\"Plans\": [{\"Node Type\": \"Seq Scan\", \"Actual Rows\": 28103}]}}]";
 
 static void test_parse_explain(void **state)
 {
@@ -208,6 +217,13 @@ static void test_parse_explain(void **state)
     assert_int_equal(b.hit, 64);    /* the plan's, not planning's 3 */
     assert_int_equal(b.read, 32704);
     assert_int_equal(b.dirtied, 0);
+    assert_true(b.have_written);
+    assert_int_equal(b.written, 0);
+    assert_true(b.have_rows);
+    assert_int_equal(b.rows, 1798959); /* the Seq Scan's rows, not the Aggregate's 1 */
+    assert_true(sb_pg_parse_explain(explain_first_json, &b));
+    assert_int_equal(b.dirtied, 512);
+    assert_int_equal(b.written, 385);
     assert_false(sb_pg_parse_explain("[{\"Plan\": {\"Node Type\": \"Seq Scan\"}}]", &b));
     assert_false(b.have);
     assert_false(sb_pg_parse_explain("QUERY PLAN", &b));
@@ -243,6 +259,101 @@ static void test_parse_vacuum(void **state)
     assert_int_equal(b.read, 30890);
     assert_false(sb_pg_parse_vacuum_verbose(vacuum_verbose, "public.orders", &b));
     assert_false(sb_pg_parse_vacuum_verbose("VACUUM\n", "public.lineitem", &b));
+}
+
+/* The write counters: pg_stat_bgwriter's (PostgreSQL 15) and pg_stat_io's (16+), as the
+ * queries of sb_pg_write_counters_sql return them. */
+static const char bgwriter_before[] = "{\"checkpoints_requested\" : 4, \"buffers_backend\" : 1426, "
+                                      "\"buffers_checkpoint\" : 128, \"buffers_clean\" : 0}";
+static const char bgwriter_after[] = "{\"checkpoints_requested\" : 6, \"buffers_backend\" : 1819, "
+                                     "\"buffers_checkpoint\" : 248, \"buffers_clean\" : 3}";
+static const char io_before[] =
+    "{\"checkpoints_requested\" : 2, \"io\" : [{\"backend_type\" : \"client backend\", "
+    "\"context\" : \"bulkread\", \"writes\" : 10}, {\"backend_type\" : \"client backend\", "
+    "\"context\" : \"normal\", \"writes\" : 5}, {\"backend_type\" : \"checkpointer\", "
+    "\"context\" : \"normal\", \"writes\" : 100}]}";
+static const char io_after[] =
+    "{\"checkpoints_requested\" : 4, \"io\" : [{\"backend_type\" : \"client backend\", "
+    "\"context\" : \"bulkread\", \"writes\" : 395}, {\"backend_type\" : \"client backend\", "
+    "\"context\" : \"normal\", \"writes\" : 5}, {\"backend_type\" : \"client backend\", "
+    "\"context\" : \"vacuum\", \"writes\" : 7}, {\"backend_type\" : \"autovacuum worker\", "
+    "\"context\" : \"vacuum\", \"writes\" : 50}, {\"backend_type\" : \"checkpointer\", "
+    "\"context\" : \"normal\", \"writes\" : 220}, {\"backend_type\" : \"background writer\", "
+    "\"context\" : \"normal\", \"writes\" : 1}]}";
+
+static void test_parse_write_counters(void **state)
+{
+    struct sb_pg_write_counters before, after, d;
+    (void)state;
+
+    assert_non_null(strstr(sb_pg_write_counters_sql(15), "FROM pg_stat_bgwriter"));
+    assert_non_null(strstr(sb_pg_write_counters_sql(16), "FROM pg_stat_io"));
+    assert_non_null(strstr(sb_pg_write_counters_sql(16), "checkpoints_req FROM pg_stat_bgwriter"));
+    assert_non_null(strstr(sb_pg_write_counters_sql(17), "num_requested FROM pg_stat_checkpointer"));
+    assert_null(sb_pg_write_counters_sql(8));
+
+    assert_true(sb_pg_parse_write_counters(bgwriter_before, &before));
+    assert_true(sb_pg_parse_write_counters(bgwriter_after, &after));
+    assert_false(after.from_io);
+    sb_pg_write_counters_delta(&before, &after, &d);
+    assert_true(d.have);
+    assert_int_equal(d.checkpoints_requested, 2);
+    assert_int_equal(d.backend, 393);      /* 1819 - 1426 */
+    assert_int_equal(d.checkpointer, 120); /* 248 - 128 */
+    assert_int_equal(d.bgwriter, 3);
+
+    /* pg_stat_io: client backends' writes summed over contexts (10 + 5 -> 395 + 5 + 7: 392
+     * more, 385 of them in bulkread, 7 in vacuum); the autovacuum worker's are not ours */
+    assert_true(sb_pg_parse_write_counters(io_before, &before));
+    assert_true(sb_pg_parse_write_counters(io_after, &after));
+    assert_true(after.from_io);
+    sb_pg_write_counters_delta(&before, &after, &d);
+    assert_true(d.from_io);
+    assert_int_equal(d.backend, 392);
+    assert_int_equal(d.backend_by_context[SB_PG_IO_BULKREAD], 385);
+    assert_int_equal(d.backend_by_context[SB_PG_IO_NORMAL], 0);
+    assert_int_equal(d.backend_by_context[SB_PG_IO_VACUUM], 7);
+    assert_int_equal(d.checkpointer, 120);
+    assert_int_equal(d.bgwriter, 1);
+
+    assert_false(sb_pg_parse_write_counters("{\"buffers_backend\" : 1}", &before));
+    assert_false(before.have);
+    assert_false(sb_pg_parse_write_counters("{\"checkpoints_requested\" : 1, \"io\" : "
+                                            "[{\"backend_type\" : \"checkpointer\"}]}", &before));
+    assert_false(sb_pg_parse_write_counters("", &before));
+}
+
+/* scanbench's model in kind (writeback = evict: vacuum always writes; count only the first scan
+ * after the load, whose hint bits it sets) and the server's kind from its figures. */
+static void test_write_agreement(void **state)
+{
+    struct sb_pg_scan_writes w;
+    (void)state;
+
+    assert_string_equal(sb_pg_model_expects("count", true), "writes");
+    assert_string_equal(sb_pg_model_expects("count", false), "writes nothing");
+    assert_string_equal(sb_pg_model_expects("vacuum", true), "writes");
+    assert_string_equal(sb_pg_model_expects("vacuum", false), "writes");
+
+    memset(&w, 0, sizeof w);
+    assert_null(sb_pg_server_writes(&w)); /* not measured */
+    w.measured = true;
+    assert_null(sb_pg_server_writes(&w)); /* no figure */
+    w.buffers.have = true;                /* dirtied 0, no written figure: VACUUM VERBOSE's */
+    assert_string_equal(sb_pg_server_writes(&w), "writes nothing");
+    w.counters.have = true; /* the counters do not overrule the statement's own figures */
+    w.counters.checkpointer = 2;
+    assert_string_equal(sb_pg_server_writes(&w), "writes nothing");
+    w.buffers.have_written = true;
+    w.buffers.written = 1;
+    assert_string_equal(sb_pg_server_writes(&w), "writes");
+    w.buffers.written = 0;
+    w.buffers.dirtied = 512; /* a clock sweep: dirtied, written later by the checkpoint */
+    assert_string_equal(sb_pg_server_writes(&w), "writes");
+    w.buffers.have = false; /* only the counters */
+    assert_string_equal(sb_pg_server_writes(&w), "writes");
+    w.counters.checkpointer = 0;
+    assert_string_equal(sb_pg_server_writes(&w), "writes nothing");
 }
 
 static int plan_of(const char *const *sets, struct sb_experiment *exp, struct sb_plan *plan)
@@ -397,7 +508,7 @@ static void test_record(void **state)
     struct sb_pg_jobs jobs;
     struct sb_pg_measurement m;
     struct sb_error err = {0};
-    json_t *run, *doc, *loaded;
+    json_t *run, *doc, *loaded, *writes, *first, *later;
     char path[] = "/tmp/test_pg.XXXXXX";
     int fd;
     (void)state;
@@ -420,8 +531,36 @@ static void test_record(void **state)
     m.have_occupancy = true;
     m.table_buffers = 16;
     m.used_buffers = 40;
+    m.first_scan.measured = true; /* the first count after the load: dirtied and written */
+    m.first_scan.first_after_load = true;
+    m.first_scan.buffers_source = "EXPLAIN (ANALYZE, BUFFERS)";
+    snprintf(m.first_scan.counters_why, sizeof m.first_scan.counters_why, "no statistics");
+    assert_true(sb_pg_parse_explain(explain_first_json, &m.first_scan.buffers));
+    assert_true(sb_pg_parse_write_counters(bgwriter_before, &m.later_scan.counters));
+    m.later_scan.measured = true; /* a later count: nothing dirtied, nothing written */
+    m.later_scan.buffers_source = "EXPLAIN (ANALYZE, BUFFERS)";
+    assert_true(sb_pg_parse_explain(explain_json, &m.later_scan.buffers));
+    sb_pg_write_counters_delta(&m.later_scan.counters, &m.later_scan.counters,
+                               &m.later_scan.counters);
     run = sb_pg_record(&jobs.jobs[0], &m);
     assert_non_null(run);
+    writes = json_object_get(json_object_get(run, "postgresql"), "writes");
+    first = json_object_get(writes, "first_scan_after_load");
+    later = json_object_get(writes, "later_scan");
+    assert_int_equal(json_integer_value(json_object_get(first, "shared_written")), 385);
+    assert_string_equal(json_string_value(json_object_get(first, "server")), "writes");
+    assert_string_equal(json_string_value(json_object_get(first, "scanbench_expects")), "writes");
+    assert_string_equal(json_string_value(json_object_get(first, "agreement")), "agrees");
+    assert_true(json_is_true(json_object_get(first, "first_after_load")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(first, "counters"),
+                                                          "unavailable")), "no statistics");
+    assert_int_equal(json_integer_value(json_object_get(later, "shared_written")), 0);
+    assert_string_equal(json_string_value(json_object_get(later, "server")), "writes nothing");
+    assert_string_equal(json_string_value(json_object_get(later, "scanbench_expects")),
+                        "writes nothing");
+    assert_string_equal(json_string_value(json_object_get(later, "agreement")), "agrees");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(later, "counters"),
+                                                        "backend")), 0);
     assert_string_equal(json_string_value(json_object_get(run, "source")), "postgresql");
     assert_string_equal(json_string_value(json_object_get(run, "kernel")), "postgresql");
     assert_string_equal(json_string_value(json_object_get(run, "policy")), "ring");
@@ -472,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_load_sql),       cmocka_unit_test(test_placement_rule),
         cmocka_unit_test(test_conf),           cmocka_unit_test(test_parse_version),
         cmocka_unit_test(test_parse_explain),  cmocka_unit_test(test_parse_vacuum),
+        cmocka_unit_test(test_parse_write_counters), cmocka_unit_test(test_write_agreement),
         cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
         cmocka_unit_test(test_jobs_row_width), cmocka_unit_test(test_check_keys),
         cmocka_unit_test(test_record),
