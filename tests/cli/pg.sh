@@ -6,7 +6,9 @@
 # as root also the `postgres` user), a small end-to-end run: the server starts, both sides of
 # PostgreSQL's ring rule show in the placements and in pg_buffercache's figures, every count(*)
 # equals the live rows loaded, the report carries source postgresql and the server's version
-# and `compare` reads it; `reproduce --pg` adds the server's column; the cluster directory is gone afterwards and no server process of
+# and `compare` reads it; the buffers written per scan beside scanbench's model in kind (the
+# first COUNT after the load writes, later ones write nothing; the first VACUUM writes, a later
+# one dirties nothing where the model expects writes); `reproduce --pg` adds the server's column; the cluster directory is gone afterwards and no server process of
 # ours is left. A SIGTERM mid-run leaves no cluster and no server, nor does a run stopped by
 # its run_timeout (exit 1, the run named); a server that cannot start
 # (a socket path too long) is reported with its log's last lines. Otherwise exit 77 (skip).
@@ -128,7 +130,7 @@ check "the ring is cut to NBuffers/8 in a 1MB pool" jq -e '.runs[0].ring_size ==
 check "the table: 512 pages of 61 rows, 10% deleted" jq -e '.runs | all(.pages == 512 and
     .rows_per_page == 61 and .postgresql.rows_loaded == 31232 and .validation.rows_expected == 28103)' "$R"
 check "every count(*) equals the live rows loaded" jq -e '[.runs[] | select(.op == "count")] |
-    all(.validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked == 4)' "$R"
+    all(.validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked == 5)' "$R"
 check "two timed repetitions, MB/s consistent" jq -e '.runs | all(.repetitions | length == 2 and
     all(. > 0)) and all(.mbps.min <= .mbps.median and .mbps.median <= .mbps.max)' "$R"
 check "every scan read every page (EXPLAIN BUFFERS)" jq -e '[.runs[] | select(.op == "count") |
@@ -138,6 +140,23 @@ if jq -e '.postgresql.pg_buffercache == "available"' "$R" >/dev/null; then
         '[.runs[] | .buffers_touched] as $b | $b[0] == 16 and $b[1] == 512 and
          (.runs | all(.postgresql.occupancy.consistent))' "$R"
 fi
+# Buffers written, beside scanbench's model in kind. The first count(*) after the load sets every
+# tuple's hint bits: it dirties all 512 pages, and through its 16-buffer ring the backend writes
+# back at least the pages it did not prune (a third of them have no dead row: 61 rows inside
+# the 90 live ones of each 100 orderkeys), whose LSN needs no WAL flush; later counts dirty and
+# write nothing. A later VACUUM finds no dead row and every page all-visible: it dirties none.
+check "the first count after the load writes, as scanbench's model expects" jq -e '.runs[0] |
+    .postgresql.writes.first_scan_after_load | .first_after_load and .shared_dirtied == 512 and
+    .shared_written > 0 and .server == "writes" and .agreement == "agrees"' "$R"
+check "the first scan after the load is the first run's only" jq -e '[.runs[1:][] |
+    .postgresql.writes.first_scan_after_load.unavailable] | all(startswith("not in this run"))' "$R"
+check "a later count writes nothing, as scanbench's model expects" jq -e '[.runs[] |
+    select(.op == "count") | .postgresql.writes.later_scan] | all(.shared_dirtied == 0 and
+    .shared_written == 0 and .server == "writes nothing" and .agreement == "agrees")' "$R"
+check "a later VACUUM dirties nothing; scanbench's model expects writes" jq -e '[.runs[] |
+    select(.op == "vacuum") | .postgresql.writes.later_scan] | all(.shared_dirtied == 0 and
+    .server == "writes nothing" and .scanbench_expects == "writes" and .agreement == "disagrees")' "$R"
+out_contains "first scan after load: dirtied 512, written "
 check "settings recorded" jq -e '.postgresql.settings | .listen_addresses == "" and
     .max_parallel_workers_per_gather == "0" and .autovacuum == "off"' "$R"
 expect_status 0 "compare reads the report" $S compare "$R" "$R"
@@ -150,6 +169,16 @@ check "minimum pool: ring of 16KB, counts right, evicted by moving" jq -e '.runs
     .ring_size == 16384 and .validation.ok and .validation.rows_counted == 7020 and
     .postgresql.evictions_by_restart == 0 and .postgresql.buffers.shared_read == 128' "$SCRATCH/min.json"
 no_cluster_left "after the minimum pool"
+
+# The first VACUUM after the load removes the dead rows and sets the hint bits and the pages'
+# all-visible flags: it dirties every page (VACUUM VERBOSE), as scanbench's model expects
+expect_status 0 "first VACUUM after the load" env TMPDIR="$PGTMP" $S pg --set table_size=1M \
+    --set pool_size=1M --set op=vacuum --set repetitions=1 -q -o "$SCRATCH/vacuum.json"
+check "the first VACUUM writes, a later one does not" jq -e '.runs[0].postgresql.writes |
+    (.first_scan_after_load | .shared_dirtied >= 128 and .server == "writes" and
+     .agreement == "agrees" and .counters.backend + .counters.checkpointer > 0) and
+    (.later_scan | .shared_dirtied == 0 and .agreement == "disagrees")' "$SCRATCH/vacuum.json"
+no_cluster_left "after the first VACUUM"
 
 # reproduce --pg: a postgresql column beside this host's figures
 expect_status 0 "reproduce --pg" env TMPDIR="$PGTMP" $S reproduce x4500-memtable --quick --pg \
