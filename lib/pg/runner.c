@@ -544,8 +544,9 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
                            s->server.major, &m->placement);
 }
 
-/* The first scan (hint bits set for count, dead rows removed for vacuum), the warm-up, then
- * the timed repetitions into seconds[]; each after an eviction. */
+/* The first scan (hint bits set for count, dead rows removed for vacuum; instrumented when it
+ * is the table's first since its load), the warm-up, then the timed repetitions into
+ * seconds[]; each after an eviction. */
 static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
                      struct sb_pg_measurement *m, struct sb_error *err)
 {

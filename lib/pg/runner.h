@@ -10,8 +10,11 @@
  * shared_buffers (EXPLAIN's shared read says so); one untimed scan first (the count checked;
  * VACUUM removes the dead rows), `warmup` untimed scans, `repetitions` timed ones (each count
  * checked); then pg_buffercache's count of the table's buffers, and EXPLAIN (ANALYZE, BUFFERS)
- * or VACUUM (VERBOSE) on one more scan for the buffer figures. Without libpq every call says
- * scanbench was built without it (runner_none.c). */
+ * or VACUUM (VERBOSE) on one more scan for the buffer figures. That scan, and the first one when
+ * it is the table's first since its load (hint bits unset), are instrumented for the buffers
+ * written: the statement's own figures and the server's write counters (pg_stat_io from 16,
+ * pg_stat_bgwriter before) across it, between two CHECKPOINTs whose statistics are awaited.
+ * Without libpq every call says scanbench was built without it (runner_none.c). */
 #ifndef SB_PG_RUNNER_H
 #define SB_PG_RUNNER_H
 
