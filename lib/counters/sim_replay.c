@@ -252,9 +252,9 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
  * a dirty buffer is copied back to its tenant's IO cache page before a page is copied into it
  * (writeback evict and checkpoint), and every checkpoint_pages pages (checkpoint) every dirty
  * buffer is, in buffer order, after that page's op. At the start of a scan each buffer's
- * tenant is the last block the trace put in it and it is dirty as the op left that page (what
- * the same scan leaves for the next, in the steady state of the timed scans; a checkpoint
- * that cleaned it at the end of the scan before is not known). */
+ * tenant is the last block the trace put in it and it is dirty as the op left that page unless
+ * a checkpoint came after it (what the same scan leaves for the next: the steady state of the
+ * timed scans, whose replays then agree with each other). */
 #define NO_TENANT UINT64_MAX
 
 struct pool_state {
@@ -262,6 +262,15 @@ struct pool_state {
     uint64_t *tenant; /* [nbuffers]: a block, or NO_TENANT */
     uint8_t *dirty;   /* [nbuffers] */
 };
+
+/* Every how many pages the trace's checkpoints write the dirty buffers (0: no checkpoints;
+ * checkpoint_pages 0 stands for auto, the pool's buffers). */
+static uint32_t checkpoint_every(const struct sb_scan_trace *t, uint32_t nbuffers)
+{
+    if (t->writeback != SB_WRITEBACK_CHECKPOINT)
+        return 0;
+    return t->checkpoint_pages ? t->checkpoint_pages : nbuffers;
+}
 
 /* The buffers the trace's pool has: its nbuffers, or more if a victim lies beyond. */
 static uint32_t trace_buffers(const struct sb_scan_trace *t)
@@ -294,9 +303,16 @@ static int pool_state_alloc(struct pool_state *ps, uint32_t nbuffers, struct sb_
                    nbuffers);
 }
 
-/* The buffers as a replayed scan finds them (see above). */
-static void pool_state_start(struct pool_state *ps, const struct sb_scan_trace *t)
+/* The buffers as a replayed scan finds them (see above): with checkpoints every n pages
+ * (checkpoint_pages, 0: none), a buffer whose last page came before the scan's last
+ * checkpoint (after page (npages / n) * n - 1, the replay counting pages from each scan's
+ * start) was cleaned by it. */
+static void pool_state_start(struct pool_state *ps, const struct sb_scan_trace *t,
+                             uint32_t checkpoint_pages)
 {
+    const uint64_t cleaned = checkpoint_pages ? t->npages / checkpoint_pages * checkpoint_pages
+                                              : 0; /* blocks below were checkpointed */
+
     for (uint32_t b = 0; b < ps->nbuffers; b++) {
         ps->tenant[b] = NO_TENANT;
         ps->dirty[b] = 0;
@@ -304,7 +320,7 @@ static void pool_state_start(struct pool_state *ps, const struct sb_scan_trace *
     for (uint64_t block = 0; block < t->npages; block++)
         ps->tenant[t->victims[block]] = block;
     for (uint32_t b = 0; b < ps->nbuffers; b++)
-        if (ps->tenant[b] != NO_TENANT)
+        if (ps->tenant[b] != NO_TENANT && ps->tenant[b] >= cleaned)
             ps->dirty[b] = op_dirties(t->op->pass, table_page(t, ps->tenant[b]), t->page_size);
 }
 
@@ -421,9 +437,7 @@ static void scan_feed_start(struct scan_feed *f, struct sb_cachesim *sim,
     op_lines_of(sim, &f->lines);
     f->vacuum = t->op->pass == sb_heap_vacuum;
     f->pool = t->writeback != SB_WRITEBACK_NONE ? pool : NULL;
-    f->checkpoint_pages = 0;
-    if (f->pool && t->writeback == SB_WRITEBACK_CHECKPOINT)
-        f->checkpoint_pages = t->checkpoint_pages ? t->checkpoint_pages : pool->nbuffers;
+    f->checkpoint_pages = f->pool ? checkpoint_every(t, pool->nbuffers) : 0;
     phase_start(&f->split, sim, phases);
 }
 
@@ -493,7 +507,7 @@ int sb_sim_feed_scan_phases(struct sb_cachesim *sim, const struct sb_scan_trace 
         status = pool_state_alloc(&pool, trace_buffers(t), err);
         if (status != SB_OK)
             return status;
-        pool_state_start(&pool, t);
+        pool_state_start(&pool, t, checkpoint_every(t, pool.nbuffers));
     }
     *live = feed_scan(sim, t, t->writeback != SB_WRITEBACK_NONE ? &pool : NULL, phases);
     pool_state_free(&pool);
@@ -733,7 +747,7 @@ static int pools_start(struct pool_state *pools, unsigned nslices,
         status = pool_state_alloc(&pools[i], nbuffers, err);
     if (status != SB_OK)
         return status;
-    pool_state_start(&pools[0], trace);
+    pool_state_start(&pools[0], trace, checkpoint_every(trace, nbuffers));
     for (unsigned i = 1; i <= nslices; i++)
         pool_state_copy(&pools[i], &pools[0]);
     return SB_OK;

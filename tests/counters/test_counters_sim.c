@@ -134,6 +134,16 @@ static void run_sim(const struct sb_machine *m, const char *policy, const char *
     assert_true(res->validation.ok);
     assert_true(res->counters.simulated);
     assert_string_equal(res->counters.status, "ok");
+    /* the counts split by phase add up to them */
+    assert_true(res->counters.have_phases);
+    for (unsigned r = 0; r < REPS; r++)
+        for (int role = 0; role < SB_NROLES; role++) {
+            uint64_t sum = 0;
+            for (int ph = 0; ph < SB_NPHASES; ph++)
+                sum += res->counters.phase_values[r][ph][role];
+            if (res->counters.have[role])
+                assert_int_equal(sum, res->counters.values[r][role]);
+        }
 }
 
 #define VAL(res, rep, role) ((res).counters.values[rep][SB_ROLE_##role])
