@@ -13,7 +13,8 @@
  *          hash of the line (0x80..0xff, the same at every level), 0 for a free way, 0x7f for
  *          the padding; a lookup compares 16 at once (SSE2, or two words elsewhere) and reads
  *          only the tags of matching hints
- *   tags   one word per way: (line number << 2) | PREFETCHED | DIRTY, or TAG_INVALID.
+ *   tags   one word per way: (line number << 3) | NTA | PREFETCHED | DIRTY, or TAG_INVALID
+ *          (NTA: brought into L1d from memory by prefetchnta, see sb_cachesim_prefetch_nta).
  * Free LRU ways are kept at the least-recent end of the order, so the victim is always the
  * last way of the order.
  *
@@ -40,9 +41,10 @@
 
 #define TAG_DIRTY 1u
 #define TAG_PREFETCHED 2u
+#define TAG_NTA 4u /* L1d only: a clean eviction does not go into an exclusive L2 */
 #define TAG_INVALID UINT64_MAX
-#define TAG_OF(line, flags) (((line) << 2) | (flags))
-#define LINE_OF(tag) ((tag) >> 2)
+#define TAG_OF(line, flags) (((line) << 3) | (flags))
+#define LINE_OF(tag) ((tag) >> 3)
 
 #define HINT_FREE 0x00u
 #define HINT_PADDING 0x7fu /* never free, never a line's hint */
@@ -842,8 +844,11 @@ static ALWAYS_INLINE uint64_t place_and_evict(struct sb_cachesim *s, const int s
     }
     below = &s->level[l + 1];
     *next_hint = victim_hint;
-    if (sh->level[l + 1].inclusion == SB_INCL_EXCLUSIVE)
+    if (sh->level[l + 1].inclusion == SB_INCL_EXCLUSIVE) {
+        if (l == 0 && !dirty && (victim & TAG_NTA))
+            return TAG_INVALID; /* a prefetchnta line from memory: not into the victim cache */
         return TAG_OF(line, dirty ? TAG_DIRTY : 0);
+    }
     if (!dirty)
         return TAG_INVALID;
     rb = set_ref_of(below, sh->level[l + 1], line, sh->wide);
@@ -952,6 +957,43 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
     fill_from_below(s, -1, next, hint, TAG_PREFETCHED, r1);
 }
 
+/* prefetchnta's fill of line, which L1d does not hold (r1: its set there): the levels below
+ * looked up as for a load. Found in one, the line comes up as a load's would (from an
+ * exclusive level it moves up and out, and goes back there when L1d evicts it). From memory it
+ * goes into L1d marked TAG_NTA, and into the inclusive levels below (which must hold it), not
+ * into the others (see sb_cachesim_prefetch_nta). */
+static __attribute__((noinline)) void prefetch_nta_fill(struct sb_cachesim *s, uint64_t line,
+                                                        uint8_t hint, struct set_ref r1)
+{
+    const struct shape *sh = &s->shape;
+    unsigned found = sh->nlevels;
+    bool dirty = false;
+    struct set_ref r2 = {NULL, NULL, NULL}, r3 = {NULL, NULL, NULL};
+
+    if (sh->nlevels > 1) {
+        const byte_key key = key_of(hint);
+        if (lookup_below(s, -1, 1, line, key, &dirty, &r2))
+            found = 1;
+        else if (sh->nlevels > 2 && lookup_below(s, -1, 2, line, key, &dirty, &r3))
+            found = 2;
+    }
+    if (found < sh->nlevels) { /* as a load's hit below (fill_from_below's steps) */
+        if (found > 1 && sh->level[1].inclusion != SB_INCL_EXCLUSIVE) {
+            insert(s, -1, 1, r2, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+            dirty = false;
+        }
+        insert(s, -1, 0, r1, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
+        return;
+    }
+    s->mem_read_lines++;
+    s->n.nta_prefetches++;
+    if (sh->nlevels > 2 && sh->level[2].inclusion == SB_INCL_INCLUSIVE)
+        insert(s, -1, 2, r3, TAG_OF(line, 0), hint);
+    if (sh->nlevels > 1 && sh->level[1].inclusion == SB_INCL_INCLUSIVE)
+        insert(s, -1, 1, r2, TAG_OF(line, 0), hint);
+    insert(s, -1, 0, r1, TAG_OF(line, TAG_NTA), hint);
+}
+
 /* L1d misses line (a load, or a store when write is TAG_DIRTY; hint: its hint; r1: its set):
  * the levels below, then the prefetcher. */
 static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uint64_t line,
@@ -1030,6 +1072,23 @@ void sb_cachesim_access(struct sb_cachesim *s, uint64_t address, uint64_t size, 
     for (; line <= last; line++)
         if (in_slice(s, line))
             access_line(s, -1, line >> s->slice_shift, is_write ? TAG_DIRTY : 0, true, false);
+}
+
+void sb_cachesim_prefetch_nta(struct sb_cachesim *s, uint64_t address)
+{
+    struct level *L1 = &s->level[0];
+    uint64_t line = address >> s->line_shift;
+    struct set_ref r1;
+    uint8_t hint;
+
+    if (!in_slice(s, line))
+        return;
+    line >>= s->slice_shift;
+    hint = hint_of(line);
+    r1 = set_ref_of(L1, s->shape.level[0], line, s->shape.wide);
+    if (find_way(L1, r1, line, key_of(hint), s->shape.wide) >= 0)
+        return; /* in L1d: nothing happens */
+    prefetch_nta_fill(s, line, hint, r1);
 }
 
 /* An L1d access that did not hit the set's most recently used way, out of line. */
@@ -1454,11 +1513,32 @@ void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cach
     }
     sum->line_accesses += more->line_accesses;
     sum->prefetches += more->prefetches;
+    sum->nta_prefetches += more->nta_prefetches;
     sum->mem_read_bytes += more->mem_read_bytes;
     sum->mem_write_bytes += more->mem_write_bytes;
     sum->wc_full_lines += more->wc_full_lines;
     sum->wc_partial_flushes += more->wc_partial_flushes;
     sum->wc_partial_bytes += more->wc_partial_bytes;
+}
+
+void sb_cachesim_counts_sub(struct sb_cachesim_counts *diff, const struct sb_cachesim_counts *a,
+                            const struct sb_cachesim_counts *b)
+{
+    for (unsigned l = 0; l < SB_CACHESIM_MAX_LEVELS; l++) {
+        diff->level[l].hits = a->level[l].hits - b->level[l].hits;
+        diff->level[l].misses = a->level[l].misses - b->level[l].misses;
+        diff->level[l].fills = a->level[l].fills - b->level[l].fills;
+        diff->level[l].writebacks = a->level[l].writebacks - b->level[l].writebacks;
+        diff->level[l].invalidations = a->level[l].invalidations - b->level[l].invalidations;
+    }
+    diff->line_accesses = a->line_accesses - b->line_accesses;
+    diff->prefetches = a->prefetches - b->prefetches;
+    diff->nta_prefetches = a->nta_prefetches - b->nta_prefetches;
+    diff->mem_read_bytes = a->mem_read_bytes - b->mem_read_bytes;
+    diff->mem_write_bytes = a->mem_write_bytes - b->mem_write_bytes;
+    diff->wc_full_lines = a->wc_full_lines - b->wc_full_lines;
+    diff->wc_partial_flushes = a->wc_partial_flushes - b->wc_partial_flushes;
+    diff->wc_partial_bytes = a->wc_partial_bytes - b->wc_partial_bytes;
 }
 
 void sb_cachesim_reset_counts(struct sb_cachesim *s)

@@ -11,7 +11,7 @@
  * replacement state (LRU: the ways in recency order, 4 bits each, so LRU takes at most 16 ways;
  * pseudo-LRU: a tree of ways-1 bits), one hint byte per way (a hash of the line, compared 16
  * ways at a time) rounded up to 16 bytes, and one uint64 tag per way (the line number, a dirty
- * bit, a prefetched bit): 9.5 bytes per simulated line for 16 ways, 11 for 8. Sets are powers
+ * bit, a prefetched bit, a prefetchnta bit): 9.5 bytes per simulated line for 16 ways, 11 for 8. Sets are powers
  * of two (mask and one multiply); nothing is allocated per access. sb_cachesim_copy() and
  * sb_cachesim_access_lines() take a page's worth of accesses in one call (the fast way to feed a
  * scan). */
@@ -93,6 +93,7 @@ struct sb_cachesim_counts {
     struct sb_cachesim_level_counts level[SB_CACHESIM_MAX_LEVELS];
     uint64_t line_accesses;      /* lines fed to the model: access() lines + stream-store lines */
     uint64_t prefetches;         /* lines the prefetcher brought into L1d */
+    uint64_t nta_prefetches;     /* lines prefetchnta brought into L1d from memory (marked) */
     uint64_t mem_read_bytes;     /* bytes read from memory (line fills, RFOs, prefetches) */
     uint64_t mem_write_bytes;    /* bytes written to memory (write-backs, WC flushes) */
     uint64_t wc_full_lines;      /* WC buffers written as whole lines (no RFO) */
@@ -146,7 +147,7 @@ void sb_cachesim_slice_of(const struct sb_cachesim *sim, unsigned *shift, uint64
  * SB_CACHESIM_LINE_WRITE set for a store. Exactly sb_cachesim_access(line * line_size, 1,
  * is_write) of each (line: the whole address space's number); the fastest way to feed accesses
  * that are not copies (sim_replay's op walk), as the caller skips the other slices' lines. */
-#define SB_CACHESIM_ENTRY_SHIFT 2
+#define SB_CACHESIM_ENTRY_SHIFT 3
 #define SB_CACHESIM_LINE_WRITE 1u
 void sb_cachesim_access_lines(struct sb_cachesim *sim, uint64_t first, const uint16_t *entries,
                               size_t n);
@@ -166,6 +167,28 @@ void sb_cachesim_copy(struct sb_cachesim *sim, uint64_t src, uint64_t dst, uint6
  * (writing back a dirty copy first). */
 void sb_cachesim_stream_store(struct sb_cachesim *sim, uint64_t address, uint64_t len);
 
+/* prefetchnta of the line holding address (AMD, Software Optimization Guide for AMD64
+ * Processors, 25112 rev 3.06, section 5.6 "Prefetch Instructions": the data is read into L1d;
+ * when the prefetch misses L2 and reads memory, the line is never evicted to L2; when it hits
+ * L2, it goes back there on eviction as usual; revision E fills either way of L1d). It is not
+ * a demand access: L1d counts neither a hit nor a miss for it, and it is not a line access.
+ * - In L1d: nothing happens (no count, no recency, no mark).
+ * - Not in L1d: the levels below are looked up as for a load (their hits and misses count).
+ *   Found in one: exactly a load's fill (an exclusive level gives the line up to L1d and gets
+ *   it back at L1d's eviction). Not found: memory is read, nta_prefetches counts the line, and
+ *   it goes into L1d marked, and into every inclusive level below (which must hold what L1d
+ *   holds), but not into a non-inclusive one (as a load's fill would) nor an exclusive one
+ *   (a victim cache is never filled from below anyway).
+ * - The mark: while L1d holds the line, loads and stores hit it as any other (a store makes it
+ *   dirty; the mark stays); when L1d evicts it clean and the level below is an exclusive victim
+ *   cache (AMD K8's L2), it is dropped instead of going into that level; evicted dirty, it is
+ *   written back as any dirty line (the guide does not say what a modified line does: its
+ *   data must go down, and the model sends it where other write-backs go). Below a
+ *   non-inclusive or inclusive level, a clean eviction is silent anyway: the mark changes
+ *   nothing there. Invalidations drop it with the line.
+ * Per line, so a slice keeps exactly its own lines' prefetches. */
+void sb_cachesim_prefetch_nta(struct sb_cachesim *sim, uint64_t address);
+
 /* sfence: flushes every WC buffer (partly filled ones as partial writes). */
 void sb_cachesim_fence(struct sb_cachesim *sim);
 
@@ -173,6 +196,10 @@ void sb_cachesim_read_counts(const struct sb_cachesim *sim, struct sb_cachesim_c
 
 /* sum += more, count by count (the slices' counts into the whole model's). */
 void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cachesim_counts *more);
+
+/* diff = a - b, count by count (a read after b: what happened in between). */
+void sb_cachesim_counts_sub(struct sb_cachesim_counts *diff, const struct sb_cachesim_counts *a,
+                            const struct sb_cachesim_counts *b);
 void sb_cachesim_reset_counts(struct sb_cachesim *sim);
 
 /* Whether the line holding address is in the level (for tests), and if so whether dirty. */

@@ -73,6 +73,13 @@ int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_
         status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
         goto out;
     }
+    /* the counts split by phase (copy_in, op, writeback), beside values (interface.c frees
+     * both) */
+    c->phase_values = calloc(c->nreps ? c->nreps : 1, sizeof *c->phase_values);
+    if (!c->phase_values) {
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's phase counts");
+        goto out;
+    }
     s->model = *run->machine;
     s->slices = slices;
     if (run->prefetch >= 0)
@@ -122,14 +129,31 @@ static void unavailable(struct sb_counters *c, const char *why)
     snprintf(c->reason, sizeof c->reason, "the cache model could not be made for the replay: %s",
              why);
     memset(c->have, 0, sizeof c->have);
+    c->have_phases = false;
+}
+
+/* The roles the model fills, from its counts n, into v (values[rep] or a phase's). */
+static void roles_of(const struct sb_cachesim_counts *n, uint64_t *v)
+{
+    v[SB_ROLE_L1D_HIT] = n->level[0].hits;
+    v[SB_ROLE_L1D_MISS] = n->level[0].misses;
+    v[SB_ROLE_L1D_WRITEBACK] = n->level[0].writebacks;
+    v[SB_ROLE_L2_HIT] = n->level[1].hits;
+    v[SB_ROLE_L2_MISS] = n->level[1].misses;
+    v[SB_ROLE_L2_WRITEBACK] = n->level[1].writebacks;
+    v[SB_ROLE_L3_HIT] = n->level[2].hits;
+    v[SB_ROLE_L3_MISS] = n->level[2].misses;
+    v[SB_ROLE_L3_WRITEBACK] = n->level[2].writebacks;
+    v[SB_ROLE_MEM_READ_BYTES] = n->mem_read_bytes;
+    v[SB_ROLE_MEM_WRITE_BYTES] = n->mem_write_bytes;
 }
 
 void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace)
 {
     struct sim_state *s = c->state;
-    struct sb_cachesim_counts n;
+    struct sb_cachesim_counts n, phases[SB_NPHASES];
     struct sb_error err = {0};
-    uint64_t *v;
+    uint64_t live;
 
     if (!s || rep >= c->nreps || strcmp(c->status, "ok") != 0)
         return;
@@ -137,19 +161,14 @@ void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_tra
         unavailable(c, err.msg);
         return;
     }
-    sb_sim_model_replay(s->sim, trace, &n);
-    v = c->values[rep];
-    v[SB_ROLE_L1D_HIT] = n.level[0].hits;
-    v[SB_ROLE_L1D_MISS] = n.level[0].misses;
-    v[SB_ROLE_L1D_WRITEBACK] = n.level[0].writebacks;
-    v[SB_ROLE_L2_HIT] = n.level[1].hits;
-    v[SB_ROLE_L2_MISS] = n.level[1].misses;
-    v[SB_ROLE_L2_WRITEBACK] = n.level[1].writebacks;
-    v[SB_ROLE_L3_HIT] = n.level[2].hits;
-    v[SB_ROLE_L3_MISS] = n.level[2].misses;
-    v[SB_ROLE_L3_WRITEBACK] = n.level[2].writebacks;
-    v[SB_ROLE_MEM_READ_BYTES] = n.mem_read_bytes;
-    v[SB_ROLE_MEM_WRITE_BYTES] = n.mem_write_bytes;
+    if (sb_sim_model_replay_phases(s->sim, trace, &n, phases, &live, &err) != SB_OK) {
+        unavailable(c, err.msg);
+        return;
+    }
+    roles_of(&n, c->values[rep]);
+    for (unsigned p = 0; p < SB_NPHASES; p++)
+        roles_of(&phases[p], c->phase_values[rep][p]);
+    c->have_phases = true;
 }
 
 void sb_sim_finish(struct sb_counters *c)

@@ -33,7 +33,8 @@
  * fed to it a list at a time; or, for the slices' shared walk, every slice's lines in a list of
  * its own. The walk makes them from offsets in the page: it never needs the page's address. */
 #define BATCH_LINES 512
-#define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a write (two) */
+#define TUPLE_MAX_LINES 6 /* a line pointer, a tuple header (two lines), a hint write (two), a
+                          * line pointer write */
 
 /* Which lines the model keeps, and how it numbers them (sb_cachesim_slice_of), and the line
  * size: what the op's walk needs to make the model's entries. For a shared walk, slice_mask
@@ -85,22 +86,57 @@ static inline void add_lines(struct op_out *out, const struct op_lines *o, uint3
         add_line(out, o, last, write, split);
 }
 
+/* Whether the op stores hint bits into the tuple at off of page src (heap.c, after
+ * PostgreSQL's tqual.c: HeapTupleSatisfiesMVCC for count, HeapTupleSatisfiesVacuum for a dead
+ * tuple under vacuum, each followed by SetBufferCommitInfoNeedsSave): count, when t_infomask
+ * lacks XMIN_COMMITTED and XMAX_COMMITTED (deleted: t_xmax set) or XMAX_INVALID; vacuum's dead
+ * tuple, when it lacks XMIN_COMMITTED or XMAX_COMMITTED. (A live tuple's store under vacuum is
+ * unconditional.) */
+static inline bool tuple_gets_hint(const uint8_t *src, uint32_t off, bool vacuum)
+{
+    const uint16_t infomask = sb_tuple_infomask(src, off);
+    const uint16_t want = vacuum ? SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_COMMITTED
+                          : SB_HEAP_XMIN_COMMITTED | (sb_tuple_xmax(src, off) != 0
+                                                          ? SB_HEAP_XMAX_COMMITTED
+                                                          : SB_HEAP_XMAX_INVALID);
+    return (infomask & want) != want;
+}
+
+/* Whether the op (pass; NULL: none) leaves page src dirty: vacuum always; count when some
+ * tuple gets hint bits (a `set` table never). The walk's verdict, without its accesses. */
+static bool op_dirties(sb_op_fn pass, const uint8_t *src, uint32_t page_size)
+{
+    const uint32_t n = sb_page_nitems(src);
+    uint32_t off;
+
+    if (pass == sb_heap_vacuum)
+        return true;
+    if (pass != sb_heap_count)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        if (sb_page_tuple(src, i, page_size, &off) && tuple_gets_hint(src, off, false))
+            return true;
+    return false;
+}
+
 /* The op's accesses to its page, in the order heap.c makes them, walked on the source page src
  * (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
- * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21).
- * vacuum: the same reads, then a live tuple's t_infomask written (hint bits) or a dead tuple's
- * line pointer written (unused); at the end pd_flags (if it pruned) and pd_prune_xid written.
+ * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21),
+ * then t_infomask written if the tuple lacks its hint bits (tuple_gets_hint).
+ * vacuum: the same reads, then a live tuple's t_infomask written (hint bits), or a dead tuple's
+ * t_infomask written if it lacks its hint bits and then its line pointer written (unused); at
+ * the end pd_flags (if it pruned) and pd_prune_xid written.
  * split false: fed to out->sim (whose slice o is); true: into every slice's list. Returns the
- * live tuples. */
+ * live tuples; *dirtied: whether the op stored into the page. */
 static inline __attribute__((always_inline)) uint64_t
 walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uint8_t *src,
-        uint32_t page_size, const bool split)
+        uint32_t page_size, const bool split, bool *dirtied)
 {
     const uint32_t W = SB_CACHESIM_LINE_WRITE;
     const struct op_lines o = *lines; /* in locals: the entries' stores may alias it */
     const uint32_t n = sb_page_nitems(src);
     uint64_t live = 0;
-    bool pruned = false;
+    bool pruned = false, hinted = false;
 
     _Static_assert(SB_T_INFOMASK + 2 - SB_T_XMAX <= SB_CACHESIM_MIN_LINE + 2 &&
                    SB_LINE_POINTER_SIZE <= SB_CACHESIM_MIN_LINE, "no access spans 3 lines");
@@ -121,11 +157,18 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
         add_lines(out, &o, off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
         is_live = sb_tuple_is_live(src, off);
         live += is_live;
-        if (!vacuum)
+        if (!vacuum) {
+            if (tuple_gets_hint(src, off, false)) {
+                add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* hint bits */
+                hinted = true;
+            }
             continue;
+        }
         if (is_live) {
             add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* hint bits */
         } else {
+            if (tuple_gets_hint(src, off, true))
+                add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* its hint bits */
             add_line(out, &o, lp >> o.line_shift, W, split); /* unused */
             pruned = true;
         }
@@ -135,6 +178,7 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
             add_lines(out, &o, SB_PD_FLAGS, 2, W, split);     /* pd_flags |= ... */
         add_lines(out, &o, SB_PD_PRUNE_XID, 4, W, split); /* pd_prune_xid = 0 */
     }
+    *dirtied = vacuum || hinted;
     return live;
 }
 
@@ -158,9 +202,10 @@ static uint64_t first_line(const struct sb_scan_trace *t, uint64_t block,
     return pool_address(t, block) >> lines->line_shift >> lines->slice_shift;
 }
 
-/* The op's walk of page block, fed to sim (a slice, or the whole model). */
+/* The op's walk of page block, fed to sim (a slice, or the whole model); *dirtied: whether the
+ * op stored into the page. */
 static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, bool vacuum,
-                        const struct sb_scan_trace *t, uint64_t block)
+                        const struct sb_scan_trace *t, uint64_t block, bool *dirtied)
 {
     uint16_t entry[BATCH_LINES];
     uint64_t live;
@@ -170,7 +215,7 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, b
     out.first = first_line(t, block, lines);
     out.list[0] = out.end[0] = entry;
     out.limit[0] = entry + BATCH_LINES;
-    live = walk_op(&out, lines, vacuum, table_page(t, block), t->page_size, false);
+    live = walk_op(&out, lines, vacuum, table_page(t, block), t->page_size, false, dirtied);
     sb_cachesim_access_lines(sim, out.first, entry, (size_t)(out.end[0] - entry));
     return live;
 }
@@ -202,19 +247,279 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
         sb_cachesim_fence(sim);
 }
 
+/* --- the write-back ---------------------------------------------------------------------------
+ * The replay keeps, per pool buffer, the block it holds (its tenant) and whether it is dirty;
+ * a dirty buffer is copied back to its tenant's IO cache page before a page is copied into it
+ * (writeback evict and checkpoint), and every checkpoint_pages pages (checkpoint) every dirty
+ * buffer is, in buffer order, after that page's op. At the start of a scan each buffer's
+ * tenant is the last block the trace put in it and it is dirty as the op left that page unless
+ * a checkpoint came after it (what the same scan leaves for the next: the steady state of the
+ * timed scans, whose replays then agree with each other). */
+#define NO_TENANT UINT64_MAX
+
+struct pool_state {
+    uint32_t nbuffers;
+    uint64_t *tenant; /* [nbuffers]: a block, or NO_TENANT */
+    uint8_t *dirty;   /* [nbuffers] */
+};
+
+/* Every how many pages the trace's checkpoints write the dirty buffers (0: no checkpoints;
+ * checkpoint_pages 0 stands for auto, the pool's buffers). */
+static uint32_t checkpoint_every(const struct sb_scan_trace *t, uint32_t nbuffers)
+{
+    if (t->writeback != SB_WRITEBACK_CHECKPOINT)
+        return 0;
+    return t->checkpoint_pages ? t->checkpoint_pages : nbuffers;
+}
+
+/* The buffers the trace's pool has: its nbuffers, or more if a victim lies beyond. */
+static uint32_t trace_buffers(const struct sb_scan_trace *t)
+{
+    uint32_t n = t->nbuffers;
+
+    for (uint64_t block = 0; block < t->npages; block++)
+        if (t->victims[block] >= n)
+            n = t->victims[block] + 1;
+    return n;
+}
+
+static void pool_state_free(struct pool_state *ps)
+{
+    free(ps->tenant);
+    free(ps->dirty);
+    ps->tenant = NULL;
+    ps->dirty = NULL;
+}
+
+static int pool_state_alloc(struct pool_state *ps, uint32_t nbuffers, struct sb_error *err)
+{
+    ps->nbuffers = nbuffers;
+    ps->tenant = calloc(nbuffers ? nbuffers : 1, sizeof *ps->tenant);
+    ps->dirty = calloc(nbuffers ? nbuffers : 1, sizeof *ps->dirty);
+    if (ps->tenant && ps->dirty)
+        return SB_OK;
+    pool_state_free(ps);
+    return sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's pool of %u buffers",
+                   nbuffers);
+}
+
+/* The buffers as a replayed scan finds them (see above): with checkpoints every n pages
+ * (checkpoint_pages, 0: none), a buffer whose last page came before the scan's last
+ * checkpoint (after page (npages / n) * n - 1, the replay counting pages from each scan's
+ * start) was cleaned by it. */
+static void pool_state_start(struct pool_state *ps, const struct sb_scan_trace *t,
+                             uint32_t checkpoint_pages)
+{
+    const uint64_t cleaned = checkpoint_pages ? t->npages / checkpoint_pages * checkpoint_pages
+                                              : 0; /* blocks below were checkpointed */
+
+    for (uint32_t b = 0; b < ps->nbuffers; b++) {
+        ps->tenant[b] = NO_TENANT;
+        ps->dirty[b] = 0;
+    }
+    for (uint64_t block = 0; block < t->npages; block++)
+        ps->tenant[t->victims[block]] = block;
+    for (uint32_t b = 0; b < ps->nbuffers; b++)
+        if (ps->tenant[b] != NO_TENANT && ps->tenant[b] >= cleaned)
+            ps->dirty[b] = op_dirties(t->op->pass, table_page(t, ps->tenant[b]), t->page_size);
+}
+
+static void pool_state_copy(struct pool_state *to, const struct pool_state *from)
+{
+    memcpy(to->tenant, from->tenant, from->nbuffers * sizeof *from->tenant);
+    memcpy(to->dirty, from->dirty, from->nbuffers * sizeof *from->dirty);
+}
+
+/* Solaris 10's xcopyin_nta (kernel solaris-nta, vocab/kernel.c) of len bytes, line by line:
+ * each 16-byte step prefetches src + 256 with prefetchnta, loads the source and stores the
+ * destination with movnti; the steps of one line prefetch one line (256 is a multiple of
+ * every line size), load one and fill one WC buffer whole. So per line: the prefetchnta of the
+ * line 256 bytes ahead (past the end of the source for the last ones, as the real loop
+ * does), the source line loaded, the destination line streamed; an mfence at the end. */
+static void feed_copy_nta(struct sb_cachesim *sim, uint64_t src, uint64_t dst, uint64_t len)
+{
+    const uint32_t line = sb_cachesim_line_size(sim);
+
+    for (uint64_t off = 0; off < len; off += line) {
+        sb_cachesim_prefetch_nta(sim, src + off + 256);
+        sb_cachesim_access(sim, src + off, line, false);
+        sb_cachesim_stream_store(sim, dst + off, line);
+    }
+    sb_cachesim_fence(sim);
+}
+
+/* Buffer's write-back to its tenant's IO cache page with the trace's write-back kernel: a
+ * temporal one (and pwrite, the kernel's copy_from_user, and none named) as a temporal copy,
+ * `nt` streamed and fenced, solaris-nta as feed_copy_nta where Solaris takes xcopyin_nta (at
+ * least 128 bytes, a multiple of 16: every page), else as its plain copy. */
+static void feed_writeback(struct sb_cachesim *sim, const struct sb_scan_trace *t,
+                           uint32_t buffer, uint64_t tenant)
+{
+    const struct sb_kernel *k = t->writeback_kernel;
+    const uint64_t len = t->page_size;
+    const uint64_t src = SB_SIM_POOL_BASE + (uint64_t)buffer * len;
+    const uint64_t dst = SB_SIM_IOCACHE_BASE + tenant * len;
+
+    if (k && k->prefetch_nta && len >= 128 && len % 16 == 0) {
+        feed_copy_nta(sim, src, dst, len);
+    } else if (!k || k->temporal || k->prefetch_nta) {
+        sb_cachesim_copy(sim, src, dst, len, false);
+    } else {
+        sb_cachesim_copy(sim, src, dst, len, true);
+        sb_cachesim_fence(sim);
+    }
+}
+
+/* --- phases -----------------------------------------------------------------------------------
+ * The counts of a scan split by what the model was fed: each phase's are the counts' growth
+ * while its accesses were fed (read at each change of phase), so the phases add up to the
+ * scan's counts exactly. */
+struct phase_split {
+    struct sb_cachesim_counts *phase; /* [SB_NPHASES], or NULL: not split */
+    struct sb_cachesim_counts last;   /* the counts at the last change */
+    unsigned current;
+};
+
+static void phase_start(struct phase_split *ps, struct sb_cachesim *sim,
+                        struct sb_cachesim_counts *phases)
+{
+    ps->phase = phases;
+    ps->current = SB_PHASE_COPY_IN;
+    if (!phases)
+        return;
+    memset(phases, 0, SB_NPHASES * sizeof *phases);
+    sb_cachesim_read_counts(sim, &ps->last);
+}
+
+/* The counts since the last change go to the current phase; next is current from now on. */
+static void phase_close(struct phase_split *ps, struct sb_cachesim *sim, unsigned next)
+{
+    struct sb_cachesim_counts now, diff;
+
+    sb_cachesim_read_counts(sim, &now);
+    sb_cachesim_counts_sub(&diff, &now, &ps->last);
+    sb_cachesim_counts_add(&ps->phase[ps->current], &diff);
+    ps->last = now;
+    ps->current = next;
+}
+
+static inline void phase_enter(struct phase_split *ps, struct sb_cachesim *sim, unsigned next)
+{
+    if (ps->phase && ps->current != next)
+        phase_close(ps, sim, next);
+}
+
+static void phase_end(struct phase_split *ps, struct sb_cachesim *sim)
+{
+    if (ps->phase)
+        phase_close(ps, sim, ps->current);
+}
+
+/* --- one scan -------------------------------------------------------------------------------- */
+
+/* What the feed of one scan to one model (a slice or the whole) keeps. */
+struct scan_feed {
+    struct sb_cachesim *sim;
+    const struct sb_scan_trace *t;
+    struct op_lines lines; /* the model's own */
+    bool vacuum;
+    struct pool_state *pool; /* NULL with writeback none */
+    uint32_t checkpoint_pages; /* 0: no checkpoints */
+    struct phase_split split;
+};
+
+static void scan_feed_start(struct scan_feed *f, struct sb_cachesim *sim,
+                            const struct sb_scan_trace *t, struct pool_state *pool,
+                            struct sb_cachesim_counts *phases)
+{
+    f->sim = sim;
+    f->t = t;
+    op_lines_of(sim, &f->lines);
+    f->vacuum = t->op->pass == sb_heap_vacuum;
+    f->pool = t->writeback != SB_WRITEBACK_NONE ? pool : NULL;
+    f->checkpoint_pages = f->pool ? checkpoint_every(t, pool->nbuffers) : 0;
+    phase_start(&f->split, sim, phases);
+}
+
+static void write_back(struct scan_feed *f, uint32_t buffer)
+{
+    phase_enter(&f->split, f->sim, SB_PHASE_WRITEBACK);
+    feed_writeback(f->sim, f->t, buffer, f->pool->tenant[buffer]);
+    f->pool->dirty[buffer] = 0;
+}
+
+/* Page block's way in: its buffer written back first if dirty, then the copy. */
+static void feed_page_in(struct scan_feed *f, uint64_t block)
+{
+    const uint32_t buffer = f->t->victims[block];
+
+    if (f->pool && f->pool->dirty[buffer])
+        write_back(f, buffer);
+    phase_enter(&f->split, f->sim, SB_PHASE_COPY_IN);
+    feed_copy(f->sim, f->t, block);
+    if (f->pool)
+        f->pool->tenant[buffer] = block;
+}
+
+/* After page block's op (dirtied: whether it stored into the page): the buffer's dirty bit,
+ * and a checkpoint when it is due. */
+static void feed_page_done(struct scan_feed *f, uint64_t block, bool dirtied)
+{
+    if (!f->pool)
+        return;
+    f->pool->dirty[f->t->victims[block]] |= dirtied;
+    if (f->checkpoint_pages && (block + 1) % f->checkpoint_pages == 0)
+        for (uint32_t b = 0; b < f->pool->nbuffers; b++)
+            if (f->pool->dirty[b])
+                write_back(f, b);
+}
+
+/* sb_sim_feed_scan's loop, with the pool's state (NULL: writeback none) and the phases (NULL:
+ * not split). */
+static uint64_t feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t,
+                          struct pool_state *pool, struct sb_cachesim_counts *phases)
+{
+    uint64_t live = 0;
+    struct scan_feed f;
+
+    scan_feed_start(&f, sim, t, pool, phases);
+    for (uint64_t block = 0; block < t->npages; block++) {
+        bool dirtied = false;
+        feed_page_in(&f, block);
+        if (t->op->pass) {
+            phase_enter(&f.split, sim, SB_PHASE_OP);
+            live += feed_op(sim, &f.lines, f.vacuum, t, block, &dirtied);
+        }
+        feed_page_done(&f, block, dirtied);
+    }
+    phase_end(&f.split, sim);
+    return live;
+}
+
+int sb_sim_feed_scan_phases(struct sb_cachesim *sim, const struct sb_scan_trace *t,
+                            struct sb_cachesim_counts *phases, uint64_t *live,
+                            struct sb_error *err)
+{
+    struct pool_state pool = {0, NULL, NULL};
+    int status = SB_OK;
+
+    if (t->writeback != SB_WRITEBACK_NONE) {
+        status = pool_state_alloc(&pool, trace_buffers(t), err);
+        if (status != SB_OK)
+            return status;
+        pool_state_start(&pool, t, checkpoint_every(t, pool.nbuffers));
+    }
+    *live = feed_scan(sim, t, t->writeback != SB_WRITEBACK_NONE ? &pool : NULL, phases);
+    pool_state_free(&pool);
+    return status;
+}
+
 uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *t)
 {
-    const bool vacuum = t->op->pass == sb_heap_vacuum;
-    uint64_t live = 0;
-    struct op_lines lines;
+    struct sb_error err = {0};
+    uint64_t live;
 
-    op_lines_of(sim, &lines);
-    for (uint64_t block = 0; block < t->npages; block++) {
-        feed_copy(sim, t, block);
-        if (t->op->pass)
-            live += feed_op(sim, &lines, vacuum, t, block);
-    }
-    return live;
+    return sb_sim_feed_scan_phases(sim, t, NULL, &live, &err) == SB_OK ? live : UINT64_MAX;
 }
 
 /* --- the slices' shared walk ------------------------------------------------------------------
@@ -237,6 +542,7 @@ struct walked_page { /* on a host cache line of its own: its walker writes it wh
     _Alignas(SB_HOST_LINE) _Atomic uint64_t ready; /* the page's number + 1 once walked */
     uint64_t live;
     bool overflow; /* a slice's list did not fit: each slice walks the page itself */
+    bool dirtied;  /* the op stored into the page */
     uint32_t n[MAX_SLICES];
 };
 
@@ -281,6 +587,7 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
     const struct sb_scan_trace *t = w->trace;
     struct walked_page *wp = &w->page[page % RING_PAGES];
     struct op_out out;
+    bool dirtied;
 
     if (page >= RING_PAGES)
         for (unsigned k = 0; k < w->nslices; k++)
@@ -290,7 +597,9 @@ static void walk_shared(struct shared_walk *w, uint64_t page)
         out.list[k] = out.end[k] = slot_list(w, page, k);
         out.limit[k] = out.list[k] + PAGE_ENTRIES / w->nslices;
     }
-    wp->live = walk_op(&out, &w->lines, w->vacuum, table_page(t, page), t->page_size, true);
+    wp->live = walk_op(&out, &w->lines, w->vacuum, table_page(t, page), t->page_size, true,
+                       &dirtied);
+    wp->dirtied = dirtied;
     wp->overflow = out.overflow;
     for (unsigned k = 0; k < w->nslices; k++)
         wp->n[k] = (uint32_t)(out.end[k] - out.list[k]);
@@ -315,28 +624,34 @@ static void walk_ahead(struct shared_walk *w, uint64_t page)
     }
 }
 
-/* sb_sim_feed_scan for slice number slice (sim), with the op's walk shared. */
-static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim, unsigned slice)
+/* feed_scan for slice number slice (sim), with the op's walk shared. */
+static uint64_t feed_scan_shared(struct shared_walk *w, struct sb_cachesim *sim, unsigned slice,
+                                 struct pool_state *pool, struct sb_cachesim_counts *phases)
 {
     const struct sb_scan_trace *t = w->trace;
-    struct op_lines own;
     uint64_t live = 0;
+    struct scan_feed f;
 
-    op_lines_of(sim, &own);
+    scan_feed_start(&f, sim, t, pool, phases);
     for (uint64_t page = 0; page < t->npages; page++) {
         struct walked_page *wp = &w->page[page % RING_PAGES];
+        bool dirtied;
         walk_ahead(w, page);
         wait_for(&wp->ready, page + 1);
-        feed_copy(sim, t, page);
+        feed_page_in(&f, page);
+        phase_enter(&f.split, sim, SB_PHASE_OP);
         if (wp->overflow) {
-            live += feed_op(sim, &own, w->vacuum, t, page);
+            live += feed_op(sim, &f.lines, w->vacuum, t, page, &dirtied);
         } else {
-            sb_cachesim_access_lines(sim, first_line(t, page, &own), slot_list(w, page, slice),
-                                     wp->n[slice]);
+            sb_cachesim_access_lines(sim, first_line(t, page, &f.lines),
+                                     slot_list(w, page, slice), wp->n[slice]);
             live += wp->live;
+            dirtied = wp->dirtied;
         }
+        feed_page_done(&f, page, dirtied);
         atomic_store_explicit(&w->done[slice].pages, page + 1, memory_order_release);
     }
+    phase_end(&f.split, sim);
     return live;
 }
 
@@ -355,7 +670,9 @@ struct slice_job {
     const struct sb_scan_trace *trace;
     struct shared_walk *walk;
     _Atomic int *mode; /* set once every thread has started, or could not */
-    struct sb_cachesim_counts counts;
+    struct pool_state *pool; /* the slice's own (writeback), else NULL */
+    bool split;              /* phases wanted */
+    struct sb_cachesim_counts counts, phases[SB_NPHASES];
     uint64_t live;
 };
 
@@ -368,9 +685,10 @@ static void *slice_replay(void *arg)
         sched_yield();
     sb_cachesim_reset_counts(job->sim);
     if (mode == MODE_SHARED)
-        job->live = feed_scan_shared(job->walk, job->sim, job->index);
+        job->live = feed_scan_shared(job->walk, job->sim, job->index, job->pool,
+                                     job->split ? job->phases : NULL);
     else
-        job->live = sb_sim_feed_scan(job->sim, job->trace);
+        job->live = feed_scan(job->sim, job->trace, job->pool, job->split ? job->phases : NULL);
     sb_cachesim_read_counts(job->sim, &job->counts);
     return NULL;
 }
@@ -417,15 +735,61 @@ void sb_sim_model_destroy(struct sb_sim_model *m)
 
 unsigned sb_sim_model_slices(const struct sb_sim_model *m) { return m->nslices; }
 
-uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace *trace,
-                             struct sb_cachesim_counts *counts)
+/* The pools' states of a replay with write-back: pools[0] the scan's start (copied into the
+ * others), pools[1 + i] slice i's own. */
+static int pools_start(struct pool_state *pools, unsigned nslices,
+                       const struct sb_scan_trace *trace, struct sb_error *err)
 {
-    struct slice_job jobs[MAX_SLICES];
+    const uint32_t nbuffers = trace_buffers(trace);
+    int status = SB_OK;
+
+    for (unsigned i = 0; i <= nslices && status == SB_OK; i++)
+        status = pool_state_alloc(&pools[i], nbuffers, err);
+    if (status != SB_OK)
+        return status;
+    pool_state_start(&pools[0], trace, checkpoint_every(trace, nbuffers));
+    for (unsigned i = 1; i <= nslices; i++)
+        pool_state_copy(&pools[i], &pools[0]);
+    return SB_OK;
+}
+
+/* Runs the jobs: slices 1.. on threads of their own, slice 0 (and any slice whose thread did
+ * not start) on the caller's; the walk shared only if every thread started. */
+static void run_jobs(struct slice_job *jobs, unsigned nslices, bool shared, _Atomic int *mode)
+{
     pthread_t thread[MAX_SLICES];
     bool threaded[MAX_SLICES] = {false}, all_started = true;
+
+    for (unsigned i = 1; i < nslices; i++) {
+        threaded[i] = pthread_create(&thread[i], NULL, slice_replay, &jobs[i]) == 0;
+        all_started &= threaded[i];
+    }
+    /* shared only if every slice runs at once: a slice run later would wait for ever */
+    atomic_store_explicit(mode, shared && all_started ? MODE_SHARED : MODE_ALONE,
+                          memory_order_release);
+    for (unsigned i = 0; i < nslices; i++)
+        if (!threaded[i])
+            slice_replay(&jobs[i]);
+    for (unsigned i = 0; i < nslices; i++)
+        if (threaded[i])
+            pthread_join(thread[i], NULL);
+}
+
+int sb_sim_model_replay_phases(struct sb_sim_model *m, const struct sb_scan_trace *trace,
+                               struct sb_cachesim_counts *counts,
+                               struct sb_cachesim_counts *phases, uint64_t *live,
+                               struct sb_error *err)
+{
+    struct slice_job jobs[MAX_SLICES];
+    struct pool_state pools[MAX_SLICES + 1];
+    const bool writeback = trace->writeback != SB_WRITEBACK_NONE;
     struct shared_walk *walk = NULL;
     _Atomic int mode = MODE_UNDECIDED;
+    int status = SB_OK;
 
+    memset(pools, 0, sizeof pools);
+    if (writeback && (status = pools_start(pools, m->nslices, trace, err)) != SB_OK)
+        goto out;
     /* the shared walk, when there is an op to walk and more than one slice: its counters and
      * the ring's pages (numbered from 0 again) start afresh */
     if (m->walk && trace->op->pass) {
@@ -440,25 +804,36 @@ uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace 
     }
     for (unsigned i = 0; i < m->nslices; i++)
         jobs[i] = (struct slice_job){.sim = m->slice[i], .index = i, .trace = trace,
-                                     .walk = walk, .mode = &mode};
-    for (unsigned i = 1; i < m->nslices; i++) {
-        threaded[i] = pthread_create(&thread[i], NULL, slice_replay, &jobs[i]) == 0;
-        all_started &= threaded[i];
-    }
-    /* shared only if every slice runs at once: a slice run later would wait for ever */
-    atomic_store_explicit(&mode, walk && all_started ? MODE_SHARED : MODE_ALONE,
-                          memory_order_release);
-    /* slice 0 here, and any slice whose thread could not start (the same counts, later) */
-    for (unsigned i = 0; i < m->nslices; i++)
-        if (!threaded[i])
-            slice_replay(&jobs[i]);
+                                     .walk = walk, .mode = &mode,
+                                     .pool = writeback ? &pools[1 + i] : NULL,
+                                     .split = phases != NULL};
+    run_jobs(jobs, m->nslices, walk != NULL, &mode);
     memset(counts, 0, sizeof *counts);
+    if (phases)
+        memset(phases, 0, SB_NPHASES * sizeof *phases);
     for (unsigned i = 0; i < m->nslices; i++) {
-        if (threaded[i])
-            pthread_join(thread[i], NULL);
         sb_cachesim_counts_add(counts, &jobs[i].counts);
+        for (unsigned p = 0; phases && p < SB_NPHASES; p++)
+            sb_cachesim_counts_add(&phases[p], &jobs[i].phases[p]);
     }
-    return jobs[0].live;
+    *live = jobs[0].live;
+out:
+    for (unsigned i = 0; i <= MAX_SLICES; i++)
+        pool_state_free(&pools[i]);
+    return status;
+}
+
+uint64_t sb_sim_model_replay(struct sb_sim_model *m, const struct sb_scan_trace *trace,
+                             struct sb_cachesim_counts *counts)
+{
+    struct sb_error err = {0};
+    uint64_t live;
+
+    if (sb_sim_model_replay_phases(m, trace, counts, NULL, &live, &err) != SB_OK) {
+        memset(counts, 0, sizeof *counts);
+        return UINT64_MAX;
+    }
+    return live;
 }
 
 enum sb_cachesim_code sb_sim_model_code(const struct sb_sim_model *m)

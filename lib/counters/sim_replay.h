@@ -17,9 +17,28 @@
 /* Feeds the model one scan of the trace: for each page in block order the copy (each line of
  * the IO-cache page read, each line of the pool buffer written: stored by a temporal kernel,
  * streamed through the WC buffers and fenced by `nt`), then the op's reads and writes, walked
- * on the source page. A slice keeps only its own lines of the same feed. Returns the live
- * tuples the op's walk saw (the op's own count; 0 for op none). */
+ * on the source page (count's hint-bit stores where a tuple lacks them, vacuum's). A slice
+ * keeps only its own lines of the same feed. Returns the live tuples the op's walk saw (the
+ * op's own count; 0 for op none); UINT64_MAX if a trace with write-back found no memory for
+ * the pool's state.
+ * With write-back (trace->writeback evict or checkpoint) the replay keeps each buffer's tenant
+ * block and dirty bit (at the start: the last block the trace put in it, dirty as the op left
+ * that page: vacuum always, count where it set hint bits) and feeds, before a page's copy into
+ * a dirty buffer, and (checkpoint) every checkpoint_pages pages for every dirty buffer in
+ * buffer order, the write-back copy from the buffer to its tenant's IO cache page with the
+ * write-back kernel's accesses: a temporal kernel's (and pwrite's) as a temporal copy, `nt`'s
+ * streamed and fenced, solaris-nta's as xcopyin_nta makes them (per line: prefetchnta 256 bytes
+ * ahead on the source, the source line loaded, the destination line streamed; a fence at the
+ * end; see doc/cache-model.md). */
 uint64_t sb_sim_feed_scan(struct sb_cachesim *sim, const struct sb_scan_trace *trace);
+
+/* The same, the counts also split by phase when phases is not NULL: phases[SB_NPHASES]
+ * (counters/interface.h) get the counts' growth while the model was fed each phase's accesses
+ * (copy_in: the copy and a bigtable's DMA; op; writeback), adding up to the scan's. SB_ERR_RUN
+ * when out of memory for the pool's state. */
+int sb_sim_feed_scan_phases(struct sb_cachesim *sim, const struct sb_scan_trace *trace,
+                            struct sb_cachesim_counts *phases, uint64_t *live,
+                            struct sb_error *err);
 
 /* A model as slices, each replayed by a thread of its own (slice 0 by the caller's). */
 struct sb_sim_model;
@@ -40,6 +59,15 @@ unsigned sb_sim_model_slices(const struct sb_sim_model *model);
  * the same counts either way. */
 uint64_t sb_sim_model_replay(struct sb_sim_model *model, const struct sb_scan_trace *trace,
                              struct sb_cachesim_counts *counts);
+
+/* The same, with the counts split by phase when phases is not NULL (phases[SB_NPHASES], summed
+ * over the slices as the counts are), the live tuples in *live, and SB_ERR_RUN when out of
+ * memory for the pool's state (a trace with write-back; sb_sim_model_replay then gives
+ * UINT64_MAX and zero counts). */
+int sb_sim_model_replay_phases(struct sb_sim_model *model, const struct sb_scan_trace *trace,
+                               struct sb_cachesim_counts *counts,
+                               struct sb_cachesim_counts *phases, uint64_t *live,
+                               struct sb_error *err);
 
 /* The machine code the slices run (sb_cachesim_code_of), and every slice made to run code
  * (sb_cachesim_use_code: false, and none changed, if this build or CPU has no such code). */

@@ -309,6 +309,111 @@ static void test_exclusive_victim_cache(void **state)
     sb_cachesim_destroy(s);
 }
 
+static void nta(struct sb_cachesim *s, int l) { sb_cachesim_prefetch_nta(s, AT(l)); }
+
+/* prefetchnta over K8's exclusive L2 (AMD 25112 rev 3.06 section 5.6), L1d and L2 each one set
+ * of 2 ways, LRU.
+ *   nta A     L1, L2 miss; memory: A into L1d only, marked      L1 [A']     L2 []
+ *   nta A     in L1d: nothing (no count, no recency)
+ *   read B    miss both                                          L1 [B A']   L2 []
+ *   read A    L1 hit (the mark stays)                            L1 [A' B]   L2 []
+ *   read C    L1 evicts B (unmarked) into L2                     L1 [C A']   L2 [B]
+ *   read D    L1 evicts A' clean: dropped, not into L2           L1 [D C]    L2 [B]
+ *   nta B     L2 hit: as a load's, B moves up unmarked; L1 evicts C into L2
+ *                                                                L1 [B D]    L2 [C]
+ *   nta E     memory; L1 evicts D into L2                        L1 [E' B]   L2 [D C]
+ *   write E   L1 hit: E' dirty (marked)                          L1 [E'* B]
+ *   read F    L1 evicts B into L2 (evicts C)                     L1 [F E'*]  L2 [B D]
+ *   read G    L1 evicts E'* dirty: a write-back into L2 as any   L1 [G F]    L2 [E* B]
+ * Memory reads A B C D E F G = 7 lines. L1d (prefetches count neither): misses 5 (reads B C D
+ * F G), hits 2 (read A, write E), write-backs 1 (E), line accesses 7. L2: misses 7 (reads B C
+ * D F G, nta A, nta E), hits 1 (nta B), fills 5 (L1d's evictions B, C, D, B, E; not A'),
+ * write-backs 0 (the dirty E is still there), nothing written to memory.
+ * nta_prefetches 2 (A, E: from memory). */
+static void test_prefetch_nta_victim_l2(void **state)
+{
+    struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
+                                         level(2 * LINE, 2, SB_REPL_LRU, SB_INCL_EXCLUSIVE)},
+                                     0, false};
+    struct sb_cachesim *s = make(&cfg);
+    struct sb_cachesim_counts n;
+    bool dirty = false;
+
+    (void)state;
+    nta(s, A);
+    assert_true(in(s, 0, A));
+    assert_false(in(s, 1, A));
+    nta(s, A), rd(s, B), rd(s, A), rd(s, C);
+    assert_true(in(s, 1, B));
+    rd(s, D);
+    assert_false(in(s, 0, A) || in(s, 1, A));
+    nta(s, B);
+    assert_true(in(s, 0, B) && in(s, 1, C));
+    assert_false(in(s, 1, B));
+    nta(s, E), wr(s, E), rd(s, F);
+    assert_true(in(s, 1, B) && in(s, 1, D));
+    rd(s, G);
+    assert_true(sb_cachesim_holds(s, 1, AT(E), &dirty) && dirty);
+    n = counts(s);
+    assert_int_equal(n.level[0].misses, 5);
+    assert_int_equal(n.level[0].hits, 2);
+    assert_int_equal(n.level[0].writebacks, 1);
+    assert_int_equal(n.level[1].misses, 7);
+    assert_int_equal(n.level[1].hits, 1);
+    assert_int_equal(n.level[1].fills, 5);
+    assert_int_equal(n.level[1].writebacks, 0);
+    assert_int_equal(n.nta_prefetches, 2);
+    assert_int_equal(n.prefetches, 0);
+    assert_int_equal(n.line_accesses, 7);
+    assert_int_equal(n.mem_read_bytes, 7 * LINE);
+    assert_int_equal(n.mem_write_bytes, 0);
+    sb_cachesim_destroy(s);
+}
+
+/* prefetchnta over a non-inclusive L2 and over an inclusive one (each one set: L1d 2 ways, L2
+ * 4 ways, LRU). Non-inclusive: nta A fills L1d only (a load would fill L2 too); read A hits
+ * L1d; read B, read C evict A' clean (silently, as any clean line over a non-inclusive L2): A
+ * is then nowhere, and read A misses both and reads memory again: 4 memory reads, L2 fills 3
+ * (B, C, A: loads' fills), nta_prefetches 1. Inclusive: nta A fills L2 and L1d (L2 holds
+ * what L1d holds); after reads B, C, read A misses L1d and hits L2: 3 memory reads. */
+static void test_prefetch_nta_other_l2(void **state)
+{
+    struct sb_cachesim_config ni = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
+                                        level(4 * LINE, 4, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE)},
+                                    0, false};
+    struct sb_cachesim_config incl = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
+                                          level(4 * LINE, 4, SB_REPL_LRU, SB_INCL_INCLUSIVE)},
+                                      0, false};
+    struct sb_cachesim *s = make(&ni);
+    struct sb_cachesim_counts n;
+
+    (void)state;
+    nta(s, A);
+    assert_true(in(s, 0, A));
+    assert_false(in(s, 1, A));
+    rd(s, A), rd(s, B), rd(s, C);
+    assert_false(in(s, 0, A) || in(s, 1, A));
+    rd(s, A);
+    n = counts(s);
+    assert_int_equal(n.level[0].hits, 1);
+    assert_int_equal(n.level[0].misses, 3);
+    assert_int_equal(n.level[1].misses, 4);
+    assert_int_equal(n.level[1].fills, 3);
+    assert_int_equal(n.nta_prefetches, 1);
+    assert_int_equal(n.mem_read_bytes, 4 * LINE);
+    sb_cachesim_destroy(s);
+
+    s = make(&incl);
+    nta(s, A);
+    assert_true(in(s, 0, A) && in(s, 1, A));
+    rd(s, A), rd(s, B), rd(s, C), rd(s, A);
+    n = counts(s);
+    assert_int_equal(n.level[1].hits, 1);
+    assert_int_equal(n.level[1].misses, 3);
+    assert_int_equal(n.mem_read_bytes, 3 * LINE);
+    sb_cachesim_destroy(s);
+}
+
 /* Three levels, Zen-like: L2 inclusive of L1d, L3 an exclusive victim cache of L2.
  * L1d one set of 2 ways, L2 one set of 4 ways, L3 one set of 2 ways.
  *   read A B C D  miss everywhere; L2 [D C B A]; L1 [D C] (A, B evicted clean: L2 has them)
@@ -552,6 +657,8 @@ int main(void)
         cmocka_unit_test(test_non_inclusive),
         cmocka_unit_test(test_inclusive_back_invalidation),
         cmocka_unit_test(test_exclusive_victim_cache),
+        cmocka_unit_test(test_prefetch_nta_victim_l2),
+        cmocka_unit_test(test_prefetch_nta_other_l2),
         cmocka_unit_test(test_three_levels_victim_l3),
         cmocka_unit_test(test_write_combining),
         cmocka_unit_test(test_prefetcher),
