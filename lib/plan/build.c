@@ -127,6 +127,34 @@ static int load_machines(const struct sb_experiment *exp, struct sb_plan *plan,
     return SB_OK;
 }
 
+/* statements overrides op: op must be one value, left at its default (the registry's or the
+ * embedded default experiment's) or naming the last statement; the shared pool runs no
+ * sequences. */
+static int check_statements(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *st = &exp->settings[SB_K_STATEMENTS], *op = &exp->settings[SB_K_OP];
+    const struct sb_setting *shared = &exp->settings[SB_K_SHARED_POOL];
+    const struct sb_op *ops[SB_MAX_STATEMENTS];
+    uint32_t n = 0;
+    int status = sb_statements_parse(st->values[0], ops, &n, err);
+
+    bool op_default = strcmp(op->origin, "default") == 0 ||
+                      strncmp(op->origin, "embedded default", 16) == 0;
+
+    if (status != SB_OK || n == 0)
+        return status;
+    if (op->nvalues > 1 || (!op_default && sb_op_find(op->values[0]) != ops[n - 1]))
+        return sb_fail(err, SB_ERR_INPUT, "%s: op: op = %s disagrees with statements = %s (set "
+                       "at %s): the last statement is the op measured; leave op unset or make "
+                       "it %s", op->origin, op->values[0], st->values[0], st->origin,
+                       ops[n - 1]->name);
+    for (int i = 0; i < shared->nvalues; i++)
+        if (shared->numbers[i])
+            return sb_fail(err, SB_ERR_INPUT, "%s: statements: the shared pool (shared_pool = "
+                           "yes, %s) runs one op, not a sequence", st->origin, shared->origin);
+    return SB_OK;
+}
+
 /* The schedule's keys; an automatic seed from the clock. */
 static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
 {
@@ -191,6 +219,11 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
     run->page_size = (uint32_t)number_of(exp, idx, SB_K_PAGE_SIZE);
     run->op = sb_op_find(text_of(exp, idx, SB_K_OP));
+    /* checked when read: the last statement, when there are any, is the op measured */
+    sb_statements_parse(exp->settings[SB_K_STATEMENTS].values[0], run->statements,
+                        &run->nstatements, &(struct sb_error){0});
+    if (run->nstatements)
+        run->op = run->statements[run->nstatements - 1];
     run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
     run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
     run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
@@ -249,6 +282,8 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         return status;
     plan_header(exp, plan);
     status = sb_plan_check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = check_statements(exp, err);
     if (status == SB_OK)
         status = sb_plan_check_sim_threads(exp, err);
     if (status == SB_OK)
