@@ -243,9 +243,9 @@ int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
         sum = sb_page_checksum(pool->buffers + (size_t)b * p->page_size, p->page_size);
         if (sum != expected[pool->tag[b]])
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u holds page %lld "
-                           "after op %s with checksum %08x, expected %08x", p->name, b,
-                           (long long)pool->tag[b], pool->tag_op[b]->name, sum,
-                           expected[pool->tag[b]]);
+                           "with checksum %08x, expected %08x (after op %s)", p->name, b,
+                           (long long)pool->tag[b], sum, expected[pool->tag[b]],
+                           pool->tag_op[b]->name);
         (*checked)++;
     }
     return SB_OK;
