@@ -11,7 +11,7 @@
 #include "counters/counters.h"
 #include "host/host.h"
 #include "stats/stats.h"
-#include "vocab/op.h"
+#include "vocab/vocab.h"
 
 struct sb_validation {
     bool ok;
