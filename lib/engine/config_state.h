@@ -25,6 +25,9 @@ struct phase {
     uint32_t passes;
     bool timed;        /* note the CPUs the scanners ran on */
     uint32_t *trace;   /* NULL, or where to record the buffer of every block of the first pass */
+    const struct sb_op *op; /* the statement run (NULL: the run's op) */
+    uint32_t *record;  /* NULL, or where scanner 0 records the buffer of every block of the last
+                          pass (statements) */
 };
 
 /* One scanner's pool, policy, loop state and what it did in the last phase. */
@@ -55,6 +58,9 @@ struct sb_config {
     _Atomic uint32_t *seen;     /* validation: reads of each page of each table */
     uint32_t *victims[TRACED_SCANS]; /* tracing backend: the buffer of every block of the first
                                         pass of the first timed scans (one scanner) */
+    uint32_t *statement_seq[SB_MAX_STATEMENTS]; /* statements: scanner 0's buffer of every
+                                                   block in each statement's last pass of the
+                                                   last timed scan (NULL: not recorded) */
     struct sb_run_result res;
     uint32_t scans_warm;        /* warm-up scans done */
     uint32_t scans_total;       /* every scan the row check has numbered */

@@ -75,6 +75,7 @@ static int prepare_slots(struct sb_config *cfg, struct sb_error *err)
         struct slot *sl = &cfg->slots[i];
         sl->rec = &res->scanners[i];
         sl->scanner.p = p;
+        sl->scanner.op = p->op;
         sl->scanner.ioc = &cfg->tables[sl->rec->table];
         sl->scanner.table_id = sl->rec->table;
         if (cfg->use_shared) {
@@ -123,6 +124,22 @@ static int open_counters(struct sb_config *cfg, struct sb_error *err)
     return SB_OK;
 }
 
+/* statements: each one's report, and the buffer sequences scanner 0 records of them (its own
+ * pool and its own table's pages; not when scanners divide one table). */
+static int prepare_statements(struct sb_config *cfg, struct sb_error *err)
+{
+    const struct sb_run_params *p = cfg->p;
+    bool record = !cfg->use_shared && !(p->shared_table && cfg->nworkers > 1);
+
+    cfg->res.nstatements = p->nstatements;
+    for (uint32_t i = 0; i < p->nstatements; i++) {
+        cfg->res.statements[i].op = p->statements[i]->name;
+        if (record && !(cfg->statement_seq[i] = calloc(cfg->tables[0].npages, sizeof(uint32_t))))
+            return sb_fail(err, SB_ERR_RUN, "out of memory for the statements of %s", p->name);
+    }
+    return SB_OK;
+}
+
 /* The settling pass: as many pages as a scanner's pool footprint holds (the table at most). */
 static uint64_t settle_pages_of(const struct sb_run_params *p)
 {
@@ -138,6 +155,11 @@ static int prepare(struct sb_config *cfg, uint32_t capacity, struct sb_error *er
 
     for (uint32_t t = 0; status == SB_OK && t < cfg->ntables; t++)
         status = sb_iocache_expect_op(&cfg->tables[t], p->op, err);
+    for (uint32_t i = 0; status == SB_OK && i < p->nstatements; i++)
+        for (uint32_t t = 0; status == SB_OK && t < cfg->ntables; t++)
+            status = sb_iocache_expect_op(&cfg->tables[t], p->statements[i], err);
+    if (status == SB_OK)
+        status = prepare_statements(cfg, err);
     if (status != SB_OK)
         return status;
     cfg->res.iocache_placement = cfg->tables[0].placement;
@@ -200,6 +222,8 @@ void sb_config_release(struct sb_config *cfg)
     free(cfg->seen);
     for (int r = 0; r < TRACED_SCANS; r++)
         free(cfg->victims[r]);
+    for (int i = 0; i < SB_MAX_STATEMENTS; i++)
+        free(cfg->statement_seq[i]);
     free(cfg);
 }
 

@@ -83,7 +83,9 @@ static void scan_part(struct sb_config *cfg, struct slot *sl, const struct phase
         return;
     }
     for (uint32_t pass = 0; pass < ph->passes && sl->status == SB_OK; pass++) {
-        s->victims = pass == 0 ? ph->trace : NULL;
+        s->victims = pass == 0 && ph->trace                          ? ph->trace
+                     : pass + 1 == ph->passes && sl == &cfg->slots[0] ? ph->record
+                                                                      : NULL;
         scan_range(sl, ph, 0, end, seen);
     }
     s->victims = NULL;
@@ -101,6 +103,7 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
     struct sb_placement_found thread_policy;
 
     sl->rows = 0;
+    s->op = ph->op ? ph->op : cfg->p->op;
     if (sl->status != SB_OK)
         return;
     /* pages the kernel reads for a file go where the table was asked to be */
@@ -135,17 +138,16 @@ static const char *scan_label(const struct sb_config *cfg, char *buf, size_t len
     return buf;
 }
 
-static int check_rows(const struct sb_config *cfg, uint64_t rows, uint64_t want, const char *who,
-                      struct sb_error *err)
+static int check_rows(const struct sb_config *cfg, const struct sb_op *op, uint64_t rows,
+                      uint64_t want, const char *who, struct sb_error *err)
 {
-    const struct sb_run_params *p = cfg->p;
     char scan[32];
 
-    if (!p->op->counts_rows || rows == want)
+    if (!op->counts_rows || rows == want)
         return SB_OK;
     return sb_fail(err, SB_ERR_RUN, "%s: validation failed: %s%sop %s saw %llu live rows, the "
-                   "table has %llu", p->name, scan_label(cfg, scan, sizeof scan), who,
-                   p->op->name, (unsigned long long)rows, (unsigned long long)want);
+                   "table has %llu", cfg->p->name, scan_label(cfg, scan, sizeof scan), who,
+                   op->name, (unsigned long long)rows, (unsigned long long)want);
 }
 
 static int check_pages(const struct sb_config *cfg, uint64_t pages, uint64_t want,
@@ -160,9 +162,10 @@ static int check_pages(const struct sb_config *cfg, uint64_t pages, uint64_t wan
                    (unsigned long long)pages, (unsigned long long)want);
 }
 
-/* After a whole scan of `passes` (numbered: a warm-up or timed scan): each scanner's errors,
- * rows and pages, the shared pool's pins. */
-static int collect(struct sb_config *cfg, uint32_t passes, bool numbered, struct sb_error *err)
+/* After a whole scan of `passes` of op (numbered: a warm-up or timed scan): each scanner's
+ * errors, rows and pages, the shared pool's pins. */
+static int collect(struct sb_config *cfg, const struct sb_op *op, uint32_t passes, bool numbered,
+                   struct sb_error *err)
 {
     const struct sb_iocache *t = &cfg->tables[0];
     uint64_t rows = 0, pages = 0;
@@ -180,12 +183,12 @@ static int collect(struct sb_config *cfg, uint32_t passes, bool numbered, struct
         pages += sl->pages;
         snprintf(who, sizeof who, "scanner %u: ", i);
         if (cfg->ntables > 1 && status == SB_OK)
-            status = check_rows(cfg, sl->rows, passes * t->live_rows, who, err);
+            status = check_rows(cfg, op, sl->rows, passes * t->live_rows, who, err);
         if (cfg->ntables > 1 && status == SB_OK)
             status = check_pages(cfg, sl->pages, passes * t->npages, who, err);
     }
     if (cfg->ntables == 1 && status == SB_OK)
-        status = check_rows(cfg, rows, passes * t->live_rows,
+        status = check_rows(cfg, op, rows, passes * t->live_rows,
                             cfg->nworkers > 1 ? "all scanners: " : "", err);
     if (cfg->ntables == 1 && status == SB_OK)
         status = check_pages(cfg, pages, passes * t->npages,
@@ -214,12 +217,41 @@ static void run_phase(struct sb_config *cfg, const struct phase *ph, bool timed_
     sb_team_run(cfg->team, ph);
 }
 
-/* A full untimed scan with its row check; *seconds: how long it took (first start to last end). */
+/* statements: what scanner 0 did in statement i of a kept timed scan. */
+static void note_statement(struct sb_config *cfg, uint32_t i)
+{
+    cfg->res.statements[i].pages += cfg->slots[0].pages;
+    cfg->res.statements[i].visits += cfg->slots[0].visits;
+}
+
+/* statements: the ones before the last, in order, one untimed pass each, with their row checks;
+ * keep: a kept timed scan's (noted, their buffers recorded). */
+static int prelude(struct sb_config *cfg, bool keep, struct sb_error *err)
+{
+    const struct sb_run_params *p = cfg->p;
+    int status = SB_OK;
+
+    for (uint32_t i = 0; i + 1 < p->nstatements && status == SB_OK; i++) {
+        const struct phase ph = {PHASE_SCAN, 1, false, NULL, p->statements[i],
+                                 keep ? cfg->statement_seq[i] : NULL};
+        run_phase(cfg, &ph, false);
+        status = collect(cfg, ph.op, 1, false, err);
+        if (status == SB_OK && keep)
+            note_statement(cfg, i);
+    }
+    return status;
+}
+
+/* A full untimed scan (the statements before the last, then the last) with its row checks;
+ * *seconds: how long the last took (first start to last end). */
 static int untimed_scan(struct sb_config *cfg, double *seconds, struct sb_error *err)
 {
-    const struct phase ph = {PHASE_SCAN, 1, false, NULL};
+    const struct phase ph = {PHASE_SCAN, 1, false, NULL, NULL, NULL};
     double first, last;
+    int status = prelude(cfg, false, err);
 
+    if (status != SB_OK)
+        return status;
     run_phase(cfg, &ph, false);
     first = cfg->slots[0].t_start;
     last = cfg->slots[0].t_end;
@@ -228,23 +260,23 @@ static int untimed_scan(struct sb_config *cfg, double *seconds, struct sb_error 
         last = fmax(last, cfg->slots[i].t_end);
     }
     *seconds = last - first;
-    return collect(cfg, 1, true, err);
+    return collect(cfg, cfg->p->op, 1, true, err);
 }
 
 /* --- the phases -------------------------------------------------------------------------------- */
 
-/* Every page of every table read exactly once by the validation scan. */
-static int check_seen(struct sb_config *cfg, struct sb_error *err)
+/* Every page of every table read exactly once by the validation scan (once per statement). */
+static int check_seen(struct sb_config *cfg, uint32_t statements, struct sb_error *err)
 {
     const uint64_t npages = cfg->tables[0].npages;
 
     for (uint64_t i = 0; i < npages * cfg->ntables; i++) {
         uint32_t n = atomic_load(&cfg->seen[i]);
-        if (n != 1)
+        if (n != statements)
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu of table %llu was "
-                           "read %u times by the validation scan, not once", cfg->p->name,
+                           "read %u times by the validation scan, not %u", cfg->p->name,
                            (unsigned long long)(i % npages), (unsigned long long)(i / npages),
-                           n);
+                           n, statements);
     }
     cfg->res.validation.pages_read_once = npages * cfg->ntables;
     return SB_OK;
@@ -252,18 +284,24 @@ static int check_seen(struct sb_config *cfg, struct sb_error *err)
 
 int sb_config_validate(struct sb_config *cfg, struct sb_error *err)
 {
-    const struct phase ph = {PHASE_VALIDATE, 1, false, NULL};
+    const struct sb_run_params *p = cfg->p;
+    const uint32_t n = p->nstatements ? p->nstatements : 1;
     struct sb_validation *v = &cfg->res.validation;
-    int status;
+    int status = SB_OK;
 
-    run_phase(cfg, &ph, false);
-    status = collect(cfg, 1, false, err);
+    /* statements: each in order, its every page checked after the copy and after its op */
+    for (uint32_t s = 0; s < n && status == SB_OK; s++) {
+        const struct phase ph = {PHASE_VALIDATE, 1, false, NULL,
+                                 p->nstatements ? p->statements[s] : NULL, NULL};
+        run_phase(cfg, &ph, false);
+        status = collect(cfg, ph.op ? ph.op : p->op, 1, false, err);
+    }
     for (uint32_t i = 0; i < cfg->nworkers; i++) {
         v->pages_checked_after_copy += cfg->slots[i].v.pages_checked_after_copy;
         v->pages_checked_after_op += cfg->slots[i].v.pages_checked_after_op;
     }
     if (status == SB_OK)
-        status = check_seen(cfg, err);
+        status = check_seen(cfg, n, err);
     free(cfg->seen);
     cfg->seen = NULL;
     return status;
@@ -295,7 +333,7 @@ int sb_config_warm(struct sb_config *cfg, struct sb_error *err)
 /* The settling pass (and a warm file read again: another configuration may have dropped it). */
 static int settle(struct sb_config *cfg, struct sb_error *err)
 {
-    const struct phase ph = {PHASE_SETTLE, 1, false, NULL};
+    const struct phase ph = {PHASE_SETTLE, 1, false, NULL, NULL, NULL};
     int status = SB_OK;
 
     for (uint32_t t = 0; t < cfg->ntables && status == SB_OK; t++)
@@ -361,8 +399,10 @@ int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
     struct sb_counters *c = &res->counters;
     const unsigned rep = res->nreps;
     const bool count = !reference;
+    const uint32_t last = cfg->p->nstatements ? cfg->p->nstatements - 1 : 0;
     struct phase ph = {PHASE_SCAN, res->passes, count,
-                       count && rep < TRACED_SCANS ? cfg->victims[rep] : NULL};
+                       count && rep < TRACED_SCANS ? cfg->victims[rep] : NULL, NULL,
+                       count ? cfg->statement_seq[last] : NULL};
     int status = SB_OK;
     double steal;
 
@@ -370,6 +410,8 @@ int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
         return sb_fail(err, SB_ERR_RUN, "%s: no room for timed scan %u", cfg->p->name, rep + 1);
     if (settle_first)
         status = settle(cfg, err);
+    if (status == SB_OK)
+        status = prelude(cfg, count, err); /* statements: the ones before the measured one */
     if (status != SB_OK)
         return status;
     rec->cpu_start = sched_getcpu();
@@ -381,12 +423,16 @@ int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
         c->backend->stop(c, rep);
     rec->steal = sb_host_steal_seconds() - steal;
     rec->cpu_end = sched_getcpu();
-    status = collect(cfg, res->passes, true, err);
+    status = collect(cfg, cfg->p->op, res->passes, true, err);
     if (status != SB_OK)
         return status;
     note_timed(cfg, rec, count);
     if (!count)
         return SB_OK;
+    if (cfg->p->nstatements)
+        note_statement(cfg, last);
+    if (ph.record && ph.trace && ph.passes == 1) /* that pass recorded the trace instead */
+        memcpy(ph.record, ph.trace, cfg->tables[0].npages * sizeof *ph.record);
     res->scans[res->nreps++] = *rec;
     res->validation.scans_row_checked += cfg->p->op->counts_rows;
     return SB_OK;
@@ -412,6 +458,10 @@ int sb_config_finish(struct sb_config *cfg, struct sb_error *err)
                          (unsigned long long)res->shared.pages);
     if (res->nreps)
         res->clock_visits_per_page /= (double)res->pages_per_scan * res->passes * res->nreps;
+    for (uint32_t i = 0; res->nreps && i < res->nstatements && cfg->statement_seq[i]; i++)
+        sb_policy_sequence_shape(cfg->statement_seq[i], cfg->tables[0].npages,
+                                 cfg->slots[0].pool.nbuffers, &res->statements[i].footprint,
+                                 res->statements[i].shape, sizeof res->statements[i].shape);
     if (res->counters.backend && res->counters.nreps > res->nreps)
         res->counters.nreps = res->nreps;
     if (cfg->victims[0] && res->counters.nreps > TRACED_SCANS)

@@ -11,6 +11,7 @@
 #include "counters/counters.h"
 #include "host/host.h"
 #include "stats/stats.h"
+#include "vocab/vocab.h"
 
 struct sb_validation {
     bool ok;
@@ -73,6 +74,17 @@ struct sb_scan_record {
                                       /proc/stat does not say) */
 };
 
+/* One statement of a sequence (key statements): what scanner 0 did with it in the timed scans
+ * (the earlier statements run once, untimed, before each timed scan; the last is timed). */
+struct sb_statement_result {
+    const char *op;                /* the op's name */
+    uint64_t pages, visits;        /* pages read and buffer headers examined, over the kept
+                                      timed scans */
+    uint32_t footprint;            /* distinct buffers it wrote into in the last timed scan's
+                                      last pass (0: not recorded) */
+    char shape[96];                /* that pass's buffer sequence in words (policy.h) */
+};
+
 struct sb_run_result {
     uint32_t nreps;                /* timed scans recorded */
     uint32_t capacity;             /* timed scans there is room for */
@@ -93,6 +105,8 @@ struct sb_run_result {
     uint32_t nscanners;
     struct sb_scanner_record *scanners;        /* one per scanner */
     struct sb_shared_accounting shared;
+    uint32_t nstatements;          /* key statements: its sequence (0: not set) */
+    struct sb_statement_result statements[SB_MAX_STATEMENTS];
 };
 
 #endif

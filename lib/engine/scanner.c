@@ -21,12 +21,15 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
     pool->bytes = (size_t)p->pool_size;
     pool->buffers = sb_mem_alloc_placed(pool->bytes, &p->pool_node, home_node, &pool->placement);
     pool->tag = malloc(pool->nbuffers * sizeof *pool->tag);
-    if (!pool->buffers || !pool->tag) {
+    pool->tag_op = malloc(pool->nbuffers * sizeof *pool->tag_op);
+    if (!pool->buffers || !pool->tag || !pool->tag_op) {
         sb_pool_destroy(pool);
         return sb_fail(err, SB_ERR_RUN, "cannot allocate the %zu-byte pool", (size_t)p->pool_size);
     }
-    for (uint32_t b = 0; b < pool->nbuffers; b++)
+    for (uint32_t b = 0; b < pool->nbuffers; b++) {
         pool->tag[b] = -1;
+        pool->tag_op[b] = p->op; /* the hot loop runs op alone and leaves this as it is */
+    }
     return SB_OK;
 }
 
@@ -34,6 +37,7 @@ void sb_pool_destroy(struct sb_pool *pool)
 {
     sb_mem_free(pool->buffers, pool->bytes);
     free(pool->tag);
+    free(pool->tag_op);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -73,13 +77,14 @@ static inline void fetch(struct sb_scanner *s, enum sb_fetch kind, uint64_t bloc
 /* The original hot loop (memory source, own pool): no checks but the op's row count, which the
  * caller validates. With victims non-NULL (a tracing counter backend) it also records the
  * buffer of every page. */
-static uint64_t scan_memory(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                            struct sb_pool *pool, struct sb_policy_state *ps, uint32_t *victims,
-                            uint64_t first, uint64_t end)
+static uint64_t scan_memory(const struct sb_run_params *p, const struct sb_op *op,
+                            const struct sb_iocache *ioc, struct sb_pool *pool,
+                            struct sb_policy_state *ps, uint32_t *victims, uint64_t first,
+                            uint64_t end)
 {
     uint32_t (*const victim)(struct sb_policy_state *) = p->policy->victim;
     const sb_copy_fn copy = p->kernel->copy;
-    const sb_op_fn pass = p->op->pass;
+    const sb_op_fn pass = op->pass;
     const uint32_t page_size = p->page_size;
     const uint8_t *src = ioc->pages + first * page_size;
     uint64_t rows = 0;
@@ -97,12 +102,15 @@ static uint64_t scan_memory(const struct sb_run_params *p, const struct sb_iocac
     return rows;
 }
 
-/* The other sources into an own pool. */
+/* The other sources into an own pool, and any source with a policy told of each release
+ * (PostgreSQL's UnpinBuffer, with VACUUM's hint when the op is vacuum) or a statement sequence. */
 static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t first,
                               uint64_t end)
 {
     uint32_t (*const victim)(struct sb_policy_state *) = s->p->policy->victim;
-    const sb_op_fn pass = s->p->op->pass;
+    void (*const release)(struct sb_policy_state *, uint32_t, bool) = s->p->policy->release;
+    const bool vacuum = s->op == sb_op_find("vacuum");
+    const sb_op_fn pass = s->op->pass;
     const uint32_t page_size = s->p->page_size;
     struct sb_pool *pool = s->pool;
     uint64_t rows = 0;
@@ -112,10 +120,13 @@ static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t
         uint8_t *dst = pool->buffers + (size_t)b * page_size;
         fetch(s, kind, block, dst);
         pool->tag[b] = (int64_t)block;
+        pool->tag_op[b] = s->op;
         if (s->victims)
             s->victims[block] = b;
         if (pass)
             rows += pass(dst, page_size);
+        if (release)
+            release(s->ps, b, vacuum);
     }
     return rows;
 }
@@ -124,7 +135,7 @@ static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t
 static uint64_t scan_shared_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t first,
                                  uint64_t end)
 {
-    const sb_op_fn pass = s->p->op->pass;
+    const sb_op_fn pass = s->op->pass;
     const uint32_t page_size = s->p->page_size;
     struct sb_shared_pool *sp = s->shared;
     const int64_t tag_base = (int64_t)s->table_id * (int64_t)s->ioc->npages;
@@ -149,8 +160,8 @@ uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
     s->pages += end - first;
     if (s->shared)
         return scan_shared_pool(s, kind, first, end);
-    if (kind == SB_FETCH_COPY)
-        return scan_memory(s->p, s->ioc, s->pool, s->ps, s->victims, first, end);
+    if (kind == SB_FETCH_COPY && !s->p->policy->release && s->p->nstatements <= 1)
+        return scan_memory(s->p, s->op, s->ioc, s->pool, s->ps, s->victims, first, end);
     return scan_own_pool(s, kind, first, end);
 }
 
@@ -168,6 +179,7 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
                         struct sb_error *err)
 {
     const struct sb_run_params *p = s->p;
+    const struct sb_op *op = s->op;
     const struct sb_iocache *ioc = s->ioc;
     const int64_t tag_base = (int64_t)s->table_id * (int64_t)ioc->npages;
     enum sb_fetch kind = fetch_kind_of(s);
@@ -193,14 +205,14 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
                              ioc->sum_copy[block]);
         if (status == SB_OK) {
             v->pages_checked_after_copy++;
-            if (p->op->pass)
-                *rows += p->op->pass(dst, p->page_size);
+            if (op->pass)
+                *rows += op->pass(dst, p->page_size);
             sum = sb_page_checksum(dst, p->page_size);
-            if (sum != sb_iocache_sums_after(ioc, p->op)[block])
+            if (sum != sb_iocache_sums_after(ioc, op)[block])
                 status = sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu after op "
                                  "%s has checksum %08x, expected %08x", p->name,
-                                 (unsigned long long)block, p->op->name, sum,
-                                 sb_iocache_sums_after(ioc, p->op)[block]);
+                                 (unsigned long long)block, op->name, sum,
+                                 sb_iocache_sums_after(ioc, op)[block]);
             else
                 v->pages_checked_after_op++;
         }
@@ -209,6 +221,9 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
             sb_shared_pool_release(s->shared, b, tag_base + (int64_t)block);
         } else {
             s->pool->tag[b] = (int64_t)block;
+            s->pool->tag_op[b] = op;
+            if (p->policy->release)
+                p->policy->release(s->ps, b, op == sb_op_find("vacuum"));
         }
     }
     return status;
@@ -218,9 +233,9 @@ int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
                   const struct sb_pool *pool, uint64_t *touched, uint64_t *checked,
                   struct sb_error *err)
 {
-    const uint32_t *expected = sb_iocache_sums_after(ioc, p->op);
-
     for (uint32_t b = 0; b < pool->nbuffers; b++) {
+        /* statements: the op that last ran over the page in b */
+        const uint32_t *expected = sb_iocache_sums_after(ioc, pool->tag_op[b]);
         uint32_t sum;
         if (pool->tag[b] < 0)
             continue;
@@ -228,8 +243,9 @@ int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
         sum = sb_page_checksum(pool->buffers + (size_t)b * p->page_size, p->page_size);
         if (sum != expected[pool->tag[b]])
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u holds page %lld "
-                           "with checksum %08x, expected %08x", p->name, b,
-                           (long long)pool->tag[b], sum, expected[pool->tag[b]]);
+                           "with checksum %08x, expected %08x (after op %s)", p->name, b,
+                           (long long)pool->tag[b], sum, expected[pool->tag[b]],
+                           pool->tag_op[b]->name);
         (*checked)++;
     }
     return SB_OK;

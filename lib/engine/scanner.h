@@ -25,6 +25,7 @@ struct sb_pool {
     size_t bytes;
     uint32_t nbuffers;
     int64_t *tag; /* the block each buffer holds, -1 for none */
+    const struct sb_op **tag_op; /* the op that last ran over each buffer's page (statements) */
     struct sb_placement_found placement;
 };
 
@@ -34,6 +35,7 @@ void sb_pool_destroy(struct sb_pool *pool);
 
 struct sb_scanner {
     const struct sb_run_params *p;
+    const struct sb_op *op;         /* the op its loops run: p->op, or the statement running */
     const struct sb_iocache *ioc;   /* its table */
     uint32_t table_id;              /* shared pool tags: table_id * npages + block */
     struct sb_pool *pool;           /* its own pool and policy state, or */

@@ -35,6 +35,14 @@ static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
     return 600.0 + bytes / 20e6 + lines / 1e6 + 2.0 * rounds * run->min_scan_seconds;
 }
 
+/* The values of key that make runs: op's list is no sweep when statements decide the op. */
+static int values_of(const struct sb_experiment *exp, int key)
+{
+    if (key == SB_K_OP && exp->settings[SB_K_STATEMENTS].values[0][0])
+        return 1;
+    return exp->settings[key].nvalues;
+}
+
 static void resolve_data_dir(const struct sb_experiment *exp, char *dir, size_t len)
 {
     snprintf(dir, len, "%s", data_dir_of(exp));
@@ -49,7 +57,7 @@ static void name_run(const struct sb_experiment *exp, const int *idx, struct sb_
     size_t used = (size_t)snprintf(full, sizeof full, "%s", exp->settings[SB_K_NAME].values[0]);
 
     for (int k = 0; k < SB_NKEYS && used < sizeof full; k++) {
-        if (exp->settings[k].nvalues < 2)
+        if (values_of(exp, k) < 2)
             continue;
         used += (size_t)snprintf(full + used, sizeof full - used, " %s=%s", sb_keys[k].name,
                                  k == SB_K_KERNEL ? run->kernel->name
@@ -127,6 +135,34 @@ static int load_machines(const struct sb_experiment *exp, struct sb_plan *plan,
     return SB_OK;
 }
 
+/* statements overrides op: op must be left at its default (the registry's or the embedded
+ * default experiment's, whose list is then no sweep: values_of) or be one value naming the last
+ * statement; the shared pool runs no sequences. */
+static int check_statements(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *st = &exp->settings[SB_K_STATEMENTS], *op = &exp->settings[SB_K_OP];
+    const struct sb_setting *shared = &exp->settings[SB_K_SHARED_POOL];
+    const struct sb_op *ops[SB_MAX_STATEMENTS];
+    uint32_t n = 0;
+    int status = sb_statements_parse(st->values[0], ops, &n, err);
+
+    bool op_default = strcmp(op->origin, "default") == 0 ||
+                      strncmp(op->origin, "embedded default", 16) == 0;
+
+    if (status != SB_OK || n == 0)
+        return status;
+    if (!op_default && (op->nvalues > 1 || sb_op_find(op->values[0]) != ops[n - 1]))
+        return sb_fail(err, SB_ERR_INPUT, "%s: op: op = %s disagrees with statements = %s (set "
+                       "at %s): the last statement is the op measured; leave op unset or make "
+                       "it %s", op->origin, op->values[0], st->values[0], st->origin,
+                       ops[n - 1]->name);
+    for (int i = 0; i < shared->nvalues; i++)
+        if (shared->numbers[i])
+            return sb_fail(err, SB_ERR_INPUT, "%s: statements: the shared pool (shared_pool = "
+                           "yes, %s) runs one op, not a sequence", st->origin, shared->origin);
+    return SB_OK;
+}
+
 /* The schedule's keys; an automatic seed from the clock. */
 static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
 {
@@ -145,7 +181,7 @@ static int count_runs(const struct sb_experiment *exp, size_t *total, struct sb_
 {
     *total = 1;
     for (int k = 0; k < SB_NKEYS; k++) {
-        *total *= (size_t)exp->settings[k].nvalues;
+        *total *= (size_t)values_of(exp, k);
         if (*total > SB_MAX_RUNS)
             return sb_fail(err, SB_ERR_INPUT, "%s: %s: the lists make more than %d runs",
                            exp->settings[k].origin, sb_keys[k].name, SB_MAX_RUNS);
@@ -176,8 +212,8 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
 {
     memset(run, 0, sizeof *run); /* a slot a skipped run left */
     for (int k = SB_NKEYS - 1; k >= 0; k--) {
-        idx[k] = (int)(r % (size_t)exp->settings[k].nvalues);
-        r /= (size_t)exp->settings[k].nvalues;
+        idx[k] = (int)(r % (size_t)values_of(exp, k));
+        r /= (size_t)values_of(exp, k);
     }
     run->source = sb_source_find(text_of(exp, idx, SB_K_SOURCE));
     run->bigtable = number_of(exp, idx, SB_K_BIGTABLE) != 0;
@@ -191,6 +227,11 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->ring_size = number_of(exp, idx, SB_K_RING_SIZE);
     run->page_size = (uint32_t)number_of(exp, idx, SB_K_PAGE_SIZE);
     run->op = sb_op_find(text_of(exp, idx, SB_K_OP));
+    /* checked when read: the last statement, when there are any, is the op measured */
+    sb_statements_parse(exp->settings[SB_K_STATEMENTS].values[0], run->statements,
+                        &run->nstatements, &(struct sb_error){0});
+    if (run->nstatements)
+        run->op = run->statements[run->nstatements - 1];
     run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
     run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
     run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
@@ -249,6 +290,8 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         return status;
     plan_header(exp, plan);
     status = sb_plan_check_data_dir(exp, err);
+    if (status == SB_OK)
+        status = check_statements(exp, err);
     if (status == SB_OK)
         status = sb_plan_check_sim_threads(exp, err);
     if (status == SB_OK)

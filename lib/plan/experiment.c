@@ -56,6 +56,11 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
     [SB_K_RING_SIZE] = {.name = "ring_size", .type = SB_INI_SIZE, .list = true, .min = 1,
                         .max = 1ull << 50, .default_value = "256K", .help = "bytes of the ring "
                         "(policy ring)"},
+    [SB_K_STATEMENTS] = {.name = "statements", .type = SB_INI_TEXT, .default_value = "",
+                         .help = "a sequence (not a sweep), e.g. `select, vacuum`: every scan "
+                         "runs these ops in order on one pool, the last measured, each "
+                         "reported (select = count; empty: just op; op must then be left "
+                         "alone or be the last)"},
     [SB_K_IOCACHE_NODE] = {.name = "iocache_node", .type = SB_INI_WORD, .list = true,
                            .default_value = "local", .help = "NUMA node of the table: local, "
                            "remote, interleave or a node number"},
@@ -133,6 +138,34 @@ enum sb_key_id sb_key_find(const char *name)
         if (strcmp(sb_keys[k].name, name) == 0)
             return (enum sb_key_id)k;
     return SB_NKEYS;
+}
+
+int sb_statements_parse(const char *text, const struct sb_op **ops, uint32_t *n,
+                        struct sb_error *err)
+{
+    char *copy = strdup(text), *cursor = copy, *item;
+    int status = copy ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
+
+    *n = 0;
+    if (status == SB_OK && sb_ini_trim(copy)[0] == '\0') {
+        free(copy);
+        return SB_OK;
+    }
+    while (status == SB_OK && (item = sb_ini_list_next(&cursor)) != NULL) {
+        const struct sb_op *op = item[0] ? sb_statement_find(item) : NULL;
+        char known[128] = "select";
+        for (const struct sb_op *o = sb_ops; o->name; o++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), ", %s", o->name);
+        if (!op)
+            status = sb_fail(err, SB_ERR_INPUT, "\"%s\" in \"%s\" is not a statement (known: "
+                             "%s)", item, text, known);
+        else if (*n == SB_MAX_STATEMENTS)
+            status = sb_fail(err, SB_ERR_INPUT, "more than %d statements", SB_MAX_STATEMENTS);
+        else
+            ops[(*n)++] = op;
+    }
+    free(copy);
+    return status;
 }
 
 /* Checks a registry name; on failure writes why into err. */
@@ -305,6 +338,13 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
     if (status != SB_OK)
         goto done;
     cursor = copy;
+    if (key == SB_K_STATEMENTS) {
+        const struct sb_op *ops[SB_MAX_STATEMENTS];
+        uint32_t n;
+        status = sb_statements_parse(text, ops, &n, err);
+        if (status != SB_OK)
+            goto done;
+    }
     if (sb_keys[key].type == SB_INI_TEXT) {
         next.values[next.nvalues++] = strdup(sb_ini_trim(copy));
         goto done;

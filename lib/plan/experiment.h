@@ -11,10 +11,13 @@
 
 #include "core/core.h"
 
+struct sb_op; /* vocab/op.h */
+
 enum sb_key_id {
     SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_BIGTABLE, SB_K_DATA_DIR, SB_K_TABLE_SIZE,
     SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
     SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
+    SB_K_STATEMENTS,
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
     SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE,
     SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SCHEDULE_SEED,
@@ -107,5 +110,10 @@ void sb_experiment_free(struct sb_experiment *exp);
 
 /* Finds a key by name; SB_NKEYS when unknown. */
 enum sb_key_id sb_key_find(const char *name);
+
+/* The ops of `statements` ("select, vacuum"), in order, into ops (room for SB_MAX_STATEMENTS);
+ * *n = 0 for an empty text. SB_ERR_INPUT naming a statement that is no op. */
+int sb_statements_parse(const char *text, const struct sb_op **ops, uint32_t *n,
+                        struct sb_error *err);
 
 #endif

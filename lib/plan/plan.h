@@ -39,6 +39,10 @@ struct sb_run_params {
     uint32_t page_size;
     struct sb_heap_layout layout; /* page_size, row_width, dead_pct and rows per page */
     const struct sb_op *op;
+    /* key statements: the sequence every scan runs in order on the pool (statements[0] first,
+     * the last is op, the one measured); nstatements 0: just op */
+    const struct sb_op *statements[SB_MAX_STATEMENTS];
+    uint32_t nstatements;
     const struct sb_kernel *kernel;
     const struct sb_policy *policy;
     uint32_t threads, repetitions, warmup; /* repetitions: the timed scans a run alone makes

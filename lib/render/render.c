@@ -485,6 +485,35 @@ static void footer(FILE *out, const json_t *report, bool ratios)
                     ? ": TOO NOISY here: verdicts withheld" : "");
 }
 
+/* key statements: each run's sequence, a line per statement (runs without one: nothing). */
+static void statements_lines(FILE *out, const json_t *runs)
+{
+    size_t i, j;
+    json_t *run, *st;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *list = json_object_get(run, "statements");
+        if (!json_array_size(list))
+            continue;
+        fprintf(out, "statements of %s, in order (the earlier untimed before each timed scan; "
+                     "buffers of the last timed scan's last pass):\n",
+                str_or(json_object_get(run, "name"), "?"));
+        json_array_foreach(list, j, st) {
+            const json_t *visits = json_object_get(st, "buffers_visited_per_page");
+            const json_t *footprint = json_object_get(st, "footprint_buffers");
+            fprintf(out, "  %zu. %-7s %s", j + 1, str_or(json_object_get(st, "op"), "?"),
+                    str_or(json_object_get(st, "shape"), "buffers not recorded"));
+            if (json_is_integer(footprint))
+                fprintf(out, ", %lld buffer%s written", (long long)json_integer_value(footprint),
+                        json_integer_value(footprint) == 1 ? "" : "s");
+            if (json_is_number(visits))
+                fprintf(out, ", %.2f buffers visited per page", json_number_value(visits));
+            fprintf(out, "%s\n", json_is_true(json_object_get(st, "measured")) ? " (measured)"
+                                                                               : "");
+        }
+    }
+}
+
 int sb_render_table(FILE *out, const json_t *given)
 {
     const json_t *runs = json_object_get(given, "runs");
@@ -531,6 +560,7 @@ int sb_render_table(FILE *out, const json_t *given)
             }
     }
     accuracy_lines(out, runs);
+    statements_lines(out, runs);
     json_decref(report);
     return 0;
 }

@@ -333,6 +333,32 @@ static json_t *validation_json(const struct sb_validation *v)
                      "scans_row_checked", (json_int_t)v->scans_row_checked);
 }
 
+/* key statements: each statement in order (absent when the key is not set). */
+static int statements_json(json_t *run, const struct sb_run_result *res)
+{
+    json_t *list;
+
+    if (res->nstatements == 0)
+        return 0;
+    list = json_array();
+    for (uint32_t i = 0; list && i < res->nstatements; i++) {
+        const struct sb_statement_result *st = &res->statements[i];
+        json_t *one = json_pack("{s:s, s:b, s:I, s:o, s:o, s:o}", "op", st->op, "measured",
+                                i + 1 == res->nstatements, "pages", (json_int_t)st->pages,
+                                "buffers_visited_per_page",
+                                st->pages ? json_real((double)st->visits / (double)st->pages)
+                                          : json_null(),
+                                "footprint_buffers",
+                                st->shape[0] ? json_integer(st->footprint) : json_null(),
+                                "shape", st->shape[0] ? json_string(st->shape) : json_null());
+        if (!one || json_array_append_new(list, one) != 0) {
+            json_decref(list);
+            return -1;
+        }
+    }
+    return list ? json_object_set_new(run, "statements", list) : -1;
+}
+
 json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
                           const struct sb_run_result *res, double t0)
 {
@@ -348,7 +374,8 @@ json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
                                                    m->max, "cv", m->cv)) != 0 ||
         json_object_set_new(run, "validation", validation_json(&res->validation)) != 0 ||
         json_object_set_new(run, "counters", counters_json(&res->counters, res,
-                                                           llc_size(report))) != 0) {
+                                                           llc_size(report))) != 0 ||
+        statements_json(run, res) != 0) {
         json_decref(run);
         return NULL;
     }

@@ -22,3 +22,8 @@ const struct sb_op *sb_op_find(const char *name)
             return op;
     return NULL;
 }
+
+const struct sb_op *sb_statement_find(const char *name)
+{
+    return sb_op_find(strcmp(name, "select") == 0 ? "count" : name);
+}

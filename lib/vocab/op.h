@@ -22,4 +22,8 @@ extern const struct sb_op sb_ops[]; /* terminated by an entry whose name is NULL
 
 const struct sb_op *sb_op_find(const char *name);
 
+/* A statement of a sequence (key `statements`): an op's name, or `select` for `count`. */
+#define SB_MAX_STATEMENTS 8
+const struct sb_op *sb_statement_find(const char *name);
+
 #endif

@@ -54,7 +54,13 @@ expect_status 2 "unknown kernel" $S run --set kernel=fastest
 err_is_one_line_containing '--set kernel=fastest: kernel: "fastest" is not a known kernel (known: memcpy'
 
 expect_status 2 "unknown policy" $S run --set policy=lru
-err_is_one_line_containing 'policy: "lru" is not a known policy (known: clock, ring, single, random)'
+err_is_one_line_containing 'policy: "lru" is not a known policy (known: clock, ring, single, random, pg82)'
+
+expect_status 2 "unknown statement" $S run --set statements=select,analyze
+err_is_one_line_containing '--set statements=select,analyze: statements: "analyze" in "select,analyze" is not a statement'
+
+expect_status 2 "op against statements" $S run --set statements=select,vacuum --set op=count
+err_is_one_line_containing '--set op=count: op: op = count disagrees with statements = select,vacuum'
 
 expect_status 2 "unknown op" $S run --set op=select
 err_is_one_line_containing 'op: "select" is not a known op (known: none, count, vacuum)'

@@ -11,7 +11,7 @@ command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 # three rounds of one pass each: what is tested is every experiment's path, not its figures
 expect_status 0 "reproduce all --quick" $S reproduce all --quick --set min_scan_ms=0 \
     --set repetitions=3 -o "$D"
-for name in x4500-memtable x4500-bigtable luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
+for name in x4500-memtable x4500-bigtable x4500-bigtable-select-vacuum luke-experiment1 kirkwood-piii tom-lane-xeon gavin-fine gavin-wide pg83-ring; do
     check "$name report written" test -f "$D/$name.json"
     check "$name has thread and verdict" jq -e '.thread.who != "" and (.verdict | has("comparisons"))' "$D/$name.json"
     out_contains "== $name:"
@@ -21,6 +21,7 @@ out_contains "== overall: of "
 out_contains "SELECT COUNT(*)"
 check "thread figures beside: 1221 and 3033 MB/s" jq -e '[.thread.figures[].value] == [1221, 1709, 1320, 3033]' "$D/x4500-memtable.json"
 check "bigtable figures: 973, 1206, 1059, 1597 and VACUUM after a SELECT, 1608 MB/s" jq -e '[.thread.figures[].value] == [973, 1206, 1059, 1597, 1608]' "$D/x4500-bigtable.json"
+check "VACUUM after a SELECT: pg82, one buffer" jq -e '.runs[0].policy == "pg82" and .runs[0].statements[1].footprint_buffers == 1' "$D/x4500-bigtable-select-vacuum.json"
 check "bigtable runs are DMA-filled bigtables with a device rate" jq -e '[.runs[] | .bigtable and .io.device_mbps > 0] | all' "$D/x4500-bigtable.json"
 check "memtable compares count and vacuum" jq -e '[.verdict.comparisons[].op] == ["count", "vacuum"]' "$D/x4500-memtable.json"
 check "elapsed seconds become MB/s (11GB / 101 s)" jq -e '.thread.figures[0].mbps | . > 116 and . < 117' "$D/kirkwood-piii.json"

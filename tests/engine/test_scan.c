@@ -182,6 +182,98 @@ static void test_every_policy_op_kernel(void **state)
     sb_iocache_destroy(&ioc);
 }
 
+/* --- statement sequences (key statements) ------------------------------------------------------ */
+
+static void run_statements(struct sb_iocache *ioc, const char *policy, const char *const *names,
+                           uint32_t n, struct sb_run_result *res)
+{
+    struct sb_run_params p;
+    struct sb_error err = {0};
+
+    make_params(&p, policy, sb_statement_find(names[n - 1]), sb_kernel_find("memcpy"), 1, 2);
+    for (uint32_t i = 0; i < n; i++)
+        p.statements[i] = sb_statement_find(names[i]);
+    p.nstatements = n;
+    if (sb_scan_run(&p, ioc, res, &err) != SB_OK)
+        fail_msg("%s: %s", p.name, err.msg);
+    assert_true(res->validation.ok);
+    assert_int_equal(res->nstatements, n);
+    /* the validation scan checks every statement's pages, after the copy and after its op */
+    assert_int_equal(res->validation.pages_checked_after_copy, n * NPAGES);
+    assert_int_equal(res->validation.pages_checked_after_op, n * NPAGES);
+    assert_int_equal(res->validation.pages_read_once, NPAGES);
+}
+
+/* pg82, statements = select, vacuum: 64 pages through 16 buffers, one pass each, warm-up 1 and
+ * 2 timed scans (each: the SELECT untimed, then the VACUUM timed), derived by hand from 8.2's
+ * freelist.c and bufmgr.c as in tests/vocab/test_policy.c:
+ * Validation SELECT on the fresh pool: free list 0..15, then 3 laps of the sweep: every usage 1
+ *   at the end, hand 0. Validation VACUUM: page 0: the sweep decrements 0..15 and takes 0 on
+ *   its 17th visit; its release under the hint puts 0 on the free list; pages 1..63 take 0
+ *   back off it (1 visit each). After: every usage 0, hand 1, free list 0.
+ * Each later SELECT: page 0 takes 0 off the free list (1 visit), pages 1..15 take 1..15 at 0
+ *   under the hand (1 visit each); pages 16, 32, 48 each sweep a lap (17 visits) and the 15
+ *   after them 1 visit each: 16 + 3 * 32 = 112 visits, the 16 buffers in order, 4 times: every
+ *   usage 1, hand 0. Each later VACUUM: as the validation's: 17 + 63 = 80 visits, buffer 0
+ *   alone; the same state after it, so every timed scan is alike.
+ * Per statement over the 2 timed scans: SELECT 128 pages, 224 visits (1.75 a page), cycles 16
+ * buffers; VACUUM 128 pages, 160 visits (1.25 a page), one buffer (0). The pool is left with
+ * buffer 0 holding the VACUUM's page 63 and 1..15 the SELECT's pages 49..63 (count's sums). */
+static void test_pg82_select_vacuum(void **state)
+{
+    static const char *const seq[] = {"select", "vacuum"};
+    struct sb_iocache ioc;
+    struct sb_run_result res;
+    (void)state;
+
+    make_table(&ioc);
+    run_statements(&ioc, "pg82", seq, 2, &res);
+    assert_string_equal(res.statements[0].op, "count");
+    assert_int_equal(res.statements[0].pages, 2 * NPAGES);
+    assert_int_equal(res.statements[0].visits, 224);
+    assert_int_equal(res.statements[0].footprint, 16);
+    assert_string_equal(res.statements[0].shape, "cycles 16 buffers");
+    assert_string_equal(res.statements[1].op, "vacuum");
+    assert_int_equal(res.statements[1].pages, 2 * NPAGES);
+    assert_int_equal(res.statements[1].visits, 160);
+    assert_int_equal(res.statements[1].footprint, 1);
+    assert_string_equal(res.statements[1].shape, "one buffer (0)");
+    assert_true(res.clock_visits_per_page == 1.25); /* the measured statement's */
+    assert_int_equal(res.buffers_touched, 16);
+    assert_int_equal(res.validation.pool_pages_checked, 16);
+    sb_run_result_free(&res);
+    sb_iocache_destroy(&ioc);
+}
+
+/* pg82, statements = vacuum on a fresh pool: every page takes the free list's head and goes
+ * back to its tail: the whole pool in order, one visit a page. And `clock` with the same
+ * select, vacuum: no hint, so the VACUUM sweeps the whole pool as ever (2.0 visits a page). */
+static void test_pg82_vacuum_alone_and_clock(void **state)
+{
+    static const char *const alone[] = {"vacuum"}, *const seq[] = {"select", "vacuum"};
+    struct sb_iocache ioc;
+    struct sb_run_result res;
+    (void)state;
+
+    make_table(&ioc);
+    run_statements(&ioc, "pg82", alone, 1, &res);
+    assert_int_equal(res.statements[0].footprint, 16);
+    assert_string_equal(res.statements[0].shape, "cycles 16 buffers");
+    assert_int_equal(res.statements[0].visits, 2 * NPAGES);
+    assert_int_equal(res.buffers_touched, 16);
+    sb_run_result_free(&res);
+
+    run_statements(&ioc, "clock", seq, 2, &res);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(res.statements[i].footprint, 16);
+        assert_string_equal(res.statements[i].shape, "cycles 16 buffers");
+        assert_int_equal(res.statements[i].visits, 2 * 2 * NPAGES);
+    }
+    assert_true(res.clock_visits_per_page == 2.0);
+    sb_run_result_free(&res);
+    sb_iocache_destroy(&ioc);
+}
+
 /* --- broken kernels and ops ------------------------------------------------------------------ */
 
 static unsigned calls;         /* calls of the broken kernel or op since the test reset it */
@@ -361,6 +453,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_policy_op_kernel),
+        cmocka_unit_test(test_pg82_select_vacuum),
+        cmocka_unit_test(test_pg82_vacuum_alone_and_clock),
         cmocka_unit_test(test_broken_kernel),
         cmocka_unit_test(test_broken_kernel_pool_check),
         cmocka_unit_test(test_broken_op_count),

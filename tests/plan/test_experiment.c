@@ -270,7 +270,7 @@ static void test_file_unknown_names(void **state)
                       "kernel: \"nope\" is not a known kernel (known: memcpy)");
 #endif
     expect_file_error("[experiment]\npolicy = clock, lru\n", 2,
-                      "policy: \"lru\" is not a known policy (known: clock, ring, single, random)");
+                      "policy: \"lru\" is not a known policy (known: clock, ring, single, random, pg82)");
     expect_file_error("[experiment]\nop = select\n", 2,
                       "op: \"select\" is not a known op (known: none, count, vacuum)");
     expect_file_error("[experiment]\nsource = disk\n", 2,
@@ -740,6 +740,49 @@ static size_t plan_runs(const char *const *sets, const struct sb_mem_limit *limi
     return n;
 }
 
+/* statements: a sequence, not a sweep; select = count; the last is the run's op; op must be
+ * left alone or be the last; unknown statements and the shared pool refused. */
+static void test_statements(void **state)
+{
+    const char *const sets[] = {"statements=select, vacuum", "policy=clock,pg82", NULL};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    (void)state;
+
+    sbtest_experiment_from_sets(&exp, sets);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_int_equal(plan.nruns, 2); /* policy's two, no sweep of the statements */
+    for (size_t r = 0; r < plan.nruns; r++) {
+        assert_int_equal(plan.runs[r].nstatements, 2);
+        assert_ptr_equal(plan.runs[r].statements[0], sb_op_find("count"));
+        assert_ptr_equal(plan.runs[r].statements[1], sb_op_find("vacuum"));
+        assert_ptr_equal(plan.runs[r].op, sb_op_find("vacuum"));
+    }
+    assert_string_equal(plan.runs[1].policy->name, "pg82");
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+    /* by default no statements: just op */
+    sbtest_experiment_from_sets(&exp, (const char *[]){NULL});
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_int_equal(plan.runs[0].nstatements, 0);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+
+    assert_int_equal(plan_runs((const char *[]){"statements=select,vacuum", "op=vacuum", NULL},
+                               &big_limit), 1);
+    expect_plan_error((const char *[]){"statements=select,vacuum", "op=count", NULL}, &big_limit,
+                      "--set op=count: op: op = count disagrees with statements = select,vacuum "
+                      "(set at --set statements=select,vacuum): the last statement is the op "
+                      "measured; leave op unset or make it vacuum");
+    expect_plan_error((const char *[]){"statements=vacuum", "shared_pool=yes", "threads=2", NULL},
+                      &big_limit, "--set statements=vacuum: statements: the shared pool "
+                      "(shared_pool = yes, --set shared_pool=yes) runs one op, not a sequence");
+    expect_file_error("[experiment]\nstatements = select, analyze\n", 2,
+                      "statements: \"analyze\" in \"select, analyze\" is not a statement (known: "
+                      "select, none, count, vacuum)");
+}
+
 static void test_plan_errors(void **state)
 {
     const struct sb_mem_limit limit64 = {.bytes = 64ull << 20, .source = "test"};
@@ -931,6 +974,7 @@ int main(void)
         cmocka_unit_test(test_text_utf8),
         cmocka_unit_test(test_long_path),
         cmocka_unit_test(test_plan_errors),
+        cmocka_unit_test(test_statements),
         cmocka_unit_test(test_plan_error_file_origin),
         cmocka_unit_test(test_sweep_order),
         cmocka_unit_test(test_kernel_all),
