@@ -13,6 +13,10 @@ static const char *text(const json_t *v) { return json_is_string(v) ? json_strin
 
 const char *const sb_report_phase_keys[SB_REPORT_NPHASES] = {"copy_in", "op", "writeback"};
 const char *const sb_report_phase_labels[SB_REPORT_NPHASES] = {"copy-in", "op", "write-back"};
+const char sb_report_phases_legend[] =
+    "by phase (simulated): copy-in = the page's copy into its buffer (and a bigtable's DMA "
+    "fill), op = the op's pass, write-back = dirty buffers copied back to the IO cache; each "
+    "phase's median";
 
 bool sb_run_has_phases(const json_t *run)
 {

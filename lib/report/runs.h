@@ -16,6 +16,7 @@
 #define SB_REPORT_NPHASES 3
 extern const char *const sb_report_phase_keys[SB_REPORT_NPHASES];   /* "copy_in", ... */
 extern const char *const sb_report_phase_labels[SB_REPORT_NPHASES]; /* "copy-in", ... */
+extern const char sb_report_phases_legend[]; /* what each phase is, in one line of text */
 
 /* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
 void sb_run_placement(const json_t *run, char *buf, size_t len);
