@@ -236,6 +236,31 @@ static char *counters_source(const json_t *runs, bool *uniform, bool *all_simula
     return source;
 }
 
+/* The table's figures of derived (a run's `counters.derived`, or a phase's); "-" where
+ * missing. */
+static void counter_cells(FILE *out, const json_t *derived)
+{
+    for (size_t c = 0; c < N_COUNTER_COLS; c++) {
+        const json_t *v = json_object_get(derived, counter_cols[c].key);
+        if (json_is_number(v))
+            fprintf(out, counter_cols[c].format, json_number_value(v));
+        else
+            fprintf(out, " | %*s", counter_col_width(c), "-");
+    }
+}
+
+/* Under a run whose counters were split by phase (the cache model): a row per phase. */
+static void phase_rows(FILE *out, const json_t *run, int width)
+{
+    if (!sb_run_has_phases(run))
+        return;
+    for (int p = 0; p < SB_REPORT_NPHASES; p++) {
+        fprintf(out, "  %-*s", width - 2, sb_report_phase_labels[p]);
+        counter_cells(out, sb_run_phase_derived(run, p));
+        fprintf(out, "\n");
+    }
+}
+
 /* One run's row: op and label, its figures ("-" where missing) and, when the runs' sources
  * differ, its own. */
 static void counters_row(FILE *out, const json_t *runs, const json_t *run, int width,
@@ -249,13 +274,7 @@ static void counters_row(FILE *out, const json_t *runs, const json_t *run, int w
     column_label(runs, run, label, sizeof label);
     snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
     fprintf(out, "%-*s", width, row);
-    for (size_t c = 0; c < N_COUNTER_COLS; c++) {
-        const json_t *v = json_object_get(derived, counter_cols[c].key);
-        if (json_is_number(v))
-            fprintf(out, counter_cols[c].format, json_number_value(v));
-        else
-            fprintf(out, " | %*s", counter_col_width(c), "-");
-    }
+    counter_cells(out, derived);
     if (!uniform)
         fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
                                      ? "simulated:" : "measured:",
@@ -273,6 +292,7 @@ static void counters_table(FILE *out, const json_t *runs)
 {
     bool uniform, all_simulated;
     char *source = counters_source(runs, &uniform, &all_simulated);
+    bool any_phases = false;
     int width = 16;
     size_t i;
     json_t *run;
@@ -292,11 +312,16 @@ static void counters_table(FILE *out, const json_t *runs)
         fprintf(out, " | %*s", counter_col_width(c), counter_cols[c].head);
     fprintf(out, "\n");
     json_array_foreach(runs, i, run) {
-        if (has_counter_figures(run))
-            counters_row(out, runs, run, width, uniform);
+        if (!has_counter_figures(run))
+            continue;
+        counters_row(out, runs, run, width, uniform);
+        phase_rows(out, run, width);
+        any_phases |= sb_run_has_phases(run);
     }
     fprintf(out, "per page scanned: L2 misses, L2 write-backs; per table byte: memory bytes read "
                  "and written (medians of the timed scans)\n");
+    if (any_phases)
+        fprintf(out, "%s\n", sb_report_phases_legend);
     free(source);
 }
 

@@ -84,10 +84,10 @@ static void noise_lines(FILE *out, const json_t *report)
                                                                 "withheld." : "");
 }
 
-static void derived_cell(FILE *out, const json_t *run, const char *key, const char *fmt)
+/* One figure of derived (a run's `counters.derived`, or a phase's), or "n/a". */
+static void derived_cell(FILE *out, const json_t *derived, const char *key, const char *fmt)
 {
-    const json_t *v = json_object_get(json_object_get(json_object_get(run, "counters"),
-                                                      "derived"), key);
+    const json_t *v = json_object_get(derived, key);
     if (json_is_number(v))
         fprintf(out, fmt, json_number_value(v));
     else
@@ -267,10 +267,10 @@ static void legend(FILE *out, const struct layout *t)
     }
 }
 
-/* A run's memory bytes per page (the derived per-table-byte figure times its page size). */
-static void mem_bytes_cells(FILE *out, const json_t *run)
+/* A run's memory bytes per page (the derived per-table-byte figure, of the run or of one
+ * phase, times its page size). */
+static void mem_bytes_cells(FILE *out, const json_t *run, const json_t *d)
 {
-    const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
     const json_t *rd = json_object_get(d, "mem_read_bytes_per_table_byte");
     const json_t *wr = json_object_get(d, "mem_write_bytes_per_table_byte");
     double page = (double)json_integer_value(json_object_get(run, "page_size"));
@@ -285,10 +285,33 @@ static void mem_bytes_cells(FILE *out, const json_t *run)
         fprintf(out, "%10s", "n/a");
 }
 
-/* The counters per page of every run, measured or simulated, or why there are none. */
+/* One row of the counters per page: L2 write-backs and memory bytes, from derived (the run's
+ * or a phase's). */
+static void per_page_cells(FILE *out, const json_t *run, const json_t *derived)
+{
+    derived_cell(out, derived, "l2_writeback_per_page", " %10.1f");
+    fprintf(out, " ");
+    mem_bytes_cells(out, run, derived);
+    fprintf(out, "\n");
+}
+
+/* Under a run whose counters were split by phase (the cache model): a row per phase. */
+static void phase_lines(FILE *out, const json_t *run)
+{
+    if (!sb_run_has_phases(run))
+        return;
+    for (int p = 0; p < SB_REPORT_NPHASES; p++) {
+        fprintf(out, "  %-41s", sb_report_phase_labels[p]);
+        per_page_cells(out, run, sb_run_phase_derived(run, p));
+    }
+}
+
+/* The counters per page of every run, measured or simulated (and, where the model split them,
+ * per phase), or why there are none. */
 static void counters_lines(FILE *out, const struct layout *t)
 {
     const json_t *counters = json_object_get(json_array_get(t->runs, 0), "counters"), *v;
+    bool any_phases = false;
     size_t i;
 
     if (!t->any_counters) {
@@ -308,11 +331,12 @@ static void counters_lines(FILE *out, const struct layout *t)
         char p[64];
         sb_run_placement(v, p, sizeof p);
         fprintf(out, "%-26s %-16s", p, text(json_object_get(v, "op")));
-        derived_cell(out, v, "l2_writeback_per_page", " %10.1f");
-        fprintf(out, " ");
-        mem_bytes_cells(out, v);
-        fprintf(out, "\n");
+        per_page_cells(out, v, json_object_get(json_object_get(v, "counters"), "derived"));
+        phase_lines(out, v);
+        any_phases |= sb_run_has_phases(v);
     }
+    if (any_phases)
+        fprintf(out, "%s\n", sb_report_phases_legend);
 }
 
 /* The verdict's sentences: each comparison, each knee, then the noise. */

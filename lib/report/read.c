@@ -3,10 +3,12 @@
 #include "report/read.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/runs.h"
 #include "report/schema.h"
 
 /* Every run must carry these, with these JSON types, for the readers to work on it. */
@@ -95,6 +97,48 @@ static int check_header(const json_t *doc, const char *path, struct sb_error *er
     return SB_OK;
 }
 
+/* Whether phase is one of the phase keys (runs.h), each an object with a "derived" block of
+ * numbers or nulls and a "values" block of arrays (one count per counted scan). */
+static bool phase_ok(const char *key, const json_t *phase)
+{
+    const json_t *derived = json_object_get(phase, "derived"), *v;
+    const char *k;
+    bool known = false;
+
+    for (int p = 0; p < SB_REPORT_NPHASES; p++)
+        known |= strcmp(key, sb_report_phase_keys[p]) == 0;
+    if (!known || !json_is_object(derived) ||
+        !json_is_object(json_object_get(phase, "values")))
+        return false;
+    json_object_foreach((json_t *)derived, k, v)
+        if (!json_is_number(v) && !json_is_null(v))
+            return false;
+    json_object_foreach(json_object_get(phase, "values"), k, v)
+        if (!json_is_array(v))
+            return false;
+    return true;
+}
+
+/* Run i's counters split by phase (`counters.phases`, optional): the renderers and the
+ * verdict read them as phase_ok says. */
+static int check_phases(const json_t *run, size_t i, const char *path, struct sb_error *err)
+{
+    const json_t *phases = json_object_get(json_object_get(run, "counters"), "phases"), *phase;
+    const char *key;
+
+    if (!phases)
+        return SB_OK;
+    if (!json_is_object(phases))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"counters\" \"phases\" is not an "
+                       "object", path, i);
+    json_object_foreach((json_t *)phases, key, phase)
+        if (!phase_ok(key, phase))
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: counters phase \"%s\": not one of "
+                           "copy_in, op, writeback with a \"derived\" block of numbers and "
+                           "a \"values\" block of lists", path, i, key);
+    return SB_OK;
+}
+
 /* Run i: its fields with their types, a positive median, its repetitions (each a positive
  * number of seconds) and, from schema 2, its scans. */
 static int check_run(const json_t *run, size_t i, json_int_t version, const char *path,
@@ -123,6 +167,8 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
                            "positive number of seconds", path, i, r);
     }
+    if (check_phases(run, i, path, err) != SB_OK)
+        return SB_ERR_INPUT;
     if (version >= 2)
         return check_scans(json_object_get(run, "scans"), path, "run", i, err);
     return SB_OK;

@@ -11,6 +11,27 @@
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
+const char *const sb_report_phase_keys[SB_REPORT_NPHASES] = {"copy_in", "op", "writeback"};
+const char *const sb_report_phase_labels[SB_REPORT_NPHASES] = {"copy-in", "op", "write-back"};
+const char sb_report_phases_legend[] =
+    "by phase (simulated): copy-in = the page's copy into its buffer (and a bigtable's DMA "
+    "fill), op = the op's pass, write-back = dirty buffers copied back to the IO cache; each "
+    "phase's median";
+
+bool sb_run_has_phases(const json_t *run)
+{
+    return json_is_object(json_object_get(json_object_get(run, "counters"), "phases"));
+}
+
+const json_t *sb_run_phase_derived(const json_t *run, int phase)
+{
+    const json_t *phases = json_object_get(json_object_get(run, "counters"), "phases");
+
+    if (phase < 0 || phase >= SB_REPORT_NPHASES)
+        return NULL;
+    return json_object_get(json_object_get(phases, sb_report_phase_keys[phase]), "derived");
+}
+
 void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];

@@ -6,8 +6,17 @@
 #define SB_REPORT_RUNS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The phases a run's counters may be split by (`counters.phases`, written when the backend
+ * split them: the cache model): the keys, as counters/interface.h's sb_phase_names
+ * (test_report checks that they agree), and their names in text. */
+#define SB_REPORT_NPHASES 3
+extern const char *const sb_report_phase_keys[SB_REPORT_NPHASES];   /* "copy_in", ... */
+extern const char *const sb_report_phase_labels[SB_REPORT_NPHASES]; /* "copy-in", ... */
+extern const char sb_report_phases_legend[]; /* what each phase is, in one line of text */
 
 /* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
 void sb_run_placement(const json_t *run, char *buf, size_t len);
@@ -38,6 +47,13 @@ double *sb_scans_round_mbps(const json_t *scans, size_t nrounds);
 /* The rounds a report's runs were timed in: one more than the highest round of any scan (0 for
  * a report without scans: schema 1). */
 size_t sb_report_rounds(const json_t *report);
+
+/* Whether the run's counters were split by phase (a `counters.phases` object). */
+bool sb_run_has_phases(const json_t *run);
+
+/* The figures derived from phase k's counts (`counters.phases.KEY.derived`: per page and per
+ * table byte, as `counters.derived`), or NULL when the run has no such phase. */
+const json_t *sb_run_phase_derived(const json_t *run, int phase);
 
 /* The size of the host's cache level ("L1d", "L2", "L3") in the report's context; 0: unknown. */
 uint64_t sb_report_cache_size(const json_t *report, const char *level);

@@ -29,6 +29,74 @@ const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
     return NULL;
 }
 
+/* A figure of derived (a run's `counters.derived` or a phase's): key's value, plus key2's when
+ * given (memory bytes read + written); NaN when missing. */
+static double figure(const json_t *derived, const char *key, const char *key2)
+{
+    const json_t *a = json_object_get(derived, key), *b = key2 ? json_object_get(derived, key2)
+                                                               : NULL;
+
+    if (!json_is_number(a) || (key2 && !json_is_number(b)))
+        return NAN;
+    return json_number_value(a) + (key2 ? json_number_value(b) : 0.0);
+}
+
+/* The phases, largest change (fast - slow, in absolute value) first. */
+static void order_by_change(const double *slow, const double *fast, int *order)
+{
+    for (int p = 0; p < SB_REPORT_NPHASES; p++)
+        order[p] = p;
+    for (int i = 1; i < SB_REPORT_NPHASES; i++)
+        for (int j = i; j > 0 && fabs(fast[order[j]] - slow[order[j]]) >
+                                     fabs(fast[order[j - 1]] - slow[order[j - 1]]); j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* Which phase carries a figure's change from the slow run to the fast one, when both runs'
+ * counters were split by phase (the cache model): the phase whose change is the largest in
+ * absolute value, or the two largest when none has more than half of the phases' changes
+ * together. Writes ", of which write-back phase 64.0 -> 0.0" (each value in fmt) into part
+ * ("" when no phase changed) and returns {"slow": {phase: value}, "fast": ..., "carried_by":
+ * [phase...]}; NULL (part "") when a run has no phases or a phase lacks the figure. */
+static json_t *phase_share(const json_t *slow, const json_t *fast, const char *key,
+                           const char *key2, const char *fmt, char *part, size_t len)
+{
+    double a[SB_REPORT_NPHASES], b[SB_REPORT_NPHASES], total = 0.0;
+    int order[SB_REPORT_NPHASES], named;
+    json_t *sv = json_object(), *fv = json_object(), *carried = json_array();
+    size_t used = 0;
+
+    part[0] = '\0';
+    for (int p = 0; p < SB_REPORT_NPHASES; p++) {
+        a[p] = figure(sb_run_phase_derived(slow, p), key, key2);
+        b[p] = figure(sb_run_phase_derived(fast, p), key, key2);
+        total += fabs(b[p] - a[p]);
+        json_object_set_new(sv, sb_report_phase_keys[p], json_real(a[p]));
+        json_object_set_new(fv, sb_report_phase_keys[p], json_real(b[p]));
+    }
+    if (isnan(total)) { /* a run without phases, or a phase without the figure */
+        json_decref(sv);
+        json_decref(fv);
+        json_decref(carried);
+        return NULL;
+    }
+    order_by_change(a, b, order);
+    named = total <= 0.0 ? 0 : fabs(b[order[0]] - a[order[0]]) > total / 2 ? 1 : 2;
+    for (int k = 0; k < named && used < len; k++) {
+        char as[32], bs[32];
+        int p = order[k];
+        snprintf(as, sizeof as, fmt, a[p]);
+        snprintf(bs, sizeof bs, fmt, b[p]);
+        used += (size_t)snprintf(part + used, len - used, "%s %s phase %s -> %s",
+                                 k ? " and" : ", of which", sb_report_phase_labels[p], as, bs);
+        json_array_append_new(carried, json_string(sb_report_phase_keys[p]));
+    }
+    return json_pack("{s:o, s:o, s:o}", "slow", sv, "fast", fv, "carried_by", carried);
+}
+
 /* Counter evidence: derived figures of both runs, and whether fast lowered them. */
 static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *sentence,
                                 size_t len)
@@ -45,7 +113,7 @@ static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *se
     bool have_mem = json_is_number(rs) && json_is_number(rf) && json_is_number(ws) &&
                     json_is_number(wf);
     const char *label = json_is_true(json_object_get(cs, "simulated")) ? "simulated" : "measured";
-    json_t *ev;
+    json_t *ev, *phases;
 
     if (!have_wb && !have_mem) {
         const char *why = json_is_string(json_object_get(cs, "reason"))
@@ -61,24 +129,39 @@ static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *se
     ev = json_pack("{s:b, s:s, s:O, s:O, s:O, s:O}", "available", 1, "kind", label,
                    "backend", json_object_get(cs, "backend"), "model",
                    json_object_get(cs, "model"), "slow", ds, "fast", df);
+    phases = json_object();
     sentence[0] = '\0';
     if (have_wb) {
         double a = json_number_value(wbs), b = json_number_value(wbf);
         bool fewer = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        char part[160];
+        json_t *share = phase_share(slow, fast, "l2_writeback_per_page", NULL, "%.1f", part,
+                                    sizeof part);
         json_object_set_new(ev, "writebacks_lowered", json_boolean(fewer));
-        snprintf(sentence, len, "L2 write-backs per page %.1f -> %.1f (%s): %s. ", a, b, label,
-                 fewer ? "fewer, as the hypothesis says"
-                       : "not fewer (within 2%), against the hypothesis");
+        if (share)
+            json_object_set_new(phases, "l2_writeback_per_page", share);
+        snprintf(sentence, len, "L2 write-backs per page %.1f -> %.1f (%s)%s: %s. ", a, b, label,
+                 part, fewer ? "fewer, as the hypothesis says"
+                             : "not fewer (within 2%), against the hypothesis");
     }
     if (have_mem) {
         double a = json_number_value(rs) + json_number_value(ws);
         double b = json_number_value(rf) + json_number_value(wf);
         size_t used = strlen(sentence);
         bool less = b < a * (1.0 - SB_VERDICT_MIN_CHANGE);
+        char part[160];
+        json_t *share = phase_share(slow, fast, "mem_read_bytes_per_table_byte",
+                                    "mem_write_bytes_per_table_byte", "%.2f", part, sizeof part);
         json_object_set_new(ev, "memory_traffic_lowered", json_boolean(less));
-        snprintf(sentence + used, len - used, "Memory bytes per table byte %.2f -> %.2f (%s): %s.",
-                 a, b, label, less ? "less traffic" : "no less traffic (within 2%)");
+        if (share)
+            json_object_set_new(phases, "mem_bytes_per_table_byte", share);
+        snprintf(sentence + used, len - used, "Memory bytes per table byte %.2f -> %.2f (%s)%s: "
+                 "%s.", a, b, label, part, less ? "less traffic" : "no less traffic (within 2%)");
     }
+    if (json_object_size(phases))
+        json_object_set_new(ev, "phases", phases);
+    else
+        json_decref(phases);
     return ev;
 }
 
@@ -97,7 +180,7 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
     const struct sb_op *o = sb_op_find(op);
     const json_t *ratio = json_object_get(cmp, "ratio");
     double thread_ratio = NAN;
-    char counters_text[512], sentence[1024], thread_part[96] = "", here[96] = "n/a";
+    char counters_text[768], sentence[1408], thread_part[96] = "", here[96] = "n/a";
     json_t *evidence;
 
     if (json_is_number(json_object_get(ts, "mbps")) && json_is_number(json_object_get(tf, "mbps")))

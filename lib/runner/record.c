@@ -16,6 +16,7 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "runner/context.h"
+#include "runner/record_counters.h"
 #include "runner/record_scanners.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
@@ -47,40 +48,6 @@ json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo
                      "runs",
                      "units", "mbps", "MB/s = table bytes scanned / seconds / 10^6",
                      "sizes", "bytes; sizes in text use binary units (1KB = 1024 bytes)");
-}
-
-/* Median over the repetitions of values[rep][role] / divisor; null when the role was not read. */
-static json_t *per_unit(const struct sb_counters *c, enum sb_role role, double divisor)
-{
-    double *v;
-    double m;
-
-    if (!c->have[role] || c->nreps == 0 || divisor <= 0)
-        return json_null();
-    v = malloc(c->nreps * sizeof *v);
-    if (!v)
-        return json_null();
-    for (unsigned r = 0; r < c->nreps; r++)
-        v[r] = (double)c->values[r][role] / divisor;
-    m = sb_median(v, c->nreps);
-    free(v);
-    return json_real(m);
-}
-
-/* Figures derived from the counters, per scan: L2 misses and write-backs per page, memory
- * bytes read and written per table byte. */
-static json_t *derived_json(const struct sb_counters *c, const struct sb_run_result *res)
-{
-    const unsigned passes = c->passes ? c->passes : 1;
-    double pages = (double)res->pages_per_scan * passes;
-    double bytes = (double)res->bytes_per_scan / res->passes * passes;
-
-    return json_pack("{s:o, s:o, s:o, s:o}",
-                     "l2_miss_per_page", per_unit(c, SB_ROLE_L2_MISS, pages),
-                     "l2_writeback_per_page", per_unit(c, SB_ROLE_L2_WRITEBACK, pages),
-                     "mem_read_bytes_per_table_byte", per_unit(c, SB_ROLE_MEM_READ_BYTES, bytes),
-                     "mem_write_bytes_per_table_byte",
-                     per_unit(c, SB_ROLE_MEM_WRITE_BYTES, bytes));
 }
 
 /* The last-level cache's size from the report's context (0 when unknown). */
@@ -227,7 +194,8 @@ static json_t *counters_json(const struct sb_counters *c, const struct sb_run_re
                          "machine", machine_json(c->machine));
     if (counters && put(counters, "events", events) && put(counters, "values", values) &&
         put(counters, "reasons", reasons) && put(counters, "multiplex", multiplex_json(c)) &&
-        put(counters, "derived", derived_json(c, res)) &&
+        put(counters, "derived", sb_report_derived_json(c, res)) &&
+        (!c->have_phases || put(counters, "phases", sb_report_phases_json(c, res))) &&
         put(counters, "accuracy", accuracy_json(c, res, llc)))
         return counters;
     if (!counters) { /* the three objects were not taken */
