@@ -93,6 +93,7 @@ static int prepare_slots(struct sb_config *cfg, struct sb_error *err)
         sl->ps_ready = true;
         sl->scanner.pool = &sl->pool;
         sl->scanner.ps = &sl->ps;
+        sl->scanner.to_checkpoint = sb_scanner_checkpoint_pages(&sl->scanner);
     }
     return status;
 }
@@ -160,6 +161,10 @@ static int prepare(struct sb_config *cfg, uint32_t capacity, struct sb_error *er
             status = sb_iocache_expect_op(&cfg->tables[t], p->statements[i], err);
     if (status == SB_OK)
         status = prepare_statements(cfg, err);
+    /* a table written back into: each page's state, and the checksums of each state */
+    for (uint32_t t = 0; status == SB_OK && p->writeback != SB_WRITEBACK_NONE && t < cfg->ntables;
+         t++)
+        status = sb_iocache_expect_states(&cfg->tables[t], err);
     if (status != SB_OK)
         return status;
     cfg->res.iocache_placement = cfg->tables[0].placement;

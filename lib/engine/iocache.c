@@ -25,7 +25,9 @@ bool sb_iocache_serves(const struct sb_iocache *ioc, const struct sb_run_params 
     return ioc->pages && ioc->npages * ioc->page_size == p->table_size &&
            ioc->layout.page_size == p->layout.page_size &&
            ioc->layout.row_width == p->layout.row_width &&
-           ioc->layout.dead_pct == p->layout.dead_pct && source == p->source &&
+           ioc->layout.dead_pct == p->layout.dead_pct &&
+           ioc->layout.hint_bits_set == p->layout.hint_bits_set && source == p->source &&
+           !ioc->state && /* a table written back is no longer as built */
            ioc->node.kind == p->iocache_node.kind && ioc->node.node == p->iocache_node.node &&
            (!ioc->ops->serves || ioc->ops->serves(ioc, p));
 }
@@ -47,10 +49,29 @@ const uint32_t *sb_iocache_sums_after(const struct sb_iocache *ioc, const struct
     return NULL;
 }
 
+/* The checksums after pass of a copy of each page (as built), into a new array. */
+static uint32_t *sums_after_pass(const struct sb_iocache *ioc, sb_op_fn pass)
+{
+    uint8_t *scratch = aligned_alloc(64, ioc->page_size);
+    uint32_t *sums = malloc(ioc->npages * sizeof *sums);
+
+    if (!scratch || !sums) {
+        free(scratch);
+        free(sums);
+        return NULL;
+    }
+    for (uint64_t b = 0; b < ioc->npages; b++) {
+        memcpy(scratch, sb_iocache_page(ioc, b), ioc->page_size);
+        pass(scratch, ioc->page_size, NULL);
+        sums[b] = sb_page_checksum(scratch, ioc->page_size);
+    }
+    free(scratch);
+    return sums;
+}
+
 int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct sb_error *err)
 {
     int i;
-    uint8_t *scratch;
     uint32_t *sums;
 
     if (sb_iocache_sums_after(ioc, op))
@@ -60,20 +81,29 @@ int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct 
     if (i == SB_IOCACHE_OPS)
         return sb_fail(err, SB_ERR_RUN, "op %s: a table keeps checksums for %d ops", op->name,
                        SB_IOCACHE_OPS);
-    scratch = aligned_alloc(64, ioc->page_size);
-    sums = malloc(ioc->npages * sizeof *sums);
-    if (!scratch || !sums) {
-        free(scratch);
-        free(sums);
+    sums = sums_after_pass(ioc, op->pass);
+    if (!sums)
         return sb_fail(err, SB_ERR_RUN, "out of memory for the checksums after op %s", op->name);
-    }
-    for (uint64_t b = 0; b < ioc->npages; b++) {
-        memcpy(scratch, sb_iocache_page(ioc, b), ioc->page_size);
-        op->pass(scratch, ioc->page_size);
-        sums[b] = sb_page_checksum(scratch, ioc->page_size);
-    }
-    free(scratch);
     ioc->after[i] = (struct sb_iocache_sums){op, sums};
+    return SB_OK;
+}
+
+int sb_iocache_expect_states(struct sb_iocache *ioc, struct sb_error *err)
+{
+    if (ioc->state)
+        return SB_OK;
+    ioc->state_sums[SB_PAGE_GENERATED] = ioc->sum_copy;
+    ioc->state_sums_owned[SB_PAGE_HINTED] = sums_after_pass(ioc, sb_heap_count);
+    ioc->state_sums_owned[SB_PAGE_VACUUMED] = sums_after_pass(ioc, sb_heap_vacuum);
+    ioc->state = calloc(ioc->npages, 1);
+    if (!ioc->state_sums_owned[SB_PAGE_HINTED] || !ioc->state_sums_owned[SB_PAGE_VACUUMED] ||
+        !ioc->state) {
+        free(ioc->state);
+        ioc->state = NULL;
+        return sb_fail(err, SB_ERR_RUN, "out of memory for the checksums of the table's states");
+    }
+    ioc->state_sums[SB_PAGE_HINTED] = ioc->state_sums_owned[SB_PAGE_HINTED];
+    ioc->state_sums[SB_PAGE_VACUUMED] = ioc->state_sums_owned[SB_PAGE_VACUUMED];
     return SB_OK;
 }
 
@@ -82,6 +112,9 @@ void sb_iocache_destroy(struct sb_iocache *ioc)
     if (ioc->ops)
         ioc->ops->destroy(ioc);
     free(ioc->sum_copy);
+    free(ioc->state);
+    for (int i = 0; i < SB_PAGE_NSTATES; i++)
+        free(ioc->state_sums_owned[i]);
     for (int i = 0; i < SB_IOCACHE_OPS; i++)
         free(ioc->after[i].sums);
     memset(ioc, 0, sizeof *ioc);

@@ -2,7 +2,8 @@
  * bytes standing for the kernel's IO cache ("memtable" in the thread); for `file` a read-only
  * mapping of the scratch file (source_file.h), which the scans read with pread. Either way it
  * keeps each page's expected checksum after the copy and after each op, so every run can be
- * validated, and where its pages lie (NUMA, placement.h). */
+ * validated, and where its pages lie (NUMA, placement.h). A run that writes back (issue 18)
+ * changes its pages: the table then keeps each page's state and the checksums of each state. */
 #ifndef SB_IOCACHE_H
 #define SB_IOCACHE_H
 
@@ -34,6 +35,12 @@ struct sb_iocache {
     uint64_t live_rows;        /* visible tuples in the whole table */
     uint32_t *sum_copy;        /* checksum of each page as generated (= after a correct copy) */
     struct sb_iocache_sums after[SB_IOCACHE_OPS]; /* made by sb_iocache_expect_op */
+    /* A table written back into (issue 18): each page's state (heap.h: 0 generated, 1 hinted,
+     * 2 vacuumed; all 0 when built) and the checksums of each state (state_sums[0] is
+     * sum_copy; 1 and 2 made by sb_iocache_expect_states). NULL until a run writes back. */
+    uint8_t *state;
+    const uint32_t *state_sums[SB_PAGE_NSTATES];
+    uint32_t *state_sums_owned[SB_PAGE_NSTATES];
     const struct sb_source *source;      /* NULL: memory (sb_iocache_create) */
     const struct sb_source_ops *ops;     /* its source's implementation (source_ops.h) */
     struct sb_file_table *file;          /* source file: the scratch file, else NULL */
@@ -60,6 +67,33 @@ int sb_iocache_expect_op(struct sb_iocache *ioc, const struct sb_op *op, struct 
 
 /* The checksum of each page after op (sb_iocache_expect_op made them; NULL if it did not). */
 const uint32_t *sb_iocache_sums_after(const struct sb_iocache *ioc, const struct sb_op *op);
+
+/* Readies the table for write-backs: each page's state (0: as built), and the checksums of
+ * states 1 and 2 (count's and vacuum's output), unless made before. */
+int sb_iocache_expect_states(struct sb_iocache *ioc, struct sb_error *err);
+
+/* The state a page in state `state` is in after op: max(state, sb_op_state(op)). */
+static inline unsigned sb_page_state_after(unsigned state, const struct sb_op *op)
+{
+    unsigned level = sb_op_state(op);
+    return state > level ? state : level;
+}
+
+/* The checksum of page `block` after op ran on it as copied in state `state`: from state 0 the
+ * sums of sb_iocache_expect_op (any op), else those of the state op leaves it in. */
+static inline uint32_t sb_iocache_expected(const struct sb_iocache *ioc, const struct sb_op *op,
+                                           unsigned state, uint64_t block)
+{
+    if (state == SB_PAGE_GENERATED)
+        return sb_iocache_sums_after(ioc, op)[block];
+    return ioc->state_sums[sb_page_state_after(state, op)][block];
+}
+
+/* The state of page block in the IO cache (0 for a table no run writes back). */
+static inline unsigned sb_iocache_state(const struct sb_iocache *ioc, uint64_t block)
+{
+    return ioc->state ? ioc->state[block] : SB_PAGE_GENERATED;
+}
 
 static inline const uint8_t *sb_iocache_page(const struct sb_iocache *ioc, uint64_t block)
 {

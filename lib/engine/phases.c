@@ -98,6 +98,7 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
     struct slot *sl = &cfg->slots[worker];
     struct sb_scanner *s = &sl->scanner;
     uint64_t pages = s->pages, acquisitions = s->acquisitions, drops = s->drops;
+    uint64_t written_evict = s->written_evict, written_checkpoint = s->written_checkpoint;
     uint64_t visits = cfg->use_shared ? s->visits : sl->ps.visits;
 
     struct sb_placement_found thread_policy;
@@ -121,6 +122,8 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
     sl->pages = s->pages - pages;
     sl->acquisitions = s->acquisitions - acquisitions;
     sl->drops = s->drops - drops;
+    sl->written_evict = s->written_evict - written_evict;
+    sl->written_checkpoint = s->written_checkpoint - written_checkpoint;
     sl->visits = (cfg->use_shared ? s->visits : sl->ps.visits) - visits;
     if (sl->status == SB_OK)
         sl->status = sb_scanner_io_status(s, &sl->err);
@@ -299,6 +302,7 @@ int sb_config_validate(struct sb_config *cfg, struct sb_error *err)
     for (uint32_t i = 0; i < cfg->nworkers; i++) {
         v->pages_checked_after_copy += cfg->slots[i].v.pages_checked_after_copy;
         v->pages_checked_after_op += cfg->slots[i].v.pages_checked_after_op;
+        v->writebacks_checked += cfg->slots[i].v.writebacks_checked;
     }
     if (status == SB_OK)
         status = check_seen(cfg, n, err);
@@ -355,11 +359,16 @@ static void note_timed(struct sb_config *cfg, struct sb_scan_record *rec, bool k
 {
     struct sb_run_result *res = &cfg->res;
     double first = cfg->slots[0].t_start, last = cfg->slots[0].t_end;
+    const uint32_t page_size = cfg->tables[0].page_size;
 
+    rec->written_evict = rec->written_checkpoint = rec->bytes_copied_in = 0;
     for (uint32_t i = 0; i < cfg->nworkers; i++) {
         struct slot *sl = &cfg->slots[i];
         first = fmin(first, sl->t_start);
         last = fmax(last, sl->t_end);
+        rec->written_evict += sl->written_evict;
+        rec->written_checkpoint += sl->written_checkpoint;
+        rec->bytes_copied_in += sl->pages * page_size;
         if (!keep)
             continue;
         sl->rec->seconds[res->nreps] = sl->t_end - sl->t_start;
@@ -373,6 +382,7 @@ static void note_timed(struct sb_config *cfg, struct sb_scan_record *rec, bool k
     rec->seconds = last - first;
     rec->passes = res->passes;
     rec->bytes = res->bytes_per_scan;
+    rec->bytes_written_back = (rec->written_evict + rec->written_checkpoint) * page_size;
 }
 
 /* A tracing backend's replays of the traced scans, in order, then its finish. */
@@ -382,10 +392,15 @@ static void replay(struct sb_config *cfg)
     const struct sb_iocache *table = &cfg->tables[0];
 
     for (uint32_t rep = 0; cfg->victims[0] && rep < cfg->res.nreps && rep < TRACED_SCANS; rep++) {
-        struct sb_scan_trace trace = {table->pages, table->npages, table->page_size, cfg->p->op,
+        const struct sb_scanner *s = &cfg->slots[0].scanner;
+        const bool wb = cfg->p->writeback != SB_WRITEBACK_NONE;
+        struct sb_scan_trace trace = {table->pages, table->npages, table->page_size, s->op,
                                       cfg->p->kernel->temporal, cfg->p->bigtable,
                                       cfg->slots[0].pool.buffers, cfg->victims[rep],
-                                      SB_WRITEBACK_NONE, 0, NULL, cfg->slots[0].pool.nbuffers};
+                                      (int)cfg->p->writeback,
+                                      wb ? sb_scanner_checkpoint_pages(s) : 0,
+                                      wb ? sb_scanner_writeback_kernel(s) : NULL,
+                                      cfg->slots[0].pool.nbuffers};
         c->backend->replay(c, rep, &trace);
     }
     if (c->backend && c->backend->finish)
@@ -446,8 +461,11 @@ int sb_config_finish(struct sb_config *cfg, struct sb_error *err)
     int status = SB_OK;
 
     for (uint32_t i = 0; status == SB_OK && !cfg->use_shared && i < cfg->nworkers; i++)
-        status = sb_pool_check(p, cfg->slots[i].scanner.ioc, &cfg->slots[i].pool,
-                               &res->buffers_touched, &v->pool_pages_checked, err);
+        status = sb_pool_check(&cfg->slots[i].scanner, &res->buffers_touched,
+                               &v->pool_pages_checked, err);
+    for (uint32_t i = 0; status == SB_OK && !cfg->use_shared && i < cfg->nworkers; i++)
+        status = sb_iocache_check_states(&cfg->slots[i].scanner,
+                                         &v->pages_checked_after_writeback, err);
     if (status == SB_OK && cfg->use_shared)
         status = sb_shared_pool_check(p, cfg->tables, &cfg->shared, &res->buffers_touched,
                                       &v->pool_pages_checked, err);

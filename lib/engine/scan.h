@@ -22,6 +22,11 @@ struct sb_validation {
     uint64_t scans_row_checked;        /* timed and warm-up scans whose row count was checked */
     uint64_t pages_read_once;          /* validation scan: pages of every table read exactly
                                           once (checked by a per-page count) */
+    uint64_t writebacks_checked;       /* validation scan: pages written back, each checked
+                                          (the IO cache page equals its buffer and the
+                                          checksum of its state) */
+    uint64_t pages_checked_after_writeback; /* after the last timed scan: table pages whose
+                                               checksum is their state's (writeback only) */
 };
 
 /* One scanner of a run: where it ran and what it did in the timed scans. */
@@ -72,6 +77,10 @@ struct sb_scan_record {
     int cpu_start, cpu_end;        /* the calling thread's CPU at its start and end, -1 unknown */
     double steal;                  /* the host's steal time over it, seconds (all CPUs; NaN:
                                       /proc/stat does not say) */
+    uint64_t written_evict;        /* pages written back before their buffer was reused */
+    uint64_t written_checkpoint;   /* pages written back by checkpoints */
+    uint64_t bytes_copied_in;      /* bytes copied from the IO cache into the pool */
+    uint64_t bytes_written_back;   /* bytes copied from the pool back into the IO cache */
 };
 
 /* One statement of a sequence (key statements): what scanner 0 did with it in the timed scans

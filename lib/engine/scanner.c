@@ -21,15 +21,15 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
     pool->bytes = (size_t)p->pool_size;
     pool->buffers = sb_mem_alloc_placed(pool->bytes, &p->pool_node, home_node, &pool->placement);
     pool->tag = malloc(pool->nbuffers * sizeof *pool->tag);
-    pool->tag_op = malloc(pool->nbuffers * sizeof *pool->tag_op);
-    if (!pool->buffers || !pool->tag || !pool->tag_op) {
+    pool->dirty = calloc(pool->nbuffers, sizeof *pool->dirty);
+    pool->state = calloc(pool->nbuffers, sizeof *pool->state);
+    pool->applied = calloc(pool->nbuffers, sizeof *pool->applied);
+    if (!pool->buffers || !pool->tag || !pool->dirty || !pool->state || !pool->applied) {
         sb_pool_destroy(pool);
         return sb_fail(err, SB_ERR_RUN, "cannot allocate the %zu-byte pool", (size_t)p->pool_size);
     }
-    for (uint32_t b = 0; b < pool->nbuffers; b++) {
+    for (uint32_t b = 0; b < pool->nbuffers; b++)
         pool->tag[b] = -1;
-        pool->tag_op[b] = p->op; /* the hot loop runs op alone and leaves this as it is */
-    }
     return SB_OK;
 }
 
@@ -37,7 +37,9 @@ void sb_pool_destroy(struct sb_pool *pool)
 {
     sb_mem_free(pool->buffers, pool->bytes);
     free(pool->tag);
-    free(pool->tag_op);
+    free(pool->dirty);
+    free(pool->state);
+    free(pool->applied);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -97,19 +99,127 @@ static uint64_t scan_memory(const struct sb_run_params *p, const struct sb_op *o
         if (victims)
             victims[block] = b;
         if (pass)
-            rows += pass(dst, page_size);
+            rows += pass(dst, page_size, NULL);
     }
     return rows;
 }
 
-/* The other sources into an own pool, and any source with a policy told of each release
- * (PostgreSQL's UnpinBuffer, with VACUUM's hint when the op is vacuum) or a statement sequence. */
+/* --- the write-back ---------------------------------------------------------------------- */
+
+bool sb_scanner_original_loop(const struct sb_scanner *s)
+{
+    return s->p->writeback == SB_WRITEBACK_NONE && s->ioc->layout.hint_bits_set &&
+           !s->p->policy->release && s->p->nstatements <= 1;
+}
+
+uint32_t sb_scanner_checkpoint_pages(const struct sb_scanner *s)
+{
+    return s->p->checkpoint_pages ? s->p->checkpoint_pages : s->pool->nbuffers;
+}
+
+const struct sb_kernel *sb_scanner_writeback_kernel(const struct sb_scanner *s)
+{
+    if (s->p->writeback_kernel)
+        return s->p->writeback_kernel;
+    return s->ioc->file ? &sb_kernel_pwrite : s->p->kernel;
+}
+
+/* The validation scan's check of a write-back of buffer b (page block, state): the IO cache
+ * page equals the buffer, and both have the checksum of that state. */
+static void check_writeback(struct sb_scanner *s, uint32_t b, uint64_t block, unsigned state,
+                            bool by_checkpoint)
+{
+    const uint32_t page_size = s->p->page_size;
+    uint32_t in_pool = sb_page_checksum(s->pool->buffers + (size_t)b * page_size, page_size);
+    uint32_t in_cache = sb_page_checksum(sb_iocache_page(s->ioc, block), page_size);
+    uint32_t want = s->ioc->state_sums[state][block];
+
+    if (s->writeback_status != SB_OK)
+        return;
+    if (in_pool == in_cache && in_cache == want && !s->io_errno) {
+        s->check_writebacks->writebacks_checked++;
+        return;
+    }
+    s->writeback_status = sb_fail(s->writeback_err, SB_ERR_RUN, "%s: validation failed: page "
+                                  "%llu written back from buffer %u (%s, kernel %s) has checksum "
+                                  "%08x in the IO cache, the buffer %08x, expected %08x (state "
+                                  "%u)", s->p->name, (unsigned long long)block, b,
+                                  by_checkpoint ? "checkpoint" : "eviction",
+                                  sb_scanner_writeback_kernel(s)->name, in_cache, in_pool, want,
+                                  state);
+}
+
+/* Writes dirty buffer b back to its page: the write-back kernel's copy into the IO cache, or
+ * pwrite into the table file (whose mapping sees it); the page takes the buffer's state. */
+static void write_back(struct sb_scanner *s, uint32_t b, bool by_checkpoint)
+{
+    struct sb_pool *pool = s->pool;
+    const struct sb_iocache *ioc = s->ioc;
+    const uint32_t page_size = s->p->page_size;
+    const uint64_t block = (uint64_t)pool->tag[b];
+    const uint8_t *src = pool->buffers + (size_t)b * page_size;
+    unsigned state = sb_page_state_after(pool->state[b], pool->applied[b]);
+
+    if (ioc->file) {
+        ssize_t n = pwrite(ioc->file->fd, src, page_size, (off_t)(block * page_size));
+        if (n != (ssize_t)page_size && !s->io_errno) {
+            s->io_errno = n < 0 ? errno : EIO;
+            s->io_block = block;
+        }
+    } else {
+        sb_scanner_writeback_kernel(s)->copy(ioc->pages + block * page_size, src, page_size);
+    }
+    ioc->state[block] = (uint8_t)state;
+    pool->dirty[b] = 0;
+    if (by_checkpoint)
+        s->written_checkpoint++;
+    else
+        s->written_evict++;
+    if (s->check_writebacks)
+        check_writeback(s, b, block, state, by_checkpoint);
+}
+
+/* A checkpoint: every dirty buffer written back, in buffer order (BufferSync). */
+static void checkpoint(struct sb_scanner *s)
+{
+    for (uint32_t b = 0; b < s->pool->nbuffers; b++)
+        if (s->pool->dirty[b] && s->pool->tag[b] >= 0)
+            write_back(s, b, true);
+}
+
+/* Before buffer b is reused: a dirty one goes back (evict, or checkpoint when no checkpoint
+ * reached it). */
+static inline void before_reuse(struct sb_scanner *s, uint32_t b)
+{
+    if (s->p->writeback != SB_WRITEBACK_NONE && s->pool->dirty[b] && s->pool->tag[b] >= 0)
+        write_back(s, b, false);
+}
+
+/* After the op on buffer b holding block (copied in state state_in): its dirt, the policy's
+ * release (UnpinBuffer, with VACUUM's strategy hint for vacuum) and the checkpoint's count. */
+static inline void after_op(struct sb_scanner *s, uint32_t b, uint64_t block, unsigned state_in,
+                            bool dirtied)
+{
+    struct sb_pool *pool = s->pool;
+
+    pool->tag[b] = (int64_t)block;
+    pool->state[b] = (uint8_t)state_in;
+    pool->applied[b] = s->op;
+    pool->dirty[b] |= dirtied;
+    if (s->p->policy->release)
+        s->p->policy->release(s->ps, b, sb_op_state(s->op) == SB_PAGE_VACUUMED);
+    if (s->p->writeback == SB_WRITEBACK_CHECKPOINT && --s->to_checkpoint == 0) {
+        s->to_checkpoint = sb_scanner_checkpoint_pages(s);
+        checkpoint(s);
+    }
+}
+
+/* Every other case of an own pool: the other sources, the bigtables, the write-back, a table
+ * whose hint bits are unset, a policy with a release hook. */
 static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t first,
                               uint64_t end)
 {
     uint32_t (*const victim)(struct sb_policy_state *) = s->p->policy->victim;
-    void (*const release)(struct sb_policy_state *, uint32_t, bool) = s->p->policy->release;
-    const bool vacuum = s->op == sb_op_find("vacuum");
     const sb_op_fn pass = s->op->pass;
     const uint32_t page_size = s->p->page_size;
     struct sb_pool *pool = s->pool;
@@ -118,15 +228,16 @@ static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t
     for (uint64_t block = first; block < end; block++) {
         uint32_t b = victim(s->ps);
         uint8_t *dst = pool->buffers + (size_t)b * page_size;
+        unsigned state_in = sb_iocache_state(s->ioc, block);
+        bool dirtied = false;
+
+        before_reuse(s, b);
         fetch(s, kind, block, dst);
-        pool->tag[b] = (int64_t)block;
-        pool->tag_op[b] = s->op;
         if (s->victims)
             s->victims[block] = b;
         if (pass)
-            rows += pass(dst, page_size);
-        if (release)
-            release(s->ps, b, vacuum);
+            rows += pass(dst, page_size, &dirtied);
+        after_op(s, b, block, state_in, dirtied);
     }
     return rows;
 }
@@ -146,7 +257,7 @@ static uint64_t scan_shared_pool(struct sb_scanner *s, enum sb_fetch kind, uint6
         uint8_t *dst = sp->buffers + (size_t)b * page_size;
         fetch(s, kind, block, dst);
         if (pass)
-            rows += pass(dst, page_size);
+            rows += pass(dst, page_size, NULL);
         sb_shared_pool_release(sp, b, tag_base + (int64_t)block);
     }
     s->acquisitions += end - first;
@@ -160,7 +271,7 @@ uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
     s->pages += end - first;
     if (s->shared)
         return scan_shared_pool(s, kind, first, end);
-    if (kind == SB_FETCH_COPY && !s->p->policy->release && s->p->nstatements <= 1)
+    if (kind == SB_FETCH_COPY && sb_scanner_original_loop(s))
         return scan_memory(s->p, s->op, s->ioc, s->pool, s->ps, s->victims, first, end);
     return scan_own_pool(s, kind, first, end);
 }
@@ -169,9 +280,39 @@ int sb_scanner_io_status(const struct sb_scanner *s, struct sb_error *err)
 {
     if (!s->io_errno)
         return SB_OK;
-    return sb_fail(err, SB_ERR_RUN, "%s: reading page %llu of the table file in %s: %s",
-                   s->p->name, (unsigned long long)s->io_block, s->ioc->file->dir,
-                   strerror(s->io_errno));
+    return sb_fail(err, SB_ERR_RUN, "%s: %s page %llu of the table file in %s: %s",
+                   s->p->name, s->written_evict + s->written_checkpoint ? "reading or writing"
+                                                                        : "reading",
+                   (unsigned long long)s->io_block, s->ioc->file->dir, strerror(s->io_errno));
+}
+
+/* The validation scan's page `block` in buffer b (copied in state state_in): its checksum after
+ * the copy and after the op. */
+static int validate_page(struct sb_scanner *s, uint32_t b, uint64_t block, unsigned state_in,
+                         bool *dirtied, uint64_t *rows, struct sb_validation *v,
+                         struct sb_error *err)
+{
+    const struct sb_run_params *p = s->p;
+    const struct sb_iocache *ioc = s->ioc;
+    uint8_t *dst = (s->shared ? s->shared->buffers : s->pool->buffers) + (size_t)b * p->page_size;
+    uint32_t sum = sb_page_checksum(dst, p->page_size), want;
+
+    want = state_in ? ioc->state_sums[state_in][block] : ioc->sum_copy[block];
+    if (sum != want)
+        return sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu copied by kernel %s "
+                       "into buffer %u has checksum %08x, expected %08x", p->name,
+                       (unsigned long long)block, p->kernel->name, b, sum, want);
+    v->pages_checked_after_copy++;
+    if (s->op->pass)
+        *rows += s->op->pass(dst, p->page_size, dirtied);
+    sum = sb_page_checksum(dst, p->page_size);
+    want = sb_iocache_expected(ioc, s->op, state_in, block);
+    if (sum != want)
+        return sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu after op %s has "
+                       "checksum %08x, expected %08x", p->name, (unsigned long long)block,
+                       s->op->name, sum, want);
+    v->pages_checked_after_op++;
+    return SB_OK;
 }
 
 int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
@@ -179,73 +320,82 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
                         struct sb_error *err)
 {
     const struct sb_run_params *p = s->p;
-    const struct sb_op *op = s->op;
-    const struct sb_iocache *ioc = s->ioc;
-    const int64_t tag_base = (int64_t)s->table_id * (int64_t)ioc->npages;
+    const int64_t tag_base = (int64_t)s->table_id * (int64_t)s->ioc->npages;
     enum sb_fetch kind = fetch_kind_of(s);
     int status = SB_OK;
 
+    s->check_writebacks = v;
+    s->writeback_err = err;
+    s->writeback_status = SB_OK;
     for (uint64_t block = first; block < end && status == SB_OK; block++) {
         uint32_t b = s->shared ? sb_shared_pool_acquire(s->shared, &s->visits)
                                : p->policy->victim(s->ps);
-        uint8_t *dst = (s->shared ? s->shared->buffers : s->pool->buffers) +
-                       (size_t)b * p->page_size;
-        uint32_t sum;
+        unsigned state_in = sb_iocache_state(s->ioc, block);
+        bool dirtied = false;
 
-        fetch(s, kind, block, dst);
+        if (!s->shared)
+            before_reuse(s, b);
+        status = s->writeback_status;
+        fetch(s, kind, block, (s->shared ? s->shared->buffers : s->pool->buffers) +
+                                  (size_t)b * p->page_size);
         s->pages++;
         if (seen)
             atomic_fetch_add_explicit(&seen[block], 1, memory_order_relaxed);
-        status = sb_scanner_io_status(s, err);
-        sum = sb_page_checksum(dst, p->page_size);
-        if (status == SB_OK && sum != ioc->sum_copy[block])
-            status = sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu copied by "
-                             "kernel %s into buffer %u has checksum %08x, expected %08x",
-                             p->name, (unsigned long long)block, p->kernel->name, b, sum,
-                             ioc->sum_copy[block]);
-        if (status == SB_OK) {
-            v->pages_checked_after_copy++;
-            if (op->pass)
-                *rows += op->pass(dst, p->page_size);
-            sum = sb_page_checksum(dst, p->page_size);
-            if (sum != sb_iocache_sums_after(ioc, op)[block])
-                status = sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu after op "
-                                 "%s has checksum %08x, expected %08x", p->name,
-                                 (unsigned long long)block, op->name, sum,
-                                 sb_iocache_sums_after(ioc, op)[block]);
-            else
-                v->pages_checked_after_op++;
-        }
+        if (status == SB_OK)
+            status = sb_scanner_io_status(s, err);
+        if (status == SB_OK)
+            status = validate_page(s, b, block, state_in, &dirtied, rows, v, err);
         if (s->shared) {
             s->acquisitions++;
             sb_shared_pool_release(s->shared, b, tag_base + (int64_t)block);
         } else {
-            s->pool->tag[b] = (int64_t)block;
-            s->pool->tag_op[b] = op;
-            if (p->policy->release)
-                p->policy->release(s->ps, b, op == sb_op_find("vacuum"));
+            after_op(s, b, block, state_in, dirtied);
         }
+        if (status == SB_OK)
+            status = s->writeback_status;
     }
+    s->check_writebacks = NULL;
     return status;
 }
 
-int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                  const struct sb_pool *pool, uint64_t *touched, uint64_t *checked,
+int sb_pool_check(const struct sb_scanner *s, uint64_t *touched, uint64_t *checked,
                   struct sb_error *err)
 {
+    const struct sb_run_params *p = s->p;
+    const struct sb_pool *pool = s->pool;
+    const bool original = sb_scanner_original_loop(s);
+
     for (uint32_t b = 0; b < pool->nbuffers; b++) {
-        /* statements: the op that last ran over the page in b */
-        const uint32_t *expected = sb_iocache_sums_after(ioc, pool->tag_op[b]);
-        uint32_t sum;
+        uint32_t sum, want;
         if (pool->tag[b] < 0)
             continue;
         (*touched)++;
+        /* the original loop keeps no per-buffer state: its pages were copied in state 0 */
+        want = original || !pool->applied[b]
+                   ? sb_iocache_sums_after(s->ioc, s->op)[pool->tag[b]]
+                   : sb_iocache_expected(s->ioc, pool->applied[b], pool->state[b],
+                                         (uint64_t)pool->tag[b]);
         sum = sb_page_checksum(pool->buffers + (size_t)b * p->page_size, p->page_size);
-        if (sum != expected[pool->tag[b]])
+        if (sum != want)
             return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u holds page %lld "
-                           "with checksum %08x, expected %08x (after op %s)", p->name, b,
-                           (long long)pool->tag[b], sum, expected[pool->tag[b]],
-                           pool->tag_op[b]->name);
+                           "with checksum %08x, expected %08x", p->name, b,
+                           (long long)pool->tag[b], sum, want);
+        (*checked)++;
+    }
+    return SB_OK;
+}
+
+int sb_iocache_check_states(const struct sb_scanner *s, uint64_t *checked, struct sb_error *err)
+{
+    const struct sb_iocache *ioc = s->ioc;
+
+    for (uint64_t block = 0; ioc->state && block < ioc->npages; block++) {
+        uint32_t sum = sb_page_checksum(sb_iocache_page(ioc, block), ioc->page_size);
+        uint32_t want = ioc->state_sums[ioc->state[block]][block];
+        if (sum != want)
+            return sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu of the table has "
+                           "checksum %08x after the scans, expected %08x (state %u)", s->p->name,
+                           (unsigned long long)block, sum, want, ioc->state[block]);
         (*checked)++;
     }
     return SB_OK;

@@ -6,11 +6,20 @@
  * page: the memory source with its own pool runs the original loop unchanged (the baseline the
  * speed goal is measured with); the other sources and the shared pool have loops of their own.
  * Also: the validating pass (every page's checksum after the copy and after the op, and a count
- * of how often each page was read), and the check of a pool's pages after the timed scans. */
+ * of how often each page was read), and the check of a pool's pages after the timed scans.
+ *
+ * The write-back (issue 18): a buffer the op stored into is dirty until it goes back to its
+ * page in the IO cache, with the write-back kernel (pwrite for source file): before it is reused
+ * (writeback evict, or checkpoint when no checkpoint reached it yet: PostgreSQL's BufferAlloc ->
+ * FlushBuffer -> smgrwrite) and every checkpoint_pages pages, every dirty buffer in buffer order
+ * (checkpoint: BufferSync). The IO cache then keeps each page's state (iocache.h), and a buffer
+ * the state of the page it holds as it was copied in. With writeback none, a table built with
+ * its hint bits and a policy without a release hook, the memory source's original loop runs. */
 #ifndef SB_SCANNER_H
 #define SB_SCANNER_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/iocache.h"
@@ -25,7 +34,11 @@ struct sb_pool {
     size_t bytes;
     uint32_t nbuffers;
     int64_t *tag; /* the block each buffer holds, -1 for none */
-    const struct sb_op **tag_op; /* the op that last ran over each buffer's page (statements) */
+    uint8_t *dirty;               /* per buffer: the op stored into it since it was copied in
+                                     or last written back */
+    uint8_t *state;               /* per buffer: the state of its page as copied in (heap.h) */
+    const struct sb_op **applied; /* per buffer: the op run over it (the loops other than the
+                                     memory source's original one) */
     struct sb_placement_found placement;
 };
 
@@ -35,7 +48,7 @@ void sb_pool_destroy(struct sb_pool *pool);
 
 struct sb_scanner {
     const struct sb_run_params *p;
-    const struct sb_op *op;         /* the op its loops run: p->op, or the statement running */
+    const struct sb_op *op;         /* the op its loops run (p->op; a statement's) */
     const struct sb_iocache *ioc;   /* its table */
     uint32_t table_id;              /* shared pool tags: table_id * npages + block */
     struct sb_pool *pool;           /* its own pool and policy state, or */
@@ -46,9 +59,27 @@ struct sb_scanner {
     uint64_t acquisitions;          /* shared pool: buffers pinned so far */
     uint64_t visits;                /* shared pool: buffer headers examined so far */
     uint64_t drops;                 /* bigtable file: DONTNEED calls so far */
-    int io_errno;                   /* a pread failed (0: none), at io_block */
+    int io_errno;                   /* a pread or pwrite failed (0: none), at io_block */
     uint64_t io_block;
+    uint64_t written_evict;         /* pages written back before their buffer's reuse */
+    uint64_t written_checkpoint;    /* pages written back by a checkpoint */
+    uint32_t to_checkpoint;         /* checkpoint: pages left to read before the next one */
+    /* The validation scan: each write-back checked (the IO cache page equals the buffer and
+     * the checksum of its state); the first failure kept here. */
+    struct sb_validation *check_writebacks;
+    int writeback_status;
+    struct sb_error *writeback_err;
 };
+
+/* Whether s's scans run the memory source's original loop (no write-back, no hint bits to
+ * set, no release hook). */
+bool sb_scanner_original_loop(const struct sb_scanner *s);
+
+/* Pages read between checkpoints (the run's, else the pool's buffers). */
+uint32_t sb_scanner_checkpoint_pages(const struct sb_scanner *s);
+
+/* The write-back kernel s uses (the run's, else the copy-in kernel's, pwrite for a file). */
+const struct sb_kernel *sb_scanner_writeback_kernel(const struct sb_scanner *s);
 
 /* One pass over [first, end); returns the live rows the op counted. */
 uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end);
@@ -63,11 +94,14 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
 /* SB_ERR_RUN when a pread failed. */
 int sb_scanner_io_status(const struct sb_scanner *s, struct sb_error *err);
 
-/* Every buffer of an own pool that holds a page must hold it as the op left it. Adds the
+/* Every buffer of s's own pool that holds a page must hold it as the op left it. Adds the
  * buffers holding a page to *touched and the pages checked to *checked. */
-int sb_pool_check(const struct sb_run_params *p, const struct sb_iocache *ioc,
-                  const struct sb_pool *pool, uint64_t *touched, uint64_t *checked,
+int sb_pool_check(const struct sb_scanner *s, uint64_t *touched, uint64_t *checked,
                   struct sb_error *err);
+
+/* After a run that wrote back: every page of s's table must have the checksum of its state.
+ * Adds the pages checked to *checked. */
+int sb_iocache_check_states(const struct sb_scanner *s, uint64_t *checked, struct sb_error *err);
 
 /* The same for the shared pool, whose tags name the table (tables[tag / npages]). */
 int sb_shared_pool_check(const struct sb_run_params *p, const struct sb_iocache *tables,

@@ -179,8 +179,28 @@ double sb_file_resident(const struct sb_iocache *ioc)
     return (double)resident / (double)f->sys_pages;
 }
 
+/* A table written back into (issue 18) has dirty pages in the page cache, which DONTNEED
+ * skips: they are written to the device first (sync_file_range, else fdatasync), as the
+ * kernel's flusher would have before it could drop them. */
+static void sync_written(const struct sb_iocache *ioc, uint64_t first, uint64_t end)
+{
+    if (!ioc->state)
+        return;
+#ifdef SYNC_FILE_RANGE_WRITE
+    sync_file_range(ioc->file->fd, (off_t)(first * ioc->page_size),
+                    (off_t)((end - first) * ioc->page_size),
+                    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                        SYNC_FILE_RANGE_WAIT_AFTER);
+#else
+    (void)first;
+    (void)end;
+    fdatasync(ioc->file->fd);
+#endif
+}
+
 void sb_file_drop(const struct sb_iocache *ioc, uint64_t first, uint64_t end)
 {
+    sync_written(ioc, first, end);
     posix_fadvise(ioc->file->fd, (off_t)(first * ioc->page_size),
                   (off_t)((end - first) * ioc->page_size), POSIX_FADV_DONTNEED);
 }

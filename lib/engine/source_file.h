@@ -47,7 +47,8 @@ int sb_file_warm(const struct sb_iocache *ioc, struct sb_error *err);
 /* The fraction of the file's pages resident in the page cache (mincore), 0..1; -1 on error. */
 double sb_file_resident(const struct sb_iocache *ioc);
 
-/* Drops table pages [first, end) from the page cache (posix_fadvise DONTNEED); pages mapped
+/* Drops table pages [first, end) from the page cache (posix_fadvise DONTNEED; a table written
+ * back into is synced first: DONTNEED skips dirty pages); pages mapped
  * by the table's mapping stay: sb_file_drop_all unmaps them first (madvise DONTNEED) and drops
  * the whole file. */
 void sb_file_drop(const struct sb_iocache *ioc, uint64_t first, uint64_t end);

@@ -30,6 +30,9 @@ static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
     double bytes = 2.0 * (double)run->table_size * sb_run_tables(run) * scans;
     double lines = run->machine ? 3.0 * (double)run->table_size / 64 * 3 : 0;
 
+    if (run->writeback != SB_WRITEBACK_NONE) /* every page may go back: one more copy each */
+        bytes *= 1.5;
+
     if (number_of(exp, idx, SB_K_RUN_TIMEOUT))
         return (double)number_of(exp, idx, SB_K_RUN_TIMEOUT);
     return 600.0 + bytes / 20e6 + lines / 1e6 + 2.0 * rounds * run->min_scan_seconds;
@@ -234,6 +237,11 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
         run->op = run->statements[run->nstatements - 1];
     run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
     run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
+    run->writeback = sb_writeback_find(text_of(exp, idx, SB_K_WRITEBACK))->mode;
+    run->checkpoint_pages = (uint32_t)number_of(exp, idx, SB_K_CHECKPOINT_PAGES);
+    if (!run->checkpoint_pages) /* auto: the pool's buffers */
+        run->checkpoint_pages = (uint32_t)(run->pool_size / run->page_size);
+    run->hint_bits_set = strcmp(text_of(exp, idx, SB_K_HINT_BITS), "set") == 0;
     run->threads = (uint32_t)number_of(exp, idx, SB_K_THREADS);
     /* a run alone (and a server run) with repetitions = auto makes the rounds' minimum */
     run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
@@ -267,6 +275,8 @@ static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit 
         status = sb_plan_check_run(exp, idx, run, limit, err);
         if (status == SB_OK)
             status = sb_plan_check_source(exp, run, &host, err);
+        if (status == SB_OK)
+            status = sb_plan_check_writeback(exp, idx, run, err);
         name_run(exp, idx, run, plan);
         if (status == SB_OK)
             status = sb_plan_check_placements(exp, run, err);

@@ -61,6 +61,25 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                          "runs these ops in order on one pool, the last measured, each "
                          "reported (select = count; empty: just op; op must then be left "
                          "alone or be the last)"},
+    /* issue 18: the pages' way back (write-back) and the table's hint bits */
+    [SB_K_WRITEBACK] = {.name = "writeback", .type = SB_INI_WORD, .list = true,
+                        .default_value = "none", .help = "when a buffer the op dirtied goes back "
+                        "to the IO cache: none (never), evict (before the buffer is reused: "
+                        "BufferAlloc -> FlushBuffer), checkpoint (every checkpoint_pages pages, "
+                        "all dirty buffers in buffer order)"},
+    [SB_K_CHECKPOINT_PAGES] = {.name = "checkpoint_pages", .type = SB_INI_UINT, .list = true,
+                               .min = 1, .max = UINT32_MAX, .or_word = "auto",
+                               .default_value = "auto", .help = "writeback = checkpoint: pages "
+                               "read between checkpoints (auto: the pool's buffers)"},
+    [SB_K_WRITEBACK_KERNEL] = {.name = "writeback_kernel", .type = SB_INI_WORD, .list = true,
+                               .default_value = "auto", .help = "how a dirty buffer is copied "
+                               "back: auto (the copy-in kernel's; pwrite for source file), a "
+                               "kernel, solaris-nta (Solaris 10's xcopyin_nta) or pwrite (source "
+                               "file only)"},
+    [SB_K_HINT_BITS] = {.name = "hint_bits", .type = SB_INI_WORD, .list = true,
+                        .default_value = "set", .help = "the table's tuples as built: set (commit "
+                        "hint bits stored) or unset (the first count stores them, dirtying every "
+                        "page)"},
     [SB_K_IOCACHE_NODE] = {.name = "iocache_node", .type = SB_INI_WORD, .list = true,
                            .default_value = "local", .help = "NUMA node of the table: local, "
                            "remote, interleave or a node number"},
@@ -212,6 +231,24 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
             return SB_OK;
         KNOWN(sb_counter_backends);
         break;
+    case SB_K_WRITEBACK:
+        if (sb_writeback_find(value))
+            return SB_OK;
+        KNOWN(sb_writebacks);
+        break;
+    case SB_K_WRITEBACK_KERNEL: {
+        const struct sb_kernel *k = sb_writeback_kernel_find(value);
+        if (k && !k->supported())
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" needs %s, which this CPU lacks", value,
+                           k->requires);
+        if (k || strcmp(value, "auto") == 0)
+            return SB_OK;
+        used = (size_t)snprintf(known, sizeof known, "auto, ");
+        KNOWN(sb_kernels);
+        used += (size_t)snprintf(known + used, used < sizeof known ? sizeof known - used : 0,
+                                 ", %s, %s", sb_kernel_solaris_nta.name, sb_kernel_pwrite.name);
+        break;
+    }
     default:
         return -1;
     }
@@ -245,6 +282,11 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
         if (strcmp(value, "interleaved") == 0 || strcmp(value, "blocked") == 0)
             return SB_OK;
         known = "interleaved, blocked";
+        break;
+    case SB_K_HINT_BITS:
+        if (strcmp(value, "set") == 0 || strcmp(value, "unset") == 0)
+            return SB_OK;
+        known = "set, unset";
         break;
     default:
         return SB_OK;

@@ -18,6 +18,7 @@ enum sb_key_id {
     SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
     SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
     SB_K_STATEMENTS,
+    SB_K_WRITEBACK, SB_K_CHECKPOINT_PAGES, SB_K_WRITEBACK_KERNEL, SB_K_HINT_BITS,
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
     SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE,
     SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SCHEDULE_SEED,
@@ -32,7 +33,8 @@ enum sb_key_id {
  * so that it is the [experiment] section's table itself. The types: TEXT free text; SIZE a size
  * (8192, 256K, 16MB), with or_word "auto" (number 0) for the topology overrides; UINT a whole
  * number within [min, max], "auto" where or_word says; YESNO yes/no; WORD a name from a registry
- * (kernel, policy, op, source, counters, machine, prefetch, schedule), checked here: kernel also
+ * (kernel, policy, op, source, counters, machine, prefetch, schedule, writeback,
+ * writeback_kernel, hint_bits), checked here: kernel also
  * takes `all` (every kernel this CPU can run), the NUMA placements (iocache_node, pool_node) take
  * local, remote, interleave or a node number. */
 extern const struct sb_ini_key sb_keys[SB_NKEYS + 1];

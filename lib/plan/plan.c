@@ -26,9 +26,15 @@ bool sb_run_concurrent(const struct sb_run_params *run)
 
 const char *const sb_schedule_names[] = {"interleaved", "blocked"};
 
+/* A run that writes back changes its table: it shares it with no other run. */
 bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b)
 {
-    return a->source == b->source && a->table_size == b->table_size &&
+    if (a == b)
+        return true;
+    if (a->writeback != SB_WRITEBACK_NONE || b->writeback != SB_WRITEBACK_NONE)
+        return false;
+    return a->layout.hint_bits_set == b->layout.hint_bits_set && a->source == b->source &&
+           a->table_size == b->table_size &&
            a->page_size == b->page_size && a->layout.row_width == b->layout.row_width &&
            a->layout.dead_pct == b->layout.dead_pct &&
            a->iocache_node.kind == b->iocache_node.kind &&

@@ -45,6 +45,16 @@ struct sb_run_params {
     uint32_t nstatements;
     const struct sb_kernel *kernel;
     const struct sb_policy *policy;
+    /* issue 18: the write-back of dirtied buffers (vocab/writeback.h) and the table's hint bits */
+    enum sb_writeback_mode writeback;
+    uint32_t checkpoint_pages;                /* checkpoint: pages read between checkpoints
+                                                 (auto: the pool's buffers; 0: the same) */
+    const struct sb_kernel *writeback_kernel; /* the write-back's copy: NULL with writeback
+                                                 none (and NULL: the copy-in kernel's, pwrite
+                                                 for source file) */
+    bool hint_bits_set;                       /* the table built with its hint bits (the plan
+                                                 copies it into layout.hint_bits_set, which
+                                                 the table is built by) */
     uint32_t threads, repetitions, warmup; /* repetitions: the timed scans a run alone makes
                                               (sb_scan_run, a server run); a schedule makes its
                                               rounds' (auto: SB_AUTO_ROUNDS_MIN here) */

@@ -102,6 +102,7 @@ int sb_plan_check_run(const struct sb_experiment *exp, const int *idx, struct sb
                              SB_K_ROW_WIDTH), (uint32_t)number_of(exp, idx, SB_K_DEAD_PCT)))
         return bad(err, exp, SB_K_ROW_WIDTH, "no %s-byte row fits on a %s page",
                    text_of(exp, idx, SB_K_ROW_WIDTH), b);
+    run->layout.hint_bits_set = run->hint_bits_set;
     if (!memory_need(run, &need) || need > limit->bytes) {
         char what[1024], table[64] = "", model[64] = ""; /* the limit names a cgroup file */
         if (tables_in_memory(run))
@@ -203,6 +204,34 @@ int sb_plan_check_source(const struct sb_experiment *exp, struct sb_run_params *
                  run->data_dir, sb_format_size(SB_DISK_MARGIN_BYTES, (char[32]){0}, 32));
         return bad(err, exp, SB_K_TABLE_SIZE, "%s", why);
     }
+    return SB_OK;
+}
+
+int sb_plan_check_writeback(const struct sb_experiment *exp, const int *idx,
+                            struct sb_run_params *run, struct sb_error *err)
+{
+    const char *name = text_of(exp, idx, SB_K_WRITEBACK_KERNEL);
+    const struct sb_kernel *k = strcmp(name, "auto") == 0 ? NULL : sb_writeback_kernel_find(name);
+
+    if (run->source->is_file && k && k != &sb_kernel_pwrite)
+        return bad(err, exp, SB_K_WRITEBACK_KERNEL, "source file writes back with pwrite (auto "
+                   "gives it), not %s", k->name);
+    if (!run->source->is_file && k == &sb_kernel_pwrite)
+        return bad(err, exp, SB_K_WRITEBACK_KERNEL, "pwrite writes into a file: it needs "
+                   "source file (source %s writes back with a CPU kernel)", run->source->name);
+    if (run->writeback == SB_WRITEBACK_NONE) {
+        run->writeback_kernel = NULL;
+        return SB_OK;
+    }
+    run->writeback_kernel = k ? k : run->source->is_file ? &sb_kernel_pwrite : run->kernel;
+    if (run->shared_pool)
+        return bad(err, exp, SB_K_WRITEBACK, "%s: the shared pool does not write back "
+                   "(shared_pool = yes; writeback = none, or shared_pool = no)",
+                   text_of(exp, idx, SB_K_WRITEBACK));
+    if (run->threads > 1 && run->shared_table)
+        return bad(err, exp, SB_K_WRITEBACK, "%s: scanners sharing one table cannot each write "
+                   "it back (shared_table = yes; writeback = none, or shared_table = no)",
+                   text_of(exp, idx, SB_K_WRITEBACK));
     return SB_OK;
 }
 

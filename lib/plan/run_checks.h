@@ -25,6 +25,12 @@ int sb_plan_check_data_dir(const struct sb_experiment *exp, struct sb_error *err
 int sb_plan_check_sim_threads(const struct sb_experiment *exp, struct sb_error *err);
 int sb_plan_check_source(const struct sb_experiment *exp, struct sb_run_params *run,
                          struct plan_host *host, struct sb_error *err);
+/* The write-back's keys (issue 18): the write-back kernel resolved (auto: the copy-in
+ * kernel's, pwrite for source file; NULL with writeback none), pwrite for source file only and
+ * only pwrite for it, no write-back into a table or pool that scanners share. Run after
+ * sb_plan_check_source (which decides a file run's copy). */
+int sb_plan_check_writeback(const struct sb_experiment *exp, const int *idx,
+                            struct sb_run_params *run, struct sb_error *err);
 int sb_plan_check_placements(const struct sb_experiment *exp, const struct sb_run_params *run,
                              struct sb_error *err);
 int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,

@@ -17,7 +17,9 @@
 /* Keys that, when they differ between runs, become part of the column label. */
 static const char *const distinguishing[] = {"kernel", "table_size", "page_size", "row_width",
                                             "source", "bigtable", "dead_pct", "threads",
-                                            "shared_table", "shared_pool", "seed", NULL};
+                                            "shared_table", "shared_pool", "seed", "writeback",
+                                            "checkpoint_pages", "writeback_kernel", "hint_bits",
+                                            NULL};
 
 static const char *str_or(const json_t *v, const char *fallback)
 {
@@ -76,7 +78,7 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
                                                 size, sizeof size));
     for (int k = 0; distinguishing[k] && used < len; k++) {
         const json_t *v = json_object_get(run, distinguishing[k]);
-        if (!key_varies(runs, distinguishing[k]))
+        if (!key_varies(runs, distinguishing[k]) || json_is_null(v))
             continue;
         if (json_is_string(v))
             used += (size_t)snprintf(label + used, len - used, " %s", json_string_value(v));
@@ -472,6 +474,58 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
             (long long)json_integer_value(json_object_get(first, "warmup")));
 }
 
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over a run's timed scans of one of their integers (0 when none). */
+static uint64_t scans_median(const json_t *run, const char *key)
+{
+    const json_t *scans = json_object_get(run, "scans");
+    size_t n = json_array_size(scans), i;
+    uint64_t *v = calloc(n ? n : 1, sizeof *v), median;
+    json_t *scan;
+
+    if (!v)
+        return 0;
+    json_array_foreach(scans, i, scan)
+        v[i] = (uint64_t)json_integer_value(json_object_get(scan, key));
+    qsort(v, n, sizeof *v, by_value);
+    median = n ? v[n / 2] : 0;
+    free(v);
+    return median;
+}
+
+/* The write-back of each run that wrote back (issue 18): pages written back per timed scan and
+ * the bytes copied each way (medians over the timed scans). Reports before it: nothing. */
+static void writeback_lines(FILE *out, const json_t *runs)
+{
+    bool any = false;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const char *mode = str_or(json_object_get(run, "writeback"), "none");
+        char in[32], back[32];
+        if (strcmp(mode, "none") == 0)
+            continue;
+        if (!any)
+            fprintf(out, "\nWrite-back per timed scan (medians; MB/s counts table bytes only)\n");
+        any = true;
+        fprintf(out, "  %s: writeback %s, kernel %s, hint bits %s: %llu pages written back at "
+                "eviction, %llu by checkpoints; %s copied in, %s written back\n",
+                str_or(json_object_get(run, "name"), "?"), mode,
+                str_or(json_object_get(run, "writeback_kernel"), "?"),
+                str_or(json_object_get(run, "hint_bits"), "?"),
+                (unsigned long long)scans_median(run, "written_evict"),
+                (unsigned long long)scans_median(run, "written_checkpoint"),
+                sb_format_size(scans_median(run, "bytes_copied_in"), in, sizeof in),
+                sb_format_size(scans_median(run, "bytes_written_back"), back, sizeof back));
+    }
+}
+
 /* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
 static void knee_lines(FILE *out, const json_t *report)
 {
@@ -564,6 +618,7 @@ int sb_render_table(FILE *out, const json_t *given)
         rows_table(out, report, runs);
     footer(out, report, columns ? g.ncols > 1 : json_array_size(runs) > 1);
     knee_lines(out, report);
+    writeback_lines(out, runs);
     counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
     {

@@ -17,7 +17,9 @@
 /* Keys that runs of one sweep share: everything but the pool. */
 static const char *const sweep_keys[] = {"op", "kernel", "table_size", "page_size", "row_width",
                                          "dead_pct", "source", "bigtable", "threads",
-                                         "shared_table", "shared_pool", NULL};
+                                         "shared_table", "shared_pool", "writeback",
+                                         "checkpoint_pages", "writeback_kernel", "hint_bits",
+                                         NULL};
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 

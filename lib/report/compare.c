@@ -23,6 +23,19 @@ static const char *const derived_keys[] = {"l2_miss_per_page", "l2_writeback_per
 /* Parameters reports before them lack: a run without one had it false. */
 static const char *const optional_keys[] = {"bigtable", "shared_table", "shared_pool", NULL};
 
+/* Parameters reports before issue 18 lack, and the value a run without one had (its
+ * checkpoint_pages and writeback_kernel were null: no write-back). */
+static const struct {
+    const char *key, *before;
+} optional_words[] = {{"writeback", "none"}, {"hint_bits", "set"}, {NULL, NULL}};
+static const char *const optional_or_null[] = {"checkpoint_pages", "writeback_kernel", NULL};
+
+static const char *word_or(const json_t *run, const char *key, const char *before)
+{
+    const json_t *v = json_object_get(run, key);
+    return json_is_string(v) ? json_string_value(v) : before;
+}
+
 static bool same_parameters(const json_t *a, const json_t *b)
 {
     for (int k = 0; match_keys[k]; k++)
@@ -32,6 +45,16 @@ static bool same_parameters(const json_t *a, const json_t *b)
         if (json_is_true(json_object_get(a, optional_keys[k])) !=
             json_is_true(json_object_get(b, optional_keys[k])))
             return false;
+    for (int k = 0; optional_words[k].key; k++)
+        if (strcmp(word_or(a, optional_words[k].key, optional_words[k].before),
+                   word_or(b, optional_words[k].key, optional_words[k].before)) != 0)
+            return false;
+    for (int k = 0; optional_or_null[k]; k++) {
+        const json_t *x = json_object_get(a, optional_or_null[k]);
+        const json_t *y = json_object_get(b, optional_or_null[k]);
+        if (!json_equal(x ? x : json_null(), y ? y : json_null()))
+            return false;
+    }
     return true;
 }
 

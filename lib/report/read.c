@@ -10,6 +10,7 @@
 
 #include "report/runs.h"
 #include "report/schema.h"
+#include "vocab/vocab.h"
 
 /* Every run must carry these, with these JSON types, for the readers to work on it. */
 static const struct {
@@ -23,6 +24,35 @@ static const struct {
     {"counters", JSON_OBJECT},   {"row_width", JSON_INTEGER}, {"dead_pct", JSON_INTEGER},
     {"threads", JSON_INTEGER},
 };
+
+/* The write-back's figures of a timed scan (issue 18): absent in reports before it, else
+ * non-negative integers. */
+static const char *const scan_writeback_fields[] = {"written_evict", "written_checkpoint",
+                                                    "bytes_copied_in", "bytes_written_back",
+                                                    NULL};
+
+static bool scan_writeback_ok(const json_t *scan)
+{
+    for (int f = 0; scan_writeback_fields[f]; f++) {
+        const json_t *v = json_object_get(scan, scan_writeback_fields[f]);
+        if (v && (!json_is_integer(v) || json_integer_value(v) < 0))
+            return false;
+    }
+    return true;
+}
+
+/* A run's write-back and hint bits (issue 18): absent in reports before it, else their words. */
+static bool run_writeback_ok(const json_t *run)
+{
+    const json_t *writeback = json_object_get(run, "writeback");
+    const json_t *hint_bits = json_object_get(run, "hint_bits");
+
+    return (!writeback || (json_is_string(writeback) &&
+                           sb_writeback_find(json_string_value(writeback)))) &&
+           (!hint_bits || (json_is_string(hint_bits) &&
+                           (strcmp(json_string_value(hint_bits), "set") == 0 ||
+                            strcmp(json_string_value(hint_bits), "unset") == 0)));
+}
 
 /* Schema 2: a list of timed scans, each with its round, position, seconds and bytes. */
 static int check_scans(const json_t *scans, const char *path, const char *what, size_t i,
@@ -50,6 +80,9 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
                            "a position, a time (or null), positive seconds or bytes", path, what, i, k,
                            (unsigned long long)SB_REPORT_MAX_SCANS - 1);
+        if (!scan_writeback_ok(scan))
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu: a write-back figure that "
+                           "is not a non-negative integer", path, what, i, k);
     }
     return SB_OK;
 }
@@ -153,6 +186,9 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" missing or of the "
                            "wrong type", path, i, run_fields[f].key);
     }
+    if (!run_writeback_ok(run))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"writeback\" or \"hint_bits\" is not "
+                       "one of their words", path, i);
     if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median")))
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"", path,
                        i);

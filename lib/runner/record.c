@@ -210,7 +210,7 @@ static json_t *counters_json(const struct sb_counters *c, const struct sb_run_re
 /* A timed scan's record: where it ran in the schedule and what it measured. */
 static json_t *scan_json(const struct sb_scan_record *rec, double t0)
 {
-    return json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
+    json_t *scan = json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
                      (int)rec->round, "position", (int)rec->position, "at", rec->at - t0,
                      "seconds", rec->seconds, "passes", (int)rec->passes, "bytes",
                      (json_int_t)rec->bytes, "mbps",
@@ -218,6 +218,15 @@ static json_t *scan_json(const struct sb_scan_record *rec, double t0)
                      rec->cpu_start >= 0 ? json_integer(rec->cpu_start) : json_null(),
                      rec->cpu_end >= 0 ? json_integer(rec->cpu_end) : json_null(), "steal",
                      isnan(rec->steal) ? json_null() : json_real(rec->steal));
+
+    /* the write-back (issue 18): pages written back, and the bytes copied each way */
+    if (scan && put(scan, "written_evict", json_integer((json_int_t)rec->written_evict)) &&
+        put(scan, "written_checkpoint", json_integer((json_int_t)rec->written_checkpoint)) &&
+        put(scan, "bytes_copied_in", json_integer((json_int_t)rec->bytes_copied_in)) &&
+        put(scan, "bytes_written_back", json_integer((json_int_t)rec->bytes_written_back)))
+        return scan;
+    json_decref(scan);
+    return NULL;
 }
 
 json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, double t0)
@@ -250,7 +259,14 @@ static json_t *run_params_json(const struct sb_run_params *p)
         put(run, "threads", json_integer((int)p->threads)) &&
         put(run, "warmup", json_integer((int)p->warmup)) &&
         put(run, "dead_pct", json_integer((int)p->layout.dead_pct)) &&
-        put(run, "seed", json_integer((json_int_t)p->seed)))
+        put(run, "seed", json_integer((json_int_t)p->seed)) &&
+        put(run, "writeback", json_string(sb_writebacks[p->writeback].name)) &&
+        put(run, "checkpoint_pages", p->writeback == SB_WRITEBACK_CHECKPOINT
+                                         ? json_integer((json_int_t)p->checkpoint_pages)
+                                         : json_null()) &&
+        put(run, "writeback_kernel", p->writeback_kernel ? json_string(p->writeback_kernel->name)
+                                                         : json_null()) &&
+        put(run, "hint_bits", json_string(p->layout.hint_bits_set ? "set" : "unset")))
         return run;
     json_decref(run);
     return NULL;
@@ -287,18 +303,34 @@ json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_r
     return NULL;
 }
 
-static json_t *validation_json(const struct sb_validation *v)
+static json_t *validation_json(const struct sb_validation *v, bool writeback)
 {
-    return json_pack("{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I}", "ok", v->ok, "checked",
-                     "checksum of every page after the copy (validation scan)",
-                     "checksum of every page after the op (validation scan)",
-                     "live row count of every warm-up and timed scan",
-                     "checksum of every page left in the pool after the last timed scan",
-                     "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
-                     "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
-                     "pool_pages_checked", (json_int_t)v->pool_pages_checked,
-                     "rows_expected", (json_int_t)v->rows_expected,
-                     "scans_row_checked", (json_int_t)v->scans_row_checked);
+    json_t *j = json_pack("{s:b, s:[s, s, s, s], s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "ok",
+                          v->ok, "checked",
+                          "checksum of every page after the copy (validation scan)",
+                          "checksum of every page after the op (validation scan)",
+                          "live row count of every warm-up and timed scan",
+                          "checksum of every page left in the pool after the last timed scan",
+                          "pages_checked_after_copy", (json_int_t)v->pages_checked_after_copy,
+                          "pages_checked_after_op", (json_int_t)v->pages_checked_after_op,
+                          "pool_pages_checked", (json_int_t)v->pool_pages_checked,
+                          "rows_expected", (json_int_t)v->rows_expected,
+                          "scans_row_checked", (json_int_t)v->scans_row_checked,
+                          "writebacks_checked", (json_int_t)v->writebacks_checked,
+                          "pages_checked_after_writeback",
+                          (json_int_t)v->pages_checked_after_writeback);
+    json_t *checked = json_object_get(j, "checked");
+
+    if (j && writeback &&
+        (!append(checked, json_string("every page written back by the validation scan: the "
+                                      "IO cache page equals its buffer and its state's "
+                                      "checksum")) ||
+         !append(checked, json_string("checksum of every page of the table after the last "
+                                      "timed scan, as its state")))) {
+        json_decref(j);
+        return NULL;
+    }
+    return j;
 }
 
 /* key statements: each statement in order (absent when the key is not set). */
@@ -340,7 +372,9 @@ json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
         json_object_set_new(run, "mbps", json_pack("{s:f, s:f, s:f, s:f, s:f}", "best", m->best,
                                                    "median", m->median, "min", m->min, "max",
                                                    m->max, "cv", m->cv)) != 0 ||
-        json_object_set_new(run, "validation", validation_json(&res->validation)) != 0 ||
+        json_object_set_new(run, "validation",
+                            validation_json(&res->validation,
+                                            p->writeback != SB_WRITEBACK_NONE)) != 0 ||
         json_object_set_new(run, "counters", counters_json(&res->counters, res,
                                                            llc_size(report))) != 0 ||
         statements_json(run, res) != 0) {

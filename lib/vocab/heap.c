@@ -57,6 +57,7 @@ bool sb_heap_layout_init(struct sb_heap_layout *layout, uint32_t page_size, uint
     layout->rows_per_page =
         (page_size - SB_PAGE_HEADER_SIZE) / (layout->tuple_stride + SB_LINE_POINTER_SIZE);
     layout->dead_pct = dead_pct;
+    layout->hint_bits_set = true;
     return layout->rows_per_page > 0;
 }
 
@@ -85,7 +86,9 @@ uint32_t sb_heap_fill_page(const struct sb_heap_layout *layout, void *page_mem, 
         store16(tup + T_CTID + 2, (uint16_t)block);
         store16(tup + T_CTID + 4, (uint16_t)(i + 1));
         store16(tup + T_INFOMASK2, 16); /* natts: 16 columns, as lineitem */
-        store16(tup + T_INFOMASK, 0);   /* no hint bits yet: set by vacuum */
+        /* set: the hint bits a first visibility check would have stored; unset: none yet */
+        store16(tup + T_INFOMASK, layout->hint_bits_set
+                                      ? sb_tuple_hint_want(dead ? SB_XID_DELETE : 0) : 0);
         tup[T_HOFF] = (uint8_t)hoff;
         for (uint32_t b = 0; b < layout->row_width; b += 8) {
             uint64_t word = mix64(row * 4096 + b);
@@ -143,40 +146,59 @@ uint32_t sb_page_checksum(const void *page_mem, uint32_t page_size)
     return result;
 }
 
-uint32_t sb_heap_count(void *page_mem, uint32_t page_size)
+/* SELECT COUNT(*): each normal tuple's visibility; a missing hint bit is stored (one 16-bit
+ * store of t_infomask), as HeapTupleSatisfiesMVCC does through SetBufferCommitInfoNeedsSave. */
+uint32_t sb_heap_count(void *page_mem, uint32_t page_size, bool *dirtied)
 {
-    const uint8_t *page = page_mem;
+    uint8_t *page = page_mem;
     uint32_t n = sb_page_nitems(page);
     uint32_t visible = 0;
+    bool stored = false;
 
     for (uint32_t i = 0; i < n; i++) {
         uint32_t off;
+        uint16_t infomask, want;
 
-        if (sb_page_tuple(page, i, page_size, &off))
-            visible += sb_tuple_is_live(page, off);
+        if (!sb_page_tuple(page, i, page_size, &off))
+            continue;
+        visible += sb_tuple_is_live(page, off);
+        infomask = sb_tuple_infomask(page, off);
+        want = sb_tuple_hint_want(sb_tuple_xmax(page, off));
+        if ((infomask & want) != want) {
+            store16(page + off + T_INFOMASK, (uint16_t)(infomask | want));
+            stored = true;
+        }
     }
+    if (dirtied)
+        *dirtied = stored;
     return visible;
 }
 
-uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
+/* VACUUM: a live tuple's hint bits stored; a dead one's hinted first where its bits are missing
+ * (HeapTupleSatisfiesVacuum), then its line pointer freed; pd_flags and pd_prune_xid stored. */
+uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size, bool *dirtied)
 {
     uint8_t *page = page_mem;
     uint32_t n = sb_page_nitems(page);
     uint32_t live = 0, pruned = 0;
+    const uint16_t dead_hints = SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_COMMITTED;
 
     for (uint32_t i = 0; i < n; i++) {
         uint8_t *lp = page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE, *tup;
         uint32_t off;
+        uint16_t infomask;
 
         if (!sb_page_tuple(page, i, page_size, &off))
             continue;
         tup = page + off;
+        infomask = sb_load16(tup + T_INFOMASK);
         if (sb_tuple_is_live(page, off)) {
             store16(tup + T_INFOMASK,
-                    (uint16_t)(sb_load16(tup + T_INFOMASK) | SB_HEAP_XMIN_COMMITTED |
-                               SB_HEAP_XMAX_INVALID));
+                    (uint16_t)(infomask | SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_INVALID));
             live++;
         } else {
+            if ((infomask & dead_hints) != dead_hints)
+                store16(tup + T_INFOMASK, (uint16_t)(infomask | dead_hints));
             store32(lp, item_pack(0, SB_LP_UNUSED, 0));
             pruned++;
         }
@@ -184,5 +206,7 @@ uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size)
     if (pruned)
         store16(page + PD_FLAGS, (uint16_t)(sb_load16(page + PD_FLAGS) | SB_PD_HAS_FREE_LINES));
     store32(page + PD_PRUNE_XID, 0);
+    if (dirtied)
+        *dirtied = true;
     return live;
 }

@@ -1,7 +1,12 @@
 /* heap.h: heap pages in PostgreSQL's on-disk layout (PageHeaderData, ItemIdData line pointers,
  * HeapTupleHeaderData tuples, MAXALIGNed), a per-page checksum, and the two executor passes
- * over a page: `count` (SELECT COUNT(*): reads line pointers and tuple headers) and `vacuum`
- * (VACUUM: reads every tuple header, sets hint bits, prunes dead tuples: writes the page). */
+ * over a page: `count` (SELECT COUNT(*): reads line pointers and tuple headers, and sets a
+ * tuple's commit hint bits where they are missing) and `vacuum` (VACUUM: reads every tuple
+ * header, sets hint bits, prunes dead tuples: writes the page).
+ *
+ * A page has three states, in order: 0 as generated, 1 hinted (count's output; the same bytes
+ * as 0 when the table was generated with its hint bits set), 2 vacuumed (vacuum's output).
+ * count(state s) = max(s, 1) and vacuum(s) = 2, byte for byte. */
 #ifndef SB_HEAP_H
 #define SB_HEAP_H
 
@@ -41,23 +46,40 @@ struct sb_heap_layout {
     uint32_t tuple_stride;  /* MAXALIGN(tuple_len): space each tuple takes */
     uint32_t rows_per_page; /* tuples on each page */
     uint32_t dead_pct;      /* percentage of tuples deleted (dead) in the generated table */
+    bool hint_bits_set;     /* tuples generated with their commit hint bits (key hint_bits;
+                               sb_heap_layout_init sets it: today's tables), else t_infomask 0 */
 };
 
-/* Computes the layout; false if not even one row fits on a page or dead_pct > 100. */
+/* The page states (see above). */
+enum sb_page_state { SB_PAGE_GENERATED, SB_PAGE_HINTED, SB_PAGE_VACUUMED, SB_PAGE_NSTATES };
+
+/* Computes the layout (hint bits set); false if not even one row fits on a page or
+ * dead_pct > 100. */
 bool sb_heap_layout_init(struct sb_heap_layout *layout, uint32_t page_size, uint32_t row_width,
                          uint32_t dead_pct);
 
 /* Writes page `block` of the table: header, line pointers, tuples with deterministic data
- * derived from the block number; returns how many of its tuples are live (not deleted). */
+ * derived from the block number, t_infomask as layout->hint_bits_set says (set: XMIN_COMMITTED
+ * and XMAX_COMMITTED or XMAX_INVALID; unset: 0); returns how many of its tuples are live. */
 uint32_t sb_heap_fill_page(const struct sb_heap_layout *layout, void *page, uint64_t block);
 
 /* Checksum of a whole page (PostgreSQL's FNV-1a based pg_checksum_block algorithm, 32 lanes),
  * mixed with nothing else: equal pages give equal sums. */
 uint32_t sb_page_checksum(const void *page, uint32_t page_size);
 
-/* The executor passes. Each returns the number of live (visible) tuples it saw. */
-uint32_t sb_heap_count(void *page, uint32_t page_size);
-uint32_t sb_heap_vacuum(void *page, uint32_t page_size);
+/* The executor passes. Each returns the number of live (visible) tuples it saw, and sets
+ * *dirtied (when dirtied is not NULL) to whether it stored into the page: count when it set a
+ * hint bit (tqual.c HeapTupleSatisfiesMVCC -> SetBufferCommitInfoNeedsSave), vacuum always. */
+uint32_t sb_heap_count(void *page, uint32_t page_size, bool *dirtied);
+uint32_t sb_heap_vacuum(void *page, uint32_t page_size, bool *dirtied);
+
+/* The hint bits a tuple's visibility check wants: XMIN_COMMITTED and, with a deleter,
+ * XMAX_COMMITTED, else XMAX_INVALID (every generated transaction committed). */
+static inline uint16_t sb_tuple_hint_want(uint32_t xmax)
+{
+    return (uint16_t)(SB_HEAP_XMIN_COMMITTED |
+                      (xmax != 0 ? SB_HEAP_XMAX_COMMITTED : SB_HEAP_XMAX_INVALID));
+}
 
 /* Accessors used by the passes, the cache model's op walk and the tests (byte offsets as in
  * PostgreSQL's structs; inline: the model's walk reads every line pointer of every page). */

@@ -8,7 +8,8 @@
 
 const struct sb_op sb_ops[] = {
     {"none", "copy only", "no executor pass: the copy alone", NULL, false, false},
-    {"count", "SELECT COUNT(*)", "SELECT COUNT(*): walk the line pointers, read each tuple header, count the visible",
+    {"count", "SELECT COUNT(*)", "SELECT COUNT(*): walk the line pointers, read each tuple "
+     "header, count the visible, set the hint bits it finds missing (dirtying the page)",
      sb_heap_count, false, true},
     {"vacuum", "VACUUM", "VACUUM: read every tuple header, set hint bits, prune dead tuples (writes the page)",
      sb_heap_vacuum, true, true},
@@ -26,4 +27,11 @@ const struct sb_op *sb_op_find(const char *name)
 const struct sb_op *sb_statement_find(const char *name)
 {
     return sb_op_find(strcmp(name, "select") == 0 ? "count" : name);
+}
+
+unsigned sb_op_state(const struct sb_op *op)
+{
+    if (op->pass == sb_heap_vacuum)
+        return SB_PAGE_VACUUMED;
+    return op->pass == sb_heap_count ? SB_PAGE_HINTED : SB_PAGE_GENERATED;
 }

@@ -71,6 +71,26 @@ err_is_one_line_containing 'source: "disk" is not a known source'
 expect_status 2 "unknown counter backend" $S run --set counters=perf
 err_is_one_line_containing 'counters: "perf" is not a known counters'
 
+# the write-back's keys and the hint bits (issue 18)
+expect_status 2 "unknown writeback" $S run --set writeback=sometimes
+err_is_one_line_containing '--set writeback=sometimes: writeback: "sometimes" is not a known writeback (known: none, evict, checkpoint)'
+expect_status 2 "checkpoint_pages 0" $S run --set checkpoint_pages=0
+err_is_one_line_containing '--set checkpoint_pages=0: checkpoint_pages: "0" is out of range'
+expect_status 2 "checkpoint_pages not a number" $S run --set checkpoint_pages=often
+err_is_one_line_containing '--set checkpoint_pages=often: checkpoint_pages: "often" is not a whole number or auto'
+expect_status 2 "unknown writeback_kernel" $S run --set writeback_kernel=pread
+err_is_one_line_containing 'writeback_kernel: "pread" is not a known writeback_kernel (known: auto, memcpy'
+expect_status 2 "pwrite with source memory" $S run --set writeback=evict --set writeback_kernel=pwrite
+err_is_one_line_containing '--set writeback_kernel=pwrite: writeback_kernel: pwrite writes into a file: it needs source file'
+expect_status 2 "a CPU kernel with source file" $S run --set source=file --set writeback_kernel=memcpy
+err_is_one_line_containing '--set writeback_kernel=memcpy: writeback_kernel: source file writes back with pwrite'
+expect_status 2 "unknown hint_bits" $S run --set hint_bits=maybe
+err_is_one_line_containing '--set hint_bits=maybe: hint_bits: "maybe" is not a known hint_bits (known: set, unset)'
+expect_status 2 "write-back with the shared pool" $S run --set writeback=evict --set shared_pool=yes --set threads=2 --set oversubscribe=yes
+err_is_one_line_containing '--set writeback=evict: writeback: evict: the shared pool does not write back'
+expect_status 2 "write-back into a shared table" $S run --set writeback=checkpoint --set shared_table=yes --set threads=2 --set oversubscribe=yes
+err_is_one_line_containing '--set writeback=checkpoint: writeback: checkpoint: scanners sharing one table cannot each write it back'
+
 # a kernel this CPU lacks is refused by name (only testable where one is lacking)
 missing=$($S list | awk '$2 == "lacks" { print $1; exit }')
 if [ -n "$missing" ]; then

@@ -278,7 +278,7 @@ static void test_op_walks(void **state)
     assert_non_null(page);
     for (uint64_t b = 0; b < NPAGES; b++) {
         memcpy(page, sb_iocache_page(&table, b), PAGE);
-        pruning_pages += sb_heap_count(page, PAGE) < 61;
+        pruning_pages += sb_heap_count(page, PAGE, NULL) < 61;
     }
     free(page);
     run_sim(&m, "clock", "memcpy", "none", -1, &none);

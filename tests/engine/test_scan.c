@@ -72,7 +72,7 @@ static uint64_t table_live_rows(const struct sb_iocache *ioc)
     assert_non_null(page);
     for (uint64_t b = 0; b < ioc->npages; b++) {
         memcpy(page, sb_iocache_page(ioc, b), PAGE);
-        rows += sb_heap_count(page, PAGE);
+        rows += sb_heap_count(page, PAGE, NULL);
     }
     free(page);
     return rows;
@@ -292,17 +292,17 @@ static const struct sb_kernel broken_kernel = {
     "broken", "flips one byte of one page", broken_copy, "", NULL, true, false,
 };
 
-static uint32_t miscount_pass(void *page, uint32_t page_size)
+static uint32_t miscount_pass(void *page, uint32_t page_size, bool *dirtied)
 {
-    return sb_heap_count(page, page_size) + (++calls >= miscount_from);
+    return sb_heap_count(page, page_size, dirtied) + (++calls >= miscount_from);
 }
 
 /* count, except that the corrupt_call-th call writes the page's last byte (padding) */
-static uint32_t scribble_pass(void *page, uint32_t page_size)
+static uint32_t scribble_pass(void *page, uint32_t page_size, bool *dirtied)
 {
     if (++calls == corrupt_call)
         ((uint8_t *)page)[page_size - 1] ^= 0xff;
-    return sb_heap_count(page, page_size);
+    return sb_heap_count(page, page_size, dirtied);
 }
 
 static const struct sb_op miscount_op = {"miscount", "MISCOUNT", "count, wrong", miscount_pass,

@@ -203,9 +203,54 @@ static void test_embedded_default(void **state)
         assert_int_equal(r->repetitions, 5);
         assert_int_equal(r->warmup, 1);
         assert_int_equal(r->threads, 1);
+        /* the write-back's keys at their defaults: today's runs (issue 18) */
+        assert_int_equal(r->writeback, SB_WRITEBACK_NONE);
+        assert_null(r->writeback_kernel);
+        assert_int_equal(r->checkpoint_pages, 2048); /* auto: the pool's buffers */
+        assert_true(r->hint_bits_set);
+        assert_true(r->layout.hint_bits_set);
+        assert_true(i == 0 || sb_plan_same_table(&plan.runs[0], r));
     }
     assert_int_equal(plan.override_size[0], 0);
     assert_int_equal(plan.override_line, 0);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+/* The write-back's keys resolved (issue 18): writeback_kernel auto is the copy-in kernel (pwrite
+ * for source file), checkpoint_pages auto the pool's buffers, hint_bits unset in the layout the
+ * table is built by; runs that write back have tables of their own. */
+static void test_writeback_keys(void **state)
+{
+    static const char *const sets[] = {"writeback = none, checkpoint",
+                                       "checkpoint_pages = auto, 7", "hint_bits = unset",
+                                       "source = memory, file", "pool_size = 1M",
+                                       "table_size = 4M", NULL};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    (void)state;
+
+    sbtest_experiment_from_sets(&exp, sets);
+    assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_OK);
+    assert_int_equal(plan.nruns, 8); /* source x writeback x checkpoint_pages */
+    for (size_t i = 0; i < plan.nruns; i++) {
+        const struct sb_run_params *r = &plan.runs[i];
+        assert_false(r->layout.hint_bits_set);
+        assert_true(r->checkpoint_pages == 128 || r->checkpoint_pages == 7);
+        if (r->writeback == SB_WRITEBACK_NONE)
+            assert_null(r->writeback_kernel);
+        else
+            assert_ptr_equal(r->writeback_kernel, r->source->is_file ? &sb_kernel_pwrite
+                                                                     : sb_kernel_find("memcpy"));
+        for (size_t j = 0; j < plan.nruns; j++)
+            assert_int_equal(sb_plan_same_table(r, &plan.runs[j]),
+                             i == j || (r->writeback == SB_WRITEBACK_NONE &&
+                                        plan.runs[j].writeback == SB_WRITEBACK_NONE &&
+                                        r->source == plan.runs[j].source));
+    }
+    assert_string_equal(plan.runs[7].name, "unnamed source=file writeback=checkpoint "
+                                           "checkpoint_pages=7");
     sb_plan_free(&plan);
     sb_experiment_free(&exp);
 }
@@ -975,6 +1020,7 @@ int main(void)
         cmocka_unit_test(test_long_path),
         cmocka_unit_test(test_plan_errors),
         cmocka_unit_test(test_statements),
+        cmocka_unit_test(test_writeback_keys),
         cmocka_unit_test(test_plan_error_file_origin),
         cmocka_unit_test(test_sweep_order),
         cmocka_unit_test(test_kernel_all),

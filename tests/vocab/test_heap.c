@@ -2,9 +2,12 @@
 /* test_heap.c: unit tests for lib/vocab/heap.h, the PostgreSQL-layout heap pages. Checks the layout
  * arithmetic (tuple length, MAXALIGNed stride, rows per page) against figures worked out by hand
  * and its refusals; that sb_heap_fill_page writes the header, line pointers and tuples where
- * PostgreSQL would, deterministically per block; that the `count` pass reads without writing and
- * the `vacuum` pass sets hint bits, prunes dead tuples and is idempotent; and that the page
- * checksum notices any single flipped byte for every supported page size. */
+ * PostgreSQL would, deterministically per block, with the commit hint bits set or not; that the
+ * `count` pass reads without writing on a table built with its hint bits and sets the missing
+ * ones otherwise, and the `vacuum` pass sets hint bits, prunes dead tuples and is idempotent;
+ * the three page states (generated, hinted, vacuumed: count(s) = max(s, 1), vacuum(s) = 2, byte
+ * for byte); and that the page checksum notices any single flipped byte for every supported page
+ * size. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -122,12 +125,30 @@ static void test_fill_page_layout(void **state)
         assert_int_equal(flags, SB_LP_NORMAL);
         assert_int_equal(len, 124);
         assert_int_equal(off, PAGE - (i + 1) * 128); /* 8064, 7936, ... 384 */
-        assert_int_equal(sb_tuple_infomask(page, off), 0);
         xmax = sb_tuple_xmax(page, off);
         assert_true(xmax == 0 || xmax == SB_XID_DELETE);
+        /* hint_bits = set (the default): the bits a first visibility check stores */
+        assert_int_equal(sb_tuple_infomask(page, off),
+                         SB_HEAP_XMIN_COMMITTED |
+                             (xmax ? SB_HEAP_XMAX_COMMITTED : SB_HEAP_XMAX_INVALID));
     }
     assert_int_equal(live, live_by_xmax(page));
     assert_true(live <= 61);
+    /* hint_bits = unset: t_infomask 0, every other byte the same */
+    l.hint_bits_set = false;
+    {
+        uint8_t *unset = malloc(PAGE);
+        assert_non_null(unset);
+        assert_int_equal(sb_heap_fill_page(&l, unset, 7), live);
+        for (uint32_t i = 0; i < 61; i++) {
+            uint32_t off, flags, len;
+            sb_page_item(page, i, &off, &flags, &len);
+            assert_int_equal(sb_tuple_infomask(unset, off), 0);
+            memcpy(unset + off + SB_T_INFOMASK, page + off + SB_T_INFOMASK, 2);
+        }
+        assert_memory_equal(unset, page, PAGE);
+        free(unset);
+    }
     free(page);
 }
 
@@ -167,14 +188,14 @@ static void test_fill_dead_pct_extremes(void **state)
     for (uint64_t block = 0; block < 8; block++) {
         assert_int_equal(sb_heap_fill_page(&l, page, block), 61);
         assert_int_equal(live_by_xmax(page), 61);
-        assert_int_equal(sb_heap_count(page, PAGE), 61);
+        assert_int_equal(sb_heap_count(page, PAGE, NULL), 61);
     }
     assert_true(sb_heap_layout_init(&l, PAGE, 100, 100));
     for (uint64_t block = 0; block < 8; block++) {
         assert_int_equal(sb_heap_fill_page(&l, page, block), 0);
         assert_int_equal(live_by_xmax(page), 0);
-        assert_int_equal(sb_heap_count(page, PAGE), 0);
-        assert_int_equal(sb_heap_vacuum(page, PAGE), 0);
+        assert_int_equal(sb_heap_count(page, PAGE, NULL), 0);
+        assert_int_equal(sb_heap_vacuum(page, PAGE, NULL), 0);
     }
     free(page);
 }
@@ -194,7 +215,7 @@ static void test_count_reads_only(void **state)
         uint32_t live = sb_heap_fill_page(&l, page, block);
         uint32_t sum = sb_page_checksum(page, PAGE);
         memcpy(copy, page, PAGE);
-        assert_int_equal(sb_heap_count(page, PAGE), live);
+        assert_int_equal(sb_heap_count(page, PAGE, NULL), live);
         assert_int_equal(sb_page_checksum(page, PAGE), sum);
         assert_memory_equal(page, copy, PAGE);
     }
@@ -229,7 +250,7 @@ static void test_vacuum(void **state)
     memcpy(orig, page, PAGE);
     sum_before = sb_page_checksum(page, PAGE);
 
-    assert_int_equal(sb_heap_vacuum(page, PAGE), live);
+    assert_int_equal(sb_heap_vacuum(page, PAGE, NULL), live);
     sum_after = sb_page_checksum(page, PAGE);
     assert_int_not_equal(sum_after, sum_before);
     assert_true(sb_page_flags(page) & SB_PD_HAS_FREE_LINES);
@@ -255,9 +276,9 @@ static void test_vacuum(void **state)
     assert_true(pruned > 0);
 
     /* count after vacuum sees the same rows; a second vacuum changes nothing */
-    assert_int_equal(sb_heap_count(page, PAGE), live);
+    assert_int_equal(sb_heap_count(page, PAGE, NULL), live);
     memcpy(once, page, PAGE);
-    assert_int_equal(sb_heap_vacuum(page, PAGE), live);
+    assert_int_equal(sb_heap_vacuum(page, PAGE, NULL), live);
     assert_memory_equal(page, once, PAGE);
     assert_int_equal(sb_page_checksum(page, PAGE), sum_after);
 
@@ -277,12 +298,79 @@ static void test_vacuum_all_live(void **state)
     assert_true(sb_heap_layout_init(&l, PAGE, 100, 0));
     assert_int_equal(sb_heap_fill_page(&l, page, 3), 61);
     sum = sb_page_checksum(page, PAGE);
-    assert_int_equal(sb_heap_vacuum(page, PAGE), 61);
-    /* nothing pruned: no free-lines flag, but hint bits were written */
+    assert_int_equal(sb_heap_vacuum(page, PAGE, NULL), 61);
+    /* nothing pruned: no free-lines flag; the hint bits it stores were set when built (and
+     * pd_prune_xid was 0): the same bytes */
+    assert_int_equal(sb_page_flags(page), 0);
+    assert_int_equal(sb_page_checksum(page, PAGE), sum);
+    assert_int_equal(sb_heap_count(page, PAGE, NULL), 61);
+    /* built without hint bits, vacuum writes them */
+    l.hint_bits_set = false;
+    sb_heap_fill_page(&l, page, 3);
+    sum = sb_page_checksum(page, PAGE);
+    assert_int_equal(sb_heap_vacuum(page, PAGE, NULL), 61);
     assert_int_equal(sb_page_flags(page), 0);
     assert_int_not_equal(sb_page_checksum(page, PAGE), sum);
-    assert_int_equal(sb_heap_count(page, PAGE), 61);
     free(page);
+}
+
+/* --- the page states (generated, hinted, vacuumed) ----------------------------------------- */
+
+/* op on a copy of src into dst; returns whether it dirtied the page. */
+static bool run_op(uint32_t (*op)(void *, uint32_t, bool *), uint8_t *dst, const uint8_t *src,
+                   uint32_t *live)
+{
+    bool dirtied = false;
+    memcpy(dst, src, PAGE);
+    *live = op(dst, PAGE, &dirtied);
+    return dirtied;
+}
+
+/* For both hint bit states of a 10%-dead table, the first 50 blocks: count(x) is state 1 (x
+ * itself when the bits were set, and then count does not dirty), vacuum(x) state 2 (always
+ * dirtied); count(count(x)) = count(x) without dirtying, vacuum(count(x)) = vacuum(x),
+ * count(vacuum(x)) = vacuum(x), vacuum(vacuum(x)) = vacuum(x); count's stores are exactly the
+ * missing bits of t_infomask. */
+static void test_page_states(void **state)
+{
+    struct sb_heap_layout l;
+    uint8_t *x = malloc(PAGE), *hinted = malloc(PAGE), *vacuumed = malloc(PAGE);
+    uint8_t *again = malloc(PAGE);
+    (void)state;
+
+    assert_true(x && hinted && vacuumed && again);
+    assert_true(sb_heap_layout_init(&l, PAGE, 100, 10));
+    for (int set = 0; set < 2; set++) {
+        l.hint_bits_set = set;
+        for (uint64_t block = 0; block < 50; block++) {
+            uint32_t live = sb_heap_fill_page(&l, x, block), n;
+            assert_int_equal(run_op(sb_heap_count, hinted, x, &n), !set);
+            assert_int_equal(n, live);
+            if (set)
+                assert_memory_equal(hinted, x, PAGE);
+            for (uint32_t i = 0; i < 61; i++) {
+                uint32_t off, flags, len;
+                sb_page_item(x, i, &off, &flags, &len);
+                assert_int_equal(sb_tuple_infomask(hinted, off),
+                                 sb_tuple_hint_want(sb_tuple_xmax(x, off)));
+            }
+            assert_true(run_op(sb_heap_vacuum, vacuumed, x, &n));
+            assert_int_equal(n, live);
+            assert_false(run_op(sb_heap_count, again, hinted, &n));
+            assert_memory_equal(again, hinted, PAGE);
+            assert_true(run_op(sb_heap_vacuum, again, hinted, &n));
+            assert_memory_equal(again, vacuumed, PAGE);
+            assert_false(run_op(sb_heap_count, again, vacuumed, &n));
+            assert_int_equal(n, live);
+            assert_memory_equal(again, vacuumed, PAGE);
+            assert_true(run_op(sb_heap_vacuum, again, vacuumed, &n));
+            assert_memory_equal(again, vacuumed, PAGE);
+        }
+    }
+    free(x);
+    free(hinted);
+    free(vacuumed);
+    free(again);
 }
 
 /* --- checksum ------------------------------------------------------------------------------ */
@@ -332,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_count_reads_only),
         cmocka_unit_test(test_vacuum),
         cmocka_unit_test(test_vacuum_all_live),
+        cmocka_unit_test(test_page_states),
         cmocka_unit_test(test_checksum_byte_flips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
