@@ -25,6 +25,10 @@ static const struct {
     {SB_K_EVENTS, "the server's scans are not instrumented"},
     {SB_K_MACHINE, "no cache model"},
     {SB_K_PREFETCH, "no cache model"},
+    {SB_K_WRITEBACK, "the server writes its dirty buffers back itself"},
+    {SB_K_CHECKPOINT_PAGES, "the server's checkpoints are its own"},
+    {SB_K_WRITEBACK_KERNEL, "the server writes back with write()"},
+    {SB_K_HINT_BITS, "the server's table is loaded without hint bits; its first scan sets them"},
 };
 
 /* Keys that ask for a measurement the server runs do not make: refused by `scanbench pg`,
@@ -42,6 +46,7 @@ static const struct {
     {SB_K_SHARED_POOL, "scanbench pg runs one client"},
     {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
     {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
+    {SB_K_STATEMENTS, "scanbench pg runs each op on its own"},
 };
 
 /* Adds a note; one the notes cannot hold whole is cut between two characters (the report
