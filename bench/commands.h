@@ -11,6 +11,7 @@
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 #define SB_ARGS_EVENTS "[--set events=FILE]"
+#define SB_ARGS_PROBE "[-o MACHINE.ini] [--quick]"
 
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);
@@ -20,5 +21,6 @@ int sb_cmd_compare(int argc, char **argv);
 int sb_cmd_plot(int argc, char **argv);
 int sb_cmd_reproduce(int argc, char **argv);
 int sb_cmd_pg(int argc, char **argv);
+int sb_cmd_probe(int argc, char **argv);
 
 #endif

@@ -32,6 +32,11 @@ static const struct {
      "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {"topo", sb_cmd_topo, "", "the caches, cores and NUMA nodes, with their source", ""},
+    {"probe", sb_cmd_probe, SB_ARGS_PROBE,
+     "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
+     "  -o MACHINE.ini    writes the machine file (default: stdout; a name that exists is\n"
+     "                    refused before the probe; if one appears meanwhile, MACHINE-2.ini)\n"
+     "  --quick           small working sets (memory's 64MB), 2 repetitions: a check, not figures\n"},
     {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
     {"events", sb_cmd_events, SB_ARGS_EVENTS,
      "hardware counters here: PAPI, PMU, the events map, each role",

@@ -12,6 +12,7 @@
 #include "host/cpu_place.h"
 #include "host/perf_host.h"
 #include "host/placement.h"
+#include "host/probe.h"
 #include "host/topo.h"
 
 #endif

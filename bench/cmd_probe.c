@@ -1,0 +1,171 @@
+/* cmd_probe.c: `scanbench probe`: this host's latency and bandwidth at each cache level and
+ * memory (host/probe.h), written as a machine file: the host's geometry
+ * (sb_machine_from_topology) and [costs] with every value's source (cachesim/costs_probe.h),
+ * to stdout or, with -o, a new file. The text is read back before it is written: what comes
+ * out loads with sb_machine_load. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cachesim/cachesim.h"
+#include "commands.h"
+#include "core/core.h"
+#include "host/host.h"
+
+struct probe_args {
+    const char *output; /* NULL: stdout */
+    bool quick;
+};
+
+static int parse_args(int argc, char **argv, struct probe_args *a, struct sb_error *err)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            a->quick = true;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            a->output = argv[++i];
+        else
+            return sb_fail(err, SB_ERR_INPUT, "probe: %s: unknown argument (usage: scanbench "
+                           "probe " SB_ARGS_PROBE ")", argv[i]);
+    }
+    return a->output ? sb_outfile_check(a->output, "machine file", err) : SB_OK;
+}
+
+/* "AMD EPYC, AuthenticAMD family 26 model 2": /proc/cpuinfo's model name and CPUID's numbers. */
+static void host_words(char *buf, size_t len)
+{
+    char line[512], model[256] = "unknown model";
+    struct sb_cpu_id id;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (colon && strncmp(line, "model name", 10) == 0) {
+            colon[1 + strcspn(colon + 1, "\n")] = '\0';
+            snprintf(model, sizeof model, "%s", colon + 1 + (colon[1] == ' '));
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+    sb_cpu_id_detect(&id);
+    snprintf(buf, len, "%s (%s family %u model %u%s)", model, id.vendor[0] ? id.vendor : "?",
+             id.family, id.model, id.hypervisor ? ", under a hypervisor" : "");
+}
+
+/* The machine's name: the output file's name without its directory and .ini ("probe" on
+ * stdout). */
+static void machine_name(const char *output, char *name, size_t len)
+{
+    const char *base = output ? strrchr(output, '/') : NULL;
+    size_t n;
+
+    base = output ? (base ? base + 1 : output) : "probe.ini";
+    n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+        n -= 4;
+    snprintf(name, len, "%.*s", (int)n, base);
+}
+
+/* Every figure measured, as comments above the machine file. */
+static void put_figures(FILE *out, const struct sb_probe *p, const char *host, const char *date)
+{
+    static const char *const names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
+    char ws[32];
+
+    fprintf(out, "; scanbench probe on %s, %s (%.1f s; %u repetitions of about %.0f ms each)\n"
+            "; level    set      latency ns   read GB/s  write GB/s  nt write GB/s\n", host, date,
+            p->seconds, p->repetitions, p->ms_per_measurement);
+    for (int l = 0; l < SB_PROBE_LEVELS; l++)
+        if (p->level[l].measured)
+            fprintf(out, "; %-7s %-8s %10.2f %11.2f %11.2f %14.2f\n", names[l],
+                    sb_format_size(p->level[l].working_set, ws, sizeof ws), p->level[l].latency_ns,
+                    p->level[l].read_gbps, p->level[l].write_gbps, p->level[l].nt_write_gbps);
+    fprintf(out, "; memory in address order: %.2f ns per load; clock %.3f GHz (add chain), "
+            "/proc/cpuinfo %.0f MHz\n; memory's set: %s\n", p->mem_in_order_ns, p->clock_ghz,
+            p->cpuinfo_mhz, p->mem_set_why);
+}
+
+/* The machine file's text (malloc'd, *len bytes), checked by reading it back. */
+static int machine_text(const struct sb_probe *p, const struct probe_args *a, char **text,
+                        size_t *len, struct sb_error *err)
+{
+    struct sb_topology topo;
+    struct sb_cpu_id id;
+    struct sb_machine *m = calloc(2, sizeof *m);
+    char host[384], date[32], geometry[640];
+    time_t now = time(NULL);
+    FILE *out = NULL;
+    int status = m ? SB_OK : sb_fail(err, SB_ERR_RUN, "probe: out of memory");
+
+    sb_topology_detect(&topo, "");
+    sb_cpu_id_detect(&id);
+    if (status == SB_OK)
+        status = sb_machine_from_topology(&topo, id.vendor, m, err);
+    if (status == SB_OK) {
+        host_words(host, sizeof host);
+        strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+        machine_name(a->output, m->name, sizeof m->name);
+        snprintf(geometry, sizeof geometry, "%s", m->description);
+        snprintf(m->description, sizeof m->description, "%s, measured by scanbench probe on %s: "
+                 "%s", host, date, geometry);
+        snprintf(m->source, sizeof m->source, "geometry: the host's topology (hwloc, else "
+                 "sysfs, else CPUID); costs: scanbench probe (each value's source)");
+        sb_costs_from_probe(p, host, date, &m->costs);
+        out = open_memstream(text, len);
+    }
+    if (status == SB_OK && !out)
+        status = sb_fail(err, SB_ERR_RUN, "probe: out of memory");
+    if (status == SB_OK) {
+        put_figures(out, p, host, date);
+        if (sb_machine_costs_write(out, m) != 0)
+            status = sb_fail(err, SB_ERR_RUN, "probe: cannot write the machine file's text");
+    }
+    if (out && fclose(out) != 0 && status == SB_OK)
+        status = sb_fail(err, SB_ERR_RUN, "probe: cannot write the machine file's text");
+    if (status == SB_OK && sb_machine_parse(*text, "probe", &m[1], err) != SB_OK) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        status = sb_fail(err, SB_ERR_RUN, "probe: the machine file made does not read back: %s",
+                         why);
+    }
+    free(m);
+    return status;
+}
+
+int sb_cmd_probe(int argc, char **argv)
+{
+    struct sb_error err = {0};
+    struct probe_args a;
+    struct sb_topology topo;
+    struct sb_probe_options opt = {.quick = false, .repetitions = 0};
+    struct sb_probe p;
+    char *text = NULL, used[SB_OUTFILE_MAX];
+    size_t len = 0;
+    int status = parse_args(argc, argv, &a, &err);
+
+    opt.quick = a.quick;
+    if (status == SB_OK) {
+        sb_topology_detect(&topo, "");
+        status = sb_probe_run(&topo, &opt, &p, stderr, &err);
+    }
+    if (status == SB_OK)
+        status = machine_text(&p, &a, &text, &len, &err);
+    if (status == SB_OK && !a.output && fwrite(text, 1, len, stdout) != len)
+        status = sb_fail(&err, SB_ERR_RUN, "probe: cannot write to stdout");
+    if (status == SB_OK && a.output) {
+        status = sb_outfile_write(a.output, text, len, used, &err);
+        if (status == SB_OK)
+            fprintf(stderr, strcmp(used, a.output) ? "scanbench: %s appeared meanwhile; the "
+                    "machine file is %s\n" : "%.0sscanbench: machine file written to %s\n",
+                    a.output, used);
+    }
+    free(text);
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    return status;
+}

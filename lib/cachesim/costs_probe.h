@@ -1,0 +1,26 @@
+/* costs_probe.h: a machine's [costs] (costs.h) from `scanbench probe`'s measurements of this
+ * host (host/probe.h), every value with its source: "scanbench probe on HOST, DATE: the method,
+ * the working set, the repetitions". How each cost is made of the measurements:
+ *   clock_ghz        the add chain's best;
+ *   lN_hit_cycles    the level's chase (median ns per load) x clock_ghz;
+ *   mem_latency_ns   memory's chase;
+ *   mem_read_gbps    memory's streaming read;
+ *   mem_write_gbps   write-backs alone: temporal stores at W GB/s read each line for ownership
+ *                    (at mem_read_gbps, R) and write it back, and the time model adds those two
+ *                    (timemodel.h), so 1 / (1/W - 1/R); W itself when W >= R (they overlapped);
+ *   nt_write_gbps    memory's non-temporal stores (the temporal W when the build has none);
+ *   prefetch_hidden  1 - (memory's chase in address order) / (memory's random chase), in [0, 1];
+ *   mlp              Little's law: mem_read_gbps x mem_latency_ns / line, rounded, at least 1.
+ * l3_hit_cycles only when the probe measured an L3. */
+#ifndef SB_COSTS_PROBE_H
+#define SB_COSTS_PROBE_H
+
+#include "cachesim/costs.h"
+#include "host/host.h"
+
+/* Fills c (present) from p; host names the processor ("AMD EPYC 9B45, family 26 model 17"),
+ * date the day ("2026-12-01"). */
+void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char *date,
+                         struct sb_machine_costs *c);
+
+#endif

@@ -1,0 +1,226 @@
+/* probe.c: `scanbench probe`'s measurements (probe.h): the working sets, the repetitions, the
+ * median or best of each figure. The loops themselves are probe_kernels.c's. */
+#include "config.h"
+#include "host/probe.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "host/probe_kernels.h"
+
+#define LINE 64u
+#define HUGE_PAGE (2u << 20)
+#define MEM_SET_CAP (1ull << 30)    /* memory's working set: at most 1GB ... */
+#define MEM_SET_QUICK (64ull << 20) /* ... and 64MB with --quick */
+#define LEVEL_SET_QUICK (16ull << 20)
+#define MAX_REPS 32
+
+static const char *const level_names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
+
+static double median(double *v, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) /* insertion sort: n is a handful */
+        for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double cpuinfo_mhz(void)
+{
+    char line[256];
+    double mhz = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+
+    while (f && mhz == 0 && fgets(line, sizeof line, f))
+        if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':'))
+            mhz = strtod(strchr(line, ':') + 1, NULL);
+    if (f)
+        fclose(f);
+    return mhz;
+}
+
+/* Memory's working set: 4 x the last level (well beyond it), at most 1GB (64MB with --quick)
+ * and a quarter of the memory this process may have; why, in words. */
+static uint64_t mem_working_set(const struct sb_topology *topo, bool quick, char *why, size_t len)
+{
+    struct sb_mem_limit limit;
+    uint64_t last = 0, set, cap = quick ? MEM_SET_QUICK : MEM_SET_CAP;
+    char a[32], b[32];
+    const char *decided;
+
+    for (int l = 0; l < SB_NLEVELS; l++)
+        if (topo->cache[l].size.value)
+            last = topo->cache[l].size.value;
+    set = 4 * last;
+    decided = "4 x the last level";
+    if (set > cap) {
+        set = cap;
+        decided = quick ? "the --quick cap" : "the 1GB cap";
+    }
+    sb_mem_limit_read(&limit, "", "");
+    if (limit.bytes / 4 < set) {
+        set = limit.bytes / 4 / HUGE_PAGE * HUGE_PAGE;
+        decided = "a quarter of the memory available";
+    }
+    snprintf(why, len, "%s (%s; the last level %s)", sb_format_size(set, a, sizeof a), decided,
+             sb_format_size(last, b, sizeof b));
+    return set;
+}
+
+/* A 2MB-aligned anonymous mapping of len bytes with transparent huge pages asked for (so the
+ * chase measures the caches and memory, not the page walks), every page touched. */
+static void *map_set(size_t len, void **raw, size_t *raw_len, bool *huge)
+{
+    uintptr_t start;
+    char *p;
+
+    *raw_len = len + HUGE_PAGE;
+    *raw = mmap(NULL, *raw_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (*raw == MAP_FAILED)
+        return NULL;
+    start = ((uintptr_t)*raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    p = (char *)start;
+#ifdef MADV_HUGEPAGE
+    *huge = madvise(p, len, MADV_HUGEPAGE) == 0;
+#else
+    *huge = false;
+#endif
+    memset(p, 1, len);
+    return p;
+}
+
+/* How many passes (or loads) make one repetition last about target seconds, given one took
+ * one_s. */
+static uint64_t scaled(double one_s, double target, uint64_t at_least)
+{
+    double n = one_s > 0 ? target / one_s : (double)at_least;
+
+    return n < (double)at_least ? at_least : n > 1e12 ? (uint64_t)1e12 : (uint64_t)n;
+}
+
+static void measure_latency(void *buf, struct sb_probe_level *lv, bool in_order, double target,
+                            unsigned reps, double *out)
+{
+    size_t lines = lv->working_set / LINE, loads;
+    void *at = sb_chase_link(buf, lines, in_order, 0x5eedull + lines);
+    double ns[MAX_REPS];
+
+    sb_chase_ns(&at, lines < (1u << 20) ? 2 * lines : 1u << 16); /* the set in its level */
+    loads = (size_t)scaled(sb_chase_ns(&at, 4096) * 1e-9, target, 4096);
+    for (unsigned r = 0; r < reps; r++)
+        ns[r] = sb_chase_ns(&at, loads);
+    *out = median(ns, reps);
+}
+
+enum stream { READ, WRITE, NT_WRITE };
+
+static double stream_once(enum stream kind, void *buf, size_t len, unsigned passes)
+{
+    double gbps = 0;
+
+    if (kind == READ)
+        return sb_read_gbps(buf, len, passes);
+    if (kind == WRITE)
+        return sb_write_gbps(buf, len, passes);
+    sb_nt_write_gbps(buf, len, passes, &gbps);
+    return gbps;
+}
+
+static double measure_stream(enum stream kind, void *buf, size_t len, double target,
+                             unsigned reps)
+{
+    double one = stream_once(kind, buf, len, 1), best = 0;
+    unsigned passes = one > 0 ? (unsigned)scaled((double)len / (one * 1e9), target, 1) : 1;
+
+    for (unsigned r = 0; r < reps; r++) {
+        double g = stream_once(kind, buf, len, passes);
+        best = g > best ? g : best;
+    }
+    return best;
+}
+
+static void measure_level(void *buf, struct sb_probe_level *lv, const struct sb_probe *p,
+                          FILE *progress, const char *name)
+{
+    double target = p->ms_per_measurement / 1000;
+    char ws[32];
+
+    measure_latency(buf, lv, false, target, p->repetitions, &lv->latency_ns);
+    lv->read_gbps = measure_stream(READ, buf, lv->working_set, target, p->repetitions);
+    lv->write_gbps = measure_stream(WRITE, buf, lv->working_set, target, p->repetitions);
+    if (p->nt_stores)
+        lv->nt_write_gbps = measure_stream(NT_WRITE, buf, lv->working_set, target,
+                                           p->repetitions);
+    if (progress)
+        fprintf(progress, "probe: %-6s set %-7s latency %6.1f ns, read %6.1f GB/s, write %6.1f "
+                "GB/s, non-temporal write %6.1f GB/s\n", name,
+                sb_format_size(lv->working_set, ws, sizeof ws), lv->latency_ns, lv->read_gbps,
+                lv->write_gbps, lv->nt_write_gbps);
+}
+
+/* The working sets: half of each known level (16MB at most with --quick), memory's apart. */
+static int plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe *p,
+                     struct sb_error *err)
+{
+    for (int l = 0; l < SB_NLEVELS; l++) {
+        struct sb_probe_level *lv = &p->level[l];
+        uint64_t size = topo->cache[l].size.value, set = size / 2 / LINE * LINE;
+
+        if (!size && l < SB_L3)
+            return sb_fail(err, SB_ERR_INPUT, "probe: the %s size is unknown here (scanbench "
+                           "topo): nothing to size its working set by", level_names[l]);
+        if (quick && set > LEVEL_SET_QUICK)
+            set = LEVEL_SET_QUICK;
+        lv->measured = size != 0;
+        lv->level_size = size;
+        lv->working_set = set;
+    }
+    p->level[SB_PROBE_MEM].measured = true;
+    p->level[SB_PROBE_MEM].working_set =
+        mem_working_set(topo, quick, p->mem_set_why, sizeof p->mem_set_why);
+    return SB_OK;
+}
+
+int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *opt,
+                 struct sb_probe *p, FILE *progress, struct sb_error *err)
+{
+    double t0 = sb_timer_now(), scratch;
+    size_t raw_len = 0;
+    void *raw = NULL, *buf;
+    int status;
+
+    memset(p, 0, sizeof *p);
+    p->repetitions = opt->repetitions ? opt->repetitions : opt->quick ? 2 : 5;
+    if (p->repetitions > MAX_REPS)
+        p->repetitions = MAX_REPS;
+    p->ms_per_measurement = opt->quick ? 2 : 25;
+    p->nt_stores = sb_nt_write_gbps(&scratch, 0, 0, &scratch);
+    p->cpuinfo_mhz = cpuinfo_mhz();
+    status = plan_sets(topo, opt->quick, p, err);
+    if (status != SB_OK)
+        return status;
+    buf = map_set(p->level[SB_PROBE_MEM].working_set, &raw, &raw_len, &p->huge_pages);
+    if (!buf)
+        return sb_fail(err, SB_ERR_RUN, "probe: cannot map %llu bytes for memory's working set",
+                       (unsigned long long)p->level[SB_PROBE_MEM].working_set);
+    p->clock_ghz = 0;
+    for (unsigned r = 0; r < p->repetitions; r++) {
+        double ghz = sb_add_chain_ghz(p->ms_per_measurement / 1000);
+        p->clock_ghz = ghz > p->clock_ghz ? ghz : p->clock_ghz;
+    }
+    for (int l = 0; l < SB_PROBE_LEVELS; l++)
+        if (p->level[l].measured)
+            measure_level(buf, &p->level[l], p, progress, level_names[l]);
+    measure_latency(buf, &p->level[SB_PROBE_MEM], true, p->ms_per_measurement / 1000,
+                    p->repetitions, &p->mem_in_order_ns);
+    munmap(raw, raw_len);
+    p->seconds = sb_timer_now() - t0;
+    if (progress)
+        fprintf(progress, "probe: memory in address order %.1f ns per load; clock %.2f GHz (add "
+                "chain); %.1f s\n", p->mem_in_order_ns, p->clock_ghz, p->seconds);
+    return SB_OK;
+}

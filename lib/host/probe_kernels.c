@@ -1,0 +1,194 @@
+/* probe_kernels.c: the loops `scanbench probe` times: the pointer chase and its chain, the
+ * streaming read, temporal and non-temporal stores (SSE2 where the build has it), the dependent
+ * add chain. */
+#include "config.h"
+#include "host/probe_kernels.h"
+
+#include "core/core.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define LINE 64u
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The successor of each line is first written as its index in the line's first word (Sattolo
+ * swaps them there: no index array), then turned into a pointer. */
+void *sb_chase_link(void *buf, size_t lines, bool in_order, uint64_t seed)
+{
+    unsigned char *base = buf;
+    uint64_t state = seed;
+
+    if (lines == 0)
+        return NULL;
+    for (size_t k = 0; k < lines; k++)
+        *(uint64_t *)(base + k * LINE) = in_order ? (k + 1) % lines : k;
+    for (size_t i = lines - 1; !in_order && i > 0; i--) {
+        size_t j = (size_t)(splitmix64(&state) % i); /* j < i: one cycle through every line */
+        uint64_t *a = (uint64_t *)(base + i * LINE), *b = (uint64_t *)(base + j * LINE);
+        uint64_t t = *a;
+        *a = *b;
+        *b = t;
+    }
+    for (size_t k = 0; k < lines; k++) {
+        uint64_t next = *(uint64_t *)(base + k * LINE);
+        *(void **)(base + k * LINE) = base + next * LINE;
+    }
+    return base;
+}
+
+double sb_chase_ns(void **at, size_t loads)
+{
+    void *p = *at;
+    size_t rounds = loads / 8 + 1;
+    double t0 = sb_timer_now(), t1;
+
+    for (size_t i = 0; i < rounds; i++) {
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+        p = *(void **)p;
+    }
+    t1 = sb_timer_now();
+    *at = p;
+    return (t1 - t0) * 1e9 / (double)(rounds * 8);
+}
+
+static volatile uint64_t sink; /* keeps the reads' sums alive */
+
+double sb_read_gbps(const void *buf, size_t len, unsigned passes)
+{
+    double t0 = sb_timer_now(), t1;
+#if defined(__SSE2__)
+    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
+
+    for (unsigned p = 0; p < passes; p++)
+        for (const __m128i *q = buf, *end = (const __m128i *)((const char *)buf + len); q < end;
+             q += 4) {
+            a = _mm_add_epi64(a, _mm_load_si128(q));
+            b = _mm_add_epi64(b, _mm_load_si128(q + 1));
+            c = _mm_add_epi64(c, _mm_load_si128(q + 2));
+            d = _mm_add_epi64(d, _mm_load_si128(q + 3));
+        }
+    t1 = sb_timer_now();
+    a = _mm_add_epi64(_mm_add_epi64(a, b), _mm_add_epi64(c, d));
+    sink = (uint64_t)_mm_cvtsi128_si64(a);
+#else
+    uint64_t a = 0, b = 0, c = 0, d = 0;
+
+    for (unsigned p = 0; p < passes; p++)
+        for (const uint64_t *q = buf, *end = (const uint64_t *)((const char *)buf + len); q < end;
+             q += 4) {
+            a += q[0];
+            b += q[1];
+            c += q[2];
+            d += q[3];
+        }
+    t1 = sb_timer_now();
+    sink = a + b + c + d;
+#endif
+    return (double)len * passes / (t1 - t0) / 1e9;
+}
+
+/* Stores a value that changes line by line, so that no compiler makes a memset of it (glibc's
+ * memset turns to non-temporal stores on large buffers). */
+double sb_write_gbps(void *buf, size_t len, unsigned passes)
+{
+    double t0 = sb_timer_now(), t1;
+#if defined(__SSE2__)
+    __m128i v = _mm_set1_epi64x((long long)passes), one = _mm_set1_epi64x(1);
+
+    for (unsigned p = 0; p < passes; p++)
+        for (__m128i *q = buf, *end = (__m128i *)((char *)buf + len); q < end; q += 4) {
+            _mm_store_si128(q, v);
+            _mm_store_si128(q + 1, v);
+            _mm_store_si128(q + 2, v);
+            _mm_store_si128(q + 3, v);
+            v = _mm_add_epi64(v, one);
+        }
+#else
+    uint64_t v = passes;
+
+    for (unsigned p = 0; p < passes; p++)
+        for (volatile uint64_t *q = buf, *end = (uint64_t *)((char *)buf + len); q < end; q += 8) {
+            for (int w = 0; w < 8; w++)
+                q[w] = v;
+            v++;
+        }
+#endif
+    t1 = sb_timer_now();
+    return (double)len * passes / (t1 - t0) / 1e9;
+}
+
+bool sb_nt_write_gbps(void *buf, size_t len, unsigned passes, double *gbps)
+{
+#if defined(__SSE2__)
+    double t0 = sb_timer_now(), t1;
+    __m128i v = _mm_set1_epi64x((long long)passes), one = _mm_set1_epi64x(1);
+
+    for (unsigned p = 0; p < passes; p++)
+        for (__m128i *q = buf, *end = (__m128i *)((char *)buf + len); q < end; q += 4) {
+            _mm_stream_si128(q, v);
+            _mm_stream_si128(q + 1, v);
+            _mm_stream_si128(q + 2, v);
+            _mm_stream_si128(q + 3, v);
+            v = _mm_add_epi64(v, one);
+        }
+    _mm_sfence();
+    t1 = sb_timer_now();
+    *gbps = (double)len * passes / (t1 - t0) / 1e9;
+    return true;
+#else
+    (void)buf;
+    (void)len;
+    (void)passes;
+    *gbps = 0;
+    return false;
+#endif
+}
+
+/* 16 adds per iteration, each waiting for the one before (the empty asm makes the compiler
+ * keep every add); the loop's own increment and branch run beside them. */
+static double add_chain_seconds(uint64_t iterations)
+{
+    uint64_t x = 0;
+    double t0 = sb_timer_now();
+
+    for (uint64_t i = 0; i < iterations; i++) {
+#define SB_ADD1 x += 1; __asm__ volatile("" : "+r"(x));
+        SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1
+        SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1 SB_ADD1
+#undef SB_ADD1
+    }
+    sink = x;
+    return sb_timer_now() - t0;
+}
+
+double sb_add_chain_ghz(double seconds)
+{
+    uint64_t iterations = 1u << 16;
+    double took = add_chain_seconds(iterations);
+
+    while (took < seconds / 8 && iterations < (1ull << 40)) {
+        iterations *= 2;
+        took = add_chain_seconds(iterations);
+    }
+    if (took < seconds) {
+        iterations = (uint64_t)((double)iterations * seconds / took);
+        took = add_chain_seconds(iterations);
+    }
+    return (double)iterations * 16 / took / 1e9;
+}
