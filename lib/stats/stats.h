@@ -26,6 +26,7 @@ double sb_median(const double *values, size_t n);
 #include "stats/mannwhitney.h"
 #include "stats/order_stat.h"
 #include "stats/schedule.h"
+#include "stats/spearman.h"
 #include "stats/wilcoxon.h"
 
 #endif
