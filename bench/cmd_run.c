@@ -50,6 +50,15 @@ static int write_outputs(json_t *report, const char *path, bool quiet, struct sb
     return status;
 }
 
+/* The host's fit, when runs have predictions for this host (report/fit.h). */
+static void add_fit(json_t *report)
+{
+    json_t *fit = sb_fit_build(report);
+
+    if (fit)
+        json_object_set_new(report, "fit", fit);
+}
+
 /* One whole schedule: the runs, the analysis, the table. *stopped: a signal, the watchdog or a
  * failure stopped it (what was measured is still printed and written). */
 static int run_once(const struct sb_setup *s, const char *command, bool quiet, json_t **out,
@@ -66,6 +75,7 @@ static int run_once(const struct sb_setup *s, const char *command, bool quiet, j
     if (status != SB_OK && !*stopped)
         return status;
     json_object_set_new(report, "analysis", sb_analysis_build(report));
+    add_fit(report);
     if (json_array_size(json_object_get(report, "runs")))
         sb_render_table(stdout, report);
     fflush(stdout);

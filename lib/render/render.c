@@ -593,6 +593,41 @@ static void statements_lines(FILE *out, const json_t *runs)
     }
 }
 
+/* The host's fit (report/fit.h): each run's predicted against measured MB/s, the median error,
+ * the rank correlation and the sentence. A report without its "fit" gets one made here. */
+static void fit_lines(FILE *out, const json_t *report)
+{
+    json_t *fit = json_incref(json_object_get(report, "fit"));
+    const json_t *rho, *error;
+    size_t i;
+    json_t *r;
+
+    if (!fit)
+        fit = sb_fit_build(report);
+    if (!fit)
+        return;
+    rho = json_object_get(fit, "spearman");
+    error = json_object_get(fit, "median_abs_error");
+    fprintf(out, "\nfit on this host: predicted MB/s (the time model, machine %s) against "
+            "measured\n  %-8s %-22s %-8s %10s %10s %8s\n", str_or(json_object_get(fit, "machine"),
+                                                                  "?"),
+            "op", "placement", "resident", "measured", "predicted", "error");
+    json_array_foreach(json_object_get(fit, "runs"), i, r)
+        fprintf(out, "  %-8s %-22s %-8s %10.0f %10.0f %+7.0f%%\n",
+                str_or(json_object_get(r, "op"), "?"), str_or(json_object_get(r, "placement"), "?"),
+                str_or(json_object_get(r, "resident"), "?"),
+                json_number_value(json_object_get(r, "measured_mbps")),
+                json_number_value(json_object_get(r, "predicted_mbps")),
+                100 * json_number_value(json_object_get(r, "error")));
+    fprintf(out, "  median |error| ");
+    fprintf(out, json_is_number(error) ? "%.0f%%" : "n/a", 100 * json_number_value(error));
+    fprintf(out, ", Spearman rank correlation ");
+    fprintf(out, json_is_number(rho) ? "%.2f" : "n/a", json_number_value(rho));
+    fprintf(out, " over %lld runs\n%s\n", (long long)json_integer_value(json_object_get(fit, "n")),
+            str_or(json_object_get(fit, "text"), ""));
+    json_decref(fit);
+}
+
 int sb_render_table(FILE *out, const json_t *given)
 {
     const json_t *runs = json_object_get(given, "runs");
@@ -641,6 +676,7 @@ int sb_render_table(FILE *out, const json_t *given)
     }
     accuracy_lines(out, runs);
     statements_lines(out, runs);
+    fit_lines(out, report);
     json_decref(report);
     return 0;
 }
