@@ -13,21 +13,21 @@ const char *const sb_cost_key_names[SB_COST_KEYS] = {
 };
 
 /* A text value as the INI reader will read it back: no line breaks, no " ;" or " #" that it
- * would take for an inline comment, and lines short enough for it (INI lines are at most 198
- * characters): a long value goes on over indented lines, broken at a space, which the reader
- * joins back with one space. */
+ * would take for an inline comment, and lines of at most about WRAP bytes: a long value goes on
+ * over indented lines, broken at a blank (the reader joins them with one). */
+#define WRAP 96
+
 static void put_text(FILE *out, const char *key, const char *text)
 {
     size_t column = (size_t)fprintf(out, "%s = ", key);
 
     for (const char *p = text; *p; p++) {
         char ch = *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p;
-        if ((ch == ';' || ch == '#') && p > text && (p[-1] == ' ' || p[-1] == '\t'))
+        if ((ch == ';' || ch == '#') && p > text && p[-1] == ' ')
             ch = ',';
-        if (ch == ' ' && column > 150 && p[1] && p[1] != ' ') {
-            fputs("\n    ", out); /* the reader puts the space back */
-            column = 4;
-            continue;
+        if (ch == ' ' && column >= WRAP && p[1] && p[1] != ' ') {
+            fputs("\n   ", out);
+            column = 3;
         }
         fputc(ch, out);
         column++;
