@@ -85,6 +85,11 @@ static void put_figures(FILE *out, const struct sb_probe *p, const char *host, c
             fprintf(out, "; %-7s %-8s %10.2f %11.2f %11.2f %14.2f\n", names[l],
                     sb_format_size(p->level[l].working_set, ws, sizeof ws), p->level[l].latency_ns,
                     p->level[l].read_gbps, p->level[l].write_gbps, p->level[l].nt_write_gbps);
+    for (int l = 0; l < SB_NLEVELS; l++)
+        if (p->level[l].measured && p->level[l].latency_ns >= 0.8 * p->level[SB_PROBE_MEM].latency_ns)
+            fprintf(out, "; note: the %s chase (%.1f ns) is within 20%% of memory's (%.1f ns): "
+                    "this host may not give the %s the topology reports (a VM's CPUID)\n",
+                    names[l], p->level[l].latency_ns, p->level[SB_PROBE_MEM].latency_ns, names[l]);
     fprintf(out, "; memory in address order: %.2f ns per load; clock %.3f GHz (add chain), "
             "/proc/cpuinfo %.0f MHz\n; memory's set: %s\n", p->mem_in_order_ns, p->clock_ghz,
             p->cpuinfo_mhz, p->mem_set_why);

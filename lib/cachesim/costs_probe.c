@@ -71,10 +71,12 @@ static void memory_costs(const struct sb_probe *p, const char *host, const char 
     c->mem_read_gbps = r;
     say(c, SB_COST_MEM_READ_GBPS, host, date, "streaming read of %s, best of %u repetitions",
         set, p->repetitions);
-    c->mem_write_gbps = w < r ? 1 / (1 / w - 1 / r) : w;
+    c->mem_write_gbps = w < r / 2 ? 1 / (1 / w - 1 / r) : r;
     say(c, SB_COST_MEM_WRITE_GBPS, host, date, "write-backs alone: temporal stores over %s ran "
-        "at %.2f GB/s (best of %u), each line read for ownership at mem_read_gbps and written "
-        "back: %s", set, w, p->repetitions, w < r ? "1 / (1/W - 1/R)" : "W itself (W >= R)");
+        "at W = %.2f GB/s (best of %u), each line read for ownership at mem_read_gbps R and "
+        "written back: %s", set, w, p->repetitions, w < r / 2 ? "1 / (1/W - 1/R)" : "assumed R "
+        "(W above R/2: the reads and write-backs overlapped, and memory writes no faster than it "
+        "reads)");
     c->nt_write_gbps = p->nt_stores ? m->nt_write_gbps : w;
     say(c, SB_COST_NT_WRITE_GBPS, host, date, "%s over %s, best of %u repetitions",
         p->nt_stores ? "non-temporal (streaming) stores" : "no non-temporal store in this "

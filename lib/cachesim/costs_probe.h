@@ -7,7 +7,8 @@
  *   mem_read_gbps    memory's streaming read;
  *   mem_write_gbps   write-backs alone: temporal stores at W GB/s read each line for ownership
  *                    (at mem_read_gbps, R) and write it back, and the time model adds those two
- *                    (timemodel.h), so 1 / (1/W - 1/R); W itself when W >= R (they overlapped);
+ *                    (timemodel.h), so 1 / (1/W - 1/R); R when W >= R/2 (the two overlapped:
+ *                    the sum would make write-backs faster than reads, assumed no faster);
  *   nt_write_gbps    memory's non-temporal stores (the temporal W when the build has none);
  *   prefetch_hidden  1 - (memory's chase in address order) / (memory's random chase), in [0, 1];
  *   mlp              Little's law: mem_read_gbps x mem_latency_ns / line, rounded, at least 1.

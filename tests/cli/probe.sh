@@ -1,0 +1,44 @@
+#!/bin/sh
+# probe.sh: `scanbench probe` end to end, on structure only (the host's speeds are never
+# asserted): --quick writes a machine file to stdout or, with -o, a new file, with this host's
+# geometry and a [costs] section whose every value has a source saying "scanbench probe on";
+# the file loads as a machine (a run with counters=sim on it); a name that exists and an unknown
+# argument are bad input (exit 2, one line).
+. "$top_srcdir/tests/lib.sh"
+S=$SCANBENCH
+KEYS="clock_ghz l1d_hit_cycles l2_hit_cycles mem_latency_ns mem_read_gbps mem_write_gbps
+nt_write_gbps prefetch_hidden mlp"
+
+command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
+
+expect_status 0 "probe --quick to stdout" $S probe --quick
+out_contains "[costs]"
+out_contains "[L1d]"
+
+F="$SCRATCH/host.ini"
+expect_status 0 "probe --quick -o" $S probe --quick -o "$F"
+check "the machine file is written" test -s "$F"
+# long values go on over indented lines: one line per key
+awk '/^[ \t]/ { sub(/^[ \t]+/, ""); line = line " " $0; next }
+     NR > 1 { print line } { line = $0 } END { print line }' "$F" >"$SCRATCH/joined"
+for k in $KEYS; do
+    check "$k has a value" grep -qE "^$k = [0-9.e+-]+$" "$SCRATCH/joined"
+    check "$k has its source" grep -qE "^${k}_source = scanbench probe on .*, [0-9]{4}-[0-9]{2}-[0-9]{2}: " "$SCRATCH/joined"
+done
+if grep -q '^\[L3\]' "$F"; then
+    check "l3_hit_cycles has its source" grep -qE "^l3_hit_cycles_source = scanbench probe on " \
+        "$SCRATCH/joined"
+fi
+
+# it loads: a small run with the cache model on it
+expect_status 0 "a run on the probe's machine" $S run --set table_size=1M --set pool_size=256K \
+    --set repetitions=2 --set warmup=0 --set counters=sim --set machine="$F" \
+    -o "$SCRATCH/r.json"
+check "the run's machine is the probe's" jq -e '.runs | all(.counters.machine.name == "host" and
+    (.counters.machine.source | contains("scanbench probe")))' "$SCRATCH/r.json"
+
+expect_status 2 "an existing file" $S probe --quick -o "$F"
+err_is_one_line_containing "exists"
+expect_status 2 "an unknown argument" $S probe --fast
+err_is_one_line_containing "--fast: unknown argument"
+finish
