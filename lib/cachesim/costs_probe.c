@@ -105,3 +105,8 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
     hit_costs(p, host, date, c);
     memory_costs(p, host, date, c);
 }
+
+bool sb_machine_is_this_host(const struct sb_machine *m)
+{
+    return strcmp(m->name, "auto") == 0 || strstr(m->source, "scanbench probe") != NULL;
+}

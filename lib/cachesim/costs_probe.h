@@ -16,12 +16,20 @@
 #ifndef SB_COSTS_PROBE_H
 #define SB_COSTS_PROBE_H
 
+#include <stdbool.h>
+
 #include "cachesim/costs.h"
+#include "cachesim/machine.h"
 #include "host/host.h"
 
 /* Fills c (present) from p; host names the processor ("AMD EPYC 9B45, family 26 model 17"),
  * date the day ("2026-12-01"). */
 void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char *date,
                          struct sb_machine_costs *c);
+
+/* Whether m is this host's own machine: `auto`, or a file `scanbench probe` wrote (its source
+ * says so). Its core is the host's: a prediction's CPU work is the host's as measured (core
+ * factor 1, no calibration). */
+bool sb_machine_is_this_host(const struct sb_machine *m);
 
 #endif

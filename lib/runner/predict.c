@@ -266,7 +266,9 @@ void sb_predict_plan(const struct sb_plan *plan, struct sb_run_result *const *re
 
         if (!m || !records[i])
             continue;
-        sb_predict_run(results[i], &results[i]->counters, m, same ? factor : 0, &pred);
+        /* this host's own machine (a probe file): its core is the host's, factor 1 */
+        sb_predict_run(results[i], &results[i]->counters, m,
+                       same ? factor : sb_machine_is_this_host(m) ? 1 : 0, &pred);
         if (same && factor > 0) {
             pred.calibrated = true;
             snprintf(pred.calibration.figure, sizeof pred.calibration.figure, "%s",
