@@ -2,8 +2,8 @@
 # probe.sh: `scanbench probe` end to end, on structure only (the host's speeds are never
 # asserted): --quick writes a machine file to stdout or, with -o, a new file, with this host's
 # geometry and a [costs] section whose every value has a source saying "scanbench probe on";
-# the file loads as a machine (a run with counters=sim on it); a name that exists and an unknown
-# argument are bad input (exit 2, one line).
+# the file loads as a machine (a run with counters=sim on it, predicted, with the report's fit);
+# a name that exists and an unknown argument are bad input (exit 2, one line).
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 KEYS="clock_ghz l1d_hit_cycles l2_hit_cycles mem_latency_ns mem_read_gbps mem_write_gbps
@@ -36,6 +36,11 @@ expect_status 0 "a run on the probe's machine" $S run --set table_size=1M --set 
     -o "$SCRATCH/r.json"
 check "the run's machine is the probe's" jq -e '.runs | all(.counters.machine.name == "host" and
     (.counters.machine.source | contains("scanbench probe")))' "$SCRATCH/r.json"
+# this host's own machine predicts with its own core (no calibration), and the report fits it
+check "the run is predicted" jq -e '.runs | all(.predicted.mbps > 0)' "$SCRATCH/r.json"
+check "the fit: every run, a verdict" jq -e '.fit.n == (.runs | length) and (.fit.verdict |
+    IN("explained", "not explained", "not judged")) and (.fit.text | length > 0)' "$SCRATCH/r.json"
+out_contains "fit on this host: predicted MB/s"
 
 expect_status 2 "an existing file" $S probe --quick -o "$F"
 err_is_one_line_containing "exists"
