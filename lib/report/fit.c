@@ -199,6 +199,17 @@ static bool judge(const struct pair *p, size_t n, double rho, double error, char
     return false;
 }
 
+/* The measured side's noise: where the analysis withheld its calls (noise floor above 5%), the
+ * sentence says so. */
+static void noise_note(const json_t *report, char *why, size_t len)
+{
+    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+
+    if (json_is_true(json_object_get(noise, "too_noisy")))
+        append(why, len, "; and the measured MB/s are too noisy here to weigh it (noise floor "
+               "%.0f%%)", 100 * json_number_value(json_object_get(noise, "floor")));
+}
+
 static json_t *pairs_json(const struct pair *p, size_t n, double *abs_error)
 {
     json_t *list = json_array();
@@ -235,6 +246,7 @@ json_t *sb_fit_build(const json_t *report)
         rho = sb_spearman(x, x + n, n);
         error = sb_median(x + 2 * n, n);
         explained = judge(p, n, rho, error, why, WHY_LEN);
+        noise_note(report, why, WHY_LEN);
         json_t *machine = json_object_get(json_object_get(p[0].run, "predicted"), "machine");
         fit = json_pack("{s:o, s:o, s:I, s:o, s:o, s:{s:i, s:f, s:f, s:f}, s:b, s:s, s:s}",
                         "machine", machine ? json_incref(machine) : json_null(),
