@@ -28,6 +28,9 @@ static int parse_args(int argc, char **argv, struct probe_args *a, struct sb_err
             a->quick = true;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             a->output = argv[++i];
+        else if (strcmp(argv[i], "-o") == 0)
+            return sb_fail(err, SB_ERR_INPUT, "probe: -o needs a file name (usage: scanbench "
+                           "probe " SB_ARGS_PROBE ")");
         else
             return sb_fail(err, SB_ERR_INPUT, "probe: %s: unknown argument (usage: scanbench "
                            "probe " SB_ARGS_PROBE ")", argv[i]);

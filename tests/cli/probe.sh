@@ -46,4 +46,6 @@ expect_status 2 "an existing file" $S probe --quick -o "$F"
 err_is_one_line_containing "exists"
 expect_status 2 "an unknown argument" $S probe --fast
 err_is_one_line_containing "--fast: unknown argument"
+expect_status 2 "-o without a name" $S probe -o
+err_is_one_line_containing "-o needs a file name"
 finish
