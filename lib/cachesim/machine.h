@@ -13,15 +13,18 @@
  *     size = 64K
  *     line_size = 64
  *     associativity = 2
- *     replacement = lru            ; lru (at most 16 ways) or plru (tree, power-of-two ways)
+ *     replacement = lru            ; lru (at most 16 ways), plru (tree, power-of-two ways) or
+ *                                  ; pairs (the K8 L2's: L2 and L3, even ways up to 16)
  *     [L2]
  *     size = 1M
  *     line_size = 64
  *     associativity = 16
- *     replacement = plru
+ *     replacement = pairs
  *     inclusion = exclusive        ; towards the levels above: inclusive, exclusive (victim
  *                                  ; cache), non-inclusive (the default)
  *     [L3]                         ; optional
+ *     [costs]                      ; optional: what events cost in time (costs.h), every
+ *                                  ; value with its KEY_source
  * [L1d] and [L2] are required. Bad input is SB_ERR_INPUT with "file:line: key: what is wrong":
  * an unknown section or key, a key given twice, a value that is not a size or a number, an
  * unknown replacement or inclusion, a line size that does not divide the 8KB page, a geometry
@@ -31,7 +34,9 @@
 #define SB_MACHINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
+#include "cachesim/costs.h"
 #include "cachesim/model.h"
 #include "core/core.h"
 #include "host/host.h"
@@ -45,6 +50,7 @@ struct sb_machine {
     char source[768];  /* where the figures come from */
     char file[1024];   /* the file read (SB_PATH_MAX), or "auto (host topology)" */
     struct sb_cachesim_config config; /* config.prefetch: the file's `prefetch` */
+    struct sb_machine_costs costs;    /* [costs] (costs.h): present false without one */
 };
 
 /* Reads a model: `name` is a file of configs/machines/ (found through core/configs_path.h:
@@ -63,6 +69,11 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
  * inclusive). SB_ERR_INPUT when L1d or L2 is unknown. */
 int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
                              struct sb_machine *m, struct sb_error *err);
+
+/* Writes m as a machine file ([machine], [L1d], [L2], [L3] when it has one, and [costs] with
+ * every value's source when m->costs.present) that sb_machine_load reads back to the same
+ * machine (machine_write.c). Returns 0, or -1 on a write error (errno set). */
+int sb_machine_costs_write(FILE *out, const struct sb_machine *m);
 
 /* The names of configs/machines/ (sorted, comma-separated) into buf. */
 void sb_machine_known(char *buf, size_t len);
