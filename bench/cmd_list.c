@@ -1,5 +1,5 @@
 /* cmd_list.c: `scanbench list`: every registry (kernels with what this CPU supports, policies,
- * ops, sources, counter backends) and every experiment key with its default. */
+ * write-backs, ops, sources, counter backends) and every experiment key with its default. */
 #include "config.h"
 
 #include <stdio.h>
@@ -21,10 +21,17 @@ int sb_cmd_list(int argc, char **argv)
         char status[64];
         snprintf(status, sizeof status, "%s%s", k->supported() ? "supported" : "lacks ",
                  k->supported() ? "" : k->requires);
-        printf("  %-8s %-14s %s\n", k->name, status, k->description);
+        printf("  %-11s %-14s %s\n", k->name, status, k->description);
     }
-    printf("  %-8s %-14s %s\n", sb_kernel_pread.name, "(source file)",
+    printf("  %-11s %-14s %s\n", sb_kernel_pread.name, "(source file)",
            sb_kernel_pread.description);
+    printf("  %-11s %-14s %s\n", sb_kernel_solaris_nta.name, "(write-back)",
+           sb_kernel_solaris_nta.description);
+    printf("  %-11s %-14s %s\n", sb_kernel_pwrite.name, "(write-back)",
+           sb_kernel_pwrite.description);
+    printf("write-backs (key writeback; writeback_kernel: a kernel above)\n");
+    for (const struct sb_writeback *w = sb_writebacks; w->name; w++)
+        printf("  %-10s %s\n", w->name, w->description);
     printf("policies\n");
     for (const struct sb_policy *p = sb_policies; p->name; p++)
         printf("  %-8s %s\n", p->name, p->description);
@@ -39,7 +46,7 @@ int sb_cmd_list(int argc, char **argv)
         printf("  %-8s %s\n", b->name, b->description);
     printf("experiment keys ([experiment] section or --set KEY=VALUE; lists marked * sweep)\n");
     for (int k = 0; k < SB_NKEYS; k++)
-        printf("  %-12s %c default %-10s %s\n", sb_keys[k].name, sb_keys[k].list ? '*' : ' ',
+        printf("  %-16s %c default %-11s %s\n", sb_keys[k].name, sb_keys[k].list ? '*' : ' ',
                sb_keys[k].default_value[0] ? sb_keys[k].default_value : "\"\"", sb_keys[k].help);
     return 0;
 }

@@ -190,6 +190,15 @@ int sb_statements_parse(const char *text, const struct sb_op **ops, uint32_t *n,
 /* Checks a registry name; on failure writes why into err. */
 /* A name from one of the registries (kernel, op, policy, source, counters): SB_OK when value is
  * one, else an error listing the registry's names; -1 when key names no registry. */
+/* A kernel that is known: SB_OK if this CPU runs it. */
+static int kernel_runs_here(const struct sb_kernel *k, const char *value, struct sb_error *err)
+{
+    if (!k->supported())
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" needs %s, which this CPU lacks", value,
+                       k->requires);
+    return SB_OK;
+}
+
 static int check_registry_name(enum sb_key_id key, const char *value, struct sb_error *err)
 {
     char known[256] = "";
@@ -201,16 +210,11 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
                                  "%s%s", i ? ", " : "", (table)[i].name)
 
     switch (key) {
-    case SB_K_KERNEL: {
-        const struct sb_kernel *k = sb_kernel_find(value);
-        if (k && !k->supported())
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" needs %s, which this CPU lacks", value,
-                           k->requires);
-        if (k)
-            return SB_OK;
+    case SB_K_KERNEL:
+        if (sb_kernel_find(value))
+            return kernel_runs_here(sb_kernel_find(value), value, err);
         KNOWN(sb_kernels);
         break;
-    }
     case SB_K_OP:
         if (sb_op_find(value))
             return SB_OK;
@@ -237,11 +241,9 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
         KNOWN(sb_writebacks);
         break;
     case SB_K_WRITEBACK_KERNEL: {
-        const struct sb_kernel *k = sb_writeback_kernel_find(value);
-        if (k && !k->supported())
-            return sb_fail(err, SB_ERR_INPUT, "\"%s\" needs %s, which this CPU lacks", value,
-                           k->requires);
-        if (k || strcmp(value, "auto") == 0)
+        if (sb_writeback_kernel_find(value))
+            return kernel_runs_here(sb_writeback_kernel_find(value), value, err);
+        if (strcmp(value, "auto") == 0)
             return SB_OK;
         used = (size_t)snprintf(known, sizeof known, "auto, ");
         KNOWN(sb_kernels);

@@ -98,6 +98,21 @@ static json_t *phase_share(const json_t *slow, const json_t *fast, const char *k
 }
 
 /* Counter evidence: derived figures of both runs, and whether fast lowered them. */
+/* The evidence when the slow run's counters (cs) have neither figure: why, in sentence. */
+static json_t *no_counter_evidence(const json_t *cs, char *sentence, size_t len)
+{
+    const char *why = json_is_string(json_object_get(cs, "reason"))
+                          ? text(json_object_get(cs, "reason"))
+                          : text(json_object_get(cs, "status"));
+
+    if (strcmp(text(json_object_get(cs, "backend")), "none") == 0)
+        snprintf(sentence, len, "No counters were used (counters=none): nothing says why.");
+    else
+        snprintf(sentence, len, "The counters needed (L2 write-backs, memory bytes) are not "
+                 "available: %s: %s.", text(json_object_get(cs, "backend")), why);
+    return json_pack("{s:b, s:s}", "available", 0, "reason", sentence);
+}
+
 static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *sentence,
                                 size_t len)
 {
@@ -115,17 +130,8 @@ static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *se
     const char *label = json_is_true(json_object_get(cs, "simulated")) ? "simulated" : "measured";
     json_t *ev, *phases;
 
-    if (!have_wb && !have_mem) {
-        const char *why = json_is_string(json_object_get(cs, "reason"))
-                              ? text(json_object_get(cs, "reason"))
-                              : text(json_object_get(cs, "status"));
-        if (strcmp(text(json_object_get(cs, "backend")), "none") == 0)
-            snprintf(sentence, len, "No counters were used (counters=none): nothing says why.");
-        else
-            snprintf(sentence, len, "The counters needed (L2 write-backs, memory bytes) are not "
-                     "available: %s: %s.", text(json_object_get(cs, "backend")), why);
-        return json_pack("{s:b, s:s}", "available", 0, "reason", sentence);
-    }
+    if (!have_wb && !have_mem)
+        return no_counter_evidence(cs, sentence, len);
     ev = json_pack("{s:b, s:s, s:O, s:O, s:O, s:O}", "available", 1, "kind", label,
                    "backend", json_object_get(cs, "backend"), "model",
                    json_object_get(cs, "model"), "slow", ds, "fast", df);
