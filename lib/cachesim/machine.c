@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,10 +17,11 @@
 
 #include "core/core.h"
 
-enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, NSECTIONS };
+enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, SEC_COSTS, NSECTIONS };
 enum { K_NAME, K_DESCRIPTION, K_SOURCE, K_WC_BUFFERS, K_PREFETCH };       /* [machine] */
 enum { K_SIZE, K_LINE_SIZE, K_ASSOCIATIVITY, K_REPLACEMENT, K_INCLUSION }; /* levels */
-#define NKEYS 5
+/* [costs]: each cost key k (costs.h), then its source at SB_COST_KEYS + k */
+#define NKEYS (2 * SB_COST_KEYS)
 
 /* --- parsing ------------------------------------------------------------------------------- */
 
@@ -49,11 +51,43 @@ static const struct sb_ini_key level_keys[] = {
     {0},
 };
 
+#define COST_KEY(n, what)                                                                   \
+    {.name = n, .type = SB_INI_WORD, .help = what}
+#define COST_SOURCE(n)                                                                      \
+    {.name = n "_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,                \
+     .help = "where " n " comes from (required with it)"}
+
+/* In the order of enum sb_cost_key, then the sources in the same order. */
+static const struct sb_ini_key cost_keys[] = {
+    COST_KEY("clock_ghz", "the core clock, GHz"),
+    COST_KEY("l1d_hit_cycles", "an L1d hit, load-to-use cycles"),
+    COST_KEY("l2_hit_cycles", "an L2 hit, load-to-use cycles"),
+    COST_KEY("l3_hit_cycles", "an L3 hit, load-to-use cycles (with an [L3])"),
+    COST_KEY("mem_latency_ns", "an isolated fill from memory, ns"),
+    COST_KEY("mem_read_gbps", "a stream of fills from memory, GB/s"),
+    COST_KEY("mem_write_gbps", "write-backs to memory, GB/s"),
+    COST_KEY("nt_write_gbps", "WC streaming stores to memory, GB/s"),
+    COST_KEY("prefetch_hidden", "the fraction (0 to 1) of a sequential fill's latency hidden"),
+    COST_KEY("mlp", "fills in flight one stream keeps (a whole number, at least 1)"),
+    COST_SOURCE("clock_ghz"),
+    COST_SOURCE("l1d_hit_cycles"),
+    COST_SOURCE("l2_hit_cycles"),
+    COST_SOURCE("l3_hit_cycles"),
+    COST_SOURCE("mem_latency_ns"),
+    COST_SOURCE("mem_read_gbps"),
+    COST_SOURCE("mem_write_gbps"),
+    COST_SOURCE("nt_write_gbps"),
+    COST_SOURCE("prefetch_hidden"),
+    COST_SOURCE("mlp"),
+    {0},
+};
+
 static const struct sb_ini_section sections[] = {
     [SEC_MACHINE] = {.name = "machine", .keys = machine_keys},
     [SEC_L1D] = {.name = "L1d", .keys = level_keys},
     [SEC_L2] = {.name = "L2", .keys = level_keys},
     [SEC_L3] = {.name = "L3", .keys = level_keys},
+    [SEC_COSTS] = {.name = "costs", .keys = cost_keys},
     {0},
 };
 
@@ -67,7 +101,7 @@ struct parse_state {
 
 static const char *key_name(int section, int key)
 {
-    return (section == SEC_MACHINE ? machine_keys : level_keys)[key].name;
+    return sections[section].keys[key].name;
 }
 
 /* Errors found once the file is read, at a line of it (0: none): "FILE:LINE: KEY: what". */
@@ -171,6 +205,57 @@ static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
     }
 }
 
+/* A [costs] value or its source. The value: a finite number within its key's range. */
+static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v,
+                        struct sb_error *err)
+{
+    double x, hi = v->key == SB_COST_PREFETCH_HIDDEN ? 1 : 1e6;
+    bool zero_ok = v->key == SB_COST_PREFETCH_HIDDEN;
+    char *end;
+
+    if (v->key >= SB_COST_KEYS) {
+        snprintf(c->source[v->key - SB_COST_KEYS], sizeof c->source[0], "%s", v->text);
+        return SB_OK;
+    }
+    errno = 0;
+    x = strtod(v->text, &end);
+    if (end == v->text || *end || errno || !isfinite(x) || x > hi || x < 0 || (x == 0 && !zero_ok) ||
+        (v->key == SB_COST_MLP && x != floor(x)))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not %s", v->text,
+                       v->key == SB_COST_PREFETCH_HIDDEN ? "a fraction from 0 to 1"
+                       : v->key == SB_COST_MLP       ? "a whole number from 1"
+                                                     : "a positive number");
+    switch (v->key) {
+    case SB_COST_CLOCK_GHZ:
+        c->clock_ghz = x;
+        break;
+    case SB_COST_L1D_HIT_CYCLES:
+    case SB_COST_L2_HIT_CYCLES:
+    case SB_COST_L3_HIT_CYCLES:
+        c->hit_cycles[v->key - SB_COST_L1D_HIT_CYCLES] = x;
+        break;
+    case SB_COST_MEM_LATENCY_NS:
+        c->mem_latency_ns = x;
+        break;
+    case SB_COST_MEM_READ_GBPS:
+        c->mem_read_gbps = x;
+        break;
+    case SB_COST_MEM_WRITE_GBPS:
+        c->mem_write_gbps = x;
+        break;
+    case SB_COST_NT_WRITE_GBPS:
+        c->nt_write_gbps = x;
+        break;
+    case SB_COST_PREFETCH_HIDDEN:
+        c->prefetch_hidden = x;
+        break;
+    default:
+        c->mlp = (unsigned)x;
+        break;
+    }
+    return SB_OK;
+}
+
 /* The reader's handler: one value, whole. */
 static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 {
@@ -181,6 +266,8 @@ static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
         ps->section_line[v->section] = v->line;
     if (v->section == SEC_MACHINE)
         return set_machine_key(ps->m, v, err);
+    if (v->section == SEC_COSTS)
+        return set_cost_key(&ps->m->costs, v, err);
     return set_level_key(ps->m, v, err);
 }
 
@@ -189,6 +276,36 @@ static const struct sb_ini_spec machine_spec = {
     .lazy_sections = true,
     .on_value = on_value,
 };
+
+/* [costs], when given: every value (l3_hit_cycles exactly when there is an [L3]) with its
+ * source, and no source without its value. */
+static int check_costs(struct parse_state *ps)
+{
+    const int *line = ps->line_of[SEC_COSTS];
+    bool l3 = ps->m->config.nlevels >= 3;
+
+    if (!ps->section_line[SEC_COSTS])
+        return SB_OK;
+    for (int k = 0; k < SB_COST_KEYS; k++) {
+        const char *name = sb_cost_key_names[k];
+        if (k == SB_COST_L3_HIT_CYCLES && !l3) {
+            if (line[k] || line[SB_COST_KEYS + k])
+                return fail_at(ps, line[k] ? line[k] : line[SB_COST_KEYS + k], name,
+                               "the machine has no [L3]");
+            continue;
+        }
+        if (!line[k])
+            return fail_at(ps, line[SB_COST_KEYS + k] ? line[SB_COST_KEYS + k]
+                                                       : ps->section_line[SEC_COSTS], name,
+                           "missing in [costs] (every cost is given, with its source)");
+        if (!line[SB_COST_KEYS + k])
+            return fail_at(ps, line[k], name, "no %s_source (where the figure comes from: a "
+                           "vendor manual, a paper, a published STREAM run, or \"assumed: "
+                           "why\")", name);
+    }
+    ps->m->costs.present = true;
+    return SB_OK;
+}
 
 /* After the whole file: required keys and sections, then the geometry (cachesim's checks),
  * each error at the line of the key it concerns. */
@@ -209,7 +326,7 @@ static int check_machine(struct parse_state *ps)
     if (!ps->line_of[SEC_MACHINE][K_WC_BUFFERS])
         return fail_at(ps, ps->section_line[SEC_MACHINE], "wc_buffers", "missing in [machine] "
                        "(the write-combining buffers non-temporal stores go through)");
-    for (int s = SEC_L1D; s < NSECTIONS; s++) {
+    for (int s = SEC_L1D; s <= SEC_L3; s++) {
         if (!ps->section_line[s]) {
             if (s == SEC_L3)
                 break;
@@ -229,7 +346,7 @@ static int check_machine(struct parse_state *ps)
                                                          : ps->section_line[section];
         return fail_at(ps, line, problem.key, "[%s] %s", sections[section].name, problem.what);
     }
-    return SB_OK;
+    return check_costs(ps);
 }
 
 static int parse(struct sb_ini_lines *reader, const char *label, struct sb_machine *m,

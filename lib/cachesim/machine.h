@@ -22,6 +22,8 @@
  *     inclusion = exclusive        ; towards the levels above: inclusive, exclusive (victim
  *                                  ; cache), non-inclusive (the default)
  *     [L3]                         ; optional
+ *     [costs]                      ; optional: what events cost in time (costs.h), every
+ *                                  ; value with its KEY_source
  * [L1d] and [L2] are required. Bad input is SB_ERR_INPUT with "file:line: key: what is wrong":
  * an unknown section or key, a key given twice, a value that is not a size or a number, an
  * unknown replacement or inclusion, a line size that does not divide the 8KB page, a geometry
@@ -32,6 +34,7 @@
 
 #include <stddef.h>
 
+#include "cachesim/costs.h"
 #include "cachesim/model.h"
 #include "core/core.h"
 #include "host/host.h"
@@ -45,6 +48,7 @@ struct sb_machine {
     char source[768];  /* where the figures come from */
     char file[1024];   /* the file read (SB_PATH_MAX), or "auto (host topology)" */
     struct sb_cachesim_config config; /* config.prefetch: the file's `prefetch` */
+    struct sb_machine_costs costs;    /* [costs] (costs.h): present false without one */
 };
 
 /* Reads a model: `name` is a file of configs/machines/ (found through core/configs_path.h:

@@ -42,6 +42,7 @@ struct sb_events_choice; /* events_map.h */
 struct sb_machine;       /* machine.h */
 struct sb_op;            /* op.h */
 struct sb_kernel;        /* kernel.h */
+struct sb_cachesim_counts; /* cachesim/model.h */
 
 /* What a backend is told of the run it counts (plan.h's sb_run_counting makes it from a run's
  * parameters): a backend knows no run type. */
@@ -78,6 +79,9 @@ struct sb_counters {
     uint64_t (*phase_values)[SB_NPHASES][SB_NROLES]; /* values split by phase: [rep][phase][role],
                                              valid where have[role]; sum over the phases =
                                              values[rep][role] */
+    struct sb_cachesim_counts *phase_counts; /* the model's whole counts by phase:
+                                             [rep * SB_NPHASES + phase] (NULL but with sim) */
+    uint32_t line_size;                   /* the model's line size (sim), else 0 */
 };
 
 /* What a tracing backend (the cache model) is handed after each timed scan: the exact buffers

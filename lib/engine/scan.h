@@ -106,6 +106,8 @@ struct sb_run_result {
                                       the MB/s numerator */
     uint64_t buffers_touched;      /* distinct pool buffers the policy wrote into */
     double clock_visits_per_page;  /* buffer headers examined per page (policy work) */
+    double op_host_ns_per_page;    /* the op's time per L1-resident page on this host
+                                      (runner/predict.h; 0: not measured) */
     struct sb_validation validation;
     struct sb_counters counters;
     struct sb_placement_found iocache_placement; /* the (first) table's */

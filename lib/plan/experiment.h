@@ -77,6 +77,9 @@ struct sb_thread {
     uint64_t table_size; /* the thread's table, to turn elapsed seconds into MB/s (0: unknown) */
     int nfigures;
     struct sb_thread_figure figures[SB_MAX_THREAD_FIGURES];
+    char calibrate[64];  /* `calibrate = OP POLICY SIZE`: the one figure the machine's core
+                            factor is fitted to ("" none) */
+    int calibrate_figure; /* its index in figures (valid when calibrate is set) */
 };
 
 struct sb_experiment {

@@ -1,0 +1,63 @@
+/* costs.h: what a machine's events cost in time: the `[costs]` section of a machine file
+ * (machine.h). Every value comes with its source (`key_source = text`): a value without one is
+ * refused (SB_ERR_INPUT "file:line: key: no key_source"). The time model (timemodel.h) turns a
+ * phase's events into seconds with these figures.
+ *
+ *     [costs]
+ *     clock_ghz = 2.6
+ *     clock_ghz_source = AMD Opteron 285 data sheet: 2.6GHz
+ *     l1d_hit_cycles = 3           ; load-to-use, cycles (l3_hit_cycles only with an [L3])
+ *     l2_hit_cycles = 12
+ *     mem_latency_ns = 60          ; an isolated fill from memory
+ *     mem_read_gbps = 5.0          ; a stream of fills (GB/s = 1e9 bytes a second)
+ *     mem_write_gbps = 3.0         ; write-backs of dirty lines to memory
+ *     nt_write_gbps = 4.0          ; WC (non-temporal) streaming stores
+ *     prefetch_hidden = 0.5        ; the fraction of a sequential fill's latency hidden
+ *     mlp = 6                      ; fills in flight one stream keeps
+ * each followed (or preceded) by its KEY_source. */
+#ifndef SB_COSTS_H
+#define SB_COSTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* The keys of [costs], in this order (sb_cost_key_names). */
+enum sb_cost_key {
+    SB_COST_CLOCK_GHZ,
+    SB_COST_L1D_HIT_CYCLES,
+    SB_COST_L2_HIT_CYCLES,
+    SB_COST_L3_HIT_CYCLES,
+    SB_COST_MEM_LATENCY_NS,
+    SB_COST_MEM_READ_GBPS,
+    SB_COST_MEM_WRITE_GBPS,
+    SB_COST_NT_WRITE_GBPS,
+    SB_COST_PREFETCH_HIDDEN,
+    SB_COST_MLP,
+    SB_COST_KEYS
+};
+
+extern const char *const sb_cost_key_names[SB_COST_KEYS]; /* "clock_ghz", ... "mlp" */
+
+#define SB_COST_SOURCE_MAX 384
+
+struct sb_machine_costs {
+    bool present;            /* the file had a [costs] section (all of its keys, sourced) */
+    double clock_ghz;        /* core clock */
+    double hit_cycles[3];    /* L1d, L2, L3 load-to-use, cycles (L3: 0 without an L3) */
+    double mem_latency_ns;   /* an isolated fill from memory */
+    double mem_read_gbps;    /* a stream of fills */
+    double mem_write_gbps;   /* write-backs to memory */
+    double nt_write_gbps;    /* WC streaming stores */
+    double prefetch_hidden;  /* fraction 0..1 of sequential fills' latency hidden */
+    unsigned mlp;            /* misses in flight a stream keeps (at least 1) */
+    char source[SB_COST_KEYS][SB_COST_SOURCE_MAX]; /* each value's KEY_source */
+};
+
+struct sb_machine; /* machine.h */
+
+/* Writes m as a machine file ([machine], [L1d], [L2], [L3] when it has one, and [costs] with
+ * every value's source when m->costs.present) that sb_machine_load reads back to the same
+ * machine. Returns 0, or -1 on a write error (errno set). */
+int sb_machine_costs_write(FILE *out, const struct sb_machine *m);
+
+#endif

@@ -1,0 +1,57 @@
+/* timemodel.c: a phase's events turned into seconds with a machine's costs (timemodel.h). */
+#include "config.h"
+#include "cachesim/timemodel.h"
+
+#include <string.h>
+
+void sb_time_events_from_counts(const struct sb_cachesim_counts *n, uint64_t pages,
+                                uint32_t line_size, struct sb_time_events *ev)
+{
+    uint64_t wc = n->wc_full_lines * line_size + n->wc_partial_bytes;
+
+    memset(ev, 0, sizeof *ev);
+    for (int l = 0; l < 3; l++)
+        ev->hits[l] = n->level[l].hits;
+    ev->line_size = line_size;
+    ev->fills = line_size ? n->mem_read_bytes / line_size : 0;
+    ev->streams = pages < ev->fills ? pages : ev->fills;
+    ev->wc_bytes = wc < n->mem_write_bytes ? wc : n->mem_write_bytes;
+    ev->writeback_bytes = n->mem_write_bytes - ev->wc_bytes;
+}
+
+/* The fills: each stream's first at the full latency, the rest at the larger of the transfer
+ * time and the latency left after the prefetcher, shared by the fills in flight. */
+static double fill_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+{
+    double latency = c->mem_latency_ns * 1e-9;
+    double transfer = c->mem_read_gbps > 0 ? ev->line_size / (c->mem_read_gbps * 1e9) : 0;
+    double overlapped = latency * (1 - c->prefetch_hidden) / (c->mlp ? c->mlp : 1);
+    uint64_t streams = ev->streams ? ev->streams : ev->fills;
+    double next = transfer > overlapped ? transfer : overlapped;
+
+    if (streams > ev->fills)
+        streams = ev->fills;
+    return (double)streams * latency + (double)(ev->fills - streams) * next;
+}
+
+double sb_time_model_parts(const struct sb_machine_costs *c, const struct sb_time_events *ev,
+                           struct sb_time_parts *parts)
+{
+    double cycle = c->clock_ghz > 0 ? 1e-9 / c->clock_ghz : 0;
+
+    memset(parts, 0, sizeof *parts);
+    for (int l = 0; l < 3; l++)
+        parts->hits += (double)ev->hits[l] * c->hit_cycles[l] * cycle;
+    parts->fills = fill_seconds(c, ev);
+    if (c->mem_write_gbps > 0)
+        parts->writebacks = (double)ev->writeback_bytes / (c->mem_write_gbps * 1e9);
+    if (c->nt_write_gbps > 0)
+        parts->wc = (double)ev->wc_bytes / (c->nt_write_gbps * 1e9);
+    return parts->hits + parts->fills + parts->writebacks + parts->wc;
+}
+
+double sb_time_model_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+{
+    struct sb_time_parts parts;
+    return sb_time_model_parts(c, ev, &parts);
+}

@@ -1,0 +1,58 @@
+/* predict.h: a run's predicted seconds per timed scan on the machine it emulates (counters=sim
+ * with a machine that has [costs]): each phase's events (copy_in, op, writeback: the cache
+ * model's counts, kept per phase by the sim backend) costed by the time model
+ * (cachesim/timemodel.h), plus the op's CPU work: its time per page on this host with the page
+ * in L1 (sb_op_host_ns_per_page) times ONE factor per machine (its clock and slower core),
+ * fitted to ONE figure of the thread (an experiment's `calibrate = OP POLICY SIZE`,
+ * sb_predict_calibrate). Every other figure is then a prediction. */
+#ifndef SB_RUNNER_PREDICT_H
+#define SB_RUNNER_PREDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cachesim/cachesim.h"
+#include "counters/counters.h"
+#include "engine/engine.h"
+#include "vocab/vocab.h"
+
+struct sb_prediction {
+    bool have_memory;          /* the phases were costed (seconds[] valid) */
+    bool have;                 /* mbps predicted (memory and a core factor) */
+    char reason[384];          /* why not (have false), else "" */
+    char machine[64];          /* the emulated machine */
+    double seconds[SB_NPHASES]; /* per timed scan: copy_in, op (its memory part), writeback */
+    double cpu_seconds;        /* per timed scan: the op's CPU work on the machine */
+    double memory_seconds;     /* the phases' sum */
+    double seconds_per_scan;   /* memory_seconds + cpu_seconds */
+    double mbps;               /* bytes_per_scan / seconds_per_scan / 1e6 */
+    double op_host_ns_per_page; /* the op's time per L1-resident page on this host */
+    double core_factor;        /* the machine's time per host time for the op (0: none) */
+    bool calibrated;           /* calibration below is set */
+    struct {
+        char figure[64];       /* "count clock 16MB" */
+        char experiment[64];   /* the experiment file's name that names it */
+        double factor;
+    } calibration;
+};
+
+/* The op's time per page on this host with the page already in L1d: the best of several
+ * rounds of many passes over an L1-resident copy of one page of the table's layout (a fresh
+ * copy before each pass, whose own time is taken off), in ns. 0 for op none. */
+double sb_op_host_ns_per_page(const struct sb_op *op, const struct sb_heap_layout *layout);
+
+/* The prediction for one run: res its result (res->op_host_ns_per_page, bytes_per_scan,
+ * pages_per_scan), c its counters (counters=sim with per-phase counts), m the emulated machine
+ * (its costs), core_factor the machine's factor (<= 0: memory parts only, have false with the
+ * reason). Returns SB_OK; out->reason says what could not be predicted. */
+int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
+                   const struct sb_machine *m, double core_factor, struct sb_prediction *out);
+
+/* The core factor that makes p's seconds per scan equal thread_seconds (the calibration
+ * figure's time per timed scan at this run's bytes): (thread_seconds - memory) / host CPU.
+ * false with the reason when the memory part alone is no faster than the figure (no factor can
+ * make it so) or p has no memory part or no CPU work. */
+bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, double *factor,
+                          char *reason, size_t reason_len);
+
+#endif

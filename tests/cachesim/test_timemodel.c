@@ -1,0 +1,223 @@
+#include "config.h"
+/* test_timemodel.c: unit tests for the machine files' [costs] (lib/cachesim/costs.h: every value
+ * with its source, the file written back and read again) and the time model
+ * (lib/cachesim/timemodel.h), on hand-worked cases: a stream of fills bandwidth-bound, the same
+ * stream latency-bound when few fills are in flight, isolated misses latency-bound, a WC stream
+ * at its bandwidth, write-backs at theirs, hits at their cycles. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cachesim/cachesim.h"
+
+/* Made-up costs: 2GHz, hits 4/10/40 cycles, 100ns to memory, fills at 6.4 GB/s (64B in 10ns),
+ * write-backs at 3.2 GB/s, WC stores at 4 GB/s, nothing hidden, 16 fills in flight. */
+static struct sb_machine_costs made_up(void)
+{
+    struct sb_machine_costs c = {.present = true, .clock_ghz = 2, .hit_cycles = {4, 10, 40},
+                                 .mem_latency_ns = 100, .mem_read_gbps = 6.4,
+                                 .mem_write_gbps = 3.2, .nt_write_gbps = 4,
+                                 .prefetch_hidden = 0, .mlp = 16};
+    return c;
+}
+
+static void test_stream_bandwidth_bound(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.fills = 128, .streams = 1, .line_size = 64};
+
+    (void)state;
+    /* the first fill 100ns, then 127 at max(64B / 6.4GB/s = 10ns, 100ns / 16 = 6.25ns) */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), (100 + 127 * 10) * 1e-9, 1e-15);
+    /* 10 pages, 10 streams: ten times as long */
+    ev.fills = 1280;
+    ev.streams = 10;
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 10 * (100 + 127 * 10) * 1e-9, 1e-15);
+}
+
+static void test_stream_latency_bound(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.fills = 128, .streams = 1, .line_size = 64};
+
+    (void)state;
+    c.mlp = 4; /* 100ns / 4 = 25ns a fill > 10ns */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), (100 + 127 * 25) * 1e-9, 1e-15);
+    c.prefetch_hidden = 0.8; /* 100ns * 0.2 / 4 = 5ns < 10ns: bandwidth-bound again */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), (100 + 127 * 10) * 1e-9, 1e-15);
+}
+
+static void test_isolated_misses_latency_bound(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.fills = 50, .streams = 50, .line_size = 64};
+
+    (void)state;
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 50 * 100e-9, 1e-15);
+    ev.streams = 0; /* no streams said: every fill isolated */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 50 * 100e-9, 1e-15);
+    c.prefetch_hidden = 1; /* the prefetcher hides nothing of an isolated miss */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 50 * 100e-9, 1e-15);
+}
+
+static void test_wc_and_writebacks_at_their_bandwidth(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.wc_bytes = 8192, .line_size = 64};
+    struct sb_time_parts parts;
+
+    (void)state;
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 8192 / 4e9, 1e-15);
+    ev.wc_bytes = 0;
+    ev.writeback_bytes = 8192;
+    assert_float_equal(sb_time_model_parts(&c, &ev, &parts), 8192 / 3.2e9, 1e-15);
+    assert_float_equal(parts.writebacks, 8192 / 3.2e9, 1e-15);
+    assert_float_equal(parts.fills + parts.hits + parts.wc, 0, 1e-18);
+}
+
+static void test_hits_at_their_cycles(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.hits = {1000, 100, 10}, .line_size = 64};
+
+    (void)state;
+    /* (1000 * 4 + 100 * 10 + 10 * 40) cycles at 2GHz */
+    assert_float_equal(sb_time_model_seconds(&c, &ev), 5400 / 2e9, 1e-15);
+}
+
+static void test_events_from_counts(void **state)
+{
+    struct sb_cachesim_counts n;
+    struct sb_time_events ev;
+
+    (void)state;
+    memset(&n, 0, sizeof n);
+    n.level[0].hits = 7;
+    n.level[1].hits = 5;
+    n.mem_read_bytes = 128 * 64;
+    n.mem_write_bytes = 128 * 64 + 10 * 64;
+    n.wc_full_lines = 100;
+    n.wc_partial_bytes = 28 * 64;
+    sb_time_events_from_counts(&n, 1, 64, &ev);
+    assert_int_equal(ev.hits[0], 7);
+    assert_int_equal(ev.hits[1], 5);
+    assert_int_equal(ev.fills, 128);
+    assert_int_equal(ev.streams, 1);
+    assert_int_equal(ev.wc_bytes, 128 * 64);
+    assert_int_equal(ev.writeback_bytes, 10 * 64);
+    sb_time_events_from_counts(&n, 1000, 64, &ev); /* more pages than fills: one fill each */
+    assert_int_equal(ev.streams, 128);
+}
+
+/* --- [costs] in machine files --------------------------------------------------------------- */
+
+#define HEAD "[machine]\ndescription = d\nsource = s\nwc_buffers = 4\n[L1d]\nsize = 32K\n" \
+             "line_size = 64\nassociativity = 8\n[L2]\nsize = 1M\nline_size = 64\n"        \
+             "associativity = 16\n"
+#define COSTS "[costs]\nclock_ghz = 2.6\nclock_ghz_source = a\nl1d_hit_cycles = 3\n"       \
+              "l1d_hit_cycles_source = b\nl2_hit_cycles = 12\nl2_hit_cycles_source = c\n"     \
+              "mem_latency_ns = 60\nmem_latency_ns_source = d\nmem_read_gbps = 2.7\n"         \
+              "mem_read_gbps_source = e\nmem_write_gbps = 2.7\nmem_write_gbps_source = f\n"   \
+              "nt_write_gbps = 2.7\nnt_write_gbps_source = g\nprefetch_hidden = 0.5\n"        \
+              "prefetch_hidden_source = h\n"
+#define MLP "mlp = 8\nmlp_source = assumed: why\n"
+
+static void expect_refused(const char *text, const char *what)
+{
+    struct sb_machine m;
+    struct sb_error err = {0};
+
+    assert_int_equal(sb_machine_parse(text, "bad.ini", &m, &err), SB_ERR_INPUT);
+    if (!strstr(err.msg, what))
+        fail_msg("\"%s\" does not say \"%s\"", err.msg, what);
+}
+
+static void test_costs_parsed(void **state)
+{
+    struct sb_machine m;
+    struct sb_error err = {0};
+
+    (void)state;
+    assert_int_equal(sb_machine_parse(HEAD COSTS MLP, "good.ini", &m, &err), SB_OK);
+    assert_true(m.costs.present);
+    assert_float_equal(m.costs.clock_ghz, 2.6, 1e-12);
+    assert_float_equal(m.costs.hit_cycles[1], 12, 1e-12);
+    assert_float_equal(m.costs.prefetch_hidden, 0.5, 1e-12);
+    assert_int_equal(m.costs.mlp, 8);
+    assert_string_equal(m.costs.source[SB_COST_MLP], "assumed: why");
+    assert_int_equal(sb_machine_parse(HEAD, "plain.ini", &m, &err), SB_OK);
+    assert_false(m.costs.present);
+}
+
+static void test_costs_without_source_refused(void **state)
+{
+    (void)state;
+    expect_refused(HEAD COSTS "mlp = 8\n", "bad.ini:30: mlp: no mlp_source");
+    expect_refused(HEAD COSTS "mlp_source = x\n", "mlp: missing in [costs]");
+    expect_refused(HEAD "[costs]\nclock_ghz = 2\n", "clock_ghz: no clock_ghz_source");
+    expect_refused(HEAD COSTS MLP "l3_hit_cycles = 40\nl3_hit_cycles_source = x\n",
+                   "l3_hit_cycles: the machine has no [L3]");
+    expect_refused(HEAD COSTS "mlp = 0\nmlp_source = x\n", "\"0\" is not a whole number");
+    expect_refused(HEAD COSTS "mlp = 2.5\nmlp_source = x\n", "is not a whole number");
+    expect_refused(HEAD "[costs]\nprefetch_hidden = 1.5\n", "not a fraction from 0 to 1");
+    expect_refused(HEAD "[costs]\nclock_ghz = fast\n", "\"fast\" is not a positive number");
+}
+
+/* Every machine of configs/machines has costs, each value with a source, and is written back
+ * to a file that reads the same. */
+static void test_machine_files_have_costs(void **state)
+{
+    static const char *const names[] = {"x4500", "piii-1260", "xeon-1mb", "epyc-zen4",
+                                        "xeon-spr"};
+    (void)state;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        struct sb_machine m, back;
+        struct sb_error err = {0};
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f;
+
+        if (sb_machine_load(names[i], &m, &err) != SB_OK)
+            fail_msg("%s: %s", names[i], err.msg);
+        assert_true(m.costs.present);
+        for (int k = 0; k < SB_COST_KEYS; k++)
+            if (k != SB_COST_L3_HIT_CYCLES || m.config.nlevels == 3)
+                assert_true(strlen(m.costs.source[k]) > 0);
+        f = open_memstream(&text, &len);
+        assert_non_null(f);
+        assert_int_equal(sb_machine_costs_write(f, &m), 0);
+        fclose(f);
+        if (sb_machine_parse(text, "written.ini", &back, &err) != SB_OK)
+            fail_msg("%s written back: %s\n%s", names[i], err.msg, text);
+        assert_memory_equal(&back.config, &m.config, sizeof m.config);
+        assert_true(back.costs.present);
+        assert_float_equal(back.costs.mem_read_gbps, m.costs.mem_read_gbps, 1e-12);
+        assert_int_equal(back.costs.mlp, m.costs.mlp);
+        assert_string_equal(back.costs.source[SB_COST_CLOCK_GHZ],
+                            m.costs.source[SB_COST_CLOCK_GHZ]);
+        free(text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stream_bandwidth_bound),
+        cmocka_unit_test(test_stream_latency_bound),
+        cmocka_unit_test(test_isolated_misses_latency_bound),
+        cmocka_unit_test(test_wc_and_writebacks_at_their_bandwidth),
+        cmocka_unit_test(test_hits_at_their_cycles),
+        cmocka_unit_test(test_events_from_counts),
+        cmocka_unit_test(test_costs_parsed),
+        cmocka_unit_test(test_costs_without_source_refused),
+        cmocka_unit_test(test_machine_files_have_costs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
