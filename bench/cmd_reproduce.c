@@ -20,6 +20,7 @@
 #include "plan/plan.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "reproduce_emulation.h"
 #include "run_args.h"
 #include "runner/runner.h"
 #include "setup.h"
@@ -43,6 +44,11 @@ struct reproduction {
      * the same rounds; scaled_why says why an experiment has none */
     struct sb_scaled_pool scaled[MAX_EXPERIMENTS][2];
     bool has_scaled[MAX_EXPERIMENTS];
+    /* what each experiment was read from, and the sets applied (the emulation reads them
+     * again) */
+    char paths[MAX_EXPERIMENTS][1024];
+    const char *sets[5 + 256];
+    int nsets;
     char scaled_why[MAX_EXPERIMENTS][256];
 };
 
@@ -329,8 +335,8 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
         all_sets[nall++] = sets[s];
     sb_mem_limit_read(&limit, "", "");
     for (int i = 0; i < r->n && status == SB_OK; i++) {
-        char path[1024];
-        status = sb_configs_find("experiments", r->names[i], path, sizeof path, err);
+        char *path = r->paths[i];
+        status = sb_configs_find("experiments", r->names[i], path, sizeof r->paths[0], err);
         if (status == SB_OK)
             status = sb_setup_read(&r->setups[i], path, all_sets, nall, err);
         if (status == SB_OK)
@@ -340,6 +346,8 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
         if (status == SB_OK)
             status = check_thread_placements(r, i, err);
     }
+    memcpy(r->sets, all_sets, sizeof all_sets[0] * (size_t)nall);
+    r->nsets = nall;
     r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
     if (status == SB_OK && r->n > 0 &&
         strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
@@ -455,6 +463,10 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
     json_object_set_new(json_object_get(report, "thread"), "scaled", scaled_json(r, i));
     status = sb_runner_run(&s->plan, report, true, err);
+    /* the thread's machine emulated (its prediction and the attribution): once, as it has no
+     * noise to show twice */
+    if (status == SB_OK && pass == 0)
+        status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, s, report, err);
     if (status == SB_OK && session && pass == 0)
         status = add_pg_runs(r, i, session, report, err);
     json_object_set_new(report, "analysis", sb_analysis_build(report));
