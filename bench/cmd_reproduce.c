@@ -21,6 +21,7 @@
 #include "render/render.h"
 #include "report/report.h"
 #include "reproduce_emulation.h"
+#include "reproduce_search.h"
 #include "run_args.h"
 #include "runner/runner.h"
 #include "setup.h"
@@ -467,6 +468,8 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
      * noise to show twice */
     if (status == SB_OK && pass == 0)
         status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, s, report, err);
+    if (status == SB_OK && json_object_get(report, "thread"))
+        json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
     if (status == SB_OK && session && pass == 0)
         status = add_pg_runs(r, i, session, report, err);
     json_object_set_new(report, "analysis", sb_analysis_build(report));

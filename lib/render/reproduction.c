@@ -463,6 +463,33 @@ static void attribution_lines(FILE *out, const struct layout *t)
         fprintf(out, "  %s\n", text(row));
 }
 
+/* Mark Kirkwood's "searching for a new buffer": the buffer search's share of this host's time
+ * per run at the thread's placements (measured: the report's buffer_search block). */
+static void search_lines(FILE *out, const struct layout *t)
+{
+    const json_t *b = json_object_get(t->report, "buffer_search"), *v;
+    size_t i;
+
+    if (!json_array_size(json_object_get(b, "runs")))
+        return;
+    fprintf(out, "\nbuffer search (this host, measured: %s):\n",
+            text(json_object_get(b, "method")));
+    json_array_foreach(json_object_get(b, "runs"), i, v) {
+        const json_t *share = json_object_get(v, "share");
+        fprintf(out, "  %-8s %-14s %6.2f visits/page (loop %.2f): %7.2f ns of %7.1f ns per "
+                     "page",
+                text(json_object_get(v, "op")), text(json_object_get(v, "placement")),
+                json_number_value(json_object_get(v, "run_visits_per_page")),
+                json_number_value(json_object_get(v, "loop_visits_per_page")),
+                json_number_value(json_object_get(v, "search_ns_per_page")),
+                json_number_value(json_object_get(v, "scan_ns_per_page")));
+        if (json_is_number(share))
+            fprintf(out, " = %.2f%% of the scan\n", 100.0 * json_number_value(share));
+        else
+            fprintf(out, "\n");
+    }
+}
+
 /* A run's memory bytes per page (the derived per-table-byte figure, of the run or of one
  * phase, times its page size). */
 static void mem_bytes_cells(FILE *out, const json_t *run, const json_t *d)
@@ -566,6 +593,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
     scaled_lines(out, &t);
     prediction_lines(out, &t);
     attribution_lines(out, &t);
+    search_lines(out, &t);
     counters_lines(out, &t);
     verdict_lines(out, &t);
 }
