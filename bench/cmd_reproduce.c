@@ -38,6 +38,7 @@ struct reproduction {
     int n;
     struct sb_setup setups[MAX_EXPERIMENTS]; /* each experiment read and planned */
     bool pg;   /* --pg: also on a live PostgreSQL server */
+    bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
     struct sb_pg_jobs pg_jobs[MAX_EXPERIMENTS], pg_all;
@@ -349,6 +350,7 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     }
     memcpy(r->sets, all_sets, sizeof all_sets[0] * (size_t)nall);
     r->nsets = nall;
+    r->quick = quick;
     r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
     if (status == SB_OK && r->n > 0 &&
         strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
@@ -467,7 +469,7 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     /* the thread's machine emulated (its prediction and the attribution): once, as it has no
      * noise to show twice */
     if (status == SB_OK && pass == 0)
-        status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, s, report, err);
+        status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, report, err);
     if (status == SB_OK && json_object_get(report, "thread"))
         json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
     if (status == SB_OK && session && pass == 0)

@@ -9,6 +9,7 @@
 #include "reproduce_emulation.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -203,14 +204,15 @@ static void check_machine(const struct sb_thread *th, struct sb_machine *m, char
                  th->machine);
 }
 
-int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets,
+int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
                          const struct sb_setup *s, json_t *report, struct sb_error *err)
 {
     const struct sb_thread *th = &s->exp.thread;
     struct sb_machine m;
     struct variant v[8];
     char why[512] = "", machine_set[96], pools[160], slow[32], fast[32];
-    const char *common[6];
+    const char *common[7];
+    int n_common = 6;
     json_t *preds = json_array(), *base = NULL;
     int nv, status = SB_OK;
 
@@ -226,6 +228,8 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets,
     common[0] = machine_set;
     common[1] = "counters=sim";
     common[2] = "repetitions=2";
+    if (quick) /* the emulation's table: 32MB, twice the thread's largest pool but Kirkwood's */
+        common[n_common++] = "table_size=32M";
     common[3] = "warmup=0";
     common[4] = "min_scan_ms=0";
     common[5] = pools;
@@ -236,7 +240,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets,
             copy_predictions(preds, &v[k]);
             continue;
         }
-        status = run_variant(path, sets, nsets, common, 6, &v[k], &vr, err);
+        status = run_variant(path, sets, nsets, common, n_common, &v[k], &vr, err);
         if (status == SB_OK)
             add_predictions(preds, vr, &v[k], th->slow, th->fast, k ? base : vr, why,
                             sizeof why);

@@ -16,7 +16,7 @@
  * sets report's "emulation" block: predictions, or "not predicted" with the reason. quick: the
  * emulation's table is --quick's. Errors only for what stops the reproduction (bad input, a
  * stop); a machine without costs or a run without a prediction is said in the block. */
-int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets,
+int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
                          const struct sb_setup *s, json_t *report, struct sb_error *err);
 
 #endif
