@@ -300,7 +300,7 @@ static json_t *scaled_json(const struct reproduction *r, int i)
 
     if (!r->has_scaled[i])
         return json_pack("{s:b, s:s}", "available", 0, "why", r->scaled_why[i]);
-    block = json_pack("{s:b}", "available", 1);
+    block = json_pack("{s:b, s:s}", "available", 1, "why", "");
     for (int k = 0; k < 2; k++) {
         const struct sb_scaled_pool *sp = &r->scaled[i][k];
         char size[32], placement[64];

@@ -162,8 +162,8 @@ json_t *sb_emulation_build(const json_t *thread, const char *machine, const json
     json_array_foreach(predictions, i, p)
         if (strcmp(text(json_object_get(p, "variant")), "all") == 0)
             json_array_append_new(runs, json_deep_copy(p));
-    return json_pack("{s:b, s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "available", 1, "label",
-                     "predicted", "machine", machine ? machine : "", "calibration",
+    return json_pack("{s:b, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "available", 1, "why",
+                     "", "label", "predicted", "machine", machine ? machine : "", "calibration",
                      calibration ? json_string(calibration) : json_null(), "runs", runs,
                      "errors", errors_of(thread, predictions, calibration), "pairs",
                      pairs_of(thread, predictions), "delta", SB_EMULATION_DELTA);
