@@ -19,7 +19,6 @@
 #define SB_COSTS_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 /* The keys of [costs], in this order (sb_cost_key_names). */
 enum sb_cost_key {
@@ -53,11 +52,6 @@ struct sb_machine_costs {
     char source[SB_COST_KEYS][SB_COST_SOURCE_MAX]; /* each value's KEY_source */
 };
 
-struct sb_machine; /* machine.h */
-
-/* Writes m as a machine file ([machine], [L1d], [L2], [L3] when it has one, and [costs] with
- * every value's source when m->costs.present) that sb_machine_load reads back to the same
- * machine. Returns 0, or -1 on a write error (errno set). */
-int sb_machine_costs_write(FILE *out, const struct sb_machine *m);
+/* A machine written as a file, [costs] included: sb_machine_costs_write (machine.h). */
 
 #endif

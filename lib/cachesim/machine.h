@@ -33,6 +33,7 @@
 #define SB_MACHINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cachesim/costs.h"
 #include "cachesim/model.h"
@@ -67,6 +68,11 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
  * inclusive). SB_ERR_INPUT when L1d or L2 is unknown. */
 int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
                              struct sb_machine *m, struct sb_error *err);
+
+/* Writes m as a machine file ([machine], [L1d], [L2], [L3] when it has one, and [costs] with
+ * every value's source when m->costs.present) that sb_machine_load reads back to the same
+ * machine (machine_write.c). Returns 0, or -1 on a write error (errno set). */
+int sb_machine_costs_write(FILE *out, const struct sb_machine *m);
 
 /* The names of configs/machines/ (sorted, comma-separated) into buf. */
 void sb_machine_known(char *buf, size_t len);

@@ -51,5 +51,7 @@ void sb_counters_close(struct sb_counters *c)
     c->values = NULL;
     free(c->phase_values);
     c->phase_values = NULL;
+    free(c->phase_counts);
+    c->phase_counts = NULL;
     c->have_phases = false;
 }

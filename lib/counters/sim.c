@@ -73,10 +73,11 @@ int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_
         status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model");
         goto out;
     }
-    /* the counts split by phase (copy_in, op, writeback), beside values (interface.c frees
-     * both) */
+    /* the counts split by phase (copy_in, op, writeback), beside values, as roles and whole
+     * (the time model's input) (interface.c frees them) */
     c->phase_values = calloc(c->nreps ? c->nreps : 1, sizeof *c->phase_values);
-    if (!c->phase_values) {
+    c->phase_counts = calloc((c->nreps ? c->nreps : 1) * SB_NPHASES, sizeof *c->phase_counts);
+    if (!c->phase_values || !c->phase_counts) {
         status = sb_fail(err, SB_ERR_RUN, "out of memory for the cache model's phase counts");
         goto out;
     }
@@ -86,6 +87,7 @@ int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_
         s->model.config.prefetch = run->prefetch != 0;
     c->state = s;
     c->machine = &s->model;
+    c->line_size = s->model.config.level[0].line_size;
     c->status = "ok";
     snprintf(c->model, sizeof c->model, "%s (%s), prefetch %s", s->model.name, s->model.file,
              s->model.config.prefetch ? "on" : "off");
@@ -166,8 +168,10 @@ void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_tra
         return;
     }
     roles_of(&n, c->values[rep]);
-    for (unsigned p = 0; p < SB_NPHASES; p++)
+    for (unsigned p = 0; p < SB_NPHASES; p++) {
         roles_of(&phases[p], c->phase_values[rep][p]);
+        c->phase_counts[rep * SB_NPHASES + p] = phases[p];
+    }
     c->have_phases = true;
 }
 

@@ -192,6 +192,26 @@ static int count_runs(const struct sb_experiment *exp, size_t *total, struct sb_
     return SB_OK;
 }
 
+/* The [thread] section's calibrate, when it has one (experiment.c checked it names a figure). */
+static void plan_calibration(const struct sb_thread *t, struct sb_plan_calibration *cal)
+{
+    const struct sb_thread_figure *f = &t->figures[t->calibrate_figure];
+
+    memset(cal, 0, sizeof *cal);
+    if (!t->present || !t->calibrate[0])
+        return;
+    cal->present = true;
+    snprintf(cal->machine, sizeof cal->machine, "%s", t->machine);
+    snprintf(cal->figure, sizeof cal->figure, "%s", t->calibrate);
+    snprintf(cal->op, sizeof cal->op, "%s", f->op);
+    snprintf(cal->policy, sizeof cal->policy, "%s", f->policy);
+    cal->footprint = f->footprint;
+    if (strcmp(f->unit, "MB/s") == 0)
+        cal->thread_mbps = f->value;
+    else if (t->table_size)
+        cal->thread_mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
+}
+
 /* What the plan says of the whole experiment: its names, notes, the topology overrides and the
  * schedule. */
 static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
@@ -206,6 +226,7 @@ static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
     plan->override_size[2] = exp->settings[SB_K_L3_SIZE].numbers[0];
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
     schedule_of(exp, &plan->schedule);
+    plan_calibration(&exp->thread, &plan->calibration);
 }
 
 /* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks

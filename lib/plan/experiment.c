@@ -499,9 +499,11 @@ static const struct sb_ini_key thread_keys[] = {
     {.name = "fast", .type = SB_INI_TEXT, .help = "and fast"},
     {.name = "figure", .type = SB_INI_TEXT, .repeat = true,
      .help = "OP POLICY SIZE: VALUE MB/s|s"},
+    {.name = "calibrate", .type = SB_INI_TEXT,
+     .help = "OP POLICY SIZE: the one figure the machine's core factor is fitted to"},
     {0},
 };
-enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE };
+enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE, T_CALIBRATE };
 
 /* A text of [thread] into its field: UTF-8 (the verdict reports it) and fitting, never cut. */
 static int thread_text(char *field, size_t size, const char *value, struct sb_error *err)
@@ -533,6 +535,8 @@ static int thread_key(struct sb_thread *t, int key, const char *value, struct sb
         return thread_text(t->table, sizeof t->table, value, err);
     case T_SLOW:
         return thread_text(t->slow, sizeof t->slow, value, err);
+    case T_CALIBRATE:
+        return thread_text(t->calibrate, sizeof t->calibrate, value, err);
     default:
         return thread_text(t->fast, sizeof t->fast, value, err);
     }
@@ -584,6 +588,34 @@ static void experiment_spec(struct experiment_spec *e)
     };
 }
 
+/* `calibrate = OP POLICY SIZE` names one of the section's figures (and there is a machine to
+ * calibrate); its index into calibrate_figure. */
+static int thread_calibration(struct sb_thread *t, const char *label, struct sb_error *err)
+{
+    char op[16], policy[16], size[32];
+    uint64_t footprint;
+    int used = 0;
+
+    if (!t->calibrate[0])
+        return SB_OK;
+    if (sscanf(t->calibrate, "%15s %15s %31s%n", op, policy, size, &used) != 3 ||
+        t->calibrate[used] != '\0' || !sb_parse_size(size, &footprint))
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread] calibrate: \"%s\" is not `OP POLICY "
+                       "SIZE` (a figure's, e.g. count clock 16MB)", label, t->calibrate);
+    if (!t->machine[0])
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread] calibrate: no machine to calibrate "
+                       "(machine = a file of configs/machines)", label);
+    for (int i = 0; i < t->nfigures; i++)
+        if (strcmp(t->figures[i].op, op) == 0 && strcmp(t->figures[i].policy, policy) == 0 &&
+            t->figures[i].footprint == footprint) {
+            t->calibrate_figure = i;
+            return SB_OK;
+        }
+    return sb_fail(err, SB_ERR_INPUT, "%s: [thread] calibrate: \"%s\" is not a figure of the "
+                   "section (the calibration is one of the thread's figures)", label,
+                   t->calibrate);
+}
+
 static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const char *label,
                  struct sb_error *err)
 {
@@ -595,6 +627,8 @@ static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const c
     status = sb_ini_read(reader, label, &e.spec, &ps, err);
     if (status == SB_OK && !ps.seen_experiment)
         status = sb_fail(err, SB_ERR_INPUT, "%s: no [experiment] section", label);
+    if (status == SB_OK)
+        status = thread_calibration(&exp->thread, label, err);
     if (status == SB_OK)
         snprintf(exp->source, sizeof exp->source, "%s", label);
     return status;

@@ -87,8 +87,20 @@ struct sb_schedule_params {
     bool seed_auto;            /* the seed came from the clock */
 };
 
+/* The experiment's `calibrate` ([thread], issue 19): the one figure of the thread its machine's
+ * core factor is fitted to (runner/predict.h). */
+struct sb_plan_calibration {
+    bool present;
+    char machine[64];    /* the thread's machine */
+    char figure[64];     /* "count clock 16MB" */
+    char op[16], policy[16];
+    uint64_t footprint;  /* the pool (or ring) the figure was measured with */
+    double thread_mbps;  /* the figure in MB/s (0: posted in seconds without the table's size) */
+};
+
 struct sb_plan {
     struct sb_schedule_params schedule;
+    struct sb_plan_calibration calibration;
     char experiment[SB_NAME_MAX];
     char description[SB_DESCRIPTION_MAX];
     char config_source[1024];     /* the experiment's file (SB_PATH_MAX), or what stands for it */

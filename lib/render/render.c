@@ -526,6 +526,66 @@ static void writeback_lines(FILE *out, const json_t *runs)
     }
 }
 
+static double number_or(const json_t *v, double fallback)
+{
+    return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+/* Issue 19: each run's predicted MB/s on the machine it emulates (runs[].predicted), labelled
+ * predicted, beside the MB/s measured on this host; the time by phase; the calibration, or why
+ * there is no prediction. Runs without the block: nothing. */
+static void prediction_line(FILE *out, const json_t *run, const json_t *p)
+{
+    const json_t *sec = json_object_get(p, "seconds_per_scan");
+    const json_t *cal = json_object_get(p, "calibration");
+    double measured = number_or(json_object_get(json_object_get(run, "mbps"), "median"), 0);
+
+    fprintf(out, "  %s: ", str_or(json_object_get(run, "name"), "?"));
+    if (json_is_number(json_object_get(p, "mbps")))
+        fprintf(out, "predicted %.0f MB/s on %s, measured %.0f MB/s here",
+                number_or(json_object_get(p, "mbps"), 0),
+                str_or(json_object_get(p, "machine"), "?"), measured);
+    else
+        fprintf(out, "not predicted on %s (%s); measured %.0f MB/s here",
+                str_or(json_object_get(p, "machine"), "?"),
+                str_or(json_object_get(p, "reason"), "?"), measured);
+    if (json_is_object(sec))
+        fprintf(out, "\n    predicted seconds a scan: copy-in %.4g, op %.4g, write-back %.4g, "
+                     "op CPU %s",
+                number_or(json_object_get(sec, "copy_in"), 0),
+                number_or(json_object_get(sec, "op"), 0),
+                number_or(json_object_get(sec, "writeback"), 0),
+                json_is_number(json_object_get(sec, "cpu")) ? "" : "none");
+    if (json_is_number(json_object_get(sec, "cpu")))
+        fprintf(out, "%.4g", json_number_value(json_object_get(sec, "cpu")));
+    if (json_is_object(cal))
+        fprintf(out, "; core factor %.3g fitted to \"%s\" (%s)%s",
+                number_or(json_object_get(cal, "factor"), 0),
+                str_or(json_object_get(cal, "figure"), "?"),
+                str_or(json_object_get(cal, "experiment"), "?"),
+                json_is_true(json_object_get(cal, "this_run"))
+                    ? ": this run is the calibration, not a prediction" : "");
+    fprintf(out, "\n");
+}
+
+static void prediction_lines(FILE *out, const json_t *runs)
+{
+    bool any = false;
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *p = json_object_get(run, "predicted");
+        if (!json_is_object(p))
+            continue;
+        if (!any)
+            fprintf(out, "\nPredicted MB/s on the emulated machine (its cache model and [costs], "
+                         "the time model of doc/cache-model.md; measured = this host)\n");
+        any = true;
+        prediction_line(out, run, p);
+    }
+}
+
 /* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
 static void knee_lines(FILE *out, const json_t *report)
 {
@@ -619,6 +679,7 @@ int sb_render_table(FILE *out, const json_t *given)
     footer(out, report, columns ? g.ncols > 1 : json_array_size(runs) > 1);
     knee_lines(out, report);
     writeback_lines(out, runs);
+    prediction_lines(out, runs);
     counters_table(out, runs);
     /* One line for the counters when every run has the same; else one line per run. */
     {

@@ -8,12 +8,14 @@
 #ifndef SB_RUNNER_PREDICT_H
 #define SB_RUNNER_PREDICT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "cachesim/cachesim.h"
 #include "counters/counters.h"
 #include "engine/engine.h"
+#include "plan/plan.h"
 #include "vocab/vocab.h"
 
 struct sb_prediction {
@@ -23,6 +25,7 @@ struct sb_prediction {
     char machine[64];          /* the emulated machine */
     double seconds[SB_NPHASES]; /* per timed scan: copy_in, op (its memory part), writeback */
     double cpu_seconds;        /* per timed scan: the op's CPU work on the machine */
+    double host_cpu_seconds;   /* per timed scan: the op's CPU work on this host (L1-resident) */
     double memory_seconds;     /* the phases' sum */
     double seconds_per_scan;   /* memory_seconds + cpu_seconds */
     double mbps;               /* bytes_per_scan / seconds_per_scan / 1e6 */
@@ -54,5 +57,19 @@ int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
  * make it so) or p has no memory part or no CPU work. */
 bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, double *factor,
                           char *reason, size_t reason_len);
+
+/* The record's "predicted" block (doc/report-schema.md): label "predicted", machine, mbps (null
+ * with the reason when not predicted), seconds_per_scan by phase and cpu, memory_seconds,
+ * op_host_ns_per_page, core_factor, calibration (figure, factor, experiment, this_run) or null. */
+json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_run);
+
+/* A whole plan's predictions, after its runs: each run that emulates a machine with [costs]
+ * (counters=sim) has its op measured here (once per op and layout, into
+ * results[i]->op_host_ns_per_page), the plan's calibration (plan->calibration: its run among
+ * these) gives the machine's core factor, and records[i] gains its "predicted" block. Runs of
+ * another machine than the calibration's, or of a plan without one, are predicted without the
+ * CPU work (mbps null, the reason said). results[i] and records[i] may be NULL (not recorded). */
+void sb_predict_plan(const struct sb_plan *plan, struct sb_run_result *const *results,
+                     json_t *const *records);
 
 #endif

@@ -468,8 +468,9 @@ json_t *sb_thread_json(const struct sb_thread *t)
         json_decref(figures);
         return NULL;
     }
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o}", "who", t->who, "machine", t->machine,
-                     "table", t->table, "table_size",
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o}", "who", t->who, "machine",
+                     t->machine, "table", t->table, "table_size",
                      t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
-                     "slow", t->slow, "fast", t->fast, "figures", figures);
+                     "slow", t->slow, "fast", t->fast, "figures", figures, "calibrate",
+                     t->calibrate[0] ? json_string(t->calibrate) : json_null());
 }

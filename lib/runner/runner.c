@@ -30,6 +30,7 @@ struct runner {
     size_t *group_of;             /* per run */
     struct sb_config **cfgs;      /* per run */
     bool *recorded;               /* per run: its record is in the report */
+    json_t **records;             /* per run: that record (borrowed from the report) */
     double *used;                 /* per run: seconds of its own steps (the watchdog's) */
     struct sb_scan_record *reference; /* the plan's first run timed a second time, per round */
     uint32_t nreference, rounds_done, rounds_cap;
@@ -317,7 +318,7 @@ static int record(struct runner *r, size_t i, struct sb_error *err)
     if (!res->iocache_placement.ok || !res->pool_placement.ok)
         fprintf(stderr, "scanbench: warning: %s: %s pages found elsewhere than asked (the "
                 "report's placement)\n", p->name, res->iocache_placement.ok ? "pool" : "table");
-    if (!sb_report_add_run(r->report, p, res, r->t0))
+    if (!(r->records[i] = sb_report_add_run(r->report, p, res, r->t0)))
         return sb_fail(err, SB_ERR_RUN, "%s: cannot add its record to the report", p->name);
     r->recorded[i] = true;
     return SB_OK;
@@ -381,6 +382,20 @@ static size_t recorded(const struct runner *r)
     return n;
 }
 
+/* The emulated machine's predicted MB/s on each record (predict.h), once every run is done. */
+static void predictions(struct runner *r)
+{
+    struct sb_run_result **results = calloc(r->plan->nruns ? r->plan->nruns : 1,
+                                            sizeof *results);
+
+    if (!results)
+        return;
+    for (size_t i = 0; i < r->plan->nruns; i++)
+        results[i] = r->recorded[i] && r->cfgs[i] ? sb_config_result(r->cfgs[i]) : NULL;
+    sb_predict_plan(r->plan, results, r->records);
+    free(results);
+}
+
 /* The report marked incomplete; err says what stopped it and what was kept. */
 static int stopped(struct runner *r, struct sb_error *err)
 {
@@ -425,9 +440,10 @@ static int runner_init(struct runner *r, const struct sb_plan *plan, json_t *rep
                                                                  : SB_AUTO_ROUNDS_MAX;
     r->cfgs = calloc(n, sizeof *r->cfgs);
     r->recorded = calloc(n, sizeof *r->recorded);
+    r->records = calloc(n, sizeof *r->records);
     r->used = calloc(n, sizeof *r->used);
     r->reference = calloc(r->rounds_cap, sizeof *r->reference);
-    if (!r->cfgs || !r->recorded || !r->used || !r->reference)
+    if (!r->cfgs || !r->recorded || !r->records || !r->used || !r->reference)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     return groups_plan(r, err);
 }
@@ -444,6 +460,7 @@ static void runner_free(struct runner *r)
     free(r->group_of);
     free(r->cfgs);
     free(r->recorded);
+    free(r->records);
     free(r->used);
     free(r->reference);
 }
@@ -484,6 +501,7 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
         record_the_rest(&r);
         status = stopped(&r, err);
     }
+    predictions(&r);
     json_object_set_new(report, "schedule",
                         sb_report_schedule_json(plan, r.reference, r.nreference, r.rounds_done,
                                                 r.stopped_by, r.t0));

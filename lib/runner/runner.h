@@ -28,6 +28,7 @@ void sb_runner_topology(const struct sb_plan *plan, struct sb_topology *topo);
 int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct sb_error *err);
 
 /* the rest of the subsystem's interface */
+#include "runner/predict.h"
 #include "runner/record.h"
 
 #endif
