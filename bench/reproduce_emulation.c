@@ -76,21 +76,27 @@ static int variants_of(const struct sb_setup *s, const struct sb_machine *m, str
     return n;
 }
 
-/* A run's predicted memory seconds per scan (its phases) and CPU seconds, from its
- * runs[].predicted (runner/predict.h); false when it has none. */
-static bool predicted_parts(const json_t *run, double *memory, double *cpu, double *mbps)
+/* A run's predicted memory seconds per scan (its phases), CPU seconds and MB/s, from its
+ * runs[].predicted (runner/predict.h). Returns 2 with all three; 1 with the memory part only
+ * (no core factor: mbps and cpu NaN); 0 with nothing. */
+static int predicted_parts(const json_t *run, double *memory, double *cpu, double *mbps)
 {
     const json_t *p = json_object_get(run, "predicted");
     const json_t *sec = json_object_get(p, "seconds_per_scan");
 
+    *mbps = *cpu = NAN;
+    if (!json_is_number(json_object_get(p, "memory_seconds")) && !json_is_object(sec))
+        return 0;
+    *memory = json_is_number(json_object_get(p, "memory_seconds"))
+                  ? json_number_value(json_object_get(p, "memory_seconds"))
+                  : json_number_value(json_object_get(sec, "copy_in")) +
+                        json_number_value(json_object_get(sec, "op")) +
+                        json_number_value(json_object_get(sec, "writeback"));
+    if (!json_is_number(json_object_get(p, "mbps")))
+        return 1;
     *mbps = json_number_value(json_object_get(p, "mbps"));
-    if (!json_is_number(json_object_get(p, "mbps")) || !json_is_object(sec))
-        return false;
-    *memory = json_number_value(json_object_get(sec, "copy_in")) +
-              json_number_value(json_object_get(sec, "op")) +
-              json_number_value(json_object_get(sec, "writeback"));
     *cpu = json_number_value(json_object_get(sec, "cpu"));
-    return true;
+    return 2;
 }
 
 /* Runs configuration v (the reproduction's sets, then the emulation's, then v's) into *out. */
@@ -120,51 +126,62 @@ static int run_variant(const char *path, const char *const *sets, int nsets,
     return status;
 }
 
+/* The CPU seconds of op at placement in the configuration with every mechanism (0 when it has
+ * none: the memory part only). */
+static double base_cpu(const json_t *base, const char *op, const char *placement)
+{
+    size_t j;
+    const json_t *b;
+
+    json_array_foreach(json_object_get(base, "runs"), j, b) {
+        char bp[64];
+        double m, c, x;
+        sb_run_placement(b, bp, sizeof bp);
+        if (strcmp(text(json_object_get(b, "op")), op) == 0 && strcmp(bp, placement) == 0 &&
+            predicted_parts(b, &m, &c, &x) == 2)
+            return c;
+    }
+    return 0.0;
+}
+
 /* The predictions of configuration v from its report: per run its placement (the footprint's
  * one buffer stands for both placements) and MB/s; a variant's MB/s is the bytes per scan over
  * its memory seconds plus the CPU seconds of the configuration with every mechanism (the one
- * core factor, never fitted again). */
+ * core factor, never fitted again). A run predicted in its memory part only (the machine could
+ * not be calibrated) gives bytes / memory seconds, marked memory_only; why gets the first
+ * run's reason for not predicting MB/s. */
 static void add_predictions(json_t *preds, const json_t *vreport, const struct variant *v,
                             const char *slow, const char *fast, const json_t *base, char *why,
                             size_t len)
 {
     size_t i;
     const json_t *run;
+    bool footprint = strcmp(v->mechanism, "footprint") == 0;
 
     json_array_foreach(json_object_get(vreport, "runs"), i, run) {
         char placement[64];
         double memory, cpu, mbps, bytes = (double)json_integer_value(json_object_get(
                                                         run, "bytes_per_scan"));
         const char *op = text(json_object_get(run, "op"));
+        int have = predicted_parts(run, &memory, &cpu, &mbps);
         sb_run_placement(run, placement, sizeof placement);
-        if (!predicted_parts(run, &memory, &cpu, &mbps)) {
-            if (!why[0])
-                    snprintf(why, len, "%s: no prediction: %s", text(json_object_get(run, "name")),
-                         json_is_object(json_object_get(run, "predicted"))
-                             ? text(json_object_get(json_object_get(run, "predicted"), "reason"))
-                             : "the run has no runs[].predicted");
+        if (have < 2 && !why[0])
+            snprintf(why, len, "%s: no prediction: %s", text(json_object_get(run, "name")),
+                     json_is_object(json_object_get(run, "predicted"))
+                         ? text(json_object_get(json_object_get(run, "predicted"), "reason"))
+                         : "the run has no runs[].predicted");
+        if (have == 0)
             continue;
-        }
-        for (int k = 0; k < 2; k++) {
-            const char *pl = strcmp(v->mechanism, "footprint") == 0 ? (k ? fast : slow)
-                                                                    : placement;
-            double base_cpu = cpu, bm, bc, bmb;
-            size_t j;
-            const json_t *b;
-            if (k == 1 && strcmp(v->mechanism, "footprint") != 0)
-                break;
-            json_array_foreach(json_object_get(base, "runs"), j, b) {
-                char bp[64];
-                sb_run_placement(b, bp, sizeof bp);
-                if (strcmp(text(json_object_get(b, "op")), op) == 0 && strcmp(bp, pl) == 0 &&
-                    predicted_parts(b, &bm, &bc, &bmb))
-                    base_cpu = bc;
-            }
-            if (strcmp(v->mechanism, "all") != 0)
-                mbps = bytes / (memory + base_cpu) / 1e6;
-            json_array_append_new(preds, json_pack("{s:s, s:s, s:s, s:f, s:s, s:O*}", "op", op,
-                                                   "placement", pl, "variant", v->mechanism,
-                                                   "mbps", mbps, "note", v->note, "predicted",
+        for (int k = 0; k < (footprint ? 2 : 1); k++) {
+            const char *pl = footprint ? (k ? fast : slow) : placement;
+            if (have == 1)
+                mbps = bytes / memory / 1e6;
+            else if (strcmp(v->mechanism, "all") != 0)
+                mbps = bytes / (memory + base_cpu(base, op, pl)) / 1e6;
+            json_array_append_new(preds, json_pack("{s:s, s:s, s:s, s:f, s:s, s:b, s:O*}", "op",
+                                                   op, "placement", pl, "variant",
+                                                   v->mechanism, "mbps", mbps, "note", v->note,
+                                                   "memory_only", have == 1, "predicted",
                                                    json_object_get(run, "predicted")));
         }
     }
@@ -178,11 +195,13 @@ static void copy_predictions(json_t *preds, const struct variant *v)
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(preds, i);
         if (strcmp(text(json_object_get(p, "variant")), v->same_as) == 0)
-            json_array_append_new(preds, json_pack("{s:O, s:O, s:s, s:O, s:s}", "op",
+            json_array_append_new(preds, json_pack("{s:O, s:O, s:s, s:O, s:s, s:O}", "op",
                                                    json_object_get(p, "op"), "placement",
                                                    json_object_get(p, "placement"), "variant",
                                                    v->mechanism, "mbps",
-                                                   json_object_get(p, "mbps"), "note", v->note));
+                                                   json_object_get(p, "mbps"), "note", v->note,
+                                                   "memory_only",
+                                                   json_object_get(p, "memory_only")));
     }
 }
 
@@ -248,7 +267,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
             base = vr;
         else
             json_decref(vr);
-        if (why[0]) /* no prediction with every mechanism: none without one either */
+        if (!json_array_size(preds)) /* nothing predicted with every mechanism: nor without */
             break;
     }
     json_array_append_new(preds, json_pack("{s:s, s:s}", "mechanism", "tlb", "absent",
@@ -256,8 +275,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
                                            "none): not modelled"));
 out:
     json_object_set_new(report, "emulation", sb_emulation_build(
-        json_object_get(report, "thread"), th->machine, status == SB_OK && !why[0] ? preds
-                                                                                  : NULL,
+        json_object_get(report, "thread"), th->machine, status == SB_OK ? preds : NULL,
         th->calibrate[0] ? th->calibrate : NULL, why));
     json_decref(preds);
     json_decref(base);

@@ -310,14 +310,16 @@ static void ratio_row(FILE *out, const struct layout *t)
 
     fprintf(out, "%-26s", "fast/slow");
     for (int k = 0; k < t->nops; k++) {
-        const json_t *cmp = entry_for_op(comparisons, t->ops[k]);
+        const json_t *cmp = entry_for_op(comparisons, t->ops[k]), *pred;
         if (!cmp) {
             fprintf(out, t->pg ? " | %54s" : " | %41s", "");
             continue;
         }
         fprintf(out, " |");
         ratio_cell(out, cmp, "ratio_thread", false);
-        ratio_cell(out, entry_for_op(json_object_get(t->emulation, "pairs"), t->ops[k]),
+        pred = entry_for_op(json_object_get(t->emulation, "pairs"), t->ops[k]);
+        ratio_cell(out, strcmp(text(json_object_get(pred, "basis")), "predicted") == 0 ? pred
+                                                                                       : NULL,
                    "ratio_predicted", false);
         ratio_cell(out, cmp, "ratio_here", true);
         ratio_cell(out, entry_for_op(json_object_get(t->verdict, "scaled"), t->ops[k]),
@@ -388,6 +390,8 @@ static void prediction_lines(FILE *out, const struct layout *t)
                                                      "this report");
         return;
     }
+    if (*text(json_object_get(e, "why")))
+        fprintf(out, "predicted: some runs not predicted: %s\n", text(json_object_get(e, "why")));
     fprintf(out, "predicted = PREDICTED MB/s of the emulated %s (its cache model and costs, at "
                  "the thread's sizes)%s%s:\n", machine,
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
@@ -409,6 +413,8 @@ static void prediction_lines(FILE *out, const struct layout *t)
     json_array_foreach(json_object_get(e, "pairs"), i, v) {
         const struct sb_op *o = sb_op_find(text(json_object_get(v, "op")));
         const json_t *tr = json_object_get(v, "ratio_thread");
+        if (strcmp(text(json_object_get(v, "basis")), "predicted") != 0)
+            continue;
         fprintf(out, "  emulated %s, %s: %s predicted %.2fx %s (PREDICTED, no interval: called "
                      "beyond %.0f%%): %s", machine, o ? o->label : "",
                 text(json_object_get(v, "fast")),
@@ -427,13 +433,18 @@ static void prediction_lines(FILE *out, const struct layout *t)
 static void attribution_lines(FILE *out, const struct layout *t)
 {
     const json_t *pair, *row;
+    const char *basis;
+    bool full;
     size_t i, j;
 
     if (!json_array_size(json_object_get(t->emulation, "pairs")))
         return;
-    fprintf(out, "\nattribution (emulated %s, PREDICTED): each mechanism switched off in turn; "
-                 "share = (ln all - ln off) / ln all of the predicted fast/slow\n",
-            text(json_object_get(t->emulation, "machine")));
+    basis = text(json_object_get(json_array_get(json_object_get(t->emulation, "pairs"), 0),
+                                 "basis"));
+    full = strcmp(basis, "predicted") == 0;
+    fprintf(out, "\nattribution (emulated %s, PREDICTED%s%s): each mechanism switched off in "
+                 "turn; share = (ln all - ln off) / ln all of the predicted fast/slow\n",
+            text(json_object_get(t->emulation, "machine")), full ? "" : "; ", full ? "" : basis);
     fprintf(out, "  %-8s %-16s %9s %9s %7s\n", "op", "mechanism", "all", "off", "share");
     json_array_foreach(json_object_get(t->emulation, "pairs"), i, pair) {
         json_array_foreach(json_object_get(pair, "attribution"), j, row) {

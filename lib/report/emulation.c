@@ -9,6 +9,10 @@
 
 #include "report/verdict.h"
 
+/* No share is given of a predicted ratio within 1% of 1 (|ln ratio| below this): there is no
+ * gap to attribute, and its shares would be ratios of rounding. */
+#define SB_ATTRIBUTION_MIN 0.00995
+
 /* The emulated machine's call is made on a difference larger than this. */
 #define SB_EMULATION_DELTA 0.02
 
@@ -27,7 +31,7 @@ static const char *text(const json_t *v) { return json_is_string(v) ? json_strin
 
 double sb_attribution_share(double ratio_all, double ratio_off)
 {
-    if (!(ratio_all > 0.0) || !(ratio_off > 0.0) || fabs(ratio_all - 1.0) < 1e-3)
+    if (!(ratio_all > 0.0) || !(ratio_off > 0.0) || fabs(log(ratio_all)) < SB_ATTRIBUTION_MIN)
         return NAN;
     return (log(ratio_all) - log(ratio_off)) / log(ratio_all);
 }
@@ -39,9 +43,10 @@ const char *sb_emulation_call(double ratio, double delta)
     return ratio > 1.0 + delta ? "faster" : ratio < 1.0 - delta ? "slower" : "same";
 }
 
-/* The prediction of op at placement with variant, or NULL. */
-static const json_t *find(const json_t *predictions, const char *op, const char *placement,
-                          const char *variant)
+/* The prediction of op at placement with variant (full: not one of its memory part only), or
+ * NULL. */
+static const json_t *find_of(const json_t *predictions, const char *op, const char *placement,
+                             const char *variant, bool full)
 {
     size_t i;
     const json_t *p;
@@ -49,9 +54,16 @@ static const json_t *find(const json_t *predictions, const char *op, const char 
     json_array_foreach(predictions, i, p)
         if (strcmp(text(json_object_get(p, "op")), op) == 0 &&
             strcmp(text(json_object_get(p, "placement")), placement) == 0 &&
-            strcmp(text(json_object_get(p, "variant")), variant) == 0)
+            strcmp(text(json_object_get(p, "variant")), variant) == 0 &&
+            !(full && json_is_true(json_object_get(p, "memory_only"))))
             return p;
     return NULL;
+}
+
+static const json_t *find(const json_t *predictions, const char *op, const char *placement,
+                          const char *variant)
+{
+    return find_of(predictions, op, placement, variant, false);
 }
 
 static double mbps_of(const json_t *p)
@@ -71,7 +83,7 @@ static json_t *errors_of(const json_t *thread, const json_t *predictions, const 
         const char *op = text(json_object_get(f, "op")), *pl = text(json_object_get(f,
                                                                                  "placement"));
         char name[96];
-        double pred = mbps_of(find(predictions, op, pl, "all"));
+        double pred = mbps_of(find_of(predictions, op, pl, "all", true));
         double fig = json_number_value(json_object_get(f, "mbps"));
         bool calibrated;
         snprintf(name, sizeof name, "%s %s", op, pl);
@@ -141,11 +153,17 @@ static json_t *pairs_of(const json_t *thread, const json_t *predictions)
                 json_array_append_new(rows, mechanism_row(predictions, ops[k], fast, slow, m,
                                                           ratio));
         }
+        bool memory_only = json_is_true(json_object_get(find(predictions, ops[k], fast, "all"),
+                                                        "memory_only")) ||
+                           json_is_true(json_object_get(find(predictions, ops[k], slow, "all"),
+                                                        "memory_only"));
         json_array_append_new(list, json_pack(
-            "{s:s, s:s, s:s, s:f, s:s, s:o, s:o, s:o}", "op", ops[k], "fast", fast, "slow",
+            "{s:s, s:s, s:s, s:f, s:s, s:o, s:s, s:o, s:o}", "op", ops[k], "fast", fast, "slow",
             slow, "ratio_predicted", ratio, "call", sb_emulation_call(ratio, SB_EMULATION_DELTA),
-            "ratio_thread", ts && tf && tr > 0 ? json_real(tr) : json_null(), "attribution",
-            rows, "absent", absent));
+            "ratio_thread", ts && tf && tr > 0 ? json_real(tr) : json_null(), "basis",
+            memory_only ? "memory part only: the machine's time model without the op's CPU "
+                          "work (no core factor)" : "predicted", "attribution", rows, "absent",
+            absent));
     }
     return list;
 }
@@ -153,18 +171,25 @@ static json_t *pairs_of(const json_t *thread, const json_t *predictions)
 json_t *sb_emulation_build(const json_t *thread, const char *machine, const json_t *predictions,
                            const char *calibration, const char *why)
 {
-    json_t *runs = json_array(), *p;
+    json_t *runs = json_array(), *pairs, *p;
     size_t i;
 
-    if (!json_array_size(predictions))
+    json_array_foreach(predictions, i, p)
+        if (strcmp(text(json_object_get(p, "variant")), "all") == 0 &&
+            !json_is_true(json_object_get(p, "memory_only")))
+            json_array_append_new(runs, json_deep_copy(p));
+    pairs = pairs_of(thread, predictions);
+    if (!json_array_size(runs) && !json_array_size(pairs)) {
+        json_decref(runs);
+        json_decref(pairs);
         return json_pack("{s:b, s:s, s:s}", "available", 0, "machine", machine ? machine : "",
                          "why", why && *why ? why : "no predictions");
-    json_array_foreach(predictions, i, p)
-        if (strcmp(text(json_object_get(p, "variant")), "all") == 0)
-            json_array_append_new(runs, json_deep_copy(p));
-    return json_pack("{s:b, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "available", 1, "why",
-                     "", "label", "predicted", "machine", machine ? machine : "", "calibration",
+    }
+    return json_pack("{s:b, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "available",
+                     json_array_size(runs) > 0, "why", json_array_size(runs) ? "" : why ? why
+                                                                                       : "",
+                     "label", "predicted", "machine", machine ? machine : "", "calibration",
                      calibration ? json_string(calibration) : json_null(), "runs", runs,
-                     "errors", errors_of(thread, predictions, calibration), "pairs",
-                     pairs_of(thread, predictions), "delta", SB_EMULATION_DELTA);
+                     "errors", errors_of(thread, predictions, calibration), "pairs", pairs,
+                     "delta", SB_EMULATION_DELTA);
 }

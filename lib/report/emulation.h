@@ -17,8 +17,8 @@ extern const char *const sb_emulation_mechanisms[SB_EMULATION_NMECHANISMS];
 extern const char *const sb_emulation_switches[SB_EMULATION_NMECHANISMS];
 
 /* Share of ln(ratio_all) that switching a mechanism off removes:
- * (ln ratio_all - ln ratio_off) / ln ratio_all; NaN when ratio_all is within 0.1% of 1 (no
- * ratio to attribute) or either ratio is not positive. */
+ * (ln ratio_all - ln ratio_off) / ln ratio_all; NaN when ratio_all is within 1% of 1 (no
+ * gap to attribute) or either ratio is not positive. */
 double sb_attribution_share(double ratio_all, double ratio_off);
 
 /* The emulated machine's call on a predicted ratio fast/slow: "faster" above 1 + delta,
