@@ -46,12 +46,14 @@ struct reproduction {
      * the same rounds; scaled_why says why an experiment has none */
     struct sb_scaled_pool scaled[MAX_EXPERIMENTS][2];
     bool has_scaled[MAX_EXPERIMENTS];
+    char scaled_why[MAX_EXPERIMENTS][256];
     /* what each experiment was read from, and the sets applied (the emulation reads them
      * again) */
     char paths[MAX_EXPERIMENTS][1024];
     const char *sets[5 + 256];
     int nsets;
-    char scaled_why[MAX_EXPERIMENTS][256];
+    json_t *emulations[MAX_EXPERIMENTS]; /* each experiment's emulation block */
+    struct sb_machine_factors factors;    /* the core factor each machine was calibrated to */
 };
 
 /* The experiments that carry a [thread] section, by name, from the first configs directory
@@ -466,10 +468,9 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
     json_object_set_new(json_object_get(report, "thread"), "scaled", scaled_json(r, i));
     status = sb_runner_run(&s->plan, report, true, err);
-    /* the thread's machine emulated (its prediction and the attribution): once, as it has no
-     * noise to show twice */
-    if (status == SB_OK && pass == 0)
-        status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, report, err);
+    /* the thread's machine emulated (emulate_all): once, as it has no noise to show twice */
+    if (status == SB_OK && pass == 0 && r->emulations[i])
+        json_object_set(report, "emulation", r->emulations[i]);
     if (status == SB_OK && json_object_get(report, "thread"))
         json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
     if (status == SB_OK && session && pass == 0)
@@ -554,6 +555,31 @@ static int reproduce_pass(struct reproduction *r, int i, int pass, double budget
     return status;
 }
 
+/* The thread's machine of every experiment emulated (its prediction and the attribution), those
+ * that name their machine's calibration figure first: the others borrow its core factor. */
+static int emulate_all(struct reproduction *r, struct sb_error *err)
+{
+    int status = SB_OK;
+
+    for (int pass = 0; pass < 2 && status == SB_OK; pass++)
+        for (int i = 0; i < r->n && status == SB_OK; i++) {
+            json_t *holder;
+            if ((r->setups[i].plan.calibration.present) != (pass == 0))
+                continue;
+            if (!(holder = json_object()))
+                return sb_fail(err, SB_ERR_RUN, "out of memory");
+            json_object_set_new(holder, "thread", sb_thread_json(&r->setups[i].exp.thread));
+            if (r->setups[i].exp.thread.machine[0])
+                fprintf(stderr, "scanbench: emulating %s for %s\n",
+                        r->setups[i].exp.thread.machine, r->names[i]);
+            status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick,
+                                          &r->setups[i], &r->factors, holder, err);
+            r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
+            json_decref(holder);
+        }
+    return status;
+}
+
 /* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
 static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
                          struct sb_outdir *dir, struct sb_reproduction_tally *t,
@@ -564,6 +590,7 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
 
     for (int i = 0; i < r->n; i++)
         p.runs_left += r->setups[i].plan.nruns;
+    status = emulate_all(r, err);
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;
@@ -661,6 +688,7 @@ out:
     for (int i = 0; i < MAX_EXPERIMENTS; i++) {
         sb_setup_free(&r.setups[i]);
         sb_pg_jobs_free(&r.pg_jobs[i]);
+        json_decref(r.emulations[i]);
     }
     sb_pg_jobs_free(&r.pg_all);
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */

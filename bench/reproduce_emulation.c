@@ -126,9 +126,59 @@ static int run_variant(const char *path, const char *const *sets, int nsets,
     return status;
 }
 
+/* The factor of machine found by another experiment's calibration, or 0 (its experiment's name
+ * into from). */
+static double borrowed_factor(const struct sb_machine_factors *f, const char *machine,
+                              const char **from)
+{
+    for (int k = 0; f && k < f->n; k++)
+        if (strcmp(f->machine[k], machine) == 0) {
+            *from = f->experiment[k];
+            return f->factor[k];
+        }
+    return 0.0;
+}
+
+/* Keeps the factor the base configuration's calibration run found for machine. */
+static void keep_factor(struct sb_machine_factors *f, const char *machine, const char *name,
+                        const json_t *base)
+{
+    size_t i;
+    const json_t *run;
+    const char *from;
+
+    if (!f || f->n >= SB_MAX_FACTORS || borrowed_factor(f, machine, &from) > 0)
+        return;
+    json_array_foreach(json_object_get(base, "runs"), i, run) {
+        const json_t *cal = json_object_get(json_object_get(run, "predicted"), "calibration");
+        if (json_is_number(json_object_get(cal, "factor"))) {
+            snprintf(f->machine[f->n], sizeof f->machine[0], "%s", machine);
+            snprintf(f->experiment[f->n], sizeof f->experiment[0], "%s", name);
+            f->factor[f->n++] = json_number_value(json_object_get(cal, "factor"));
+            return;
+        }
+    }
+}
+
+/* A run predicted in its memory part only, completed with a factor another experiment's
+ * calibration found for its machine: its CPU seconds (the op's host time per page times the
+ * pages per scan times the factor) and MB/s. */
+static void complete_with(const json_t *run, double factor, double memory, double *cpu,
+                          double *mbps)
+{
+    const json_t *p = json_object_get(run, "predicted");
+    double bytes = (double)json_integer_value(json_object_get(run, "bytes_per_scan"));
+    double page = (double)json_integer_value(json_object_get(run, "page_size"));
+
+    *cpu = json_number_value(json_object_get(p, "op_host_ns_per_page")) * 1e-9 * bytes / page *
+           factor;
+    *mbps = bytes / (memory + *cpu) / 1e6;
+}
+
 /* The CPU seconds of op at placement in the configuration with every mechanism (0 when it has
  * none: the memory part only). */
-static double base_cpu(const json_t *base, const char *op, const char *placement)
+static double base_cpu(const json_t *base, const char *op, const char *placement,
+                       double factor)
 {
     size_t j;
     const json_t *b;
@@ -136,9 +186,14 @@ static double base_cpu(const json_t *base, const char *op, const char *placement
     json_array_foreach(json_object_get(base, "runs"), j, b) {
         char bp[64];
         double m, c, x;
+        int have;
         sb_run_placement(b, bp, sizeof bp);
-        if (strcmp(text(json_object_get(b, "op")), op) == 0 && strcmp(bp, placement) == 0 &&
-            predicted_parts(b, &m, &c, &x) == 2)
+        if (strcmp(text(json_object_get(b, "op")), op) != 0 || strcmp(bp, placement) != 0)
+            continue;
+        have = predicted_parts(b, &m, &c, &x);
+        if (have == 1 && factor > 0)
+            complete_with(b, factor, m, &c, &x);
+        if (have == 2 || (have == 1 && factor > 0))
             return c;
     }
     return 0.0;
@@ -151,8 +206,8 @@ static double base_cpu(const json_t *base, const char *op, const char *placement
  * not be calibrated) gives bytes / memory seconds, marked memory_only; why gets the first
  * run's reason for not predicting MB/s. */
 static void add_predictions(json_t *preds, const json_t *vreport, const struct variant *v,
-                            const char *slow, const char *fast, const json_t *base, char *why,
-                            size_t len)
+                            const char *slow, const char *fast, const json_t *base,
+                            double factor, char *why, size_t len)
 {
     size_t i;
     const json_t *run;
@@ -165,19 +220,27 @@ static void add_predictions(json_t *preds, const json_t *vreport, const struct v
         const char *op = text(json_object_get(run, "op"));
         int have = predicted_parts(run, &memory, &cpu, &mbps);
         sb_run_placement(run, placement, sizeof placement);
-        if (have < 2 && !why[0])
+        if (have == 1 && factor > 0) { /* the machine's factor from another experiment */
+            complete_with(run, factor, memory, &cpu, &mbps);
+            have = 3;
+        }
+        if (have == 1 && !why[0])
             snprintf(why, len, "%s: no prediction: %s", text(json_object_get(run, "name")),
                      json_is_object(json_object_get(run, "predicted"))
                          ? text(json_object_get(json_object_get(run, "predicted"), "reason"))
                          : "the run has no runs[].predicted");
-        if (have == 0)
+        if (have == 0) {
+            if (!why[0])
+                snprintf(why, len, "%s: no prediction: the run has no runs[].predicted",
+                         text(json_object_get(run, "name")));
             continue;
+        }
         for (int k = 0; k < (footprint ? 2 : 1); k++) {
             const char *pl = footprint ? (k ? fast : slow) : placement;
             if (have == 1)
                 mbps = bytes / memory / 1e6;
             else if (strcmp(v->mechanism, "all") != 0)
-                mbps = bytes / (memory + base_cpu(base, op, pl)) / 1e6;
+                mbps = bytes / (memory + base_cpu(base, op, pl, factor)) / 1e6;
             json_array_append_new(preds, json_pack("{s:s, s:s, s:s, s:f, s:s, s:b, s:O*}", "op",
                                                    op, "placement", pl, "variant",
                                                    v->mechanism, "mbps", mbps, "note", v->note,
@@ -224,7 +287,8 @@ static void check_machine(const struct sb_thread *th, struct sb_machine *m, char
 }
 
 int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
-                         const struct sb_setup *s, json_t *report, struct sb_error *err)
+                         const struct sb_setup *s, struct sb_machine_factors *factors,
+                         json_t *report, struct sb_error *err)
 {
     const struct sb_thread *th = &s->exp.thread;
     struct sb_machine m;
@@ -234,6 +298,8 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     int n_common = 6;
     json_t *preds = json_array(), *base = NULL;
     int nv, status = SB_OK;
+    double factor = 0.0;
+    const char *from = "";
 
     memset(&m, 0, sizeof m);
     check_machine(th, &m, why, sizeof why);
@@ -253,6 +319,8 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     common[4] = "min_scan_ms=0";
     common[5] = pools;
     nv = variants_of(s, &m, v);
+    if (!s->plan.calibration.present)
+        factor = borrowed_factor(factors, th->machine, &from);
     for (int k = 0; k < nv && status == SB_OK; k++) {
         json_t *vr = NULL;
         if (v[k].same_as) {
@@ -261,8 +329,10 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
         }
         status = run_variant(path, sets, nsets, common, n_common, &v[k], &vr, err);
         if (status == SB_OK)
-            add_predictions(preds, vr, &v[k], th->slow, th->fast, k ? base : vr, why,
+            add_predictions(preds, vr, &v[k], th->slow, th->fast, k ? base : vr, factor, why,
                             sizeof why);
+        if (k == 0 && status == SB_OK)
+            keep_factor(factors, th->machine, s->exp.settings[SB_K_NAME].values[0], vr);
         if (k == 0)
             base = vr;
         else
@@ -277,6 +347,9 @@ out:
     json_object_set_new(report, "emulation", sb_emulation_build(
         json_object_get(report, "thread"), th->machine, status == SB_OK ? preds : NULL,
         th->calibrate[0] ? th->calibrate : NULL, why));
+    if (factor > 0) /* said: the factor is another experiment's calibration */
+        json_object_set_new(json_object_get(report, "emulation"), "calibration_borrowed",
+                            json_pack("{s:s, s:f}", "experiment", from, "factor", factor));
     json_decref(preds);
     json_decref(base);
     return status;

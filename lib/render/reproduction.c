@@ -392,6 +392,13 @@ static void prediction_lines(FILE *out, const struct layout *t)
     }
     if (*text(json_object_get(e, "why")))
         fprintf(out, "predicted: some runs not predicted: %s\n", text(json_object_get(e, "why")));
+    if (json_is_object(json_object_get(e, "calibration_borrowed")))
+        fprintf(out, "predicted with the core factor %.4g of %s's calibration (one per "
+                     "machine)\n",
+                json_number_value(json_object_get(json_object_get(e, "calibration_borrowed"),
+                                                  "factor")),
+                text(json_object_get(json_object_get(e, "calibration_borrowed"),
+                                     "experiment")));
     fprintf(out, "predicted = PREDICTED MB/s of the emulated %s (its cache model and costs, at "
                  "the thread's sizes)%s%s:\n", machine,
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
