@@ -234,7 +234,7 @@ static bool scale_pools(struct reproduction *r, int i, const struct sb_mem_limit
                      placements[k]);
             return false;
         }
-    if (limit->bytes / 4 < cap)
+    if (limit->bytes > 0 && limit->bytes / 4 < cap)
         cap = limit->bytes / 4;
     for (int k = 0; k < 2; k++)
         sb_scale_pool(pools[k], m.config.level[1].size, k == 0, host_l2, l3 ? l3 : host_l2,
