@@ -160,6 +160,36 @@ static void test_emulation_block(void **state)
     json_decref(e);
 }
 
+/* A machine that could not be calibrated: its predictions are of the memory part only; no MB/s
+ * is predicted (available false, no runs, no errors' predictions) but the pairs and their
+ * attribution are there, labelled with their basis. */
+static void test_memory_only(void **state)
+{
+    json_t *thread = thread_block(), *preds = json_array(), *e, *p;
+    const json_t *pair;
+    const double mbps[4] = {1000.0, 1500.0, 1000.0, 1000.0};
+    const char *pl[4] = {"clock 16MB", "clock 680KB", "clock 16MB", "clock 680KB"};
+    const char *var[4] = {"all", "all", "l2_deferral", "l2_deferral"};
+    (void)state;
+
+    for (int k = 0; k < 4; k++) {
+        p = prediction(pl[k], var[k], mbps[k]);
+        json_object_set_new(p, "memory_only", json_true());
+        json_array_append_new(preds, p);
+    }
+    e = sb_emulation_build(thread, "x4500", preds, "count clock 16MB", "no core factor");
+    assert_false(json_is_true(json_object_get(e, "available")));
+    assert_string_equal(json_string_value(json_object_get(e, "why")), "no core factor");
+    assert_int_equal(json_array_size(json_object_get(e, "runs")), 0);
+    pair = json_array_get(json_object_get(e, "pairs"), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(pair, "basis")), "memory part only"));
+    assert_float_equal(json_number_value(json_object_get(json_array_get(
+                           json_object_get(pair, "attribution"), 0), "share")), 1.0, 1e-9);
+    json_decref(e);
+    json_decref(preds);
+    json_decref(thread);
+}
+
 /* A made-up reproduced report: the thread's pair and its scaled pair (16MB -> 1GB), no
  * analysis needed for the table. */
 static json_t *report(json_t *emulation_block)
@@ -242,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_scale_capped),
         cmocka_unit_test(test_share),
         cmocka_unit_test(test_emulation_block),
+        cmocka_unit_test(test_memory_only),
         cmocka_unit_test(test_four_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
