@@ -242,6 +242,32 @@ static bool scale_pools(struct reproduction *r, int i, const struct sb_mem_limit
     return true;
 }
 
+/* --quick: the runs only the scaled column needs are timed without the cache model's replay
+ * (counters = none): the replay of a scattered pool is most of their time outside the rounds,
+ * and the scaled column shows MB/s only. */
+static void uncount_scaled(struct reproduction *r, int i)
+{
+    struct sb_plan *plan = &r->setups[i].plan;
+    const struct sb_thread *th = &r->setups[i].exp.thread;
+
+    for (size_t j = 0; j < plan->nruns; j++) {
+        struct sb_run_params *run = &plan->runs[j];
+        char size[32], name[64];
+        bool scaled = false;
+        sb_format_size(sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
+                                           run->page_size), size, sizeof size);
+        snprintf(name, sizeof name, "%s %s", run->policy->name, size);
+        for (int k = 0; k < 2; k++) {
+            char here[64];
+            snprintf(here, sizeof here, "clock %s",
+                     sb_format_size(r->scaled[i][k].bytes, size, sizeof size));
+            scaled |= strcmp(name, here) == 0;
+        }
+        if (scaled && strcmp(name, th->slow) != 0 && strcmp(name, th->fast) != 0)
+            run->counters = sb_counter_backend_find("none");
+    }
+}
+
 /* bytes (whole KB) as a size the keys read back exactly: 1G, 16M or 680K. */
 static const char *size_word(uint64_t bytes, char *buf, size_t len)
 {
@@ -289,7 +315,11 @@ static int add_scaled_runs(struct reproduction *r, int i, const struct sb_mem_li
         return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones",
                        r->names[i]);
     int status = sb_experiment_set(&s->exp, set, err);
-    return status == SB_OK ? sb_setup_plan(s, limit, err) : status;
+    if (status == SB_OK)
+        status = sb_setup_plan(s, limit, err);
+    if (status == SB_OK && r->quick)
+        uncount_scaled(r, i);
+    return status;
 }
 
 /* The report's thread.scaled block of experiment i: each scaled placement and how, or why
@@ -330,6 +360,7 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     int nall = 0, status = SB_OK;
     struct sb_mem_limit limit;
 
+    r->quick = quick;
     all_sets[nall++] = "repetitions=auto";
     for (size_t q = 0; quick && q < sizeof quick_sets / sizeof *quick_sets; q++)
         all_sets[nall++] = quick_sets[q];
