@@ -482,6 +482,36 @@ static double outside_rounds(const json_t *report)
     return all > rounds ? all - rounds : 0.0;
 }
 
+/* Experiment i's thread machine emulated (its prediction and the attribution), once: when its
+ * plan names no calibration of its own, an experiment that calibrates the same machine is
+ * emulated first, so that i can borrow its machine's core factor (one per machine). */
+static int emulate(struct reproduction *r, int i, struct sb_error *err)
+{
+    const struct sb_setup *s = &r->setups[i];
+    int status = SB_OK;
+    json_t *holder;
+
+    if (r->emulations[i])
+        return SB_OK;
+    for (int j = 0; j < r->n && status == SB_OK && !s->plan.calibration.present; j++)
+        if (j != i && r->setups[j].plan.calibration.present &&
+            strcmp(r->setups[j].exp.thread.machine, s->exp.thread.machine) == 0)
+            status = emulate(r, j, err);
+    if (status != SB_OK)
+        return status;
+    if (!(holder = json_object()))
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    json_object_set_new(holder, "thread", sb_thread_json(&s->exp.thread));
+    if (s->exp.thread.machine[0])
+        fprintf(stderr, "scanbench: emulating %s for %s\n", s->exp.thread.machine, r->names[i]);
+    status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, &r->factors,
+                                  holder, err);
+    if (status == SB_OK)
+        r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
+    json_decref(holder);
+    return status;
+}
+
 /* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
  * runs, the analysis and the verdict. The report is set even when it fails. */
 static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
@@ -499,8 +529,10 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
     json_object_set_new(json_object_get(report, "thread"), "scaled", scaled_json(r, i));
     status = sb_runner_run(&s->plan, report, true, err);
-    /* the thread's machine emulated (emulate_all): once, as it has no noise to show twice */
-    if (status == SB_OK && pass == 0 && r->emulations[i])
+    /* the thread's machine emulated: once, as it has no noise to show twice */
+    if (status == SB_OK && pass == 0)
+        status = emulate(r, i, err);
+    if (pass == 0 && r->emulations[i])
         json_object_set(report, "emulation", r->emulations[i]);
     if (status == SB_OK && json_object_get(report, "thread"))
         json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
@@ -586,31 +618,6 @@ static int reproduce_pass(struct reproduction *r, int i, int pass, double budget
     return status;
 }
 
-/* The thread's machine of every experiment emulated (its prediction and the attribution), those
- * that name their machine's calibration figure first: the others borrow its core factor. */
-static int emulate_all(struct reproduction *r, struct sb_error *err)
-{
-    int status = SB_OK;
-
-    for (int pass = 0; pass < 2 && status == SB_OK; pass++)
-        for (int i = 0; i < r->n && status == SB_OK; i++) {
-            json_t *holder;
-            if ((r->setups[i].plan.calibration.present) != (pass == 0))
-                continue;
-            if (!(holder = json_object()))
-                return sb_fail(err, SB_ERR_RUN, "out of memory");
-            json_object_set_new(holder, "thread", sb_thread_json(&r->setups[i].exp.thread));
-            if (r->setups[i].exp.thread.machine[0])
-                fprintf(stderr, "scanbench: emulating %s for %s\n",
-                        r->setups[i].exp.thread.machine, r->names[i]);
-            status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick,
-                                          &r->setups[i], &r->factors, holder, err);
-            r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
-            json_decref(holder);
-        }
-    return status;
-}
-
 /* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
 static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
                          struct sb_outdir *dir, struct sb_reproduction_tally *t,
@@ -621,7 +628,6 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
 
     for (int i = 0; i < r->n; i++)
         p.runs_left += r->setups[i].plan.nruns;
-    status = emulate_all(r, err);
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;

@@ -269,8 +269,8 @@ static void copy_predictions(json_t *preds, const struct variant *v)
 }
 
 /* Why the thread's machine cannot be emulated, or "" when it can; m loaded. */
-static void check_machine(const struct sb_thread *th, struct sb_machine *m, char *why,
-                          size_t len)
+static void check_machine(const struct sb_thread *th, const char *counters,
+                          struct sb_machine *m, char *why, size_t len)
 {
     struct sb_error err = {0};
 
@@ -279,6 +279,9 @@ static void check_machine(const struct sb_thread *th, struct sb_machine *m, char
         snprintf(why, len, "the [thread] section names no machine, or no slow and fast");
     else if (!sb_counter_backend_find("sim"))
         snprintf(why, len, "this scanbench was built without the cache model (counters=sim)");
+    else if (strcmp(counters, "sim") != 0)
+        snprintf(why, len, "counters = %s was asked: the emulation replays the cache model",
+                 counters);
     else if (sb_machine_load(th->machine, m, &err) != SB_OK)
         snprintf(why, len, "machine %s: %s", th->machine, err.msg);
     else if (!m->costs.present)
@@ -302,7 +305,8 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     const char *from = "";
 
     memset(&m, 0, sizeof m);
-    check_machine(th, &m, why, sizeof why);
+    check_machine(th, s->plan.nruns ? s->plan.runs[0].counters->name : "none", &m, why,
+                  sizeof why);
     if (!why[0] && (!pool_word(th->slow, slow, sizeof slow) ||
                     !pool_word(th->fast, fast, sizeof fast)))
         snprintf(why, sizeof why, "%s / %s: not pool sizes", th->slow, th->fast);
