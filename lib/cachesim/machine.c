@@ -45,7 +45,7 @@ static const struct sb_ini_key level_keys[] = {
      .help = "bytes a line: divides the page"},
     {.name = "associativity", .type = SB_INI_UINT, .min = 1, .max = SB_CACHESIM_MAX_WAYS,
      .help = "ways"},
-    {.name = "replacement", .type = SB_INI_WORD, .help = "lru or plru"},
+    {.name = "replacement", .type = SB_INI_WORD, .help = "lru, plru or pairs (the K8 L2's)"},
     {.name = "inclusion", .type = SB_INI_WORD,
      .help = "inclusive, exclusive or non-inclusive (L2, L3)"},
     {0},
@@ -190,7 +190,7 @@ static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
     case K_REPLACEMENT:
         if ((e = parse_enum(sb_replacement_names, v->text)) < 0)
             return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a replacement policy (known: lru, "
-                           "plru)", v->text);
+                           "plru, pairs)", v->text);
         c->replacement = (enum sb_replacement)e;
         return SB_OK;
     default:

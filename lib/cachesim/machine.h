@@ -13,12 +13,13 @@
  *     size = 64K
  *     line_size = 64
  *     associativity = 2
- *     replacement = lru            ; lru (at most 16 ways) or plru (tree, power-of-two ways)
+ *     replacement = lru            ; lru (at most 16 ways), plru (tree, power-of-two ways) or
+ *                                  ; pairs (the K8 L2's: L2 and L3, even ways up to 16)
  *     [L2]
  *     size = 1M
  *     line_size = 64
  *     associativity = 16
- *     replacement = plru
+ *     replacement = pairs
  *     inclusion = exclusive        ; towards the levels above: inclusive, exclusive (victim
  *                                  ; cache), non-inclusive (the default)
  *     [L3]                         ; optional

@@ -52,7 +52,8 @@
 #define PLRU_MRU_MAX_WAYS 32u
 #define NARROW_WAYS 16u    /* a level of up to 16 ways has its hints compared at once */
 
-const char *const sb_replacement_names[] = {[SB_REPL_LRU] = "lru", [SB_REPL_PLRU] = "plru", NULL};
+const char *const sb_replacement_names[] = {[SB_REPL_LRU] = "lru", [SB_REPL_PLRU] = "plru",
+                                            [SB_REPL_PAIRS] = "pairs", NULL};
 const char *const sb_inclusion_names[] = {[SB_INCL_NON_INCLUSIVE] = "non-inclusive",
                                           [SB_INCL_INCLUSIVE] = "inclusive",
                                           [SB_INCL_EXCLUSIVE] = "exclusive", NULL};
@@ -100,9 +101,10 @@ struct level {
 
 /* What the replay branches on, per level. */
 struct level_kind {
-    bool lru; /* else pseudo-LRU */
+    bool lru; /* else pseudo-LRU (or pairs) */
     enum sb_inclusion inclusion;
     unsigned ways; /* a common shape's associativity, a constant there; 0: the level's own */
+    bool pairs; /* the K8 L2's LRU over pairs of ways (SB_REPL_PAIRS) */
 };
 
 /* What the replay branches on: constant in the specialised copies, the model's own in the
@@ -117,14 +119,16 @@ struct shape {
 /* The shapes with a copy of the batch loop of their own: those of configs/machines, and of
  * machine=auto (LRU, a non-inclusive L2, an L3 that is an exclusive victim cache on AMD and
  * inclusive elsewhere, or no L3). Any other shape runs the general path. */
-#define LRU_LEVEL(inclusion, ways) {true, inclusion, ways}
-#define PLRU_LEVEL(inclusion, ways) {false, inclusion, ways}
+#define LRU_LEVEL(inclusion, ways) {true, inclusion, ways, false}
+#define PLRU_LEVEL(inclusion, ways) {false, inclusion, ways, false}
+#define PAIRS_LEVEL(inclusion, ways) {false, inclusion, ways, true}
 #define NI SB_INCL_NON_INCLUSIVE
 #define EXCL SB_INCL_EXCLUSIVE
 #define INCL SB_INCL_INCLUSIVE
 static const struct shape common_shapes[] = {
-    /* x4500 */
-    {2, false, false, {LRU_LEVEL(NI, 2), PLRU_LEVEL(EXCL, 16)}},
+    /* x4500 (its L2's pairs since issue 19; the tree pseudo-LRU before it runs the general
+     * path) */
+    {2, false, false, {LRU_LEVEL(NI, 2), PAIRS_LEVEL(EXCL, 16)}},
     /* piii-1260 */
     {2, false, false, {PLRU_LEVEL(NI, 4), PLRU_LEVEL(NI, 8)}},
     /* xeon-1mb */
@@ -382,12 +386,22 @@ static ALWAYS_INLINE uint32_t mru_way(struct level_kind k, uint64_t repl)
     return k.lru ? (uint32_t)(repl & 15) : (uint32_t)(repl >> PLRU_MRU_SHIFT);
 }
 
-/* An empty set: every way free, LRU order 0, 1, 2, ... (way 0 most recent), PLRU bits 0. */
-static void set_clear(const struct level *L, bool lru, uint64_t set)
+/* Pairs: the low 32 bits of a set's word hold the pairs' LRU order (a nibble each, the most
+ * recent first), the high 32 the state of its own xorshift32 generator, seeded alike in every
+ * set (a set's choices depend on its own history only: exact, and the same in every slice). */
+#define PAIRS_SEED 0x9e3779b9ull
+#define PAIRS_MAX_WAYS 16u
+
+/* An empty set: every way free, LRU order 0, 1, 2, ... (way 0 most recent), PLRU bits 0;
+ * pairs in order 0, 1, 2, ... with the generator's seed. */
+static void set_clear(const struct level *L, enum sb_replacement repl, uint64_t set)
 {
     const struct set_ref r = set_at(L, L->set0 + set * L->set_words, true);
 
-    *r.repl = lru ? 0xfedcba9876543210ull & L->order_mask : 0;
+    *r.repl = repl == SB_REPL_LRU     ? 0xfedcba9876543210ull & L->order_mask
+              : repl == SB_REPL_PAIRS ? (0xfedcba9876543210ull & order_mask_for(L->ways / 2)) |
+                                            PAIRS_SEED << 32
+                                      : 0;
     memset(r.hints, HINT_FREE, L->ways);
     memset(r.hints + L->ways, HINT_PADDING, L->hint_bytes - L->ways);
     for (uint32_t w = 0; w < L->ways; w++)
@@ -462,13 +476,50 @@ static ALWAYS_INLINE uint32_t plru_victim(const struct level *L, struct level_ki
     return (uint32_t)(node - (k.ways ? k.ways : L->ways));
 }
 
+/* Pairs: way's pair becomes the most recent (the order's nibbles are in the low 32 bits and
+ * every pair is among them, so the lowest nibble equal to the pair is its own). */
+static ALWAYS_INLINE uint64_t pairs_touch(uint64_t repl, uint32_t way)
+{
+    const uint32_t pair = way >> 1;
+
+    if ((repl & 15) == pair)
+        return repl;
+    return lru_to_front(repl, lru_more_recent(repl, pair), pair);
+}
+
+/* Pairs: the first free way, else one of the least recent pair's two at random (the set's
+ * generator steps once); *repl the word with the generator stepped and the pair made most
+ * recent. */
+static ALWAYS_INLINE uint32_t pairs_victim(const struct level *L, struct level_kind k,
+                                           const uint8_t *hints, uint64_t *repl, bool wide)
+{
+    const unsigned ways = k.ways ? k.ways : (unsigned)L->ways;
+    uint64_t free = hints_equal(L, hints, key_of(HINT_FREE), wide);
+    uint32_t way, rnd;
+
+    if (free) {
+        way = (uint32_t)__builtin_ctzll(free);
+    } else {
+        rnd = (uint32_t)(*repl >> 32);
+        rnd ^= rnd << 13;
+        rnd ^= rnd >> 17;
+        rnd ^= rnd << 5;
+        way = 2 * (uint32_t)((*repl >> (4 * (ways / 2 - 1))) & 15) + (rnd & 1);
+        *repl = (*repl & 0xffffffffull) | (uint64_t)rnd << 32;
+    }
+    *repl = pairs_touch(*repl, way);
+    return way;
+}
+
 /* A hit: the way becomes the most recently used. */
 static ALWAYS_INLINE void touch(const struct level *L, struct level_kind k, struct set_ref r,
                                 uint32_t way)
 {
     uint64_t repl = *r.repl;
 
-    if (k.lru) {
+    if (k.pairs) {
+        *r.repl = pairs_touch(repl, way);
+    } else if (k.lru) {
         if ((repl & 15) == way)
             return; /* already the most recent */
         *r.repl = lru_to_front(repl, lru_more_recent(repl, way), way);
@@ -508,7 +559,11 @@ static ALWAYS_INLINE uint64_t place(struct level *L, struct level_kind k, bool w
     uint32_t way;
 
     L->n.fills++;
-    if (k.lru) {
+    if (k.pairs) {
+        uint64_t word = repl;
+        way = pairs_victim(L, k, r.hints, &word, wide);
+        *r.repl = word;
+    } else if (k.lru) {
         way = (uint32_t)(repl >> lru_shift_of(L, k)) & 15;
         *r.repl = ((repl << 4) & order_mask_of(L, k)) | way;
     } else {
@@ -562,8 +617,14 @@ int sb_cachesim_config_check(const struct sb_cachesim_config *cfg, struct sb_cac
         if (c->associativity < 1 || c->associativity > SB_CACHESIM_MAX_WAYS)
             return problem(p, (int)l, "associativity", "%u ways (want 1 to %d)",
                            c->associativity, SB_CACHESIM_MAX_WAYS);
-        if (c->replacement != SB_REPL_LRU && c->replacement != SB_REPL_PLRU)
+        if (c->replacement != SB_REPL_LRU && c->replacement != SB_REPL_PLRU &&
+            c->replacement != SB_REPL_PAIRS)
             return problem(p, (int)l, "replacement", "unknown replacement policy");
+        if (c->replacement == SB_REPL_PAIRS &&
+            (l == 0 || c->associativity % 2 || c->associativity > PAIRS_MAX_WAYS))
+            return problem(p, (int)l, "replacement", "pairs (the K8 L2's) is for L2 and L3, of "
+                           "an even number of ways up to %u, not %s of %u ways", PAIRS_MAX_WAYS,
+                           sb_cache_level_names[l], c->associativity);
         if (c->inclusion != SB_INCL_NON_INCLUSIVE && c->inclusion != SB_INCL_INCLUSIVE &&
             c->inclusion != SB_INCL_EXCLUSIVE)
             return problem(p, (int)l, "inclusion", "unknown inclusion policy");
@@ -623,7 +684,7 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->order_mask = order_mask_for(L->ways);
     L->lru_shift = lru_shift_for(L->ways);
     L->plru_down = plru_down_for(L->ways);
-    L->mru_known = lru || L->ways <= PLRU_MRU_MAX_WAYS;
+    L->mru_known = lru || (c->replacement == SB_REPL_PLRU && L->ways <= PLRU_MRU_MAX_WAYS);
     plru_masks(L);
     /* page aligned (so a set of 8 tags is one line of the host's caches), and a mapping of its
      * own: from malloc, a sweep that makes and frees models of several sizes grows the heap
@@ -635,7 +696,7 @@ static bool level_init(struct level *L, const struct sb_cachesim_level_config *c
     L->mem_bytes = bytes;
     L->set0 = L->mem;
     for (uint64_t set = 0; set < L->sets; set++)
-        set_clear(L, lru, set);
+        set_clear(L, c->replacement, set);
     return true;
 }
 
@@ -647,7 +708,7 @@ static bool shape_fits(const struct shape *own, const struct sb_cachesim_config 
     if (own->nlevels != c->nlevels || own->prefetch != c->prefetch || own->wide != c->wide)
         return false;
     for (unsigned l = 0; l < own->nlevels; l++)
-        if (own->level[l].lru != c->level[l].lru ||
+        if (own->level[l].lru != c->level[l].lru || own->level[l].pairs != c->level[l].pairs ||
             own->level[l].inclusion != c->level[l].inclusion ||
             (c->level[l].ways && c->level[l].ways != cfg->level[l].associativity))
             return false;
@@ -662,6 +723,7 @@ static void shape_init(struct sb_cachesim *s, const struct sb_cachesim_config *c
     s->shape.prefetch = cfg->prefetch;
     for (unsigned l = 0; l < cfg->nlevels; l++) {
         s->shape.level[l].lru = cfg->level[l].replacement == SB_REPL_LRU;
+        s->shape.level[l].pairs = cfg->level[l].replacement == SB_REPL_PAIRS;
         s->shape.level[l].inclusion = l == 0 ? SB_INCL_NON_INCLUSIVE : cfg->level[l].inclusion;
         s->shape.wide |= cfg->level[l].associativity > NARROW_WAYS;
     }
@@ -1107,7 +1169,7 @@ static ALWAYS_INLINE void access_lines_as(struct sb_cachesim *s, uint64_t first,
                                           const bool wide, const unsigned ways)
 {
     struct level *L1 = &s->level[0];
-    const struct level_kind k = {lru, SB_INCL_NON_INCLUSIVE, ways};
+    const struct level_kind k = {lru, SB_INCL_NON_INCLUSIVE, ways, false};
     const uint16_t *p, *end = entries + n;
     const uint64_t first_tag = TAG_OF(first, 0);
     /* the fields the loop reads, in locals: the stores to the tags may alias any field */

@@ -34,6 +34,10 @@
 enum sb_replacement {
     SB_REPL_LRU,  /* true least-recently-used */
     SB_REPL_PLRU, /* tree pseudo-LRU (power-of-two associativity) */
+    SB_REPL_PAIRS, /* the AMD K8 L2's: LRU over pairs of ways, then a random one of the least
+                      recent pair (Hennessy and Patterson 4th ed. 5.6); the random choice a
+                      seeded per-set generator, so counts are exact and slices add up; L2 and
+                      L3 only, an even number of ways, at most 16 */
 };
 
 /* How a level relates to the levels above it (closer to the core); ignored for L1d. */
@@ -44,7 +48,7 @@ enum sb_inclusion {
                               moves the line up and out (AMD K8/K10 L2, Zen L3) */
 };
 
-extern const char *const sb_replacement_names[]; /* "lru", "plru" */
+extern const char *const sb_replacement_names[]; /* "lru", "plru", "pairs" */
 extern const char *const sb_inclusion_names[];   /* "non-inclusive", "inclusive", "exclusive" */
 extern const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS]; /* "L1d", "L2", "L3" */
 

@@ -117,6 +117,41 @@ static void test_plru_one_set(void **state)
     sb_cachesim_destroy(s);
 }
 
+/* The K8 L2's replacement (pairs): an L2 of one set of 4 ways (pairs {0,1} and {2,3}) under a
+ * one-line L1d, non-inclusive; the pairs in LRU order, a random way of the least recent pair,
+ * from the set's xorshift32 seeded 0x9e3779b9, whose first low bits are 1, 0, 0. Reads
+ * A B C D A E F B G (every read misses L1d, which holds one line):
+ *   A B C D  fill the free ways 0..3 in order              pairs [1 0]
+ *   A        L2 hit (way 0)                                 pairs [0 1]
+ *   E        miss: least recent pair 1, bit 1: way 3, evicts D   [1 0]
+ *   F        miss: least recent pair 0, bit 0: way 0, evicts A   [0 1]
+ *   B        L2 hit (way 1)                                 pairs [0 1]
+ *   G        miss: least recent pair 1, bit 0: way 2, evicts C   [1 0]
+ * L2: hits 2, misses 7, fills 7; it ends holding F B G E. */
+static void test_pairs_one_set(void **state)
+{
+    struct sb_cachesim_config cfg = {2, {level(LINE, 1, SB_REPL_LRU, 0),
+                                         level(4 * LINE, 4, SB_REPL_PAIRS,
+                                               SB_INCL_NON_INCLUSIVE)}, 0, false};
+    struct sb_cachesim *s = make(&cfg);
+    struct sb_cachesim_counts n;
+
+    (void)state;
+    rd(s, A), rd(s, B), rd(s, C), rd(s, D), rd(s, A), rd(s, E);
+    assert_false(in(s, 1, D));
+    assert_true(in(s, 1, A) && in(s, 1, B) && in(s, 1, C) && in(s, 1, E));
+    rd(s, F);
+    assert_false(in(s, 1, A));
+    rd(s, B), rd(s, G);
+    assert_false(in(s, 1, C));
+    assert_true(in(s, 1, F) && in(s, 1, B) && in(s, 1, G) && in(s, 1, E));
+    n = counts(s);
+    assert_int_equal(n.level[1].hits, 2);
+    assert_int_equal(n.level[1].misses, 7);
+    assert_int_equal(n.level[1].fills, 7);
+    sb_cachesim_destroy(s);
+}
+
 /* Two sets of 2 ways: even lines go to set 0, odd to set 1 (power-of-two sets: line & 1).
  * Reads A C E (set 0: E evicts A) and B (set 1, untouched by the others). */
 static void test_sets_are_independent(void **state)
@@ -604,6 +639,13 @@ static void test_config_checks(void **state)
     c = good, c.level[1].replacement = SB_REPL_LRU, c.level[1].associativity = 32,
     c.level[1].size = 2 << 20;
     expect_problem(c, 1, "replacement", "lru keeps at most 16 ways in order, not 32");
+    c = good, c.level[1].replacement = SB_REPL_PAIRS;
+    assert_int_equal(sb_cachesim_config_check(&c, &p), SB_OK);
+    c = good, c.level[0].replacement = SB_REPL_PAIRS;
+    expect_problem(c, 0, "replacement", "pairs (the K8 L2's) is for L2 and L3");
+    c = good, c.level[1].replacement = SB_REPL_PAIRS, c.level[1].associativity = 32,
+    c.level[1].size = 2 << 20;
+    expect_problem(c, 1, "replacement", "up to 16, not L2 of 32 ways");
 }
 
 /* The state of a set is one word of replacement state, one hint byte per way rounded up to 16
@@ -652,6 +694,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lru_one_set),
         cmocka_unit_test(test_plru_one_set),
+        cmocka_unit_test(test_pairs_one_set),
         cmocka_unit_test(test_sets_are_independent),
         cmocka_unit_test(test_write_back_write_allocate),
         cmocka_unit_test(test_non_inclusive),

@@ -533,7 +533,7 @@ static void test_bad_machine_files(void **state)
     expect_bad(GOOD_HEAD "[L1d]\nsize = 32K\nline_size = 48\nassociativity = 8\n" GOOD_L2,
                "bad.ini:7: line_size: 48 does not divide the 8KB page");
     expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "replacement = fifo\n",
-               "bad.ini:13: replacement: \"fifo\" is not a replacement policy (known: lru, plru)");
+               "bad.ini:13: replacement: \"fifo\" is not a replacement policy (known: lru, plru, pairs)");
     expect_bad(GOOD_HEAD GOOD_L1 GOOD_L2 "inclusion = mostly\n",
                "bad.ini:13: inclusion: \"mostly\" is not an inclusion policy");
     expect_bad(GOOD_HEAD "[L1d]\nsize = 2M\nline_size = 64\nassociativity = 8\n" GOOD_L2
