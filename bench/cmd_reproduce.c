@@ -20,10 +20,13 @@
 #include "plan/plan.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "reproduce_emulation.h"
+#include "reproduce_search.h"
 #include "run_args.h"
 #include "runner/runner.h"
 #include "setup.h"
 #include "vocab/vocab.h"
+#include "cachesim/cachesim.h"
 
 #define MAX_EXPERIMENTS 64
 /* What all the rounds of a reproduction may take (repetitions = auto): time_budget, else these. */
@@ -35,9 +38,22 @@ struct reproduction {
     int n;
     struct sb_setup setups[MAX_EXPERIMENTS]; /* each experiment read and planned */
     bool pg;   /* --pg: also on a live PostgreSQL server */
+    bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
     struct sb_pg_jobs pg_jobs[MAX_EXPERIMENTS], pg_all;
+    /* the thread's slow [0] and fast [1] pools scaled to this host (plan/scaling.h), run in
+     * the same rounds; scaled_why says why an experiment has none */
+    struct sb_scaled_pool scaled[MAX_EXPERIMENTS][2];
+    bool has_scaled[MAX_EXPERIMENTS];
+    char scaled_why[MAX_EXPERIMENTS][256];
+    /* what each experiment was read from, and the sets applied (the emulation reads them
+     * again) */
+    char paths[MAX_EXPERIMENTS][1024];
+    const char *sets[5 + 256];
+    int nsets;
+    json_t *emulations[MAX_EXPERIMENTS]; /* each experiment's emulation block */
+    struct sb_machine_factors factors;    /* the core factor each machine was calibrated to */
 };
 
 /* The experiments that carry a [thread] section, by name, from the first configs directory
@@ -172,6 +188,164 @@ static int check_thread_placements(const struct reproduction *r, int i, struct s
     return SB_OK;
 }
 
+/* A thread placement "clock 16MB" as its policy and its pool (only policies whose footprint is
+ * the pool are scaled); false otherwise. */
+static bool placement_pool(const char *placement, uint64_t *bytes)
+{
+    char policy[32], size[32];
+    const struct sb_policy *p;
+
+    if (sscanf(placement, "%31s %31s", policy, size) != 2 || !sb_parse_size(size, bytes))
+        return false;
+    p = sb_policy_find(policy);
+    return p && sb_policy_footprint(p, *bytes, 0, SB_MACHINE_PAGE) == *bytes;
+}
+
+/* The scaled pools of experiment i, from the thread machine's L2 and this host's L2 and last
+ * level (its topology as planned); false with scaled_why said when there are none. */
+static bool scale_pools(struct reproduction *r, int i, const struct sb_mem_limit *limit)
+{
+    const struct sb_thread *th = &r->setups[i].exp.thread;
+    const struct sb_topology *topo = &r->setups[i].topo;
+    uint64_t host_l2 = topo->cache[SB_L2].size.value, l3 = topo->cache[SB_L3].size.value;
+    uint64_t pools[2], cap = SB_SCALE_SCATTER_CAP;
+    struct sb_machine m;
+    struct sb_error err = {0};
+    char *why = r->scaled_why[i];
+    const char *placements[2] = {th->slow, th->fast};
+
+    if (!th->present || !th->machine[0] || !th->slow[0] || !th->fast[0]) {
+        snprintf(why, sizeof r->scaled_why[0], "the [thread] section names no machine, or no "
+                 "slow and fast placements");
+        return false;
+    }
+    if (!host_l2) {
+        snprintf(why, sizeof r->scaled_why[0], "this host's L2 size is unknown");
+        return false;
+    }
+    if (sb_machine_load(th->machine, &m, &err) != SB_OK || m.config.nlevels < 2) {
+        snprintf(why, sizeof r->scaled_why[0], "machine %s: %s", th->machine,
+                 err.msg[0] ? err.msg : "no L2");
+        return false;
+    }
+    for (int k = 0; k < 2; k++)
+        if (!placement_pool(placements[k], &pools[k])) {
+            snprintf(why, sizeof r->scaled_why[0], "%s: not a pool size to scale",
+                     placements[k]);
+            return false;
+        }
+    if (limit->bytes > 0 && limit->bytes / 4 < cap)
+        cap = limit->bytes / 4;
+    for (int k = 0; k < 2; k++)
+        sb_scale_pool(pools[k], m.config.level[1].size, k == 0, host_l2, l3 ? l3 : host_l2,
+                      l3 ? "L3" : "L2", cap, SB_MACHINE_PAGE, &r->scaled[i][k]);
+    return true;
+}
+
+/* --quick: the runs only the scaled column needs are timed without the cache model's replay
+ * (counters = none): the replay of a scattered pool is most of their time outside the rounds,
+ * and the scaled column shows MB/s only. */
+static void uncount_scaled(struct reproduction *r, int i)
+{
+    struct sb_plan *plan = &r->setups[i].plan;
+    const struct sb_thread *th = &r->setups[i].exp.thread;
+
+    for (size_t j = 0; j < plan->nruns; j++) {
+        struct sb_run_params *run = &plan->runs[j];
+        char size[32], name[64];
+        bool scaled = false;
+        sb_format_size(sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
+                                           run->page_size), size, sizeof size);
+        snprintf(name, sizeof name, "%s %s", run->policy->name, size);
+        for (int k = 0; k < 2; k++) {
+            char here[64];
+            snprintf(here, sizeof here, "clock %s",
+                     sb_format_size(r->scaled[i][k].bytes, size, sizeof size));
+            scaled |= strcmp(name, here) == 0;
+        }
+        if (scaled && strcmp(name, th->slow) != 0 && strcmp(name, th->fast) != 0)
+            run->counters = sb_counter_backend_find("none");
+    }
+}
+
+/* bytes (whole KB) as a size the keys read back exactly: 1G, 16M or 680K. */
+static const char *size_word(uint64_t bytes, char *buf, size_t len)
+{
+    if (bytes % (1ull << 30) == 0)
+        snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
+    else if (bytes % (1ull << 20) == 0)
+        snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
+    else
+        snprintf(buf, len, "%lluK", (unsigned long long)(bytes >> 10));
+    return buf;
+}
+
+/* Experiment i's pool list with its scaled pools added (those not already in it), planned
+ * again: the scaled runs are timed in the same rounds as the thread's sizes. */
+static int add_scaled_runs(struct reproduction *r, int i, const struct sb_mem_limit *limit,
+                           struct sb_error *err)
+{
+    struct sb_setup *s = &r->setups[i];
+    const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
+    char set[2048] = "pool_size=", word[32];
+    size_t used = strlen(set);
+    bool added = false;
+
+    if (!(r->has_scaled[i] = scale_pools(r, i, limit)))
+        return SB_OK;
+    for (int v = 0; v < pool->nvalues; v++)
+        used += (size_t)snprintf(set + used, sizeof set - used, "%s%s", v ? "," : "",
+                                 pool->values[v]);
+    for (int k = 0; k < 2; k++) {
+        bool known = false;
+        for (int v = 0; v < pool->nvalues; v++)
+            known |= pool->numbers[v] == r->scaled[i][k].bytes;
+        if (k == 1 && r->scaled[i][1].bytes == r->scaled[i][0].bytes)
+            known = true;
+        if (!known && used < sizeof set)
+            used += (size_t)snprintf(set + used, sizeof set - used, ",%s",
+                                     size_word(r->scaled[i][k].bytes, word, sizeof word));
+        added |= !known;
+    }
+    if (!added)
+        return SB_OK;
+    sb_plan_free(&s->plan);
+    memset(&s->plan, 0, sizeof s->plan);
+    if (used >= sizeof set)
+        return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones",
+                       r->names[i]);
+    int status = sb_experiment_set(&s->exp, set, err);
+    if (status == SB_OK)
+        status = sb_setup_plan(s, limit, err);
+    if (status == SB_OK && r->quick)
+        uncount_scaled(r, i);
+    return status;
+}
+
+/* The report's thread.scaled block of experiment i: each scaled placement and how, or why
+ * there is none. */
+static json_t *scaled_json(const struct reproduction *r, int i)
+{
+    const char *roles[2] = {"slow", "fast"};
+    const struct sb_thread *th = &r->setups[i].exp.thread;
+    json_t *block;
+
+    if (!r->has_scaled[i])
+        return json_pack("{s:b, s:s}", "available", 0, "why", r->scaled_why[i]);
+    block = json_pack("{s:b, s:s}", "available", 1, "why", "");
+    for (int k = 0; k < 2; k++) {
+        const struct sb_scaled_pool *sp = &r->scaled[i][k];
+        char size[32], placement[64];
+        snprintf(placement, sizeof placement, "clock %s",
+                 sb_format_size(sp->bytes, size, sizeof size));
+        json_object_set_new(block, roles[k], json_pack(
+            "{s:s, s:s, s:I, s:f, s:b, s:b, s:s}", "thread", k ? th->fast : th->slow,
+            "here", placement, "bytes", (json_int_t)sp->bytes, "ratio_to_l2", sp->ratio,
+            "scattered", sp->scattered, "beyond_llc", sp->beyond_llc, "how", sp->how));
+    }
+    return block;
+}
+
 /* Reads and plans every experiment before running any, so bad input stops everything: each
  * file, then repetitions=auto, --quick's sets, the cache model's counters when built, and the
  * command line's --set, in that order. */
@@ -186,6 +360,7 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     int nall = 0, status = SB_OK;
     struct sb_mem_limit limit;
 
+    r->quick = quick;
     all_sets[nall++] = "repetitions=auto";
     for (size_t q = 0; quick && q < sizeof quick_sets / sizeof *quick_sets; q++)
         all_sets[nall++] = quick_sets[q];
@@ -195,15 +370,20 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
         all_sets[nall++] = sets[s];
     sb_mem_limit_read(&limit, "", "");
     for (int i = 0; i < r->n && status == SB_OK; i++) {
-        char path[1024];
-        status = sb_configs_find("experiments", r->names[i], path, sizeof path, err);
+        char *path = r->paths[i];
+        status = sb_configs_find("experiments", r->names[i], path, sizeof r->paths[0], err);
         if (status == SB_OK)
             status = sb_setup_read(&r->setups[i], path, all_sets, nall, err);
         if (status == SB_OK)
             status = sb_setup_plan(&r->setups[i], &limit, err);
         if (status == SB_OK)
+            status = add_scaled_runs(r, i, &limit, err);
+        if (status == SB_OK)
             status = check_thread_placements(r, i, err);
     }
+    memcpy(r->sets, all_sets, sizeof all_sets[0] * (size_t)nall);
+    r->nsets = nall;
+    r->quick = quick;
     r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
     if (status == SB_OK && r->n > 0 &&
         strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
@@ -302,6 +482,36 @@ static double outside_rounds(const json_t *report)
     return all > rounds ? all - rounds : 0.0;
 }
 
+/* Experiment i's thread machine emulated (its prediction and the attribution), once: when its
+ * plan names no calibration of its own, an experiment that calibrates the same machine is
+ * emulated first, so that i can borrow its machine's core factor (one per machine). */
+static int emulate(struct reproduction *r, int i, struct sb_error *err)
+{
+    const struct sb_setup *s = &r->setups[i];
+    int status = SB_OK;
+    json_t *holder;
+
+    if (r->emulations[i])
+        return SB_OK;
+    for (int j = 0; j < r->n && status == SB_OK && !s->plan.calibration.present; j++)
+        if (j != i && r->setups[j].plan.calibration.present &&
+            strcmp(r->setups[j].exp.thread.machine, s->exp.thread.machine) == 0)
+            status = emulate(r, j, err);
+    if (status != SB_OK)
+        return status;
+    if (!(holder = json_object()))
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    json_object_set_new(holder, "thread", sb_thread_json(&s->exp.thread));
+    if (s->exp.thread.machine[0])
+        fprintf(stderr, "scanbench: emulating %s for %s\n", s->exp.thread.machine, r->names[i]);
+    status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, &r->factors,
+                                  holder, err);
+    if (status == SB_OK)
+        r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
+    json_decref(holder);
+    return status;
+}
+
 /* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
  * runs, the analysis and the verdict. The report is set even when it fails. */
 static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
@@ -317,7 +527,15 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     if (!report)
         return sb_fail(err, SB_ERR_RUN, "cannot build the report");
     json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
+    json_object_set_new(json_object_get(report, "thread"), "scaled", scaled_json(r, i));
     status = sb_runner_run(&s->plan, report, true, err);
+    /* the thread's machine emulated: once, as it has no noise to show twice */
+    if (status == SB_OK && pass == 0)
+        status = emulate(r, i, err);
+    if (pass == 0 && r->emulations[i])
+        json_object_set(report, "emulation", r->emulations[i]);
+    if (status == SB_OK && json_object_get(report, "thread"))
+        json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
     if (status == SB_OK && session && pass == 0)
         status = add_pg_runs(r, i, session, report, err);
     json_object_set_new(report, "analysis", sb_analysis_build(report));
@@ -507,6 +725,7 @@ out:
     for (int i = 0; i < MAX_EXPERIMENTS; i++) {
         sb_setup_free(&r.setups[i]);
         sb_pg_jobs_free(&r.pg_jobs[i]);
+        json_decref(r.emulations[i]);
     }
     sb_pg_jobs_free(&r.pg_all);
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */

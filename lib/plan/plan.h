@@ -13,6 +13,7 @@
 #include "counters/counters.h"
 #include "host/host.h"
 #include "plan/experiment.h"
+#include "plan/scaling.h"
 #include "vocab/vocab.h"
 
 struct sb_machine; /* cachesim.h */

@@ -98,12 +98,72 @@ static void derived_cell(FILE *out, const json_t *derived, const char *key, cons
  * ops) and the pieces of the report every part reads. */
 struct layout {
     const json_t *report, *runs, *thread, *verdict;
+    const json_t *scaled;    /* thread.scaled: the thread's pair scaled to this host */
+    const json_t *emulation; /* the emulated thread machine's predictions (emulation.h) */
     char placements[MAX_PLACEMENTS][64];
     const char *ops[8];
     int np, nops;
     uint64_t l2;
     bool pg, any_counters;
 };
+
+/* The scaled placement of a thread placement (its slow or fast), or NULL. */
+static const char *scaled_of(const struct layout *t, const char *placement)
+{
+    const char *roles[2] = {"slow", "fast"};
+
+    if (!json_is_true(json_object_get(t->scaled, "available")))
+        return NULL;
+    for (int k = 0; k < 2; k++) {
+        const json_t *s = json_object_get(t->scaled, roles[k]);
+        if (strcmp(text(json_object_get(s, "thread")), placement) == 0)
+            return text(json_object_get(s, "here"));
+    }
+    return NULL;
+}
+
+/* Whether placement is run only as a scaled one (its figures go in the scaled column of the
+ * thread placement it scales, not on a row of its own). */
+static bool scaled_only(const struct layout *t, const char *placement)
+{
+    const char *roles[2] = {"slow", "fast"};
+
+    if (!json_is_true(json_object_get(t->scaled, "available")))
+        return false;
+    if (strcmp(text(json_object_get(t->thread, "slow")), placement) == 0 ||
+        strcmp(text(json_object_get(t->thread, "fast")), placement) == 0)
+        return false;
+    for (int k = 0; k < 2; k++)
+        if (strcmp(text(json_object_get(json_object_get(t->scaled, roles[k]), "here")),
+                   placement) == 0)
+            return true;
+    return false;
+}
+
+/* The emulated machine's predicted MB/s of op at placement (emulation.runs), or NULL. */
+static const json_t *predicted_mbps(const struct layout *t, const char *op, const char *placement)
+{
+    size_t i;
+    const json_t *p;
+
+    json_array_foreach(json_object_get(t->emulation, "runs"), i, p)
+        if (strcmp(text(json_object_get(p, "op")), op) == 0 &&
+            strcmp(text(json_object_get(p, "placement")), placement) == 0)
+            return json_object_get(p, "mbps");
+    return NULL;
+}
+
+/* The predicted column's cell: the prediction, "n/p" (not predicted: said below the table). */
+static void predicted_cell(FILE *out, const struct layout *t, const char *op,
+                           const char *placement)
+{
+    const json_t *v = predicted_mbps(t, op, placement);
+
+    if (json_is_number(v))
+        fprintf(out, " %9.0f", json_number_value(v));
+    else
+        fprintf(out, " %9s", "n/p");
+}
 
 static void collect_layout(const json_t *report, struct layout *t)
 {
@@ -115,6 +175,8 @@ static void collect_layout(const json_t *report, struct layout *t)
     t->runs = json_object_get(report, "runs");
     t->thread = json_object_get(report, "thread");
     t->verdict = json_object_get(report, "verdict");
+    t->scaled = json_object_get(t->thread, "scaled");
+    t->emulation = json_object_get(report, "emulation");
     t->l2 = sb_report_cache_size(report, "L2");
     t->pg = json_is_object(json_object_get(report, "postgresql"));
     json_array_foreach(t->runs, i, run) {
@@ -124,7 +186,7 @@ static void collect_layout(const json_t *report, struct layout *t)
         sb_run_placement(run, p, sizeof p);
         for (k = 0; k < t->np && strcmp(t->placements[k], p) != 0; k++)
             ;
-        if (k == t->np && t->np < MAX_PLACEMENTS)
+        if (k == t->np && t->np < MAX_PLACEMENTS && !scaled_only(t, p))
             snprintf(t->placements[t->np++], sizeof t->placements[0], "%s", p);
         for (k = 0; k < t->nops && strcmp(t->ops[k], op) != 0; k++)
             ;
@@ -154,18 +216,19 @@ static void heading(FILE *out, const struct layout *t)
             l3 ? sb_format_size(l3, c, sizeof c) : "unknown");
 }
 
-/* The two heading lines: the ops' labels, then thread/here(/postgresql) under each. */
+/* The two heading lines: the ops' labels, then thread/predicted/here/scaled(/postgresql)
+ * under each. */
 static void column_heads(FILE *out, const struct layout *t)
 {
     fprintf(out, "%-26s", "placement");
     for (int k = 0; k < t->nops; k++) {
         const struct sb_op *o = sb_op_find(t->ops[k]);
-        fprintf(out, t->pg ? " | %-34s" : " | %-21s", o ? o->label : t->ops[k]);
+        fprintf(out, t->pg ? " | %-54s" : " | %-41s", o ? o->label : t->ops[k]);
     }
     fprintf(out, "\n%-26s", "");
     for (int k = 0; k < t->nops; k++)
-        fprintf(out, t->pg ? " | %9s %9s %-12s " : " | %9s %9s  ", "thread", "here",
-                "postgresql");
+        fprintf(out, t->pg ? " | %9s %9s %9s %9s %-12s " : " | %9s %9s %9s %9s  ", "thread",
+                "predicted", "here", "scaled", "postgresql");
     fprintf(out, "\n");
 }
 
@@ -188,8 +251,12 @@ static void placement_row(FILE *out, const struct layout *t, int p)
     for (int k = 0; k < t->nops; k++) {
         const json_t *r = sb_find_run(t->runs, t->ops[k], placement);
         fprintf(out, " |");
+        const char *scaled = scaled_of(t, placement);
+        const json_t *rs = scaled ? sb_find_run(t->runs, t->ops[k], scaled) : NULL;
         cell(out, json_object_get(sb_find_thread_figure(t->thread, t->ops[k], placement), "mbps"));
+        predicted_cell(out, t, t->ops[k], placement);
         cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
+        cell(out, rs ? json_object_get(json_object_get(rs, "mbps"), "median") : NULL);
         if (t->pg)
             pg_cell(out, pg_run_for(t->report, r));
         fprintf(out, "  ");
@@ -211,34 +278,56 @@ static void pg_ratio_cell(FILE *out, const struct layout *t, const char *op)
         fprintf(out, " %6s      ", "-");
 }
 
-/* The fast/slow row: per op the thread's ratio, this host's with its call's mark and, with
- * --pg, the server's (the last comparison of an op stands). */
+/* The entry of list (an array of objects) whose "op" is op (the last one), or NULL. */
+static const json_t *entry_for_op(const json_t *list, const char *op)
+{
+    const json_t *found = NULL, *v;
+    size_t i;
+
+    json_array_foreach(list, i, v)
+        if (strcmp(text(json_object_get(v, "op")), op) == 0)
+            found = v;
+    return found;
+}
+
+/* A ratio of key in v with its call's mark (none: a blank). */
+static void ratio_cell(FILE *out, const json_t *v, const char *key, bool mark)
+{
+    const json_t *r = json_object_get(v, key);
+
+    if (json_is_number(r))
+        fprintf(out, mark ? " %8.2f%c" : " %9.2f", json_number_value(r),
+                call_mark(text(json_object_get(v, "call"))));
+    else
+        fprintf(out, mark ? " %8s%c" : " %9s", "-", ' ');
+}
+
+/* The fast/slow row: per op the thread's ratio, the emulated machine's predicted one, this
+ * host's with its call's mark, the scaled pair's with its own and, with --pg, the server's. */
 static void ratio_row(FILE *out, const struct layout *t)
 {
     const json_t *comparisons = json_object_get(t->verdict, "comparisons");
 
     fprintf(out, "%-26s", "fast/slow");
     for (int k = 0; k < t->nops; k++) {
-        const json_t *cmp = NULL, *v;
-        size_t i;
-        json_array_foreach(comparisons, i, v)
-            if (strcmp(text(json_object_get(v, "op")), t->ops[k]) == 0)
-                cmp = v;
+        const json_t *cmp = entry_for_op(comparisons, t->ops[k]), *pred;
         if (!cmp) {
-            fprintf(out, t->pg ? " | %34s" : " | %21s", "");
+            fprintf(out, t->pg ? " | %54s" : " | %41s", "");
             continue;
         }
-        if (json_is_number(json_object_get(cmp, "ratio_thread")))
-            fprintf(out, " | %9.2f", json_number_value(json_object_get(cmp, "ratio_thread")));
-        else
-            fprintf(out, " | %9s", "-");
-        if (json_is_number(json_object_get(cmp, "ratio_here")))
-            fprintf(out, " %9.2f %c", json_number_value(json_object_get(cmp, "ratio_here")),
-                    call_mark(text(json_object_get(cmp, "call"))));
-        else
-            fprintf(out, " %9s %c", "-", call_mark(text(json_object_get(cmp, "call"))));
+        fprintf(out, " |");
+        ratio_cell(out, cmp, "ratio_thread", false);
+        pred = entry_for_op(json_object_get(t->emulation, "pairs"), t->ops[k]);
+        ratio_cell(out, strcmp(text(json_object_get(pred, "basis")), "predicted") == 0 ? pred
+                                                                                       : NULL,
+                   "ratio_predicted", false);
+        ratio_cell(out, cmp, "ratio_here", true);
+        ratio_cell(out, entry_for_op(json_object_get(t->verdict, "scaled"), t->ops[k]),
+                   "ratio_here", true);
         if (t->pg)
             pg_ratio_cell(out, t, t->ops[k]);
+        else
+            fprintf(out, "  ");
     }
     fprintf(out, "\n");
 }
@@ -264,6 +353,158 @@ static void legend(FILE *out, const struct layout *t)
                 text(json_object_get(json_object_get(block, "server"), "server_version")),
                 *text(json_object_get(block, "notes")) ? " Note: " : "",
                 text(json_object_get(block, "notes")));
+    }
+}
+
+/* How the scaled column's placements were scaled, or why there is none. */
+static void scaled_lines(FILE *out, const struct layout *t)
+{
+    const char *roles[2] = {"slow", "fast"};
+
+    if (!json_is_object(t->scaled))
+        return;
+    if (!json_is_true(json_object_get(t->scaled, "available"))) {
+        fprintf(out, "scaled = none: %s\n", text(json_object_get(t->scaled, "why")));
+        return;
+    }
+    fprintf(out, "scaled = this host measured at the thread's sizes scaled to this host, in the "
+                 "same rounds (its ratio paired by round as here's):\n");
+    for (int k = 0; k < 2; k++) {
+        const json_t *s = json_object_get(t->scaled, roles[k]);
+        fprintf(out, "  %s %s -> %s: %s\n", roles[k], text(json_object_get(s, "thread")),
+                text(json_object_get(s, "here")), text(json_object_get(s, "how")));
+    }
+}
+
+/* Each prediction against each thread figure (the calibration one marked), and the emulated
+ * machine's calls on the slow/fast pairs. */
+static void prediction_lines(FILE *out, const struct layout *t)
+{
+    const json_t *e = t->emulation, *v;
+    const char *machine = text(json_object_get(e, "machine"));
+    size_t i;
+
+    if (!json_is_true(json_object_get(e, "available"))) {
+        fprintf(out, "predicted = not predicted: %s\n", json_is_object(e)
+                ? text(json_object_get(e, "why")) : "no emulation of the thread's machine in "
+                                                     "this report");
+        return;
+    }
+    if (*text(json_object_get(e, "why")))
+        fprintf(out, "predicted: some runs not predicted: %s\n", text(json_object_get(e, "why")));
+    if (json_is_object(json_object_get(e, "calibration_borrowed")))
+        fprintf(out, "predicted with the core factor %.4g of %s's calibration (one per "
+                     "machine)\n",
+                json_number_value(json_object_get(json_object_get(e, "calibration_borrowed"),
+                                                  "factor")),
+                text(json_object_get(json_object_get(e, "calibration_borrowed"),
+                                     "experiment")));
+    fprintf(out, "predicted = PREDICTED MB/s of the emulated %s (its cache model and costs, at "
+                 "the thread's sizes)%s%s:\n", machine,
+            json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
+            text(json_object_get(e, "calibration")));
+    json_array_foreach(json_object_get(e, "errors"), i, v) {
+        const json_t *pred = json_object_get(v, "predicted_mbps");
+        fprintf(out, "  %-24s thread %6.0f MB/s, predicted ",
+                text(json_object_get(v, "figure")),
+                json_number_value(json_object_get(v, "thread_mbps")));
+        if (!json_is_number(pred))
+            fprintf(out, "%6s: not predicted\n", "-");
+        else if (json_is_true(json_object_get(v, "calibration")))
+            fprintf(out, "%6.0f: the calibration figure (fitted, not a prediction)\n",
+                    json_number_value(pred));
+        else
+            fprintf(out, "%6.0f: error %+.1f%%\n", json_number_value(pred),
+                    100.0 * json_number_value(json_object_get(v, "error")));
+    }
+    json_array_foreach(json_object_get(e, "pairs"), i, v) {
+        const struct sb_op *o = sb_op_find(text(json_object_get(v, "op")));
+        const json_t *tr = json_object_get(v, "ratio_thread");
+        if (strcmp(text(json_object_get(v, "basis")), "predicted") != 0)
+            continue;
+        fprintf(out, "  emulated %s, %s: %s predicted %.2fx %s (PREDICTED, no interval: called "
+                     "beyond %.0f%%): %s", machine, o ? o->label : "",
+                text(json_object_get(v, "fast")),
+                json_number_value(json_object_get(v, "ratio_predicted")),
+                text(json_object_get(v, "slow")),
+                100.0 * json_number_value(json_object_get(e, "delta")),
+                text(json_object_get(v, "call")));
+        if (json_is_number(tr))
+            fprintf(out, "; the thread saw %.2fx", json_number_value(tr));
+        fprintf(out, ".\n");
+    }
+}
+
+/* Per slow/fast pair, how much of the emulated machine's predicted ratio each mechanism
+ * accounts for (emulation.h), and the mechanisms with no row, with why. */
+static void attribution_lines(FILE *out, const struct layout *t)
+{
+    const json_t *pair, *row;
+    const char *basis;
+    bool full;
+    size_t i, j;
+
+    if (!json_array_size(json_object_get(t->emulation, "pairs")))
+        return;
+    basis = text(json_object_get(json_array_get(json_object_get(t->emulation, "pairs"), 0),
+                                 "basis"));
+    full = strcmp(basis, "predicted") == 0;
+    fprintf(out, "\nattribution (emulated %s, PREDICTED%s%s): each mechanism switched off in "
+                 "turn; share = (ln all - ln off) / ln all of the predicted fast/slow\n",
+            text(json_object_get(t->emulation, "machine")), full ? "" : "; ", full ? "" : basis);
+    fprintf(out, "  %-8s %-16s %9s %9s %7s\n", "op", "mechanism", "all", "off", "share");
+    json_array_foreach(json_object_get(t->emulation, "pairs"), i, pair) {
+        json_array_foreach(json_object_get(pair, "attribution"), j, row) {
+            const json_t *off = json_object_get(row, "ratio_off");
+            const json_t *share = json_object_get(row, "share");
+            fprintf(out, "  %-8s %-16s %9.3f", text(json_object_get(pair, "op")),
+                    text(json_object_get(row, "mechanism")),
+                    json_number_value(json_object_get(pair, "ratio_predicted")));
+            if (json_is_number(off))
+                fprintf(out, " %9.3f", json_number_value(off));
+            else
+                fprintf(out, " %9s", "-");
+            if (json_is_number(share))
+                fprintf(out, " %6.0f%%", 100.0 * json_number_value(share));
+            else
+                fprintf(out, " %7s", "n/a");
+            fprintf(out, "%s%s\n", *text(json_object_get(row, "note")) ? "  " : "",
+                    text(json_object_get(row, "note")));
+        }
+        json_array_foreach(json_object_get(pair, "absent"), j, row)
+            if (i == 0)
+                fprintf(out, "  %-8s %-16s no row: %s\n", "", text(json_object_get(row,
+                                                                               "mechanism")),
+                        text(json_object_get(row, "why")));
+    }
+    json_array_foreach(json_object_get(t->emulation, "switches"), i, row)
+        fprintf(out, "  %s\n", text(row));
+}
+
+/* Mark Kirkwood's "searching for a new buffer": the buffer search's share of this host's time
+ * per run at the thread's placements (measured: the report's buffer_search block). */
+static void search_lines(FILE *out, const struct layout *t)
+{
+    const json_t *b = json_object_get(t->report, "buffer_search"), *v;
+    size_t i;
+
+    if (!json_array_size(json_object_get(b, "runs")))
+        return;
+    fprintf(out, "\nbuffer search (this host, measured: %s):\n",
+            text(json_object_get(b, "method")));
+    json_array_foreach(json_object_get(b, "runs"), i, v) {
+        const json_t *share = json_object_get(v, "share");
+        fprintf(out, "  %-8s %-14s %6.2f visits/page (loop %.2f): %7.2f ns of %7.1f ns per "
+                     "page",
+                text(json_object_get(v, "op")), text(json_object_get(v, "placement")),
+                json_number_value(json_object_get(v, "run_visits_per_page")),
+                json_number_value(json_object_get(v, "loop_visits_per_page")),
+                json_number_value(json_object_get(v, "search_ns_per_page")),
+                json_number_value(json_object_get(v, "scan_ns_per_page")));
+        if (json_is_number(share))
+            fprintf(out, " = %.2f%% of the scan\n", 100.0 * json_number_value(share));
+        else
+            fprintf(out, "\n");
     }
 }
 
@@ -348,6 +589,8 @@ static void verdict_lines(FILE *out, const struct layout *t)
     fprintf(out, "\nverdict:\n");
     json_array_foreach(json_object_get(t->verdict, "comparisons"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
+    json_array_foreach(json_object_get(t->verdict, "scaled"), i, v)
+        fprintf(out, "  %s\n", text(json_object_get(v, "text")));
     json_array_foreach(json_object_get(t->verdict, "knees"), i, v)
         fprintf(out, "  %s\n", text(json_object_get(v, "text")));
     noise_lines(out, t->report);
@@ -365,6 +608,10 @@ void sb_render_reproduction(FILE *out, const json_t *report)
     if (json_array_size(json_object_get(t.verdict, "comparisons")))
         ratio_row(out, &t);
     legend(out, &t);
+    scaled_lines(out, &t);
+    prediction_lines(out, &t);
+    attribution_lines(out, &t);
+    search_lines(out, &t);
     counters_lines(out, &t);
     verdict_lines(out, &t);
 }

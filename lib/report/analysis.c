@@ -120,6 +120,7 @@ static json_t *runs_json(const json_t *runs, size_t nrounds)
 
 struct pair {
     size_t a, b; /* indices into runs: a against b (the ratio a / b) */
+    bool scaled; /* the thread's pair scaled to this host (thread.scaled) */
 };
 
 static size_t index_of(const json_t *runs, const json_t *run)
@@ -145,12 +146,23 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
     if (json_is_object(thread) && !(*slow && *fast))
         return 0; /* a reproduction without a slow/fast pair: its sweep's knee says it all */
     if (*slow && *fast) {
+        const json_t *scaled = json_object_get(thread, "scaled");
+        const char *sslow = text(json_object_get(json_object_get(scaled, "slow"), "here"));
+        const char *sfast = text(json_object_get(json_object_get(scaled, "fast"), "here"));
         for (const struct sb_op *o = sb_ops; o->name && n < max; o++) {
             const json_t *f = sb_find_run(runs, o->name, fast), *s = sb_find_run(runs, o->name,
                                                                                 slow);
             if (f && s)
-                pairs[n++] = (struct pair){index_of(runs, f), index_of(runs, s)};
+                pairs[n++] = (struct pair){index_of(runs, f), index_of(runs, s), false};
         }
+        /* the same pair at this host's scale (reproduce's fourth column), when it differs */
+        if (*sslow && *sfast && (strcmp(sslow, slow) != 0 || strcmp(sfast, fast) != 0))
+            for (const struct sb_op *o = sb_ops; o->name && n < max; o++) {
+                const json_t *f = sb_find_run(runs, o->name, sfast),
+                             *s = sb_find_run(runs, o->name, sslow);
+                if (f && s && f != s)
+                    pairs[n++] = (struct pair){index_of(runs, f), index_of(runs, s), true};
+            }
         return n;
     }
     json_array_foreach(runs, i, run) {
@@ -158,7 +170,7 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
         for (j = 0; j < i && strcmp(text(json_object_get(json_array_get(runs, j), "op")), op); j++)
             ;
         if (j < i && n < max)
-            pairs[n++] = (struct pair){i, j};
+            pairs[n++] = (struct pair){i, j, false};
     }
     return n;
 }
@@ -207,7 +219,8 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
     sb_run_placement(a, pa, sizeof pa);
     sb_run_placement(b, pb, sizeof pb);
     call_text(&e, call, delta, floor, what, sizeof what);
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, s:s}",
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, "
+                     "s:s}", "pair", pr->scaled ? "scaled" : "thread",
                      "op", text(json_object_get(a, "op")), "a", text(json_object_get(a, "name")),
                      "b", text(json_object_get(b, "name")), "a_placement", pa, "b_placement", pb,
                      "ratio", number(e.ratio), "lo", number(e.lo), "hi", number(e.hi),

@@ -21,5 +21,6 @@
 #include "report/reproducible.h"
 #include "report/runs.h"
 #include "report/verdict.h"
+#include "report/emulation.h"
 
 #endif

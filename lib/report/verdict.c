@@ -215,21 +215,54 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
                      evidence, "text", sentence);
 }
 
+/* The thread's pair at this host's scale (thread.scaled): the paired ratio, its call, and the
+ * two placements, in one sentence. */
+static json_t *scaled_comparison(const json_t *cmp)
+{
+    const struct sb_op *o = sb_op_find(text(json_object_get(cmp, "op")));
+    const char *fast = text(json_object_get(cmp, "a_placement"));
+    const char *slow = text(json_object_get(cmp, "b_placement"));
+    char sentence[512], here[96] = "n/a";
+
+    if (json_is_number(json_object_get(cmp, "ratio")))
+        snprintf(here, sizeof here, "%.2fx [%.2f, %.2f]",
+                 json_number_value(json_object_get(cmp, "ratio")),
+                 json_number_value(json_object_get(cmp, "lo")),
+                 json_number_value(json_object_get(cmp, "hi")));
+    snprintf(sentence, sizeof sentence, "%s, scaled to this host: %s ran %s %s: %s.",
+             o ? o->label : text(json_object_get(cmp, "op")), fast, here, slow,
+             text(json_object_get(cmp, "text")));
+    return json_pack("{s:O, s:s, s:s, s:O*, s:O*, s:O*, s:O*, s:s}", "op",
+                     json_object_get(cmp, "op"), "fast", fast, "slow", slow, "ratio_here",
+                     json_object_get(cmp, "ratio"), "lo", json_object_get(cmp, "lo"), "hi",
+                     json_object_get(cmp, "hi"), "call", json_object_get(cmp, "call"), "text",
+                     sentence);
+}
+
 json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
 {
-    json_t *list = json_array(), *cmp;
+    json_t *list = json_array(), *scaled = json_array(), *cmp, *verdict;
     int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive or withheld */
     size_t i;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
         const char *call = text(json_object_get(cmp, "call"));
+        if (strcmp(text(json_object_get(cmp, "pair")), "scaled") == 0) {
+            json_array_append_new(scaled, scaled_comparison(cmp));
+            continue;
+        }
         tally[strcmp(call, "faster") == 0 ? 0 : strcmp(call, "same") == 0 ? 1
               : strcmp(call, "slower") == 0 ? 2 : 3]++;
         json_array_append_new(list, comparison(report, cmp));
     }
-    return json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i}", "comparisons", list, "knees",
-                     json_object_get(analysis, "knees"), "noise",
-                     json_object_get(analysis, "noise"), "compared", (int)json_array_size(list),
-                     "confined_faster", tally[0], "same", tally[1], "confined_slower", tally[2],
-                     "undecided", tally[3]);
+    verdict = json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i}", "comparisons", list,
+                        "knees", json_object_get(analysis, "knees"), "noise",
+                        json_object_get(analysis, "noise"), "compared",
+                        (int)json_array_size(list), "confined_faster", tally[0], "same",
+                        tally[1], "confined_slower", tally[2], "undecided", tally[3]);
+    if (verdict && json_array_size(scaled))
+        json_object_set_new(verdict, "scaled", scaled);
+    else
+        json_decref(scaled);
+    return verdict;
 }

@@ -27,8 +27,27 @@ check "memtable compares count and vacuum" jq -e '[.verdict.comparisons[].op] ==
 check "elapsed seconds become MB/s (11GB / 101 s)" jq -e '.thread.figures[0].mbps | . > 116 and . < 117' "$D/kirkwood-piii.json"
 check "every comparison has a verdict text" jq -e '[.verdict.comparisons[] | .text | length > 0] | all' "$D/pg83-ring.json"
 check "sweeps report their knee" jq -e '.verdict.knees | length == 2' "$D/gavin-fine.json"
+# issue 19: four columns; the thread's pair scaled to this host (how said, timed in the same
+# rounds); the emulated machine's prediction or why not; the attribution; the buffer search
+out_contains "thread predicted      here    scaled"
+out_contains "scaled = this host measured at the thread's sizes scaled to this host"
+check "memtable's pair scaled: the slow one scattered beyond the last level, how said" jq -e '.thread.scaled.available and .thread.scaled.slow.scattered and (.thread.scaled.slow.how | length > 0) and .thread.scaled.fast.thread == "clock 680KB"' "$D/x4500-memtable.json"
+check "the scaled slow pool is run in the same rounds" jq -e '.thread.scaled.slow.here as $p | [.runs[] | select(.footprint == .pool_size) | "clock \(.pool_size)"] | length >= 3' "$D/x4500-memtable.json"
+check "a sweep with no slow/fast says why nothing is scaled" jq -e '.thread.scaled.available == false and (.thread.scaled.why | length > 0)' "$D/gavin-fine.json"
+check "the emulation: predicted, or why not" jq -e '.emulation.machine == "x4500" and (.emulation.available or (.emulation.why | length > 0))' "$D/x4500-memtable.json"
+check "predictions labelled, errors and attribution when predicted" jq -e 'if .emulation.available then .emulation.label == "predicted" and (.emulation.errors | length == 4) and ([.emulation.pairs[].attribution | length > 0] | all) else true end' "$D/x4500-memtable.json"
+check "the buffer search's share measured for the thread's placements" jq -e '[.buffer_search.runs[] | .search_ns_per_page > 0 and .share > 0] | (length == 4 and all)' "$D/x4500-memtable.json"
+out_contains "buffer search (this host, measured"
+if jq -e '.emulation.available' "$D/x4500-memtable.json" >/dev/null; then
+    out_contains "attribution (emulated x4500, PREDICTED)"
+else
+    out_contains "predicted = not predicted: "
+fi
+
 if $S list | grep -q '^  sim '; then
-    check "counters simulated and labelled" jq -e '[.runs[].counters.simulated] | all' "$D/x4500-memtable.json"
+    # (with --quick the runs only the scaled column needs are timed without the model)
+    check "counters simulated and labelled" jq -e '.thread.scaled.slow.bytes as $b | [.runs[] | select(.pool_size != $b) | .counters.simulated] | all' "$D/x4500-memtable.json"
+    check "--quick: the scaled-only runs without the model's replay" jq -e '.thread.scaled.slow.bytes as $b | [.runs[] | select(.pool_size == $b) | .counters.backend == "none"] | (length == 2 and all)' "$D/x4500-memtable.json"
     out_contains "SIMULATED"
 fi
 

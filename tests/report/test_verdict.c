@@ -146,7 +146,7 @@ static void test_faster(void **state)
     assert_true(fabs(json_number_value(json_object_get(cmp, "lo")) - 1.2) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(cmp, "hi")) - 1.2) < 1e-9);
     text = rendered(doc);
-    if (!strstr(text, "      1.20 +") || !strstr(text, "faster by 20.0% [20.0%, 20.0%]"))
+    if (!strstr(text, "     1.20+") || !strstr(text, "faster by 20.0% [20.0%, 20.0%]"))
         fail_msg("the table or the verdict does not say faster:\n%s", text);
     free(text);
     json_decref(doc);

@@ -1,0 +1,35 @@
+/* reproduce_emulation.h: `reproduce`'s emulation of the thread's machine (issue 19): the
+ * thread's slow and fast placements run again with counters = sim on the thread's machine (its
+ * cache model; its [costs] give the predicted MB/s, runner/predict.h), first with every
+ * mechanism, then with each switched off in turn; the report's "emulation" block
+ * (report/emulation.h) from their predictions. */
+#ifndef SB_REPRODUCE_EMULATION_H
+#define SB_REPRODUCE_EMULATION_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "core/core.h"
+#include "setup.h"
+
+/* The one core factor per machine a reproduction found (runner/predict.h): an experiment
+ * whose plan has no calibration of its own borrows the factor another experiment's calibration
+ * gave its machine (emulated first for that reason). */
+#define SB_MAX_FACTORS 16
+struct sb_machine_factors {
+    int n;
+    char machine[SB_MAX_FACTORS][64];
+    char experiment[SB_MAX_FACTORS][64];
+    double factor[SB_MAX_FACTORS];
+};
+
+/* Emulates the thread machine of s (read from path with sets, as the reproduction read it) and
+ * sets report's "emulation" block: predictions, or "not predicted" with the reason. quick: the
+ * emulation's table is --quick's. Errors only for what stops the reproduction (bad input, a
+ * stop); a machine without costs or a run without a prediction is said in the block. factors:
+ * read (a factor for a plan without its calibration) and added to (its calibration's). */
+int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
+                         const struct sb_setup *s, struct sb_machine_factors *factors,
+                         json_t *report, struct sb_error *err);
+
+#endif
