@@ -141,9 +141,11 @@ static json_t *pairs_of(const json_t *thread, const json_t *predictions)
         const json_t *tf = sb_find_thread_figure(thread, ops[k], fast);
         double tr = json_number_value(json_object_get(tf, "mbps")) /
                     json_number_value(json_object_get(ts, "mbps"));
-        json_t *rows = json_array(), *absent = json_array();
+        json_t *rows, *absent;
         if (isnan(ratio))
             continue;
+        rows = json_array();
+        absent = json_array();
         for (int m = 0; m < SB_EMULATION_NMECHANISMS; m++) {
             const char *why = absent_why(predictions, sb_emulation_mechanisms[m]);
             if (why)
