@@ -19,8 +19,7 @@
 const char *const sb_emulation_mechanisms[SB_EMULATION_NMECHANISMS] = {
     "l2_deferral", "writeback_copy", "hint_bits", "footprint", "prefetch", "tlb"};
 const char *const sb_emulation_switches[SB_EMULATION_NMECHANISMS] = {
-    "L2 write-back deferral off: the copy's stores streamed past the caches (no buffer line "
-    "stays in L2 to have its write-back deferred)",
+    "L2 write-back deferral off: the copy's stores stream past the caches (kernel nt)",
     "the write-back copy off: writeback = none",
     "hint-bit dirtying off: hint_bits = set",
     "the buffer manager's footprint off: one buffer (every page into the same 8KB)",
