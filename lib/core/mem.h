@@ -29,10 +29,21 @@ struct sb_mem_limit {
  * "" on a real host; tests pass a fake tree (PROC_ROOT/proc/..., CGROUP_ROOT/sys/fs/cgroup/...). */
 void sb_mem_limit_read(struct sb_mem_limit *limit, const char *proc_root, const char *cgroup_root);
 
-/* Page-aligned anonymous mapping of len bytes, touched so that page faults happen here and not
- * in a timed region; NULL on failure. */
+/* Page-aligned anonymous mapping of len bytes, zeroed and touched so that page faults happen
+ * here and not in a timed region (a mapping of that length freed before is taken again: see
+ * sb_mem_keep_take); NULL on failure. */
 void *sb_mem_alloc(size_t len);
 void sb_mem_free(void *ptr, size_t len);
+
+/* Freed mappings kept for the next allocation of the same length and tag (mem_keep.c): the tag
+ * tells placements apart (0: none; placement.h's sb_mem_alloc_placed gives its own). At most
+ * SB_MEM_KEEP_MAX bytes are kept, and no more than an eighth of what sb_mem_limit_read finds;
+ * shorter mappings go first to keep a longer one. take returns a kept mapping, zeroed, or NULL;
+ * put keeps p or unmaps it; drop_all unmaps every kept mapping. Thread-safe. */
+#define SB_MEM_KEEP_MAX (4ull << 30)
+void *sb_mem_keep_take(size_t len, uint64_t tag);
+void sb_mem_keep_put(void *p, size_t len, uint64_t tag);
+void sb_mem_keep_drop_all(void);
 
 /* Backs every page of [p, p + len) now (where the memory policy set on it says), not at its
  * first touch in a timed region (sb_mem_alloc does it; placement.h's sb_mem_alloc_placed does it

@@ -35,7 +35,7 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
 
 void sb_pool_destroy(struct sb_pool *pool)
 {
-    sb_mem_free(pool->buffers, pool->bytes);
+    sb_mem_free_placed(pool->buffers, pool->bytes, &pool->placement);
     free(pool->tag);
     free(pool->dirty);
     free(pool->state);

@@ -31,7 +31,7 @@ int sb_shared_pool_create(struct sb_shared_pool *sp, uint32_t nbuffers, uint32_t
 
 void sb_shared_pool_destroy(struct sb_shared_pool *sp)
 {
-    sb_mem_free(sp->buffers, sp->bytes);
+    sb_mem_free_placed(sp->buffers, sp->bytes, &sp->placement);
     free(sp->state);
     free(sp->tag);
     memset(sp, 0, sizeof *sp);

@@ -57,7 +57,7 @@ static int memory_build(struct sb_iocache *ioc, const struct sb_run_params *p, i
 
 static void memory_destroy(struct sb_iocache *ioc)
 {
-    sb_mem_free(ioc->pages, ioc->npages * ioc->page_size);
+    sb_mem_free_placed(ioc->pages, ioc->npages * ioc->page_size, &ioc->placement);
 }
 
 /* A bigtable's device rate: one pass of fills alone. */

@@ -316,15 +316,35 @@ int sb_numa_node_here(void)
     return cpu >= 0 ? sb_numa_node_of_cpu(cpu) : -1;
 }
 
+/* mem.h's tag of a placement: its kind, node and home node (never 0, the unplaced tag). */
+static uint64_t keep_tag(const struct sb_placement *placement, int home_node)
+{
+    uint64_t node = (uint32_t)(placement->node + 1), home = (uint32_t)(home_node + 1);
+
+    return 1 + ((uint64_t)placement->kind << 40) + (node << 20) + home;
+}
+
 void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
                           struct sb_placement_found *found)
 {
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint64_t tag = keep_tag(placement, home_node);
+    void *p = sb_mem_keep_take(len, tag);
+    bool fresh = !p;
 
+    if (fresh)
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
     sb_placement_bind(p, len, placement, home_node, found);
-    sb_mem_populate(p, len);
+    if (fresh)
+        sb_mem_populate(p, len);
     sb_placement_verify(p, len, false, found);
+    found->keep_tag = tag;
     return p;
+}
+
+void sb_mem_free_placed(void *ptr, size_t len, const struct sb_placement_found *found)
+{
+    if (ptr)
+        sb_mem_keep_put(ptr, len, found->keep_tag);
 }

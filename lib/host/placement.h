@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum sb_placement_kind {
     SB_PLACE_LOCAL = 0, /* zero: the default of a zeroed run */
@@ -39,6 +40,7 @@ struct sb_placement_found {
     unsigned on_node[SB_PLACEMENT_MAX_NODES];
     unsigned unknown;      /* pages move_pages could not place (not resident...) */
     char note[192];        /* why not verified, or what went wrong */
+    uint64_t keep_tag;     /* sb_mem_alloc_placed's: mem.h's tag of the placement asked */
 };
 
 /* Parses local | remote | interleave | NODE (syntax only). */
@@ -65,11 +67,16 @@ void sb_placement_thread_begin(const struct sb_placement *placement, int home_no
                                struct sb_placement_found *found);
 void sb_placement_thread_end(void);
 
-/* A page-aligned anonymous mapping of len bytes (mem.h's sb_mem_alloc; freed by sb_mem_free),
- * bound as placement asks before the first touch (home_node: the node of the scanner that will
- * use it), populated, then verified on a sample of its pages into found. NULL on failure. */
+/* A page-aligned anonymous mapping of len bytes, zeroed (mem.h's sb_mem_alloc; freed by
+ * sb_mem_free_placed), bound as placement asks before the first touch (home_node: the node of
+ * the scanner that will use it), populated, then verified on a sample of its pages into found.
+ * A mapping of the same length and placement freed before is taken again (mem.h's
+ * sb_mem_keep_take). NULL on failure. */
 void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int home_node,
                           struct sb_placement_found *found);
+/* Frees a mapping of sb_mem_alloc_placed, found its found (kept for a mapping of the same
+ * length and placement). */
+void sb_mem_free_placed(void *ptr, size_t len, const struct sb_placement_found *found);
 
 /* Looks up the nodes of a sample of [addr, addr + len); touch reads each sampled page first (a
  * file mapping whose pages are resident but not yet mapped). Sets verified, ok, on_node. */

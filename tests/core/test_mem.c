@@ -4,7 +4,8 @@
  * own cgroup from /proc/self/cgroup, and its ancestors: the tightest memory.max less
  * memory.current; "max" is no limit); cgroup v1 (the memory controller's line, its
  * limit_in_bytes less usage_in_bytes, not the hierarchy's root); every figure named in the
- * source. */
+ * source. And the kept mappings (sb_mem_keep_*): a freed mapping comes back zeroed to an
+ * allocation of its length and tag only, 16 at most are kept. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,6 +120,62 @@ static void test_cgroup_v1(void **state)
                                       "400MB less memory.usage_in_bytes 20MB");
 }
 
+static void test_keep_reuses_zeroed(void **state)
+{
+    unsigned char *p, *q;
+
+    (void)state;
+    sb_mem_keep_drop_all();
+    p = sb_mem_alloc(64 * 1024);
+    assert_non_null(p);
+    memset(p, 0xa5, 64 * 1024);
+    sb_mem_free(p, 64 * 1024);
+    assert_null(sb_mem_keep_take(32 * 1024, 0)); /* another length */
+    q = sb_mem_alloc(64 * 1024);
+    assert_ptr_equal(q, p);
+    for (size_t i = 0; i < 64 * 1024; i++)
+        assert_int_equal(q[i], 0);
+    sb_mem_free(q, 64 * 1024);
+    sb_mem_keep_drop_all();
+    assert_null(sb_mem_keep_take(64 * 1024, 0));
+}
+
+static void test_keep_tags_apart(void **state)
+{
+    void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    (void)state;
+    assert_true(p != MAP_FAILED);
+    sb_mem_keep_drop_all();
+    sb_mem_keep_put(p, 8192, 7);
+    assert_null(sb_mem_keep_take(8192, 0));
+    assert_ptr_equal(sb_mem_keep_take(8192, 7), p);
+    assert_null(sb_mem_keep_take(8192, 7));
+    munmap(p, 8192);
+}
+
+/* 17 mappings of one length: 16 are kept, the 17th (none shorter to make room) is unmapped. */
+static void test_keep_sixteen(void **state)
+{
+    void *p[17];
+    int kept = 0;
+
+    (void)state;
+    sb_mem_keep_drop_all();
+    for (int i = 0; i < 17; i++) {
+        p[i] = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        assert_true(p[i] != MAP_FAILED);
+        sb_mem_keep_put(p[i], 4096, 9);
+    }
+    for (int i = 0; i < 17; i++) {
+        void *q = sb_mem_keep_take(4096, 9);
+        kept += q != NULL;
+        if (q)
+            munmap(q, 4096);
+    }
+    assert_int_equal(kept, 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +187,9 @@ int main(void)
                                         sbtest_scratch_teardown),
         cmocka_unit_test_setup_teardown(test_cgroup_v1, sbtest_scratch_setup,
                                         sbtest_scratch_teardown),
+        cmocka_unit_test(test_keep_reuses_zeroed),
+        cmocka_unit_test(test_keep_tags_apart),
+        cmocka_unit_test(test_keep_sixteen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
