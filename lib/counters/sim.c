@@ -11,6 +11,7 @@
 #include "cachesim/cachesim.h"
 #include "core/core.h"
 #include "counters/sim_replay.h"
+#include "counters/sim_reuse.h"
 #include "vocab/vocab.h"
 
 #define MAX_SLICES (1u << SB_CACHESIM_MAX_SLICE_SHIFT)
@@ -19,6 +20,10 @@ struct sim_state {
     struct sb_machine model; /* the run's machine, with the prefetcher as the run asked */
     unsigned slices;
     struct sb_sim_model *sim; /* from the first replay to finish */
+    /* the traced scans, replayed at finish unless a run with the same inputs was (sim_reuse.h);
+     * their tables and buffer numbers live until then (interface.h) */
+    struct sb_scan_trace pending[SB_SIM_REUSE_SCANS];
+    unsigned npending;
 };
 
 /* The roles the model fills, and what each counts in it. */
@@ -150,24 +155,11 @@ static void roles_of(const struct sb_cachesim_counts *n, uint64_t *v)
     v[SB_ROLE_MEM_WRITE_BYTES] = n->mem_write_bytes;
 }
 
-void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace)
+/* The counts of scan rep into the report: whole (values) and by phase. */
+static void take_counts(struct sb_counters *c, unsigned rep, const struct sb_cachesim_counts *n,
+                        const struct sb_cachesim_counts *phases)
 {
-    struct sim_state *s = c->state;
-    struct sb_cachesim_counts n, phases[SB_NPHASES];
-    struct sb_error err = {0};
-    uint64_t live;
-
-    if (!s || rep >= c->nreps || strcmp(c->status, "ok") != 0)
-        return;
-    if (!s->sim && sb_sim_model_create(&s->model.config, s->slices, &s->sim, &err) != SB_OK) {
-        unavailable(c, err.msg);
-        return;
-    }
-    if (sb_sim_model_replay_phases(s->sim, trace, &n, phases, &live, &err) != SB_OK) {
-        unavailable(c, err.msg);
-        return;
-    }
-    roles_of(&n, c->values[rep]);
+    roles_of(n, c->values[rep]);
     for (unsigned p = 0; p < SB_NPHASES; p++) {
         roles_of(&phases[p], c->phase_values[rep][p]);
         c->phase_counts[rep * SB_NPHASES + p] = phases[p];
@@ -175,11 +167,79 @@ void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_tra
     c->have_phases = true;
 }
 
+/* Replays one traced scan through the run's model (made at the first), its counts into n and
+ * phases[SB_NPHASES]; false with the counts unavailable, and why, if it cannot. */
+static bool replay_scan(struct sb_counters *c, const struct sb_scan_trace *trace,
+                        struct sb_cachesim_counts *n, struct sb_cachesim_counts *phases)
+{
+    struct sim_state *s = c->state;
+    struct sb_error err = {0};
+    uint64_t live;
+
+    if (!s->sim && sb_sim_model_create(&s->model.config, s->slices, &s->sim, &err) != SB_OK) {
+        unavailable(c, err.msg);
+        return false;
+    }
+    if (sb_sim_model_replay_phases(s->sim, trace, n, phases, &live, &err) != SB_OK) {
+        unavailable(c, err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* The pending scans' counts: those of an earlier run with the same inputs, else replayed (and
+ * kept for a later run). */
+static void replay_pending(struct sb_counters *c)
+{
+    struct sim_state *s = c->state;
+    struct sb_cachesim_counts n[SB_SIM_REUSE_SCANS], phases[SB_SIM_REUSE_SCANS * SB_NPHASES];
+    struct sb_sim_key key;
+    unsigned rep;
+
+    if (!s->npending)
+        return;
+    sb_sim_key_start(&key, &s->model.config);
+    for (rep = 0; rep < s->npending; rep++)
+        sb_sim_key_add(&key, &s->pending[rep]);
+    if (!sb_sim_reuse_find(&key, s->npending, n, phases)) {
+        for (rep = 0; rep < s->npending; rep++)
+            if (!replay_scan(c, &s->pending[rep], &n[rep], &phases[rep * SB_NPHASES]))
+                break;
+        if (rep < s->npending) {
+            s->npending = 0;
+            return;
+        }
+        sb_sim_reuse_keep(&key, s->npending, n, phases);
+    }
+    for (rep = 0; rep < s->npending; rep++)
+        take_counts(c, rep, &n[rep], &phases[rep * SB_NPHASES]);
+    s->npending = 0;
+}
+
+/* Scans are traced in order from rep 0 and replayed at finish; one beyond what can be pending
+ * (never, with the engine's TRACED_SCANS) is replayed now, after those pending. */
+void sb_sim_replay(struct sb_counters *c, unsigned rep, const struct sb_scan_trace *trace)
+{
+    struct sim_state *s = c->state;
+    struct sb_cachesim_counts n, phases[SB_NPHASES];
+
+    if (!s || rep >= c->nreps || strcmp(c->status, "ok") != 0)
+        return;
+    if (rep == s->npending && rep < SB_SIM_REUSE_SCANS) {
+        s->pending[s->npending++] = *trace;
+        return;
+    }
+    replay_pending(c);
+    if (strcmp(c->status, "ok") == 0 && replay_scan(c, trace, &n, phases))
+        take_counts(c, rep, &n, phases);
+}
+
 void sb_sim_finish(struct sb_counters *c)
 {
     struct sim_state *s = c->state;
 
     if (s) {
+        replay_pending(c);
         sb_sim_model_destroy(s->sim);
         s->sim = NULL;
     }
