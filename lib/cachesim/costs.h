@@ -14,7 +14,9 @@
  *     nt_write_gbps = 4.0          ; WC (non-temporal) streaming stores
  *     prefetch_hidden = 0.5        ; the fraction of a sequential fill's latency hidden
  *     mlp = 6                      ; fills in flight one stream keeps
- * each followed (or preceded) by its KEY_source. */
+ *     memory_controllers = 2       ; optional (1): memories each with the bandwidths above
+ * each followed (or preceded) by its KEY_source. memory_controllers matters only to a thread
+ * that ran several scanners at once (experiment.h: [thread] scanners): runner/predict.h. */
 #ifndef SB_COSTS_H
 #define SB_COSTS_H
 
@@ -32,10 +34,11 @@ enum sb_cost_key {
     SB_COST_NT_WRITE_GBPS,
     SB_COST_PREFETCH_HIDDEN,
     SB_COST_MLP,
+    SB_COST_MEMORY_CONTROLLERS,
     SB_COST_KEYS
 };
 
-extern const char *const sb_cost_key_names[SB_COST_KEYS]; /* "clock_ghz", ... "mlp" */
+extern const char *const sb_cost_key_names[SB_COST_KEYS]; /* "clock_ghz", ... */
 
 #define SB_COST_SOURCE_MAX 384
 
@@ -49,6 +52,8 @@ struct sb_machine_costs {
     double nt_write_gbps;    /* WC streaming stores */
     double prefetch_hidden;  /* fraction 0..1 of sequential fills' latency hidden */
     unsigned mlp;            /* misses in flight a stream keeps (at least 1) */
+    unsigned memory_controllers; /* memories with bandwidths of their own (sockets with their
+                                    controller); optional, 1 when not given */
     char source[SB_COST_KEYS][SB_COST_SOURCE_MAX]; /* each value's KEY_source */
 };
 

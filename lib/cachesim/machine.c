@@ -69,6 +69,7 @@ static const struct sb_ini_key cost_keys[] = {
     COST_KEY("nt_write_gbps", "WC streaming stores to memory, GB/s"),
     COST_KEY("prefetch_hidden", "the fraction (0 to 1) of a sequential fill's latency hidden"),
     COST_KEY("mlp", "fills in flight one stream keeps (a whole number, at least 1)"),
+    COST_KEY("memory_controllers", "memories with bandwidths of their own (optional, 1)"),
     COST_SOURCE("clock_ghz"),
     COST_SOURCE("l1d_hit_cycles"),
     COST_SOURCE("l2_hit_cycles"),
@@ -79,6 +80,7 @@ static const struct sb_ini_key cost_keys[] = {
     COST_SOURCE("nt_write_gbps"),
     COST_SOURCE("prefetch_hidden"),
     COST_SOURCE("mlp"),
+    COST_SOURCE("memory_controllers"),
     {0},
 };
 
@@ -220,11 +222,12 @@ static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v
     errno = 0;
     x = strtod(v->text, &end);
     if (end == v->text || *end || errno || !isfinite(x) || x > hi || x < 0 || (x == 0 && !zero_ok) ||
-        (v->key == SB_COST_MLP && x != floor(x)))
+        ((v->key == SB_COST_MLP || v->key == SB_COST_MEMORY_CONTROLLERS) && x != floor(x)))
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not %s", v->text,
                        v->key == SB_COST_PREFETCH_HIDDEN ? "a fraction from 0 to 1"
-                       : v->key == SB_COST_MLP       ? "a whole number from 1"
-                                                     : "a positive number");
+                       : v->key == SB_COST_MLP || v->key == SB_COST_MEMORY_CONTROLLERS
+                           ? "a whole number from 1"
+                           : "a positive number");
     switch (v->key) {
     case SB_COST_CLOCK_GHZ:
         c->clock_ghz = x;
@@ -248,6 +251,9 @@ static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v
         break;
     case SB_COST_PREFETCH_HIDDEN:
         c->prefetch_hidden = x;
+        break;
+    case SB_COST_MEMORY_CONTROLLERS:
+        c->memory_controllers = (unsigned)x;
         break;
     default:
         c->mlp = (unsigned)x;
@@ -277,8 +283,8 @@ static const struct sb_ini_spec machine_spec = {
     .on_value = on_value,
 };
 
-/* [costs], when given: every value (l3_hit_cycles exactly when there is an [L3]) with its
- * source, and no source without its value. */
+/* [costs], when given: every value (l3_hit_cycles exactly when there is an [L3];
+ * memory_controllers optional, 1) with its source, and no source without its value. */
 static int check_costs(struct parse_state *ps)
 {
     const int *line = ps->line_of[SEC_COSTS];
@@ -292,6 +298,10 @@ static int check_costs(struct parse_state *ps)
             if (line[k] || line[SB_COST_KEYS + k])
                 return fail_at(ps, line[k] ? line[k] : line[SB_COST_KEYS + k], name,
                                "the machine has no [L3]");
+            continue;
+        }
+        if (k == SB_COST_MEMORY_CONTROLLERS && !line[k] && !line[SB_COST_KEYS + k]) {
+            ps->m->costs.memory_controllers = 1;
             continue;
         }
         if (!line[k])

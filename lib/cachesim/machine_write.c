@@ -49,6 +49,8 @@ static double cost_value(const struct sb_machine_costs *c, int key)
         return c->nt_write_gbps;
     case SB_COST_PREFETCH_HIDDEN:
         return c->prefetch_hidden;
+    case SB_COST_MEMORY_CONTROLLERS:
+        return c->memory_controllers;
     default:
         return c->mlp;
     }
@@ -59,7 +61,8 @@ static void write_costs(FILE *out, const struct sb_machine *m)
     fprintf(out, "\n[costs]\n");
     for (int k = 0; k < SB_COST_KEYS; k++) {
         char key[64];
-        if (k == SB_COST_L3_HIT_CYCLES && m->config.nlevels < 3)
+        if ((k == SB_COST_L3_HIT_CYCLES && m->config.nlevels < 3) ||
+            (k == SB_COST_MEMORY_CONTROLLERS && m->costs.memory_controllers <= 1))
             continue;
         fprintf(out, "%s = %.17g\n", sb_cost_key_names[k], cost_value(&m->costs, k));
         snprintf(key, sizeof key, "%s_source", sb_cost_key_names[k]);

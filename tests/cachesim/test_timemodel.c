@@ -152,6 +152,11 @@ static void test_costs_parsed(void **state)
     assert_float_equal(m.costs.prefetch_hidden, 0.5, 1e-12);
     assert_int_equal(m.costs.mlp, 8);
     assert_string_equal(m.costs.source[SB_COST_MLP], "assumed: why");
+    assert_int_equal(m.costs.memory_controllers, 1); /* optional: one when not given */
+    assert_int_equal(sb_machine_parse(HEAD COSTS MLP "memory_controllers = 2\n"
+                                           "memory_controllers_source = two sockets\n",
+                                      "two.ini", &m, &err), SB_OK);
+    assert_int_equal(m.costs.memory_controllers, 2);
     assert_int_equal(sb_machine_parse(HEAD, "plain.ini", &m, &err), SB_OK);
     assert_false(m.costs.present);
 }
@@ -166,6 +171,10 @@ static void test_costs_without_source_refused(void **state)
                    "l3_hit_cycles: the machine has no [L3]");
     expect_refused(HEAD COSTS "mlp = 0\nmlp_source = x\n", "\"0\" is not a whole number");
     expect_refused(HEAD COSTS "mlp = 2.5\nmlp_source = x\n", "is not a whole number");
+    expect_refused(HEAD COSTS MLP "memory_controllers = 2\n",
+                   "memory_controllers: no memory_controllers_source");
+    expect_refused(HEAD COSTS MLP "memory_controllers = 1.5\nmemory_controllers_source = x\n",
+                   "is not a whole number");
     expect_refused(HEAD "[costs]\nprefetch_hidden = 1.5\n", "not a fraction from 0 to 1");
     expect_refused(HEAD "[costs]\nclock_ghz = fast\n", "\"fast\" is not a positive number");
 }
@@ -188,8 +197,10 @@ static void test_machine_files_have_costs(void **state)
             fail_msg("%s: %s", names[i], err.msg);
         assert_true(m.costs.present);
         for (int k = 0; k < SB_COST_KEYS; k++)
-            if (k != SB_COST_L3_HIT_CYCLES || m.config.nlevels == 3)
+            if ((k != SB_COST_L3_HIT_CYCLES || m.config.nlevels == 3) &&
+                (k != SB_COST_MEMORY_CONTROLLERS || m.costs.memory_controllers > 1))
                 assert_true(strlen(m.costs.source[k]) > 0);
+        assert_true(m.costs.memory_controllers >= 1);
         f = open_memstream(&text, &len);
         assert_non_null(f);
         assert_int_equal(sb_machine_costs_write(f, &m), 0);
@@ -200,6 +211,7 @@ static void test_machine_files_have_costs(void **state)
         assert_true(back.costs.present);
         assert_float_equal(back.costs.mem_read_gbps, m.costs.mem_read_gbps, 1e-12);
         assert_int_equal(back.costs.mlp, m.costs.mlp);
+        assert_int_equal(back.costs.memory_controllers, m.costs.memory_controllers);
         assert_string_equal(back.costs.source[SB_COST_CLOCK_GHZ],
                             m.costs.source[SB_COST_CLOCK_GHZ]);
         free(text);
