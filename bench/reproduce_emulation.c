@@ -162,16 +162,17 @@ static void keep_factor(struct sb_machine_factors *f, const char *machine, const
 
 /* A run predicted in its memory part only, completed with a factor another experiment's
  * calibration found for its machine: its CPU seconds (the op's host time per page times the
- * pages per scan times the factor) and MB/s. */
+ * pages per scan times the factor, over the scanners that share the table) and MB/s. */
 static void complete_with(const json_t *run, double factor, double memory, double *cpu,
                           double *mbps)
 {
     const json_t *p = json_object_get(run, "predicted");
     double bytes = (double)json_integer_value(json_object_get(run, "bytes_per_scan"));
     double page = (double)json_integer_value(json_object_get(run, "page_size"));
+    json_int_t scanners = json_integer_value(json_object_get(p, "scanners"));
 
     *cpu = json_number_value(json_object_get(p, "op_host_ns_per_page")) * 1e-9 * bytes / page *
-           factor;
+           factor / (double)(scanners > 0 ? scanners : 1);
     *mbps = bytes / (memory + *cpu) / 1e6;
 }
 

@@ -227,6 +227,9 @@ static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
     plan->override_line = exp->settings[SB_K_LINE_SIZE].numbers[0];
     schedule_of(exp, &plan->schedule);
     plan_calibration(&exp->thread, &plan->calibration);
+    snprintf(plan->thread_scan.machine, sizeof plan->thread_scan.machine, "%s",
+             exp->thread.present ? exp->thread.machine : "");
+    plan->thread_scan.scanners = exp->thread.scanners ? exp->thread.scanners : 1;
 }
 
 /* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks

@@ -503,9 +503,14 @@ static const struct sb_ini_key thread_keys[] = {
      .help = "OP POLICY SIZE: VALUE MB/s|s"},
     {.name = "calibrate", .type = SB_INI_TEXT,
      .help = "OP POLICY SIZE: the one figure the machine's core factor is fitted to"},
+    {.name = "scanners", .type = SB_INI_WORD,
+     .help = "scans the figures ran at once, each on a core of its own (1 to 64; 1)"},
+    {.name = "scanners_source", .type = SB_INI_TEXT,
+     .help = "where scanners comes from (required when more than 1)"},
     {0},
 };
-enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE, T_CALIBRATE };
+enum { T_WHO, T_MACHINE, T_TABLE, T_TABLE_SIZE, T_SLOW, T_FAST, T_FIGURE, T_CALIBRATE,
+       T_SCANNERS, T_SCANNERS_SOURCE };
 
 /* A text of [thread] into its field: UTF-8 (the verdict reports it) and fitting, never cut. */
 static int thread_text(char *field, size_t size, const char *value, struct sb_error *err)
@@ -539,6 +544,16 @@ static int thread_key(struct sb_thread *t, int key, const char *value, struct sb
         return thread_text(t->slow, sizeof t->slow, value, err);
     case T_CALIBRATE:
         return thread_text(t->calibrate, sizeof t->calibrate, value, err);
+    case T_SCANNERS: {
+        uint64_t n;
+        if (!sb_parse_uint(value, &n) || n < 1 || n > SB_MAX_THREAD_SCANNERS)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a whole number from 1 to %d",
+                           value, SB_MAX_THREAD_SCANNERS);
+        t->scanners = (unsigned)n;
+        return SB_OK;
+    }
+    case T_SCANNERS_SOURCE:
+        return thread_text(t->scanners_source, sizeof t->scanners_source, value, err);
     default:
         return thread_text(t->fast, sizeof t->fast, value, err);
     }
@@ -618,6 +633,20 @@ static int thread_calibration(struct sb_thread *t, const char *label, struct sb_
                    t->calibrate);
 }
 
+/* `scanners = N` above 1 needs its source and the machine it ran on. */
+static int thread_scanners(const struct sb_thread *t, const char *label, struct sb_error *err)
+{
+    if (t->scanners <= 1)
+        return SB_OK;
+    if (!t->scanners_source[0])
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread] scanners = %u: no scanners_source (where "
+                       "the thread or its software says so)", label, t->scanners);
+    if (!t->machine[0])
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread] scanners = %u: no machine they ran on "
+                       "(machine = a file of configs/machines)", label, t->scanners);
+    return SB_OK;
+}
+
 static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const char *label,
                  struct sb_error *err)
 {
@@ -631,6 +660,8 @@ static int parse(struct sb_experiment *exp, struct sb_ini_lines *reader, const c
         status = sb_fail(err, SB_ERR_INPUT, "%s: no [experiment] section", label);
     if (status == SB_OK)
         status = thread_calibration(&exp->thread, label, err);
+    if (status == SB_OK)
+        status = thread_scanners(&exp->thread, label, err);
     if (status == SB_OK)
         snprintf(exp->source, sizeof exp->source, "%s", label);
     return status;

@@ -67,6 +67,8 @@ struct sb_thread_figure {
 #define SB_MAX_THREAD_FIGURES 32
 
 /* The [thread] section: who measured what, on which machine, and the figures. */
+#define SB_MAX_THREAD_SCANNERS 64
+
 struct sb_thread {
     bool present;
     char who[256];      /* who ran it, when, on what */
@@ -80,6 +82,9 @@ struct sb_thread {
     char calibrate[64];  /* `calibrate = OP POLICY SIZE`: the one figure the machine's core
                             factor is fitted to ("" none) */
     int calibrate_figure; /* its index in figures (valid when calibrate is set) */
+    unsigned scanners;   /* `scanners = N`: scans the thread's figures ran at once, each into
+                            pools of its own on a core of its own (0 when not given: one) */
+    char scanners_source[768]; /* where N comes from (required when N > 1) */
 };
 
 struct sb_experiment {

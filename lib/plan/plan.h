@@ -98,9 +98,17 @@ struct sb_plan_calibration {
     double thread_mbps;  /* the figure in MB/s (0: posted in seconds without the table's size) */
 };
 
+/* The thread's machine and how many scans its figures ran at once ([thread] machine and
+ * scanners): the runs emulating that machine are predicted for that many (runner/predict.h). */
+struct sb_plan_thread_scan {
+    char machine[64];
+    unsigned scanners; /* 1 when the thread says nothing */
+};
+
 struct sb_plan {
     struct sb_schedule_params schedule;
     struct sb_plan_calibration calibration;
+    struct sb_plan_thread_scan thread_scan;
     char experiment[SB_NAME_MAX];
     char description[SB_DESCRIPTION_MAX];
     char config_source[1024];     /* the experiment's file (SB_PATH_MAX), or what stands for it */

@@ -376,6 +376,27 @@ static void scaled_lines(FILE *out, const struct layout *t)
     }
 }
 
+/* With several scanners at once ([thread] scanners), what the predictions assume (the sharing
+ * of a memory: the emulated runs' predicted.sharing). */
+static void scanners_line(FILE *out, const struct layout *t)
+{
+    json_int_t n = json_integer_value(json_object_get(t->thread, "scanners")), sharing = 1;
+    size_t i;
+    const json_t *run;
+
+    if (n <= 1)
+        return;
+    json_array_foreach(json_object_get(t->emulation, "runs"), i, run) {
+        const json_t *s = json_object_get(json_object_get(run, "predicted"), "sharing");
+        if (json_is_integer(s) && json_integer_value(s) > sharing)
+            sharing = json_integer_value(s);
+    }
+    fprintf(out, "  for %lld scanners at once, each on a core of its own with 1/%lld of the "
+                 "table, %lld sharing each memory's bandwidths ([thread] scanners; why: the "
+                 "report's thread.scanners_source)\n",
+            (long long)n, (long long)n, (long long)sharing);
+}
+
 /* Each prediction against each thread figure (the calibration one marked), and the emulated
  * machine's calls on the slow/fast pairs. */
 static void prediction_lines(FILE *out, const struct layout *t)
@@ -403,6 +424,7 @@ static void prediction_lines(FILE *out, const struct layout *t)
                  "the thread's sizes)%s%s:\n", machine,
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
             text(json_object_get(e, "calibration")));
+    scanners_line(out, t);
     json_array_foreach(json_object_get(e, "errors"), i, v) {
         const json_t *pred = json_object_get(v, "predicted_mbps");
         fprintf(out, "  %-24s thread %6.0f MB/s, predicted ",

@@ -85,32 +85,51 @@ static bool phase_seconds(const struct sb_counters *c, const struct sb_machine_c
     return replayed > 0;
 }
 
+/* One scanner's costs when `sharing` scanners share each memory: its bandwidths divided. */
+static struct sb_machine_costs shared_costs(const struct sb_machine_costs *c, unsigned sharing)
+{
+    struct sb_machine_costs one = *c;
+
+    one.mem_read_gbps /= sharing;
+    one.mem_write_gbps /= sharing;
+    one.nt_write_gbps /= sharing;
+    return one;
+}
+
 int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
-                   const struct sb_machine *m, double core_factor, struct sb_prediction *out)
+                   const struct sb_machine *m, double core_factor, unsigned scanners,
+                   struct sb_prediction *out)
 {
     double per_pass[SB_NPHASES], passes = res->passes ? res->passes : 1;
+    struct sb_machine_costs costs;
+    unsigned controllers;
 
     memset(out, 0, sizeof *out);
     snprintf(out->machine, sizeof out->machine, "%s", m ? m->name : "");
     out->op_host_ns_per_page = res->op_host_ns_per_page;
+    out->scanners = scanners ? scanners : 1;
+    out->sharing = 1;
     if (!m || !m->costs.present) {
         snprintf(out->reason, sizeof out->reason, "the machine %s has no [costs]",
                  m ? m->name : "(none)");
         return SB_OK;
     }
+    controllers = m->costs.memory_controllers ? m->costs.memory_controllers : 1;
+    out->sharing = (out->scanners + controllers - 1) / controllers;
+    costs = shared_costs(&m->costs, out->sharing);
     if (!c->simulated || !c->have_phases || !c->phase_counts || !c->line_size ||
-        !phase_seconds(c, &m->costs, res->pages_per_scan, per_pass)) {
+        !phase_seconds(c, &costs, res->pages_per_scan, per_pass)) {
         snprintf(out->reason, sizeof out->reason, "no simulated counts by phase (counters=sim)");
         return SB_OK;
     }
     out->have_memory = true;
     for (int p = 0; p < SB_NPHASES; p++) {
-        out->seconds[p] = per_pass[p] * passes;
+        out->seconds[p] = per_pass[p] * passes / out->scanners;
         out->memory_seconds += out->seconds[p];
     }
     out->seconds_per_scan = out->memory_seconds;
     out->host_cpu_seconds = res->op_host_ns_per_page * 1e-9 * (double)res->pages_per_scan *
-                            passes;
+                            passes / out->scanners;
     if (core_factor <= 0) {
         snprintf(out->reason, sizeof out->reason, "no core factor for %s: no calibration "
                  "figure of this machine was run with it (calibrate = OP POLICY SIZE in an "
@@ -170,13 +189,14 @@ json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_ru
                                           is_calibration_run)
                               : json_null();
 
-    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:f, s:o, s:o}", "label", "predicted",
-                     "machine", p->machine, "mbps", p->have ? json_real(p->mbps) : json_null(),
-                     "reason", p->reason, "seconds_per_scan", seconds, "memory_seconds",
+    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:f, s:o, s:i, s:i, s:o}", "label",
+                     "predicted", "machine", p->machine, "mbps",
+                     p->have ? json_real(p->mbps) : json_null(), "reason", p->reason,
+                     "seconds_per_scan", seconds, "memory_seconds",
                      p->have_memory ? json_real(p->memory_seconds) : json_null(),
                      "op_host_ns_per_page", p->op_host_ns_per_page, "core_factor",
-                     p->core_factor > 0 ? json_real(p->core_factor) : json_null(), "calibration",
-                     calibration);
+                     p->core_factor > 0 ? json_real(p->core_factor) : json_null(), "scanners",
+                     (int)p->scanners, "sharing", (int)p->sharing, "calibration", calibration);
 }
 
 static const struct sb_machine *emulated(const struct sb_run_params *p,
@@ -211,6 +231,12 @@ static bool is_calibration_run(const struct sb_plan_calibration *cal,
            footprint == cal->footprint;
 }
 
+/* The scans at once of a run emulating m: the thread's scanners on the thread's machine. */
+static unsigned scanners_of(const struct sb_plan *plan, const struct sb_machine *m)
+{
+    return m && strcmp(m->name, plan->thread_scan.machine) == 0 ? plan->thread_scan.scanners : 1;
+}
+
 /* The plan's core factor from its calibration run; 0 and why when there is none. */
 static double plan_factor(const struct sb_plan *plan, struct sb_run_result *const *results,
                           size_t *calibration_run, char *why, size_t why_len)
@@ -240,7 +266,8 @@ static double plan_factor(const struct sb_plan *plan, struct sb_run_result *cons
         const struct sb_run_params *p = &plan->runs[*calibration_run];
         struct sb_prediction memory;
         char reason[384];
-        sb_predict_run(res, &res->counters, emulated(p, res), 0, &memory);
+        const struct sb_machine *m = emulated(p, res);
+        sb_predict_run(res, &res->counters, m, 0, scanners_of(plan, m), &memory);
         if (!sb_predict_calibrate(&memory, (double)res->bytes_per_scan /
                                                (cal->thread_mbps * SB_MB_DECIMAL),
                                   &factor, reason, sizeof reason))
@@ -268,7 +295,8 @@ void sb_predict_plan(const struct sb_plan *plan, struct sb_run_result *const *re
             continue;
         /* this host's own machine (a probe file): its core is the host's, factor 1 */
         sb_predict_run(results[i], &results[i]->counters, m,
-                       same ? factor : sb_machine_is_this_host(m) ? 1 : 0, &pred);
+                       same ? factor : sb_machine_is_this_host(m) ? 1 : 0, scanners_of(plan, m),
+                       &pred);
         if (same && factor > 0) {
             pred.calibrated = true;
             snprintf(pred.calibration.figure, sizeof pred.calibration.figure, "%s",

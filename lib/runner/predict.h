@@ -4,7 +4,14 @@
  * (cachesim/timemodel.h), plus the op's CPU work: its time per page on this host with the page
  * in L1 (sb_op_host_ns_per_page) times ONE factor per machine (its clock and slower core),
  * fitted to ONE figure of the thread (an experiment's `calibrate = OP POLICY SIZE`,
- * sb_predict_calibrate). Every other figure is then a prediction. */
+ * sb_predict_calibrate). Every other figure is then a prediction.
+ *
+ * A thread whose figures ran N scans at once ([thread] scanners: GPDB's segments, each its own
+ * server with its own shared_buffers on a core of its own) is predicted for N: each scans 1/N
+ * of the table, and the k = ceil(N / memory_controllers) that share one memory share its
+ * bandwidths, so one scanner's costs are the machine's with every bandwidth divided by k; the
+ * whole table then takes one scanner's time over it at those costs, divided by N (its share),
+ * the CPU work too. */
 #ifndef SB_RUNNER_PREDICT_H
 #define SB_RUNNER_PREDICT_H
 
@@ -31,6 +38,8 @@ struct sb_prediction {
     double mbps;               /* bytes_per_scan / seconds_per_scan / 1e6 */
     double op_host_ns_per_page; /* the op's time per L1-resident page on this host */
     double core_factor;        /* the machine's time per host time for the op (0: none) */
+    unsigned scanners;         /* scans at once (1: one) */
+    unsigned sharing;          /* of them on one memory (its bandwidths divided by this) */
     bool calibrated;           /* calibration below is set */
     struct {
         char figure[64];       /* "count clock 16MB" */
@@ -47,9 +56,12 @@ double sb_op_host_ns_per_page(const struct sb_op *op, const struct sb_heap_layou
 /* The prediction for one run: res its result (res->op_host_ns_per_page, bytes_per_scan,
  * pages_per_scan), c its counters (counters=sim with per-phase counts), m the emulated machine
  * (its costs), core_factor the machine's factor (<= 0: memory parts only, have false with the
- * reason). Returns SB_OK; out->reason says what could not be predicted. */
+ * reason), scanners the scans at once (0 or 1: one). Every time in out is the whole table's
+ * (with N scanners, each scanner's share). Returns SB_OK; out->reason says what could not be
+ * predicted. */
 int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
-                   const struct sb_machine *m, double core_factor, struct sb_prediction *out);
+                   const struct sb_machine *m, double core_factor, unsigned scanners,
+                   struct sb_prediction *out);
 
 /* The core factor that makes p's seconds per scan equal thread_seconds (the calibration
  * figure's time per timed scan at this run's bytes): (thread_seconds - memory) / host CPU.
@@ -60,7 +72,8 @@ bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, 
 
 /* The record's "predicted" block (doc/report-schema.md): label "predicted", machine, mbps (null
  * with the reason when not predicted), seconds_per_scan by phase and cpu, memory_seconds,
- * op_host_ns_per_page, core_factor, calibration (figure, factor, experiment, this_run) or null. */
+ * op_host_ns_per_page, core_factor, scanners and sharing, calibration (figure, factor,
+ * experiment, this_run) or null. */
 json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_run);
 
 /* A whole plan's predictions, after its runs: each run that emulates a machine with [costs]

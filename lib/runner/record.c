@@ -468,9 +468,10 @@ json_t *sb_thread_json(const struct sb_thread *t)
         json_decref(figures);
         return NULL;
     }
-    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o}", "who", t->who, "machine",
-                     t->machine, "table", t->table, "table_size",
+    return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:i, s:s}", "who", t->who,
+                     "machine", t->machine, "table", t->table, "table_size",
                      t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
                      "slow", t->slow, "fast", t->fast, "figures", figures, "calibrate",
-                     t->calibrate[0] ? json_string(t->calibrate) : json_null());
+                     t->calibrate[0] ? json_string(t->calibrate) : json_null(), "scanners",
+                     t->scanners ? (int)t->scanners : 1, "scanners_source", t->scanners_source);
 }

@@ -261,6 +261,28 @@ static void test_four_columns(void **state)
     assert_non_null(strstr(text, "count    footprint            2.000     1.000    100%"));
     assert_non_null(strstr(text, "tlb              no row: no machine file gives a TLB"));
     assert_non_null(strstr(text, "emulated x4500, SELECT COUNT(*): clock 680KB predicted 2.00x"));
+    assert_null(strstr(text, "scanners at once"));
+    free(text);
+    json_decref(doc);
+}
+
+/* A thread of four scans at once: the predictions say so, with the sharing of a memory its
+ * emulated runs were predicted with. */
+static void test_scanners_said(void **state)
+{
+    json_t *doc = report(emulation()), *runs;
+    char *text;
+    size_t i;
+    json_t *run;
+    (void)state;
+
+    json_object_set_new(json_object_get(doc, "thread"), "scanners", json_integer(4));
+    runs = json_object_get(json_object_get(doc, "emulation"), "runs");
+    json_array_foreach(runs, i, run)
+        json_object_set_new(run, "predicted", json_pack("{s:i}", "sharing", 2));
+    text = rendered(doc);
+    assert_non_null(strstr(text, "for 4 scanners at once, each on a core of its own with 1/4 of "
+                                 "the table, 2 sharing each memory's bandwidths"));
     free(text);
     json_decref(doc);
 }
@@ -274,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_emulation_block),
         cmocka_unit_test(test_memory_only),
         cmocka_unit_test(test_four_columns),
+        cmocka_unit_test(test_scanners_said),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

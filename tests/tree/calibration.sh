@@ -41,6 +41,32 @@ sed -i 's/680KB$/16MB/' "$SCRATCH/bad.ini"
 expect_status 2 "calibrate without a machine" $S run "$SCRATCH/bad.ini" $SMALL
 err_is_one_line_containing 'calibrate: no machine to calibrate'
 
+# scanners (the scans the thread's figures ran at once): a whole number from 1 to 64, with its
+# source and a machine; refused otherwise (exit 2, one line)
+cat >"$SCRATCH/scan.ini" <<'INI'
+[experiment]
+name = scan
+table_size = 2M
+[thread]
+machine = x4500
+figure = count clock 16MB: 1000 MB/s
+scanners = 4
+INI
+expect_status 2 "scanners without a source" $S run "$SCRATCH/scan.ini" $SMALL
+err_is_one_line_containing 'scanners = 4: no scanners_source'
+echo "scanners_source = the thread says so" >>"$SCRATCH/scan.ini"
+sed -i 's/^machine = x4500$//' "$SCRATCH/scan.ini"
+expect_status 2 "scanners without a machine" $S run "$SCRATCH/scan.ini" $SMALL
+err_is_one_line_containing 'scanners = 4: no machine they ran on'
+sed -i 's/^scanners = 4$/scanners = 0/' "$SCRATCH/scan.ini"
+expect_status 2 "scanners = 0" $S run "$SCRATCH/scan.ini" $SMALL
+err_is_one_line_containing '"0" is not a whole number from 1 to 64'
+# the thread's GPDB figures: four scanners on the X4500's two memories, in every file of them
+for f in x4500-memtable x4500-bigtable x4500-bigtable-select-vacuum luke-experiment1; do
+    grep -q '^scanners = 4$' "$top_srcdir/configs/experiments/$f.ini" && pass ||
+        fail "$f.ini: scanners = 4 (GPDB's segments, one per core)"
+done
+
 # a calibrating run: predicted, labelled; the calibration's run says its factor or why not
 cat >"$SCRATCH/cal.ini" <<'INI'
 [experiment]
@@ -68,6 +94,8 @@ check "calibrated at 1 MB/s: a factor, the calibration run at the figure" jq -e 
     (map(select(.predicted.calibration.this_run)) | length == 1 and
         (.[0].predicted.mbps - 1 | fabs) < 1e-6)' "$SCRATCH/cal.json"
 out_contains "predicted"
+check "one scanner where the thread says nothing" jq -e '.runs | all(.predicted.scanners == 1
+    and .predicted.sharing == 1)' "$SCRATCH/cal.json"
 # a figure the memory alone cannot reach: no factor, and why
 sed -i 's/count clock 2MB: 1 MB\/s/count clock 2MB: 1000000 MB\/s/' "$SCRATCH/cal.ini"
 expect_status 0 "an unreachable calibration" $S run "$SCRATCH/cal.ini" --set counters=sim \
