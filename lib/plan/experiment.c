@@ -187,9 +187,6 @@ int sb_statements_parse(const char *text, const struct sb_op **ops, uint32_t *n,
     return status;
 }
 
-/* Checks a registry name; on failure writes why into err. */
-/* A name from one of the registries (kernel, op, policy, source, counters): SB_OK when value is
- * one, else an error listing the registry's names; -1 when key names no registry. */
 /* A kernel that is known: SB_OK if this CPU runs it. */
 static int kernel_runs_here(const struct sb_kernel *k, const char *value, struct sb_error *err)
 {
@@ -199,10 +196,14 @@ static int kernel_runs_here(const struct sb_kernel *k, const char *value, struct
     return SB_OK;
 }
 
+/* A name from one of the registries (kernel, op, policy, source, counters): SB_OK when value is
+ * one, else an error (into err) listing the registry's names; -1 when key names no registry. */
+
 static int check_registry_name(enum sb_key_id key, const char *value, struct sb_error *err)
 {
     char known[256] = "";
     size_t used = 0;
+    const struct sb_kernel *k;
 
 #define KNOWN(table)                                                                          \
     for (size_t i = 0; (table)[i].name; i++)                                                 \
@@ -211,8 +212,8 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
 
     switch (key) {
     case SB_K_KERNEL:
-        if (sb_kernel_find(value))
-            return kernel_runs_here(sb_kernel_find(value), value, err);
+        if ((k = sb_kernel_find(value)))
+            return kernel_runs_here(k, value, err);
         KNOWN(sb_kernels);
         break;
     case SB_K_OP:
@@ -241,8 +242,8 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
         KNOWN(sb_writebacks);
         break;
     case SB_K_WRITEBACK_KERNEL: {
-        if (sb_writeback_kernel_find(value))
-            return kernel_runs_here(sb_writeback_kernel_find(value), value, err);
+        if ((k = sb_writeback_kernel_find(value)))
+            return kernel_runs_here(k, value, err);
         if (strcmp(value, "auto") == 0)
             return SB_OK;
         used = (size_t)snprintf(known, sizeof known, "auto, ");

@@ -97,7 +97,6 @@ static json_t *phase_share(const json_t *slow, const json_t *fast, const char *k
     return json_pack("{s:o, s:o, s:o}", "slow", sv, "fast", fv, "carried_by", carried);
 }
 
-/* Counter evidence: derived figures of both runs, and whether fast lowered them. */
 /* The evidence when the slow run's counters (cs) have neither figure: why, in sentence. */
 static json_t *no_counter_evidence(const json_t *cs, char *sentence, size_t len)
 {
@@ -113,6 +112,7 @@ static json_t *no_counter_evidence(const json_t *cs, char *sentence, size_t len)
     return json_pack("{s:b, s:s}", "available", 0, "reason", sentence);
 }
 
+/* Counter evidence: derived figures of both runs, and whether fast lowered them. */
 static json_t *counter_evidence(const json_t *slow, const json_t *fast, char *sentence,
                                 size_t len)
 {
