@@ -252,18 +252,14 @@ static void uncount_scaled(struct reproduction *r, int i)
 
     for (size_t j = 0; j < plan->nruns; j++) {
         struct sb_run_params *run = &plan->runs[j];
-        char size[32], name[64];
         bool scaled = false;
-        sb_format_size(sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
-                                           run->page_size), size, sizeof size);
-        snprintf(name, sizeof name, "%s %s", run->policy->name, size);
         for (int k = 0; k < 2; k++) {
-            char here[64];
+            char size[32], here[64];
             snprintf(here, sizeof here, "clock %s",
                      sb_format_size(r->scaled[i][k].bytes, size, sizeof size));
-            scaled |= strcmp(name, here) == 0;
+            scaled |= has_placement(run, here);
         }
-        if (scaled && strcmp(name, th->slow) != 0 && strcmp(name, th->fast) != 0)
+        if (scaled && !has_placement(run, th->slow) && !has_placement(run, th->fast))
             run->counters = sb_counter_backend_find("none");
     }
 }
