@@ -41,20 +41,11 @@ static int parse_args(int argc, char **argv, struct probe_args *a, struct sb_err
 /* "AMD EPYC, AuthenticAMD family 26 model 2": /proc/cpuinfo's model name and CPUID's numbers. */
 static void host_words(char *buf, size_t len)
 {
-    char line[512], model[256] = "unknown model";
+    static const char *const keys[] = {"model name", NULL};
+    char model[256] = "unknown model";
     struct sb_cpu_id id;
-    FILE *f = fopen("/proc/cpuinfo", "r");
 
-    while (f && fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (colon && strncmp(line, "model name", 10) == 0) {
-            colon[1 + strcspn(colon + 1, "\n")] = '\0';
-            snprintf(model, sizeof model, "%s", colon + 1 + (colon[1] == ' '));
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
+    sb_cpuinfo_first(keys, model, sizeof model); /* left as it is when there is none */
     sb_cpu_id_detect(&id);
     snprintf(buf, len, "%s (%s family %u model %u%s)", model, id.vendor[0] ? id.vendor : "?",
              id.family, id.model, id.hypervisor ? ", under a hypervisor" : "");
@@ -77,7 +68,6 @@ static void machine_name(const char *output, char *name, size_t len)
 /* Every figure measured, as comments above the machine file. */
 static void put_figures(FILE *out, const struct sb_probe *p, const char *host, const char *date)
 {
-    static const char *const names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
     char ws[32];
 
     fprintf(out, "; scanbench probe on %s, %s (%.1f s; %u repetitions of about %.0f ms each)\n"
@@ -85,24 +75,26 @@ static void put_figures(FILE *out, const struct sb_probe *p, const char *host, c
             p->seconds, p->repetitions, p->ms_per_measurement);
     for (int l = 0; l < SB_PROBE_LEVELS; l++)
         if (p->level[l].measured)
-            fprintf(out, "; %-7s %-8s %10.2f %11.2f %11.2f %14.2f\n", names[l],
+            fprintf(out, "; %-7s %-8s %10.2f %11.2f %11.2f %14.2f\n", sb_probe_level_names[l],
                     sb_format_size(p->level[l].working_set, ws, sizeof ws), p->level[l].latency_ns,
                     p->level[l].read_gbps, p->level[l].write_gbps, p->level[l].nt_write_gbps);
     for (int l = 0; l < SB_NLEVELS; l++)
         if (p->level[l].measured && p->level[l].latency_ns >= 0.8 * p->level[SB_PROBE_MEM].latency_ns)
             fprintf(out, "; note: the %s chase (%.1f ns) is within 20%% of memory's (%.1f ns): "
                     "this host may not give the %s the topology reports (a VM's CPUID)\n",
-                    names[l], p->level[l].latency_ns, p->level[SB_PROBE_MEM].latency_ns, names[l]);
+                    sb_probe_level_names[l], p->level[l].latency_ns,
+                    p->level[SB_PROBE_MEM].latency_ns, sb_probe_level_names[l]);
     fprintf(out, "; memory in address order: %.2f ns per load; clock %.3f GHz (add chain), "
             "/proc/cpuinfo %.0f MHz\n; memory's set: %s\n", p->mem_in_order_ns, p->clock_ghz,
             p->cpuinfo_mhz, p->mem_set_why);
 }
 
-/* The machine file's text (malloc'd, *len bytes), checked by reading it back. */
-static int machine_text(const struct sb_probe *p, const struct probe_args *a, char **text,
-                        size_t *len, struct sb_error *err)
+/* The machine file's text (malloc'd, *len bytes) for the host of topology topo, checked by
+ * reading it back. */
+static int machine_text(const struct sb_probe *p, const struct sb_topology *topo,
+                        const struct probe_args *a, char **text, size_t *len,
+                        struct sb_error *err)
 {
-    struct sb_topology topo;
     struct sb_cpu_id id;
     struct sb_machine *m = calloc(2, sizeof *m);
     char host[384], date[32], geometry[640];
@@ -110,10 +102,9 @@ static int machine_text(const struct sb_probe *p, const struct probe_args *a, ch
     FILE *out = NULL;
     int status = m ? SB_OK : sb_fail(err, SB_ERR_RUN, "probe: out of memory");
 
-    sb_topology_detect(&topo, "");
     sb_cpu_id_detect(&id);
     if (status == SB_OK)
-        status = sb_machine_from_topology(&topo, id.vendor, m, err);
+        status = sb_machine_from_topology(topo, id.vendor, m, err);
     if (status == SB_OK) {
         host_words(host, sizeof host);
         strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
@@ -162,7 +153,7 @@ int sb_cmd_probe(int argc, char **argv)
         status = sb_probe_run(&topo, &opt, &p, stderr, &err);
     }
     if (status == SB_OK)
-        status = machine_text(&p, &a, &text, &len, &err);
+        status = machine_text(&p, &topo, &a, &text, &len, &err);
     if (status == SB_OK && !a.output && fwrite(text, 1, len, stdout) != len)
         status = sb_fail(&err, SB_ERR_RUN, "probe: cannot write to stdout");
     if (status == SB_OK && a.output) {

@@ -9,8 +9,6 @@
 
 #define LINE 64.0
 
-static const char *const level_names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
-
 /* "scanbench probe on HOST, DATE: " then the method. */
 static void say(struct sb_machine_costs *c, int key, const char *host, const char *date,
                 const char *fmt, ...)
@@ -36,7 +34,7 @@ static const char *set_words(const struct sb_probe *p, int l, char *buf, size_t 
     else
         snprintf(buf, len, "a %s set (half the %s %s, capped at 16MB with --quick)",
                  sb_format_size(p->level[l].working_set, a, sizeof a),
-                 sb_format_size(p->level[l].level_size, b, sizeof b), level_names[l]);
+                 sb_format_size(p->level[l].level_size, b, sizeof b), sb_probe_level_names[l]);
     return buf;
 }
 

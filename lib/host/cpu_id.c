@@ -66,6 +66,22 @@ static const char *cpuinfo_value(char *line, const char *key)
     return colon[1] == ' ' ? colon + 2 : colon + 1;
 }
 
+bool sb_cpuinfo_first(const char *const *keys, char *buf, size_t len)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    const char *v = NULL;
+
+    while (f && !v && fgets(line, sizeof line, f))
+        for (const char *const *k = keys; !v && *k; k++)
+            v = cpuinfo_value(line, *k);
+    if (v)
+        snprintf(buf, len, "%s", v);
+    if (f)
+        fclose(f);
+    return v != NULL;
+}
+
 static void from_proc_cpuinfo(struct sb_cpu_id *id)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");

@@ -5,6 +5,7 @@
 #define SB_CPU_ID_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct sb_cpu_id {
     char vendor[16];            /* "GenuineIntel", "AuthenticAMD", or "" when unknown */
@@ -15,6 +16,10 @@ struct sb_cpu_id {
 };
 
 void sb_cpu_id_detect(struct sb_cpu_id *id);
+
+/* The value of the first /proc/cpuinfo line whose key is one of keys (NULL-terminated, e.g.
+ * {"model name", "Processor", NULL}) into buf; false when no line has one. */
+bool sb_cpuinfo_first(const char *const *keys, char *buf, size_t len);
 
 /* Display family and model from CPUID leaf 1's EAX (the rule both vendors document). */
 void sb_cpu_id_decode(unsigned eax, unsigned *family, unsigned *model, unsigned *stepping);

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "host/cpu_id.h"
 #include "host/probe_kernels.h"
+#include "stats/stats.h"
 
 #define LINE 64u
 #define HUGE_PAGE (2u << 20)
@@ -16,31 +18,14 @@
 #define LEVEL_SET_QUICK (16ull << 20)
 #define MAX_REPS 32
 
-static const char *const level_names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
-
-static double median(double *v, unsigned n)
-{
-    for (unsigned i = 1; i < n; i++) /* insertion sort: n is a handful */
-        for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+const char *const sb_probe_level_names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
 
 static double cpuinfo_mhz(void)
 {
-    char line[256];
-    double mhz = 0;
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    static const char *const keys[] = {"cpu MHz", NULL};
+    char mhz[64];
 
-    while (f && mhz == 0 && fgets(line, sizeof line, f))
-        if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':'))
-            mhz = strtod(strchr(line, ':') + 1, NULL);
-    if (f)
-        fclose(f);
-    return mhz;
+    return sb_cpuinfo_first(keys, mhz, sizeof mhz) ? strtod(mhz, NULL) : 0;
 }
 
 /* Memory's working set: 4 x the last level (well beyond it), at most 1GB (64MB with --quick)
@@ -113,7 +98,7 @@ static void measure_latency(void *buf, struct sb_probe_level *lv, bool in_order,
     loads = (size_t)scaled(sb_chase_ns(&at, 4096) * 1e-9, target, 4096);
     for (unsigned r = 0; r < reps; r++)
         ns[r] = sb_chase_ns(&at, loads);
-    *out = median(ns, reps);
+    *out = sb_median(ns, reps);
 }
 
 enum stream { READ, WRITE, NT_WRITE };
@@ -172,7 +157,7 @@ static int plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe
 
         if (!size && l < SB_L3)
             return sb_fail(err, SB_ERR_INPUT, "probe: the %s size is unknown here (scanbench "
-                           "topo): nothing to size its working set by", level_names[l]);
+                           "topo): nothing to size its working set by", sb_probe_level_names[l]);
         if (quick && set > LEVEL_SET_QUICK)
             set = LEVEL_SET_QUICK;
         lv->measured = size != 0;
@@ -214,7 +199,7 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
     }
     for (int l = 0; l < SB_PROBE_LEVELS; l++)
         if (p->level[l].measured)
-            measure_level(buf, &p->level[l], p, progress, level_names[l]);
+            measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);
     measure_latency(buf, &p->level[SB_PROBE_MEM], true, p->ms_per_measurement / 1000,
                     p->repetitions, &p->mem_in_order_ns);
     munmap(raw, raw_len);

@@ -17,8 +17,10 @@
 #include "core/core.h"
 #include "host/topo.h"
 
-/* The levels probed: SB_L1D, SB_L2, SB_L3 (topo.h), then memory. */
+/* The levels probed: SB_L1D, SB_L2, SB_L3 (topo.h), then memory; their names ("L1d", "L2",
+ * "L3", "memory"). */
 enum { SB_PROBE_MEM = SB_NLEVELS, SB_PROBE_LEVELS = SB_NLEVELS + 1 };
+extern const char *const sb_probe_level_names[SB_PROBE_LEVELS];
 
 struct sb_probe_level {
     bool measured;        /* false: the level is unknown here (no size in the topology) */

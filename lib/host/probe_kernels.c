@@ -5,6 +5,7 @@
 #include "host/probe_kernels.h"
 
 #include "core/core.h"
+#include "stats/stats.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -12,28 +13,20 @@
 
 #define LINE 64u
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* The successor of each line is first written as its index in the line's first word (Sattolo
  * swaps them there: no index array), then turned into a pointer. */
 void *sb_chase_link(void *buf, size_t lines, bool in_order, uint64_t seed)
 {
     unsigned char *base = buf;
-    uint64_t state = seed;
+    struct sb_rng rng;
 
     if (lines == 0)
         return NULL;
+    sb_rng_seed(&rng, seed);
     for (size_t k = 0; k < lines; k++)
         *(uint64_t *)(base + k * LINE) = in_order ? (k + 1) % lines : k;
     for (size_t i = lines - 1; !in_order && i > 0; i--) {
-        size_t j = (size_t)(splitmix64(&state) % i); /* j < i: one cycle through every line */
+        size_t j = (size_t)sb_rng_below(&rng, i); /* j < i: one cycle through every line */
         uint64_t *a = (uint64_t *)(base + i * LINE), *b = (uint64_t *)(base + j * LINE);
         uint64_t t = *a;
         *a = *b;
@@ -103,23 +96,38 @@ double sb_read_gbps(const void *buf, size_t len, unsigned passes)
     return (double)len * passes / (t1 - t0) / 1e9;
 }
 
-/* Stores a value that changes line by line, so that no compiler makes a memset of it (glibc's
- * memset turns to non-temporal stores on large buffers). */
-double sb_write_gbps(void *buf, size_t len, unsigned passes)
-{
-    double t0 = sb_timer_now(), t1;
 #if defined(__SSE2__)
+/* Stores a value that changes line by line, so that no compiler makes a memset of it (glibc's
+ * memset turns to non-temporal stores on large buffers): temporal stores, or with nt streaming
+ * ones (a constant in each caller: two loops, one store each). GB/s. */
+static inline __attribute__((always_inline)) double store_gbps(void *buf, size_t len,
+                                                               unsigned passes, const bool nt)
+{
+    double t0 = sb_timer_now();
     __m128i v = _mm_set1_epi64x((long long)passes), one = _mm_set1_epi64x(1);
 
     for (unsigned p = 0; p < passes; p++)
         for (__m128i *q = buf, *end = (__m128i *)((char *)buf + len); q < end; q += 4) {
-            _mm_store_si128(q, v);
-            _mm_store_si128(q + 1, v);
-            _mm_store_si128(q + 2, v);
-            _mm_store_si128(q + 3, v);
+            for (int w = 0; w < 4; w++) {
+                if (nt)
+                    _mm_stream_si128(q + w, v);
+                else
+                    _mm_store_si128(q + w, v);
+            }
             v = _mm_add_epi64(v, one);
         }
+    if (nt)
+        _mm_sfence();
+    return (double)len * passes / (sb_timer_now() - t0) / 1e9;
+}
+#endif
+
+double sb_write_gbps(void *buf, size_t len, unsigned passes)
+{
+#if defined(__SSE2__)
+    return store_gbps(buf, len, passes, false);
 #else
+    double t0 = sb_timer_now();
     uint64_t v = passes;
 
     for (unsigned p = 0; p < passes; p++)
@@ -128,28 +136,14 @@ double sb_write_gbps(void *buf, size_t len, unsigned passes)
                 q[w] = v;
             v++;
         }
+    return (double)len * passes / (sb_timer_now() - t0) / 1e9;
 #endif
-    t1 = sb_timer_now();
-    return (double)len * passes / (t1 - t0) / 1e9;
 }
 
 bool sb_nt_write_gbps(void *buf, size_t len, unsigned passes, double *gbps)
 {
 #if defined(__SSE2__)
-    double t0 = sb_timer_now(), t1;
-    __m128i v = _mm_set1_epi64x((long long)passes), one = _mm_set1_epi64x(1);
-
-    for (unsigned p = 0; p < passes; p++)
-        for (__m128i *q = buf, *end = (__m128i *)((char *)buf + len); q < end; q += 4) {
-            _mm_stream_si128(q, v);
-            _mm_stream_si128(q + 1, v);
-            _mm_stream_si128(q + 2, v);
-            _mm_stream_si128(q + 3, v);
-            v = _mm_add_epi64(v, one);
-        }
-    _mm_sfence();
-    t1 = sb_timer_now();
-    *gbps = (double)len * passes / (t1 - t0) / 1e9;
+    *gbps = store_gbps(buf, len, passes, true);
     return true;
 #else
     (void)buf;

@@ -10,7 +10,7 @@
 
 /* Links the lines (64 bytes each, the first word a pointer) of buf[0, lines * 64) into one
  * cycle: a random cyclic permutation (Sattolo's algorithm, seeded) or, with in_order, address
- * order. Returns the chain's first line; NULL when the index array cannot be allocated. */
+ * order. Returns the chain's first line; NULL when lines is 0. */
 void *sb_chase_link(void *buf, size_t lines, bool in_order, uint64_t seed);
 
 /* Follows the chain for loads dependent loads from *at (left where it stopped); nanoseconds

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "host/host.h"
 #include "vocab/vocab.h"
 
 /* First line of a file, or "unavailable: <path> unreadable". */
@@ -44,21 +45,12 @@ static json_t *bracketed_fact(const char *path)
 
 static json_t *cpu_model(void)
 {
-    char line[512];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    json_t *v = NULL;
+    static const char *const keys[] = {"model name", "Processor", NULL};
+    char model[512];
 
-    while (f && !v && fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (colon && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Processor", 9) == 0)) {
-            colon += 2;
-            colon[strcspn(colon, "\n")] = '\0';
-            v = json_string(colon);
-        }
-    }
-    if (f)
-        fclose(f);
-    return v ? v : json_string("unavailable: no model name in /proc/cpuinfo");
+    return json_string(sb_cpuinfo_first(keys, model, sizeof model)
+                           ? model
+                           : "unavailable: no model name in /proc/cpuinfo");
 }
 
 static json_t *figure(const struct sb_figure *f)
