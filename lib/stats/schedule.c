@@ -60,16 +60,24 @@ void sb_shuffle_u32(uint32_t *items, size_t n, struct sb_rng *rng)
     }
 }
 
-/* The round's generator starts from mix64(mix64(seed) ^ round): both steps are bijections, so
- * the rounds of one seed never share a start, and round r's order needs no other round. */
+/* Rounds come in pairs: round 2p's shuffle, then round 2p + 1 its reverse, so that over a pair
+ * every item's positions add up to n - 1 (a position effect, such as the first scan after the
+ * previous round's last, lands on every item alike). The pair's generator starts from
+ * mix64(mix64(seed) ^ p): both steps are bijections, so the pairs of one seed never share a
+ * start, and round r's order needs no round after it. */
 void sb_schedule_round_order(uint64_t seed, uint32_t round, uint32_t n, uint32_t *order)
 {
     struct sb_rng rng;
 
-    sb_rng_seed(&rng, mix64(mix64(seed + GOLDEN_GAMMA) ^ (uint64_t)round));
+    sb_rng_seed(&rng, mix64(mix64(seed + GOLDEN_GAMMA) ^ (uint64_t)(round / 2)));
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     sb_shuffle_u32(order, n, &rng);
+    for (uint32_t i = 0; round % 2 && i < n / 2; i++) {
+        uint32_t t = order[i];
+        order[i] = order[n - 1 - i];
+        order[n - 1 - i] = t;
+    }
 }
 
 /* P(a, x) by its series, for x < a + 1. */

@@ -124,16 +124,47 @@ static void test_round_orders(void **state)
     assert_true(memcmp(a, b, sizeof a) != 0);
 }
 
+/* The balanced order: round 2p + 1 is round 2p reversed, so over a pair every item's positions
+ * add up to n - 1; and the pairs differ from each other. */
+static void test_balanced_pairs(void **state)
+{
+    uint32_t a[13], b[13];
+    unsigned same_pairs = 0;
+    (void)state;
+
+    for (uint32_t n = 1; n <= 13; n++)
+        for (uint32_t p = 0; p < 50; p++) {
+            uint32_t sum[13] = {0};
+            sb_schedule_round_order(9, 2 * p, n, a);
+            sb_schedule_round_order(9, 2 * p + 1, n, b);
+            assert_permutation(b, n);
+            for (uint32_t k = 0; k < n; k++) {
+                assert_int_equal(b[k], a[n - 1 - k]);
+                sum[a[k]] += k;
+                sum[b[k]] += k;
+            }
+            for (uint32_t c = 0; c < n; c++)
+                assert_int_equal(sum[c], n - 1);
+        }
+    for (uint32_t p = 0; p < 100; p++) {
+        sb_schedule_round_order(9, 2 * p, 13, a);
+        sb_schedule_round_order(9, 2 * p + 2, 13, b);
+        same_pairs += !memcmp(a, b, sizeof a);
+    }
+    assert_int_equal(same_pairs, 0);
+}
+
 enum { N = 5, ROUNDS = 1000 };
 
-/* counts[c][k]: rounds 0 .. ROUNDS-1 of seed that time item c k-th */
+/* counts[c][k]: of the even rounds 0, 2 .. 2 (ROUNDS - 1) of seed (each pair's shuffle; the odd
+ * rounds are their reverses), those that time item c k-th */
 static void count_positions(uint64_t seed, unsigned counts[N][N])
 {
     uint32_t order[N];
 
     memset(counts, 0, N * sizeof counts[0]);
     for (uint32_t r = 0; r < ROUNDS; r++) {
-        sb_schedule_round_order(seed, r, N, order);
+        sb_schedule_round_order(seed, 2 * r, N, order); /* the pairs' independent shuffles */
         for (uint32_t k = 0; k < N; k++)
             counts[order[k]][k]++;
     }
@@ -215,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_below),
         cmocka_unit_test(test_unit_and_normal),
         cmocka_unit_test(test_round_orders),
+        cmocka_unit_test(test_balanced_pairs),
         cmocka_unit_test(test_positions_uniform),
         cmocka_unit_test(test_positions_over_seeds),
         cmocka_unit_test(test_chi_square),
