@@ -29,7 +29,8 @@
 #include "cachesim/cachesim.h"
 
 #define MAX_EXPERIMENTS 64
-/* What all the rounds of a reproduction may take (repetitions = auto): time_budget, else these. */
+/* What a reproduction may take (repetitions = auto): time_budget, else these, twice as much
+ * with --twice. */
 #define SB_FULL_BUDGET 600.0
 #define SB_QUICK_BUDGET 60.0
 
@@ -380,7 +381,7 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
     memcpy(r->sets, all_sets, sizeof all_sets[0] * (size_t)nall);
     r->nsets = nall;
     r->quick = quick;
-    r->budget = quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET;
+    r->budget = (quick ? SB_QUICK_BUDGET : SB_FULL_BUDGET) * (r->twice ? 2.0 : 1.0);
     if (status == SB_OK && r->n > 0 &&
         strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
         r->budget = r->setups[0].plan.schedule.time_budget;
@@ -574,7 +575,7 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
 
     if (vacuous)
         fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
-                     "(every call withheld or inconclusive, no clear knee)\n", name);
+                     "(every call inconclusive, no clear knee)\n", name);
     else
         fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
                 same ? " (its two schedules agree on every comparison and knee)" : why);
@@ -716,6 +717,11 @@ int sb_cmd_reproduce(int argc, char **argv)
     if (status == SB_OK)
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
                 sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? dir.path : "");
+    if (status == SB_OK && sb_timer_now() - t0 > r.budget * 1.05)
+        fprintf(stderr, "scanbench: over its budget of %.0f s: this host could not meet it "
+                "(every experiment runs at least %d rounds, and the time outside the rounds, "
+                "the tables, pools, validation and replays, is spent whatever the budget)\n",
+                r.budget, SB_AUTO_ROUNDS_MIN);
 out:
     sb_pg_session_close(session);
     if (status != SB_OK)

@@ -96,7 +96,7 @@ static void say_reproducible(const json_t *first, json_t *second)
     if (same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
         !sb_analysis_decided(json_object_get(second, "analysis")))
         printf("\nREPRODUCIBLE only vacuously (seeds %lld and %lld): neither schedule decided "
-               "anything (every call withheld or inconclusive, no clear knee)\n", s1, s2);
+               "anything (every call inconclusive, no clear knee)\n", s1, s2);
     else if (same)
         printf("\nREPRODUCIBLE: the two schedules (seeds %lld and %lld) agree on every "
                "comparison and knee\n", s1, s2);

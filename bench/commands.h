@@ -12,6 +12,7 @@
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 #define SB_ARGS_EVENTS "[--set events=FILE]"
 #define SB_ARGS_PROBE "[-o MACHINE.ini] [--quick]"
+#define SB_ARGS_POWER "[--quick] [--trials N] [--set KEY=VALUE]... [-o DIR] [-q]"
 
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);
@@ -22,5 +23,6 @@ int sb_cmd_plot(int argc, char **argv);
 int sb_cmd_reproduce(int argc, char **argv);
 int sb_cmd_pg(int argc, char **argv);
 int sb_cmd_probe(int argc, char **argv);
+int sb_cmd_power(int argc, char **argv);
 
 #endif

@@ -62,6 +62,14 @@ static const struct {
      "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
      "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
+    {"power", sb_cmd_power, SB_ARGS_POWER,
+     "how often this host's rounds find a difference of known size (a minute or two)",
+     "  --quick           fewer trials and kinds, shorter trials: about 30 s\n"
+     "  --trials N        trials of each kind (A-A, and each extra_copy size; default 5,\n"
+     "                    --quick 3)\n" SET_HELP
+     "                    (not extra_copy or seed: each trial sets them)\n"
+     "  -o DIR            a new directory: power.json (every trial) and power.txt\n"
+     "  -q, --quiet       no progress on stderr\n"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

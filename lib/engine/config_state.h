@@ -39,6 +39,7 @@ struct slot {
     struct sb_scanner_record *rec;
     struct sb_validation v;
     uint64_t rows, pages, visits, acquisitions, drops;
+    uint64_t extra;                             /* extra_copy's fetches in the last phase */
     uint64_t written_evict, written_checkpoint; /* pages written back in the last phase */
     double t_start, t_end;
     int status;

@@ -78,6 +78,10 @@ static int prepare_slots(struct sb_config *cfg, struct sb_error *err)
         sl->scanner.op = p->op;
         sl->scanner.ioc = &cfg->tables[sl->rec->table];
         sl->scanner.table_id = sl->rec->table;
+        if (p->extra_ppm)
+            status = sb_scanner_spare_alloc(&sl->scanner, err);
+        if (status != SB_OK)
+            break;
         if (cfg->use_shared) {
             sl->scanner.shared = &cfg->shared;
             continue;
@@ -219,6 +223,7 @@ void sb_config_release(struct sb_config *cfg)
         if (cfg->slots[i].ps_ready)
             sb_policy_state_destroy(&cfg->slots[i].ps);
         sb_pool_destroy(&cfg->slots[i].pool);
+        free(cfg->slots[i].scanner.spare);
     }
     if (cfg->use_shared)
         sb_shared_pool_destroy(&cfg->shared);

@@ -98,6 +98,7 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
     struct slot *sl = &cfg->slots[worker];
     struct sb_scanner *s = &sl->scanner;
     uint64_t pages = s->pages, acquisitions = s->acquisitions, drops = s->drops;
+    uint64_t extra = s->extra_pages;
     uint64_t written_evict = s->written_evict, written_checkpoint = s->written_checkpoint;
     uint64_t visits = cfg->use_shared ? s->visits : sl->ps.visits;
 
@@ -120,6 +121,7 @@ void sb_config_work(void *ctx, uint32_t worker, const void *arg)
     if (s->ioc->ops->kernel_reads)
         sb_placement_thread_end();
     sl->pages = s->pages - pages;
+    sl->extra = s->extra_pages - extra;
     sl->acquisitions = s->acquisitions - acquisitions;
     sl->drops = s->drops - drops;
     sl->written_evict = s->written_evict - written_evict;
@@ -303,6 +305,7 @@ int sb_config_validate(struct sb_config *cfg, struct sb_error *err)
         v->pages_checked_after_copy += cfg->slots[i].v.pages_checked_after_copy;
         v->pages_checked_after_op += cfg->slots[i].v.pages_checked_after_op;
         v->writebacks_checked += cfg->slots[i].v.writebacks_checked;
+        v->extra_copies_checked += cfg->slots[i].v.extra_copies_checked;
     }
     if (status == SB_OK)
         status = check_seen(cfg, n, err);
@@ -362,6 +365,7 @@ static void note_timed(struct sb_config *cfg, struct sb_scan_record *rec, bool k
     const uint32_t page_size = cfg->tables[0].page_size;
 
     rec->written_evict = rec->written_checkpoint = rec->bytes_copied_in = 0;
+    rec->bytes_copied_extra = 0;
     for (uint32_t i = 0; i < cfg->nworkers; i++) {
         struct slot *sl = &cfg->slots[i];
         first = fmin(first, sl->t_start);
@@ -369,6 +373,7 @@ static void note_timed(struct sb_config *cfg, struct sb_scan_record *rec, bool k
         rec->written_evict += sl->written_evict;
         rec->written_checkpoint += sl->written_checkpoint;
         rec->bytes_copied_in += sl->pages * page_size;
+        rec->bytes_copied_extra += sl->extra * page_size;
         if (!keep)
             continue;
         sl->rec->seconds[res->nreps] = sl->t_end - sl->t_start;

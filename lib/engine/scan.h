@@ -27,6 +27,8 @@ struct sb_validation {
                                           checksum of its state) */
     uint64_t pages_checked_after_writeback; /* after the last timed scan: table pages whose
                                                checksum is their state's (writeback only) */
+    uint64_t extra_copies_checked;     /* validation scan: extra_copy's extra fetches, each
+                                          checked against its page's checksum */
 };
 
 /* One scanner of a run: where it ran and what it did in the timed scans. */
@@ -81,6 +83,8 @@ struct sb_scan_record {
     uint64_t written_checkpoint;   /* pages written back by checkpoints */
     uint64_t bytes_copied_in;      /* bytes copied from the IO cache into the pool */
     uint64_t bytes_written_back;   /* bytes copied from the pool back into the IO cache */
+    uint64_t bytes_copied_extra;   /* extra_copy: bytes fetched beyond the table's pages (into
+                                      a spare buffer), never in bytes */
 };
 
 /* One statement of a sequence (key statements): what scanner 0 did with it in the timed scans

@@ -264,7 +264,52 @@ static uint64_t scan_shared_pool(struct sb_scanner *s, enum sb_fetch kind, uint6
     return rows;
 }
 
-uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
+/* --- extra_copy ------------------------------------------------------------------------- */
+
+#define PPM 1000000u
+
+/* Whether block b of a pass is followed by an extra fetch: floor((b + 1) f) > floor(b f). */
+static bool gets_extra(uint32_t ppm, uint64_t b)
+{
+    return (b + 1) * ppm / PPM > b * ppm / PPM;
+}
+
+/* The first block from b on that is followed by an extra fetch (ppm > 0): the (k + 1)-th of
+ * the pass, k = floor(b f) the ones before b. */
+static uint64_t next_extra(uint32_t ppm, uint64_t b)
+{
+    uint64_t k = b * ppm / PPM;
+    return ((k + 1) * PPM + ppm - 1) / ppm - 1;
+}
+
+/* The page half a table away from block: as far from the caches as the pass's own pages. */
+static uint64_t extra_block(const struct sb_iocache *ioc, uint64_t block)
+{
+    return (block + ioc->npages / 2) % ioc->npages;
+}
+
+/* The extra fetch after block, into the spare buffer, as the pass fetches (a bigtable file's
+ * drops are left to the pass's own reads). */
+static void fetch_extra(struct sb_scanner *s, enum sb_fetch kind, uint64_t block)
+{
+    fetch(s, kind == SB_FETCH_PREAD_DROP ? SB_FETCH_PREAD : kind, extra_block(s->ioc, block),
+          s->spare);
+    s->extra_pages++;
+}
+
+int sb_scanner_spare_alloc(struct sb_scanner *s, struct sb_error *err)
+{
+    void *spare = NULL;
+
+    if (posix_memalign(&spare, 4096, s->p->page_size) != 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the extra_copy buffer",
+                       s->p->name);
+    s->spare = spare;
+    return SB_OK;
+}
+
+/* One pass's pages [first, end): the loop its source and pool call for. */
+static uint64_t scan_pages(struct sb_scanner *s, uint64_t first, uint64_t end)
 {
     enum sb_fetch kind = fetch_kind_of(s);
 
@@ -274,6 +319,24 @@ uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
     if (kind == SB_FETCH_COPY && sb_scanner_original_loop(s))
         return scan_memory(s->p, s->op, s->ioc, s->pool, s->ps, s->victims, first, end);
     return scan_own_pool(s, kind, first, end);
+}
+
+uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
+{
+    const uint32_t ppm = s->p->extra_ppm;
+    uint64_t rows = 0;
+
+    if (!ppm || !s->spare)
+        return scan_pages(s, first, end);
+    /* the loop runs unchanged from one extra fetch to the next */
+    for (uint64_t at = first; at < end;) {
+        uint64_t next = next_extra(ppm, at), stop = next < end ? next + 1 : end;
+        rows += scan_pages(s, at, stop);
+        if (next < end)
+            fetch_extra(s, fetch_kind_of(s), next);
+        at = stop;
+    }
+    return rows;
 }
 
 int sb_scanner_io_status(const struct sb_scanner *s, struct sb_error *err)
@@ -315,6 +378,31 @@ static int validate_page(struct sb_scanner *s, uint32_t b, uint64_t block, unsig
     return SB_OK;
 }
 
+/* The validation scan's extra fetch after block: the spare buffer then holds the page half a
+ * table away as the IO cache has it. */
+static int validate_extra(struct sb_scanner *s, enum sb_fetch kind, uint64_t block,
+                          struct sb_validation *v, struct sb_error *err)
+{
+    const struct sb_iocache *ioc = s->ioc;
+    const uint64_t other = extra_block(ioc, block);
+    const unsigned state = sb_iocache_state(ioc, other);
+    const uint32_t want = state ? ioc->state_sums[state][other] : ioc->sum_copy[other];
+    uint32_t sum;
+    int status;
+
+    fetch_extra(s, kind, block);
+    sum = sb_page_checksum(s->spare, s->p->page_size);
+    status = sb_scanner_io_status(s, err);
+    if (status != SB_OK)
+        return status;
+    if (sum != want)
+        return sb_fail(err, SB_ERR_RUN, "%s: validation failed: extra_copy: page %llu copied "
+                       "by kernel %s into the spare buffer has checksum %08x, expected %08x",
+                       s->p->name, (unsigned long long)other, s->p->kernel->name, sum, want);
+    v->extra_copies_checked++;
+    return SB_OK;
+}
+
 int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
                         _Atomic uint32_t *seen, uint64_t *rows, struct sb_validation *v,
                         struct sb_error *err)
@@ -345,6 +433,8 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
             status = sb_scanner_io_status(s, err);
         if (status == SB_OK)
             status = validate_page(s, b, block, state_in, &dirtied, rows, v, err);
+        if (status == SB_OK && s->spare && gets_extra(p->extra_ppm, block))
+            status = validate_extra(s, kind, block, v, err);
         if (s->shared) {
             s->acquisitions++;
             sb_shared_pool_release(s->shared, b, tag_base + (int64_t)block);

@@ -14,7 +14,14 @@
  * FlushBuffer -> smgrwrite) and every checkpoint_pages pages, every dirty buffer in buffer order
  * (checkpoint: BufferSync). The IO cache then keeps each page's state (iocache.h), and a buffer
  * the state of the page it holds as it was copied in. With writeback none, a table built with
- * its hint bits and a policy without a release hook, the memory source's original loop runs. */
+ * its hint bits and a policy without a release hook, the memory source's original loop runs.
+ *
+ * extra_copy (the run's extra_ppm, the power check's injected work): block b of a pass is
+ * followed by one extra fetch when floor((b + 1) f) > floor(b f), f the fraction, so a pass
+ * over n pages makes floor(n f) of them, evenly spread: the page half a table away is fetched
+ * again, the way the pass fetches its pages (the kernel's copy, the bigtable's fill, pread),
+ * into the scanner's spare buffer, outside the pool. The loops above run unchanged between two
+ * extra fetches. The validating pass checks each extra copy's checksum. */
 #ifndef SB_SCANNER_H
 #define SB_SCANNER_H
 
@@ -56,6 +63,8 @@ struct sb_scanner {
     struct sb_shared_pool *shared;  /* the shared pool */
     uint32_t *victims;              /* NULL, or the buffer of every block (tracing backends) */
     uint64_t pages;                 /* pages read so far */
+    uint8_t *spare;                 /* extra_copy: where the extra fetches go (NULL: none) */
+    uint64_t extra_pages;           /* extra_copy: extra fetches so far */
     uint64_t acquisitions;          /* shared pool: buffers pinned so far */
     uint64_t visits;                /* shared pool: buffer headers examined so far */
     uint64_t drops;                 /* bigtable file: DONTNEED calls so far */
@@ -90,6 +99,9 @@ uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end);
 int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
                         _Atomic uint32_t *seen, uint64_t *rows, struct sb_validation *v,
                         struct sb_error *err);
+
+/* extra_copy: the spare buffer of s (one page) when its run copies extra pages. */
+int sb_scanner_spare_alloc(struct sb_scanner *s, struct sb_error *err);
 
 /* SB_ERR_RUN when a pread failed. */
 int sb_scanner_io_status(const struct sb_scanner *s, struct sb_error *err);

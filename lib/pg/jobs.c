@@ -45,8 +45,10 @@ static const struct {
     {SB_K_SHARED_TABLE, "scanbench pg runs one client"},
     {SB_K_SHARED_POOL, "scanbench pg runs one client"},
     {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
+    {SB_K_CONTENTION, "scanbench pg runs no aggressor beside the server"},
     {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
     {SB_K_STATEMENTS, "scanbench pg runs each op on its own"},
+    {SB_K_EXTRA_COPY, "the server's scans copy what they read, nothing more"},
 };
 
 /* Adds a note; one the notes cannot hold whole is cut between two characters (the report
@@ -94,6 +96,8 @@ static const char *non_default_value(const struct sb_experiment *exp, enum sb_ke
             is_default = s->numbers[v] == (strcmp(k->default_value, "yes") == 0);
         else if (k->type == SB_INI_UINT)
             is_default = s->numbers[v] == strtoull(k->default_value, NULL, 10);
+        else if (key == SB_K_EXTRA_COPY) /* a fraction, its number in millionths */
+            is_default = s->numbers[v] == 0;
         else
             is_default = strcmp(s->values[v], k->default_value) == 0;
         if (!is_default)

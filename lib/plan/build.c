@@ -4,6 +4,7 @@
 #include "config.h"
 #include "plan/plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static double run_timeout_of(const struct sb_experiment *exp, const int *idx,
 
     if (run->writeback != SB_WRITEBACK_NONE) /* every page may go back: one more copy each */
         bytes *= 1.5;
+    bytes *= 1.0 + run->extra_ppm / 1e6; /* extra_copy: that many pages more */
 
     if (number_of(exp, idx, SB_K_RUN_TIMEOUT))
         return (double)number_of(exp, idx, SB_K_RUN_TIMEOUT);
@@ -175,6 +177,7 @@ static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_para
                   ? SB_SCHEDULE_BLOCKED : SB_SCHEDULE_INTERLEAVED;
     s->rounds = (uint32_t)exp->settings[SB_K_REPETITIONS].numbers[0];
     s->time_budget = (double)exp->settings[SB_K_TIME_BUDGET].numbers[0];
+    s->time_budget_auto = strcmp(exp->settings[SB_K_TIME_BUDGET].values[0], "auto") == 0;
     s->seed_auto = strcmp(seed->values[0], "auto") == 0;
     s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
 }
@@ -272,6 +275,7 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
     run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
     run->seed = number_of(exp, idx, SB_K_SEED);
+    run->extra_ppm = (uint32_t)number_of(exp, idx, SB_K_EXTRA_COPY);
     run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
     run->events = &plan->events;
     run->require_counters = number_of(exp, idx, SB_K_REQUIRE_COUNTERS) != 0;
@@ -336,6 +340,11 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
     if (status == SB_OK)
         status = plan_runs(exp, limit, total, plan, err);
+    if (plan->schedule.time_budget_auto)
+        plan->schedule.time_budget = fmax(SB_AUTO_BUDGET_MIN,
+                                          SB_AUTO_BUDGET_PER_RUN * (double)plan->nruns);
+    if (status == SB_OK)
+        status = sb_plan_check_contention(exp, plan, limit, err);
     if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
         status = sb_plan_check_memory_together(exp, plan, limit, err);
     if (status != SB_OK)

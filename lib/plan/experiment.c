@@ -98,16 +98,21 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                           "and policy"},
     [SB_K_OVERSUBSCRIBE] = {.name = "oversubscribe", .type = SB_INI_YESNO, .default_value = "no",
                             .help = "yes: allow more threads than cores"},
+    [SB_K_CONTENTION] = {.name = "contention", .type = SB_INI_WORD, .default_value = "none",
+                         .help = "an aggressor on a CPU of its own during the timed scans: none, "
+                         "stream (copies between two buffers of 4 x the L3, at least 256MB "
+                         "each), l3 (read-modify-write over the L3's size, at most 64MB)"},
     [SB_K_SCHEDULE] = {.name = "schedule", .type = SB_INI_WORD, .default_value = "interleaved",
                        .help = "interleaved: every round times each run once, in a fresh seeded "
                        "shuffle; blocked: each run's timed scans together (for comparison)"},
     [SB_K_REPETITIONS] = {.name = "repetitions", .type = SB_INI_UINT, .min = 1, .max = 1000,
-                          .or_word = "auto", .default_value = "5", .help = "rounds: timed scans "
-                          "of every run (auto: 10, then more until every comparison is precise "
-                          "to 1%, the time_budget or 60)"},
+                          .or_word = "auto", .default_value = "auto", .help = "rounds: timed "
+                          "scans of every run (auto: 10, then more until every comparison is "
+                          "precise to 1%, the time_budget or 200)"},
     [SB_K_TIME_BUDGET] = {.name = "time_budget", .type = SB_INI_UINT, .min = 1,
-                          .max = 30 * 24 * 3600, .default_value = "600", .help = "repetitions = "
-                          "auto: seconds the rounds may take in all"},
+                          .max = 30 * 24 * 3600, .or_word = "auto", .default_value = "auto",
+                          .help = "repetitions = auto: seconds the run may take in all, from "
+                          "its start (auto: 5 per run, at least 10)"},
     [SB_K_MIN_SCAN_MS] = {.name = "min_scan_ms", .type = SB_INI_UINT, .min = 0, .max = 60000,
                           .default_value = "50", .help = "a timed scan lasts at least this long: "
                           "as many passes over the table as that takes (0: one pass)"},
@@ -120,6 +125,11 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                      "(after the validation scan)"},
     [SB_K_SEED] = {.name = "seed", .type = SB_INI_UINT, .list = true, .min = 0, .max = UINT64_MAX,
                    .default_value = "1", .help = "seed of the random policy"},
+    [SB_K_EXTRA_COPY] = {.name = "extra_copy", .type = SB_INI_WORD, .list = true,
+                         .default_value = "0", .help = "extra pages fetched per page of every "
+                         "pass (0 to 0.5; 0.05: after one page in twenty, the page half a table "
+                         "away into a spare buffer), never credited in MB/s: real work of known "
+                         "size, the difference scanbench power injects"},
     [SB_K_COUNTERS] = {.name = "counters", .type = SB_INI_WORD, .default_value = "none",
                        .help = "the counter backend"},
     [SB_K_EVENTS] = {.name = "events", .type = SB_INI_TEXT, .default_value = "auto",
@@ -291,6 +301,12 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         known = "set, unset";
         break;
+    case SB_K_CONTENTION:
+        for (int i = 0; sb_contention_names[i]; i++)
+            if (strcmp(value, sb_contention_names[i]) == 0)
+                return SB_OK;
+        known = "none, stream, l3";
+        break;
     default:
         return SB_OK;
     }
@@ -298,10 +314,27 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
                    sb_keys[key].name, known);
 }
 
+/* extra_copy: a fraction from 0 to 0.5, its number in millionths. */
+static int parse_fraction(const char *value, uint64_t *number, struct sb_error *err)
+{
+    char *end;
+    double x;
+
+    errno = 0;
+    x = strtod(value, &end);
+    if (end == value || *end != '\0' || errno || !isfinite(x) || x < 0 || x > 0.5)
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a fraction from 0 to 0.5 (e.g. 0.05)",
+                       value);
+    *number = (uint64_t)llround(x * 1e6);
+    return SB_OK;
+}
+
 static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
                        struct sb_error *err)
 {
     *number = 0;
+    if (key == SB_K_EXTRA_COPY)
+        return parse_fraction(value, number, err);
     if (sb_keys[key].type == SB_INI_WORD)
         return check_name(key, value, err);
     return sb_ini_parse(&sb_keys[key], value, number, NULL, err);

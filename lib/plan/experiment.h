@@ -20,9 +20,9 @@ enum sb_key_id {
     SB_K_STATEMENTS,
     SB_K_WRITEBACK, SB_K_CHECKPOINT_PAGES, SB_K_WRITEBACK_KERNEL, SB_K_HINT_BITS,
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
-    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE,
+    SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE, SB_K_CONTENTION,
     SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SCHEDULE_SEED,
-    SB_K_WARMUP, SB_K_SEED, SB_K_COUNTERS, SB_K_EVENTS,
+    SB_K_WARMUP, SB_K_SEED, SB_K_EXTRA_COPY, SB_K_COUNTERS, SB_K_EVENTS,
     SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT,
     SB_NKEYS
@@ -34,7 +34,8 @@ enum sb_key_id {
  * (8192, 256K, 16MB), with or_word "auto" (number 0) for the topology overrides; UINT a whole
  * number within [min, max], "auto" where or_word says; YESNO yes/no; WORD a name from a registry
  * (kernel, policy, op, source, counters, machine, prefetch, schedule, writeback,
- * writeback_kernel, hint_bits), checked here: kernel also
+ * writeback_kernel, hint_bits, contention; extra_copy, a fraction from 0 to 0.5 whose number is in
+ * millionths), checked here: kernel also
  * takes `all` (every kernel this CPU can run), the NUMA placements (iocache_node, pool_node) take
  * local, remote, interleave or a node number. */
 extern const struct sb_ini_key sb_keys[SB_NKEYS + 1];

@@ -61,6 +61,9 @@ struct sb_run_params {
                                               rounds' (auto: SB_AUTO_ROUNDS_MIN here) */
     double min_scan_seconds;               /* a timed scan's passes last at least this long */
     uint64_t seed;
+    uint32_t extra_ppm;                    /* extra_copy in millionths: extra pages fetched
+                                              (into a spare buffer) per million of a pass,
+                                              never credited in bytes (engine/scanner.h) */
     const struct sb_counter_backend *counters;
     const struct sb_events_choice *events; /* the plan's events map (key events) */
     bool require_counters;                 /* unavailable counters are an error (exit 3) */
@@ -76,13 +79,18 @@ enum sb_schedule_kind { SB_SCHEDULE_INTERLEAVED, SB_SCHEDULE_BLOCKED };
 extern const char *const sb_schedule_names[]; /* "interleaved", "blocked" */
 
 #define SB_AUTO_ROUNDS_MIN 10
-#define SB_AUTO_ROUNDS_MAX 60
+#define SB_AUTO_ROUNDS_MAX 200
 #define SB_AUTO_PRECISION 0.01
+/* time_budget = auto: seconds per run of the plan, and the least (the default experiment's four
+ * runs: 20 s) */
+#define SB_AUTO_BUDGET_PER_RUN 5.0
+#define SB_AUTO_BUDGET_MIN 10.0
 
 struct sb_schedule_params {
     enum sb_schedule_kind kind;
     uint32_t rounds;           /* repetitions; 0: auto */
-    double time_budget;        /* auto: seconds the rounds may take */
+    double time_budget;        /* repetitions = auto: seconds the run may take */
+    bool time_budget_auto;     /* time_budget = auto: SB_AUTO_BUDGET_PER_RUN per run */
     uint64_t seed;             /* the shuffles' seed */
     bool seed_auto;            /* the seed came from the clock */
 };
@@ -121,6 +129,9 @@ struct sb_plan {
     struct sb_events_choice events; /* read at plan time when counters=papi or events is set */
     struct sb_machine *machines;    /* one per value of `machine`, read at plan time when
                                        counters=sim or a model is named */
+    struct sb_aggressor_plan contention; /* key contention: the aggressor the timed scans run
+                                            beside, its CPU and buffers (host/aggressor.h;
+                                            kind none: no aggressor) */
 };
 
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,

@@ -285,12 +285,69 @@ int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
     return SB_OK;
 }
 
-/* An interleaved schedule holds every run's pools and models, and every table, at once. */
+/* --- contention on purpose (host/aggressor.h) ---------------------------------------------- */
+
+/* The aggressor's buffers, all of them. */
+static uint64_t aggressor_bytes(const struct sb_plan *plan)
+{
+    return plan->contention.working_set_bytes * plan->contention.buffers;
+}
+
+/* The L3 (else the L2: l3 false) the aggressor is sized on, with the plan's overrides. */
+static uint64_t llc_of(const struct sb_plan *plan, bool *l3)
+{
+    struct sb_topology topo;
+
+    sb_topology_detect(&topo, "");
+    for (int l = 0; l < SB_NLEVELS; l++)
+        if (plan->override_size[l])
+            sb_topology_override_size(&topo, l, plan->override_size[l]);
+    *l3 = topo.cache[SB_L3].size.value != 0;
+    return *l3 ? topo.cache[SB_L3].size.value : topo.cache[SB_L2].size.value;
+}
+
+int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *plan,
+                             const struct sb_mem_limit *limit, struct sb_error *err)
+{
+    const char *name = exp->settings[SB_K_CONTENTION].values[0];
+    enum sb_contention_kind kind = SB_CONTENTION_NONE;
+    uint32_t scanners = 1;
+    uint64_t need, most = 0, llc;
+    char why[256], a[32], b[32];
+    bool l3 = false;
+
+    while (sb_contention_names[kind] && strcmp(sb_contention_names[kind], name) != 0)
+        kind++;
+    llc = kind == SB_CONTENTION_NONE ? 0 : llc_of(plan, &l3);
+    if (!sb_aggressor_size(kind, llc, l3, &plan->contention, why, sizeof why))
+        return bad(err, exp, SB_K_CONTENTION, "%s needs %s", name, why);
+    if (kind == SB_CONTENTION_NONE)
+        return SB_OK;
+    for (size_t i = 0; i < plan->nruns; i++) {
+        if (plan->runs[i].threads > scanners)
+            scanners = plan->runs[i].threads;
+        if (memory_need(&plan->runs[i], &need) && need > most)
+            most = need;
+    }
+    if (!sb_aggressor_cpu(scanners, &plan->contention.cpu, why, sizeof why))
+        return bad(err, exp, SB_K_CONTENTION, "%s needs %s", name, why);
+    if (__builtin_add_overflow(most, aggressor_bytes(plan), &need) || need > limit->bytes)
+        return bad(err, exp, SB_K_CONTENTION, "%s: the aggressor's %u x %s beside a run's %s is "
+                   "more than this host can give (%s, %s)", name, plan->contention.buffers,
+                   sb_format_size(plan->contention.working_set_bytes, a, sizeof a),
+                   sb_format_size(most, b, sizeof b),
+                   sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
+                   limit->source);
+    return SB_OK;
+}
+
+/* An interleaved schedule holds every run's pools and models, and every table, at once, and the
+ * aggressor's buffers. */
 int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
                                   const struct sb_mem_limit *limit, struct sb_error *err)
 {
     uint64_t need = SB_RUN_OVERHEAD_BYTES, tables = 0, pools = 0, models = 0;
-    char a[32], b[32], c[32], d[32], what[256];
+    char a[32], b[32], c[32], d[32], e[48] = "", what[1024];
     bool overflow = false;
 
     for (size_t i = 0; i < plan->nruns; i++) {
@@ -310,13 +367,18 @@ int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct 
     }
     overflow |= __builtin_add_overflow(need, tables, &need) ||
                 __builtin_add_overflow(need, pools, &need) ||
-                __builtin_add_overflow(need, models, &need);
+                __builtin_add_overflow(need, models, &need) ||
+                __builtin_add_overflow(need, aggressor_bytes(plan), &need);
     if (!overflow && need <= limit->bytes)
         return SB_OK;
-    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s + a model %s "
-             "+ %s overhead at once: more than this host can give (%s, %s); schedule=blocked "
-             "holds one run at a time", plan->nruns, sb_format_size(tables, a, sizeof a),
-             sb_format_size(pools, b, sizeof b), sb_format_size(models, c, sizeof c),
+    if (aggressor_bytes(plan))
+        snprintf(e, sizeof e, " + the aggressor %s",
+                 sb_format_size(aggressor_bytes(plan), (char[32]){0}, 32));
+    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s + a model "
+             "%s%s + %s overhead at once: more than this host can give (%s, %s); "
+             "schedule=blocked holds one run at a time", plan->nruns,
+             sb_format_size(tables, a, sizeof a), sb_format_size(pools, b, sizeof b),
+             sb_format_size(models, c, sizeof c), e,
              sb_format_size(SB_RUN_OVERHEAD_BYTES, d, sizeof d),
              sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
              limit->source);

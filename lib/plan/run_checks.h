@@ -1,7 +1,8 @@
 /* run_checks.h: a plan's runs checked before any runs: each run's sizes and the memory it
  * needs (sb_plan_check_run), its source file's directory and disk, its NUMA placements and its
- * concurrency; the experiment's data_dir and cache-model slices; an interleaved schedule's
- * memory all at once. Each SB_ERR_INPUT names the key and where it was set. Internal to plan. */
+ * concurrency; the experiment's data_dir and cache-model slices; the contention aggressor; an
+ * interleaved schedule's memory all at once. Each SB_ERR_INPUT names the key and where it was
+ * set. Internal to plan. */
 #ifndef SB_PLAN_RUN_CHECKS_H
 #define SB_PLAN_RUN_CHECKS_H
 
@@ -36,6 +37,12 @@ int sb_plan_check_placements(const struct sb_experiment *exp, const struct sb_ru
 int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
                               const struct sb_run_params *run, struct plan_host *host,
                               struct sb_error *err);
+/* Key contention into plan->contention: the aggressor's buffers sized from the L3 (with the
+ * l3_size and l2_size overrides), its CPU (one the process may use beside the scanners: refused
+ * where there is none), and its buffers beside each run's memory. After the runs are planned. */
+int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *plan,
+                             const struct sb_mem_limit *limit, struct sb_error *err);
+/* With the aggressor's buffers (sb_plan_check_contention first). */
 int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
                                   const struct sb_mem_limit *limit, struct sb_error *err);
 

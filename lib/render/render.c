@@ -327,6 +327,7 @@ static void counters_table(FILE *out, const json_t *runs)
     free(source);
 }
 
+/* '!' reads the "withheld" of reports made before calls replaced withholding. */
 static char call_mark(const json_t *cmp)
 {
     const char *call = str_or(json_object_get(cmp, "call"), "");
@@ -448,6 +449,28 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
     }
 }
 
+/* Key contention: one line when an aggressor ran beside the timed scans (none: nothing). */
+static void contention_line(FILE *out, const json_t *schedule)
+{
+    const json_t *c = json_object_get(schedule, "contention");
+    const char *kind = str_or(json_object_get(c, "kind"), "none");
+    long long buffers = json_integer_value(json_object_get(c, "buffers"));
+    char size[32];
+
+    if (strcmp(kind, "none") == 0)
+        return;
+    sb_format_size((uint64_t)json_integer_value(json_object_get(c, "working_set_bytes")), size,
+                   sizeof size);
+    fprintf(out, "contention: %s aggressor on CPU %lld (", kind,
+            (long long)json_integer_value(json_object_get(c, "cpu")));
+    if (buffers > 1)
+        fprintf(out, "%lld x %s buffers, copied", buffers, size);
+    else
+        fprintf(out, "a %s working set, read-modify-write", size);
+    fprintf(out, "), %.1f GB/s during the timed scans\n",
+            json_number_value(json_object_get(c, "gbps")));
+}
+
 static void heading(FILE *out, const json_t *report, const json_t *runs)
 {
     const json_t *first = json_array_get(runs, 0), *exp = json_object_get(report, "experiment");
@@ -460,7 +483,7 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
     if (!first)
         return;
     fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s; %lld "
-            "rounds, %s, after %lld warm-up\n\n",
+            "rounds, %s, after %lld warm-up\n",
             sb_format_size((uint64_t)json_integer_value(json_object_get(first, "table_size")),
                            size, sizeof size),
             (long long)(json_integer_value(json_object_get(first, "table_size")) /
@@ -472,6 +495,8 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
             (long long)json_array_size(json_object_get(first, "repetitions")),
             str_or(json_object_get(schedule, "kind"), "blocked"),
             (long long)json_integer_value(json_object_get(first, "warmup")));
+    contention_line(out, schedule);
+    fputc('\n', out);
 }
 
 static int by_value(const void *a, const void *b)
@@ -599,6 +624,55 @@ static void knee_lines(FILE *out, const json_t *report)
         fprintf(out, "  %s\n", str_or(json_object_get(k, "text"), "?"));
 }
 
+/* Each inconclusive comparison, with the smallest difference its interval could have resolved. */
+static void undecided_lines(FILE *out, const json_t *report)
+{
+    const json_t *analysis = json_object_get(report, "analysis");
+    size_t i;
+    json_t *c;
+
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
+        const json_t *resolvable = json_object_get(c, "resolvable");
+        if (strcmp(str_or(json_object_get(c, "call"), ""), "inconclusive") != 0 ||
+            !json_is_number(resolvable))
+            continue;
+        fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
+                     "(%lld rounds; more time: --set time_budget=S)\n",
+                op ? op->label : "?", str_or(json_object_get(c, "a_placement"), "?"),
+                str_or(json_object_get(c, "b_placement"), "?"),
+                100.0 * json_number_value(resolvable),
+                (long long)json_integer_value(json_object_get(c, "rounds")));
+    }
+}
+
+/* Each comparison whose per-round ratio follows the host's level (its host_level depends): the
+ * ratio in the quietest and the busiest thirds of the rounds. */
+static void host_level_lines(FILE *out, const json_t *report)
+{
+    const json_t *analysis = json_object_get(report, "analysis");
+    static const char *const keys[] = {"ratio", "lo", "hi"};
+    size_t i;
+    json_t *c;
+
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
+        const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
+        const json_t *h = json_object_get(c, "host_level");
+        const json_t *from[3] = {json_object_get(h, "quiet"), json_object_get(h, "busy"), h};
+        double v[9]; /* quiet, busy: ratio, lo, hi; rho, lo, hi */
+        if (!json_is_true(json_object_get(h, "depends")))
+            continue;
+        for (int k = 0; k < 9; k++)
+            v[k] = number_or(json_object_get(from[k / 3], k == 6 ? "rho" : keys[k % 3]), NAN);
+        fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f] when quiet, "
+                     "%.2fx [%.2f, %.2f] when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
+                op ? op->label : "?", str_or(json_object_get(c, "a_placement"), "?"),
+                str_or(json_object_get(c, "b_placement"), "?"), v[0], v[1], v[2], v[3], v[4],
+                v[5], v[6], v[7], v[8],
+                (long long)json_integer_value(json_object_get(h, "rounds")));
+    }
+}
+
 static void footer(FILE *out, const json_t *report, bool ratios)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
@@ -610,7 +684,7 @@ static void footer(FILE *out, const json_t *report, bool ratios)
     if (ratios && json_is_number(json_object_get(noise, "delta")))
         fprintf(out, ";\nratio: paired by round, exp(median of ln(a/b)) [95%% interval, "
                      "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
-                     "%.1f%%, \"?\" inconclusive, \"!\" withheld",
+                     "%.1f%%, \"?\" inconclusive",
                 100.0 * json_number_value(json_object_get(noise, "delta")));
     else if (ratios)
         fprintf(out, ";\nno ratios: %s",
@@ -621,7 +695,11 @@ static void footer(FILE *out, const json_t *report, bool ratios)
         fprintf(out, "noise floor %.1f%% (the first run timed twice per round)%s\n",
                 100.0 * json_number_value(floor),
                 json_is_true(json_object_get(noise, "too_noisy"))
-                    ? ": TOO NOISY here: verdicts withheld" : "");
+                    ? ": a noisy host (warning): the threshold is raised to the floor" : "");
+    if (ratios)
+        undecided_lines(out, report);
+    if (ratios)
+        host_level_lines(out, report);
 }
 
 /* key statements: each run's sequence, a line per statement (runs without one: nothing). */

@@ -51,7 +51,8 @@ static void pg_cell(FILE *out, const json_t *pg)
         fprintf(out, " %6s %-5s", "-", "");
 }
 
-/* The one-character call of a comparison in the table's fast/slow row. */
+/* The one-character call of a comparison in the table's fast/slow row ('!': the "withheld" of
+ * reports made before calls replaced withholding). */
 static char call_mark(const char *call)
 {
     return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
@@ -80,8 +81,8 @@ static void noise_lines(FILE *out, const json_t *report)
             (long long)json_integer_value(json_object_get(schedule, "rounds")),
             text(json_object_get(schedule, "stopped_by")),
             (long long)json_integer_value(json_object_get(schedule, "seed")),
-            json_is_true(json_object_get(noise, "too_noisy")) ? " TOO NOISY here: verdicts "
-                                                                "withheld." : "");
+            json_is_true(json_object_get(noise, "too_noisy")) ? " A noisy host (warning): "
+                                                                "the threshold is the floor." : "");
 }
 
 /* One figure of derived (a run's `counters.derived`, or a phase's), or "n/a". */
@@ -339,8 +340,8 @@ static void legend(FILE *out, const struct layout *t)
                  "posted, or its table size / elapsed s).\n");
     if (json_array_size(json_object_get(t->verdict, "comparisons")))
         fprintf(out, "fast/slow = %s / %s, paired by round: \"+\" faster, \"-\" slower, \"=\" "
-                     "the same within the threshold, \"?\" inconclusive, \"!\" withheld (too "
-                     "noisy); intervals in the verdict below.\n",
+                     "the same within the threshold, \"?\" inconclusive; intervals in the verdict "
+                     "below.\n",
                 text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")));
     if (t->pg) {
         const json_t *block = json_object_get(t->report, "postgresql");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/analysis_knee.h"
+#include "report/analysis_level.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
@@ -89,7 +90,8 @@ static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, d
                      "trace", trace, "rule",
                      "floor: the 95th percentile of |median of d| over 2000 bootstrap resamples "
                      "of the rounds, d = ln(MB/s) of the reference run's two timings in a round; "
-                     "delta = max(2%, floor); a floor above 5% withholds every call; drift: the "
+                     "delta = max(2%, floor); a floor above 5% is flagged too noisy (the calls are "
+                     "still made, against that raised delta); drift: the "
                      "least-squares slope of ln(MB/s) of the reference's timings over time");
 }
 
@@ -175,15 +177,13 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
     return n;
 }
 
-static void call_text(const struct sb_paired *e, const char *call, double delta, double floor,
+static void call_text(const struct sb_paired *e, const char *call, double delta, double resolvable,
                       char *buf, size_t len)
 {
     double pct = 100.0 * (e->ratio - 1.0), lo = 100.0 * (e->lo - 1.0),
            hi = 100.0 * (e->hi - 1.0);
 
-    if (strcmp(call, "withheld") == 0)
-        snprintf(buf, len, "withheld: TOO NOISY here (noise floor %.1f%%)", 100.0 * floor);
-    else if (strcmp(call, "faster") == 0)
+    if (strcmp(call, "faster") == 0)
         snprintf(buf, len, "faster by %.1f%% [%.1f%%, %.1f%%]", pct, lo, hi);
     else if (strcmp(call, "slower") == 0)
         snprintf(buf, len, "slower by %.1f%% [%.1f%%, %.1f%%]", -pct, -hi, -lo);
@@ -192,18 +192,19 @@ static void call_text(const struct sb_paired *e, const char *call, double delta,
     else if (isnan(e->ratio))
         snprintf(buf, len, "inconclusive: fewer than 2 rounds with both");
     else
-        snprintf(buf, len, "inconclusive: the interval crosses the %.1f%% threshold; more "
-                 "rounds needed", 100.0 * delta);
+        snprintf(buf, len, "inconclusive: the interval crosses the %.1f%% threshold; this run "
+                 "could have resolved a difference of %.1f%%", 100.0 * delta, 100.0 * resolvable);
 }
 
 static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t k, size_t m,
-                               size_t nrounds, double floor, double delta, bool too_noisy)
+                               size_t nrounds, double delta)
 {
     const json_t *a = json_array_get(runs, pr->a), *b = json_array_get(runs, pr->b);
     double *x = sb_run_round_mbps(a, nrounds), *y = sb_run_round_mbps(b, nrounds);
     struct sb_paired e;
     char pa[64], pb[64], what[192];
     const char *call;
+    double resolvable;
 
     if (!x || !y || sb_paired_estimate(x, y, nrounds, sb_bonferroni_level(SB_CONFIDENCE, m),
                                        SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 1000 + k,
@@ -214,22 +215,22 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
     }
     free(x);
     free(y);
-    call = too_noisy ? "withheld" : isnan(e.ratio) ? "inconclusive"
-                                                   : sb_call_names[sb_paired_call(&e, delta)];
+    call = isnan(e.ratio) ? "inconclusive" : sb_call_names[sb_paired_call(&e, delta)];
+    resolvable = sb_resolvable(e.lo, e.hi, delta);
     sb_run_placement(a, pa, sizeof pa);
     sb_run_placement(b, pb, sizeof pb);
-    call_text(&e, call, delta, floor, what, sizeof what);
+    call_text(&e, call, delta, resolvable, what, sizeof what);
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, "
-                     "s:s}", "pair", pr->scaled ? "scaled" : "thread",
+                     "s:s, s:f, s:o}", "pair", pr->scaled ? "scaled" : "thread",
                      "op", text(json_object_get(a, "op")), "a", text(json_object_get(a, "name")),
                      "b", text(json_object_get(b, "name")), "a_placement", pa, "b_placement", pb,
                      "ratio", number(e.ratio), "lo", number(e.lo), "hi", number(e.hi),
                      "level", e.level, "rounds", (int)e.n, "wilcoxon_p", number(e.wilcoxon.p),
-                     "wilcoxon_exact", e.wilcoxon.exact, "call", call, "text", what);
+                     "wilcoxon_exact", e.wilcoxon.exact, "call", call, "text", what,
+                     "delta", delta, "resolvable", number(resolvable));
 }
 
-static json_t *comparisons_json(const json_t *report, size_t nrounds, double floor, double delta,
-                                bool too_noisy)
+static json_t *comparisons_json(const json_t *report, size_t nrounds, double delta)
 {
     const json_t *runs = json_object_get(report, "runs");
     struct pair *pairs = malloc(MAX_COMPARISONS * sizeof *pairs);
@@ -237,8 +238,7 @@ static json_t *comparisons_json(const json_t *report, size_t nrounds, double flo
     json_t *list = json_array();
 
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(list, comparison_json(runs, &pairs[k], k, n, nrounds, floor, delta,
-                                                    too_noisy));
+        json_array_append_new(list, comparison_json(runs, &pairs[k], k, n, nrounds, delta));
     free(pairs);
     return list;
 }
@@ -250,24 +250,27 @@ json_t *sb_analysis_build(const json_t *report)
     size_t nrounds = sb_report_rounds(report);
     double floor, delta;
     json_t *noise;
-    bool too_noisy;
 
     if (nrounds == 0)
         return json_pack("{s:b, s:s}", "available", 0, "why",
                          "the report has no rounds (schema 1, or no timed scan): the paired "
                          "analysis needs scans timed in rounds");
     noise = noise_json(report, nrounds, &floor, &delta);
-    too_noisy = json_is_true(json_object_get(noise, "too_noisy"));
-    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o}", "available", 1, "rounds",
+    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "available", 1, "rounds",
                      (int)nrounds, "method",
                      "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio "
                      "a/b is exp(median d) with a 95% percentile bootstrap interval over whole "
                      "rounds (2000 resamples, fixed seed), Bonferroni over the report's "
-                     "comparisons; a call is made only when the interval lies beyond delta "
-                     "(faster, slower) or inside it (the same); Wilcoxon signed-rank p beside it",
+                     "comparisons; a call is made when the interval lies beyond delta "
+                     "(faster, slower) or inside it (the same), inconclusive otherwise, with the "
+                     "smallest difference the interval's width could have resolved; Wilcoxon "
+                     "signed-rank p beside it",
                      "noise", noise, "runs", runs_json(json_object_get(report, "runs"), nrounds),
-                     "comparisons", comparisons_json(report, nrounds, floor, delta, too_noisy),
-                     "knees", sb_analysis_knees(report, nrounds));
+                     "comparisons",
+                     sb_analysis_host_levels(report, comparisons_json(report, nrounds, delta),
+                                             nrounds),
+                     "knees", sb_analysis_knees(report, nrounds),
+                     "round_levels", sb_analysis_round_levels(report, nrounds));
 }
 
 bool sb_analysis_settled(const json_t *analysis, double precision)
@@ -275,8 +278,7 @@ bool sb_analysis_settled(const json_t *analysis, double precision)
     size_t i;
     json_t *c;
 
-    if (!json_is_true(json_object_get(analysis, "available")) ||
-        json_is_true(json_object_get(json_object_get(analysis, "noise"), "too_noisy")))
+    if (!json_is_true(json_object_get(analysis, "available")))
         return false;
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const json_t *lo = json_object_get(c, "lo"), *hi = json_object_get(c, "hi");

@@ -1,9 +1,10 @@
 /* analysis.h: what a report's rounds say, computed from the report alone (so a report from
  * another host analyses the same): the host's noise floor from the A-A pair (the first run timed
  * twice in each round), its MB/s trace and drift; each run's median MB/s with its interval; the
- * paired comparisons (estimate.h), each with a call that is made only when its interval lies
- * beyond the threshold delta = max(2%, noise floor), and withheld when the floor is above 5%
- * ("TOO NOISY here"); and, for every sweep of the clock policy over at least 4 pool sizes, the
+ * paired comparisons (estimate.h), each called faster or slower when its interval lies beyond
+ * the threshold delta = max(2%, noise floor), the same when it lies inside, inconclusive
+ * otherwise, with the smallest difference it could have resolved (a floor above 5% is flagged
+ * "too noisy", a warning: it raises delta and silences nothing); and, for every sweep of the clock policy over at least 4 pool sizes, the
  * knee with its uncertainty (knee.h). The comparisons: with a [thread] block naming slow and fast
  * placements, fast against slow for each op; otherwise each run against the first run of its op
  * (the run table's first column). Bonferroni over all the comparisons of the report. */

@@ -19,7 +19,7 @@ static const char *const sweep_keys[] = {"op", "kernel", "table_size", "page_siz
                                          "dead_pct", "source", "bigtable", "threads",
                                          "shared_table", "shared_pool", "writeback",
                                          "checkpoint_pages", "writeback_kernel", "hint_bits",
-                                         NULL};
+                                         "extra_copy", NULL};
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 

@@ -49,6 +49,10 @@ static bool same_parameters(const json_t *a, const json_t *b)
         if (strcmp(word_or(a, optional_words[k].key, optional_words[k].before),
                    word_or(b, optional_words[k].key, optional_words[k].before)) != 0)
             return false;
+    /* extra_copy: reports before it lack it (0) */
+    if (json_number_value(json_object_get(a, "extra_copy")) !=
+        json_number_value(json_object_get(b, "extra_copy")))
+        return false;
     for (int k = 0; optional_or_null[k]; k++) {
         const json_t *x = json_object_get(a, optional_or_null[k]);
         const json_t *y = json_object_get(b, optional_or_null[k]);

@@ -1,9 +1,14 @@
-/* csv.c: the timed scans of a report as CSV. */
+/* csv.c: the timed scans of a report as CSV, each with its round's level (analysis_level.h). */
 #include "config.h"
 #include "report/csv.h"
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "report/analysis_level.h"
+#include "report/runs.h"
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
@@ -26,11 +31,14 @@ static void number_or_empty(FILE *out, const json_t *v, const char *fmt)
         fprintf(out, fmt, json_number_value(v));
 }
 
-static void scan_line(FILE *out, const json_t *scan, const char *name, bool reference)
+/* level: each round's level (NULL: none known), nrounds of them */
+static void scan_line(FILE *out, const json_t *scan, const char *name, bool reference,
+                      const double *level, size_t nrounds)
 {
+    json_int_t round = json_integer_value(json_object_get(scan, "round"));
+
     fprintf(out, "%.6f,%lld,%lld,", json_number_value(json_object_get(scan, "at")),
-            (long long)json_integer_value(json_object_get(scan, "round")),
-            (long long)json_integer_value(json_object_get(scan, "position")));
+            (long long)round, (long long)json_integer_value(json_object_get(scan, "position")));
     quoted(out, name);
     fprintf(out, ",%d,%lld,%lld,%.9f", reference,
             (long long)json_integer_value(json_object_get(scan, "passes")),
@@ -39,22 +47,27 @@ static void scan_line(FILE *out, const json_t *scan, const char *name, bool refe
     number_or_empty(out, json_object_get(scan, "mbps"), "%.1f");
     number_or_empty(out, json_array_get(json_object_get(scan, "cpu"), 0), "%.0f");
     number_or_empty(out, json_object_get(scan, "steal"), "%.3f");
+    fputc(',', out);
+    if (level && round >= 0 && (size_t)round < nrounds && !isnan(level[round]))
+        fprintf(out, "%.6f", level[round]);
     fputc('\n', out);
 }
 
 int sb_report_csv(FILE *out, const json_t *report)
 {
     const json_t *ref = json_object_get(json_object_get(report, "schedule"), "reference");
-    size_t i, k;
+    size_t nrounds = sb_report_rounds(report), i, k;
+    double *level = sb_report_round_levels(report, nrounds); /* NULL: the column left empty */
     json_t *run, *scan;
 
     fprintf(out, "at,round,position,configuration,reference,passes,bytes,seconds,mbps,cpu,"
-                 "steal\n");
+                 "steal,level\n");
     json_array_foreach(json_object_get(report, "runs"), i, run)
         json_array_foreach(json_object_get(run, "scans"), k, scan)
-            scan_line(out, scan, text(json_object_get(run, "name")), false);
+            scan_line(out, scan, text(json_object_get(run, "name")), false, level, nrounds);
     json_array_foreach(json_object_get(ref, "scans"), k, scan)
-        scan_line(out, scan, text(json_object_get(ref, "run")), true);
+        scan_line(out, scan, text(json_object_get(ref, "run")), true, level, nrounds);
+    free(level);
     return ferror(out) ? -1 : 0;
 }
 

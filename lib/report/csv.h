@@ -1,7 +1,8 @@
 /* csv.h: a report's timed scans as CSV, one line per scan, for people who plot in R or
  * pandas: at (seconds since the schedule began), round, position (in the round's order),
  * configuration (the run's name), reference (1 for the A-A pair's second timing), passes,
- * bytes, seconds, mbps, cpu (at the scan's start), steal (seconds). */
+ * bytes, seconds, mbps, cpu (at the scan's start), steal (seconds), level (its round's level:
+ * analysis_level.h; empty where unknown). */
 #ifndef SB_REPORT_CSV_H
 #define SB_REPORT_CSV_H
 

@@ -199,8 +199,8 @@ static bool judge(const struct pair *p, size_t n, double rho, double error, char
     return false;
 }
 
-/* The measured side's noise: where the analysis withheld its calls (noise floor above 5%), the
- * sentence says so. */
+/* The measured side's noise: where the analysis flagged the host too noisy (noise floor above
+ * 5%), the sentence says so. */
 static void noise_note(const json_t *report, char *why, size_t len)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");

@@ -113,6 +113,25 @@ static void knee_words(const json_t *k, char *buf, size_t len)
         snprintf(buf, len, "%s", text(json_object_get(k, "kind")));
 }
 
+/* Whether two decided calls of one comparison say incompatible things: faster and slower; or
+ * the same within one pass's delta and, in the other, an interval wholly beyond that delta
+ * (another pass's "faster by 3%" under a 2% threshold does not contradict "the same within 5%"
+ * under a noisier pass's 5%). */
+static bool contradict(const json_t *c1, const json_t *c2)
+{
+    const char *x = text(json_object_get(c1, "call")), *y = text(json_object_get(c2, "call"));
+    const json_t *same = strcmp(x, "same") == 0 ? c1 : c2, *other = same == c1 ? c2 : c1;
+    double delta = num(same, "delta");
+
+    if (!decided(x) || !decided(y) || strcmp(x, y) == 0)
+        return false;
+    if (strcmp(x, "same") != 0 && strcmp(y, "same") != 0)
+        return true; /* faster and slower */
+    if (!json_is_number(json_object_get(same, "delta")))
+        return true; /* a report of schema 2 or older: calls that differ disagree */
+    return num(other, "lo") > 1.0 + delta || num(other, "hi") < 1.0 / (1.0 + delta);
+}
+
 bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_t len)
 {
     size_t i;
@@ -123,7 +142,7 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
         const json_t *o = same_comparison(json_object_get(second, "comparisons"), c);
         const char *x = text(json_object_get(c, "call")), *y = text(json_object_get(o, "call"));
         const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
-        if (o && decided(x) && decided(y) && strcmp(x, y) != 0)
+        if (o && contradict(c, o))
             add(why, len, "%s %s: %s, then %s", op ? op->label : "?",
                 text(json_object_get(c, "a_placement")), x, y);
     }

@@ -1,7 +1,8 @@
 /* reproducible.h: whether two analyses of the same experiment (its whole schedule run twice,
- * with different seeds: `--twice`) agree. They do when no comparison got opposite calls (two
- * decided calls that differ: faster, slower, the same; an inconclusive or withheld call agrees
- * with anything), and every knee agrees: both without a clear knee (no drop, or no clear knee),
+ * with different seeds: `--twice`) agree. They do when no comparison got contradicting calls
+ * (faster and slower; or the same within one pass's threshold and, in the other, an interval
+ * wholly beyond it; an inconclusive or withheld call agrees with anything), and every knee
+ * agrees: both without a clear knee (no drop, or no clear knee),
  * or their intervals overlap (the steps of two clear knees; the x50 intervals otherwise), and
  * their two x50 lie at most one step of the sweep apart. */
 #ifndef SB_REPRODUCIBLE_H

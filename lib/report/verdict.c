@@ -242,7 +242,7 @@ static json_t *scaled_comparison(const json_t *cmp)
 json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
 {
     json_t *list = json_array(), *scaled = json_array(), *cmp, *verdict;
-    int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive or withheld */
+    int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive (or an older report's withheld) */
     size_t i;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {

@@ -241,7 +241,8 @@ static json_t *scan_json(const struct sb_scan_record *rec, double t0)
     if (scan && put(scan, "written_evict", json_integer((json_int_t)rec->written_evict)) &&
         put(scan, "written_checkpoint", json_integer((json_int_t)rec->written_checkpoint)) &&
         put(scan, "bytes_copied_in", json_integer((json_int_t)rec->bytes_copied_in)) &&
-        put(scan, "bytes_written_back", json_integer((json_int_t)rec->bytes_written_back)))
+        put(scan, "bytes_written_back", json_integer((json_int_t)rec->bytes_written_back)) &&
+        put(scan, "bytes_copied_extra", json_integer((json_int_t)rec->bytes_copied_extra)))
         return scan;
     json_decref(scan);
     return NULL;
@@ -284,7 +285,8 @@ static json_t *run_params_json(const struct sb_run_params *p)
                                          : json_null()) &&
         put(run, "writeback_kernel", p->writeback_kernel ? json_string(p->writeback_kernel->name)
                                                          : json_null()) &&
-        put(run, "hint_bits", json_string(p->layout.hint_bits_set ? "set" : "unset")))
+        put(run, "hint_bits", json_string(p->layout.hint_bits_set ? "set" : "unset")) &&
+        put(run, "extra_copy", json_real(p->extra_ppm / 1e6)))
         return run;
     json_decref(run);
     return NULL;
@@ -419,9 +421,12 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
         s->seed_auto ? "the clock (schedule_seed = auto)" : "schedule_seed", "rounds",
         (int)rounds, "rounds_planned", s->rounds ? json_integer(s->rounds) : json_string("auto"),
         "auto", s->rounds ? json_null()
-                          : json_pack("{s:i, s:i, s:f, s:f}", "min_rounds", SB_AUTO_ROUNDS_MIN,
-                                      "max_rounds", SB_AUTO_ROUNDS_MAX, "precision",
-                                      SB_AUTO_PRECISION, "time_budget", s->time_budget),
+                          : json_pack("{s:i, s:i, s:f, s:f, s:s}", "min_rounds",
+                                      SB_AUTO_ROUNDS_MIN, "max_rounds", SB_AUTO_ROUNDS_MAX,
+                                      "precision", SB_AUTO_PRECISION, "time_budget",
+                                      s->time_budget, "time_budget_from",
+                                      s->time_budget_auto ? "auto: 5 s per run, at least 10 s"
+                                                          : "time_budget"),
         "stopped_by", stopped_by ? json_string(stopped_by) : json_null(),
         "min_scan_seconds", min_scan,
         "settle", interleaved ? "before each timed scan, an untimed pass over as many pages as "
@@ -437,6 +442,21 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
                                      "pair): the noise floor", "scans",
                                      sb_report_scans_json(reference, nreference, t0))
                          : json_null());
+}
+
+json_t *sb_report_contention_json(const struct sb_aggressor_plan *plan,
+                                  const struct sb_aggressor_result *res)
+{
+    if (plan->kind == SB_CONTENTION_NONE)
+        return json_pack("{s:s}", "kind", "none");
+    return json_pack("{s:s, s:i, s:I, s:i, s:s, s:b, s:s, s:I, s:f, s:f}", "kind",
+                     sb_contention_names[plan->kind], "cpu", plan->cpu, "working_set_bytes",
+                     (json_int_t)plan->working_set_bytes, "buffers", (int)plan->buffers,
+                     "sized", plan->sized, "capped", plan->capped, "when",
+                     "during each timed scan, with its settling pass when interleaved; paused "
+                     "otherwise",
+                     "bytes", (json_int_t)res->bytes, "seconds", res->seconds, "gbps",
+                     res->gbps);
 }
 
 /* One figure the thread posted: its op and placement, the value as posted and in MB/s (from

@@ -13,6 +13,8 @@ struct sb_thread;          /* experiment.h */
 struct sb_topology;        /* topo.h */
 struct sb_run_result;      /* scan.h */
 struct sb_scan_record;     /* scan.h */
+struct sb_aggressor_plan;  /* aggressor.h */
+struct sb_aggressor_result; /* aggressor.h */
 
 /* A report with its context and experiment blocks and no runs yet. */
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
@@ -33,6 +35,11 @@ json_t *sb_report_scans_json(const struct sb_scan_record *scans, uint32_t n, dou
 json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan_record *reference,
                                 uint32_t nreference, uint32_t rounds, const char *stopped_by,
                                 double t0);
+
+/* The schedule's "contention" block (key contention): {"kind": "none"}, or the aggressor's
+ * kind, CPU, buffers, how they were sized, and what it moved (res) while it worked. */
+json_t *sb_report_contention_json(const struct sb_aggressor_plan *plan,
+                                  const struct sb_aggressor_result *res);
 
 /* The report's "thread" block: who, machine, table, slow/fast placements, the figures (with
  * MB/s derived from elapsed seconds where the thread gave a table size). */

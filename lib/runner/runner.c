@@ -40,6 +40,7 @@ struct runner {
                                      validating, warming, finishing) */
     double progress_at;           /* when the last round's progress line was written */
     size_t failed;                /* the run that failed or was stopped; nruns: none */
+    struct sb_aggressor *aggressor; /* key contention: working only during timed scans */
 };
 
 void sb_runner_topology(const struct sb_plan *plan, struct sb_topology *topo)
@@ -167,8 +168,11 @@ static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_
         status = sb_config_validate(r->cfgs[i], err);
     else if (kind == STEP_WARM)
         status = sb_config_warm(r->cfgs[i], err);
-    else if (kind == STEP_TIMED || kind == STEP_REFERENCE)
+    else if (kind == STEP_TIMED || kind == STEP_REFERENCE) {
+        sb_aggressor_resume(r->aggressor); /* its settling pass and its passes contended */
         status = sb_config_timed(r->cfgs[i], settle, kind == STEP_REFERENCE, rec, err);
+        sb_aggressor_pause(r->aggressor);
+    }
     sb_watchdog_disarm();
     r->used[i] += sb_timer_now() - t;
     if ((status != SB_OK || sb_stop_requested()) && r->failed == r->plan->nruns)
@@ -254,7 +258,8 @@ static void round_progress(struct runner *r, double round_seconds)
                 SB_AUTO_ROUNDS_MAX, s->time_budget, elapsed);
 }
 
-/* Rounds until the planned number, or (auto) until settled, the budget or the most. */
+/* Rounds until the planned number, or (auto) until settled, the budget (the next pair of rounds
+ * would pass it) or the most. */
 static int rounds(struct runner *r, struct sb_error *err)
 {
     const struct sb_schedule_params *s = &r->plan->schedule;
@@ -270,13 +275,14 @@ static int rounds(struct runner *r, struct sb_error *err)
         r->rounds_done++;
         took = sb_timer_now() - t;
         round_progress(r, took);
-        if (s->rounds || r->rounds_done < SB_AUTO_ROUNDS_MIN)
+        /* auto stops only after whole pairs of rounds (a shuffle and its reverse) */
+        if (s->rounds || r->rounds_done < SB_AUTO_ROUNDS_MIN || r->rounds_done % 2)
             continue;
         if (settled(r)) {
             r->stopped_by = "precision";
             break;
         }
-        if (sb_timer_now() - r->t0 + took > s->time_budget) {
+        if (sb_timer_now() - r->t0 + 2.0 * took > s->time_budget) {
             r->stopped_by = "time_budget";
             break;
         }
@@ -450,6 +456,8 @@ static int runner_init(struct runner *r, const struct sb_plan *plan, json_t *rep
 
 static void runner_free(struct runner *r)
 {
+    sb_aggressor_stop(r->aggressor); /* its thread ended, its buffers unmapped */
+    r->aggressor = NULL;
     for (size_t i = 0; r->cfgs && i < r->plan->nruns; i++)
         sb_config_release(r->cfgs[i]);
     for (size_t g = 0; g < r->ngroups; g++) {
@@ -482,6 +490,31 @@ static int check_required_counters(const struct sb_plan *plan, struct sb_error *
     return status;
 }
 
+/* Key contention: the aggressor started, paused until the first timed scan (step). */
+static int start_contention(struct runner *r, struct sb_error *err)
+{
+    const struct sb_aggressor_plan *c = &r->plan->contention;
+    char size[32];
+
+    if (c->kind == SB_CONTENTION_NONE)
+        return SB_OK;
+    if (!r->quiet)
+        fprintf(stderr, "scanbench: contention: %s aggressor on CPU %d (%u x %s), during the "
+                "timed scans\n", sb_contention_names[c->kind], c->cpu, c->buffers,
+                sb_format_size(c->working_set_bytes, size, sizeof size));
+    return sb_aggressor_start(&r->aggressor, c, err);
+}
+
+/* The schedule's contention block: what the aggressor did (paused now). */
+static void record_contention(struct runner *r)
+{
+    struct sb_aggressor_result res;
+
+    sb_aggressor_result(r->aggressor, &res);
+    json_object_set_new(json_object_get(r->report, "schedule"), "contention",
+                        sb_report_contention_json(&r->plan->contention, &res));
+}
+
 int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct sb_error *err)
 {
     struct runner r;
@@ -491,6 +524,8 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
         return status;
     status = runner_init(&r, plan, report, quiet, err);
     sb_report_mark_complete(report);
+    if (status == SB_OK)
+        status = start_contention(&r, err);
     if (status == SB_OK)
         status = plan->schedule.kind == SB_SCHEDULE_BLOCKED ? blocked(&r, err)
                                                             : interleaved(&r, err);
@@ -508,6 +543,7 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
     json_object_set_new(json_object_get(report, "schedule"), "seconds",
                         json_pack("{s:f, s:f}", "all", sb_timer_now() - r.t0, "rounds",
                                   r.rounds_seconds));
+    record_contention(&r);
     runner_free(&r);
     return status;
 }

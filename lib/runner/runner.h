@@ -1,14 +1,17 @@
 /* runner.h: runs a checked plan on its schedule into a report. Interleaved (the default): every
  * table is built once, every run is prepared (its pools stay allocated), validated and warmed,
  * then rounds follow: each round times every run once, and the plan's first run a second time
- * (the A-A pair that measures the host's noise), in a fresh seeded shuffle (schedule.h), each
- * timed scan after a settling pass (engine.h). repetitions = auto runs 10 rounds, then more
- * until the report's analysis (analysis.h) says every comparison is precise to 1%, the
- * time_budget would be passed, or 60 rounds. Blocked: one run after another, all its timed
+ * (the A-A pair that measures the host's noise), in a seeded shuffle that the next round
+ * reverses (schedule.h), each timed scan after a settling pass (engine.h). repetitions = auto
+ * (the default) runs 10 rounds, then more, in pairs, until the report's analysis (analysis.h)
+ * says every comparison is precise to 1%, the next pair would pass the time_budget (auto: 5 s
+ * per run), or 200 rounds: it stops on precision, never on a call. Blocked: one run after another, all its timed
  * scans together (as before rounds existed, kept for comparison). A signal, the watchdog or a
  * failure stops the schedule between scans: the report keeps every scan done, marked
- * incomplete, naming the run and why. Shared by `scanbench run` and `scanbench reproduce`.
- * Progress goes to stderr unless quiet. */
+ * incomplete, naming the run and why. With key contention, the plan's aggressor
+ * (host/aggressor.h) starts before the tables and works only during each timed scan (its
+ * settling pass included); the schedule block keeps what it moved. Shared by `scanbench run`
+ * and `scanbench reproduce`. Progress goes to stderr unless quiet. */
 #ifndef SB_RUNNER_H
 #define SB_RUNNER_H
 

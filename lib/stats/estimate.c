@@ -167,6 +167,13 @@ double sb_drift_per_minute(const double *t, const double *y, size_t n)
     return exp(cov / var * 60.0) - 1.0;
 }
 
+double sb_resolvable(double lo, double hi, double delta)
+{
+    if (!(lo > 0.0) || !(hi >= lo))
+        return NAN;
+    return (1.0 + delta) * exp((log(hi) - log(lo)) / 2.0) - 1.0;
+}
+
 bool sb_interval_precise(double lo, double hi, double precision)
 {
     return (log(hi) - log(lo)) / 2.0 <= log1p(precision); /* false for NaN or lo <= 0 */

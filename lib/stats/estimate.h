@@ -21,7 +21,8 @@
 #define SB_CONFIDENCE 0.95
 /* The smallest threshold a difference must clear to be called (2%); the noise floor raises it. */
 #define SB_DELTA_MIN 0.02
-/* A noise floor above this withholds every verdict ("TOO NOISY here"). */
+/* A noise floor above this is flagged "too noisy" (a warning: the calls are still made against
+ * the raised threshold delta = max(2%, floor), never withheld). */
 #define SB_NOISE_FLOOR_MAX 0.05
 
 struct sb_paired {
@@ -77,6 +78,12 @@ void sb_median_interval(const double *x, size_t n, double level, unsigned resamp
 /* The drift of a series: the least-squares slope of ln(y) against t (seconds), as a fraction
  * per minute (exp(slope * 60) - 1); NaN with fewer than 3 points or no spread in t. */
 double sb_drift_per_minute(const double *t, const double *y, size_t n);
+
+/* The smallest difference a run with this interval could have resolved: a true ratio 1 + D is
+ * called (faster or slower) when an interval of the same log half-width h around it clears the
+ * threshold, ln(1 + D) - h > ln(1 + delta): D = (1 + delta) exp(h) - 1. NaN for a NaN or
+ * non-positive interval. */
+double sb_resolvable(double lo, double hi, double delta);
 
 /* Whether an interval is precise enough to stop adding rounds: its half-width in log terms,
  * (ln hi - ln lo) / 2, is at most ln(1 + precision). */

@@ -23,8 +23,10 @@ double sb_median(const double *values, size_t n);
 /* the rest of the subsystem's interface */
 #include "stats/estimate.h"
 #include "stats/knee.h"
+#include "stats/level.h"
 #include "stats/mannwhitney.h"
 #include "stats/order_stat.h"
+#include "stats/proportion.h"
 #include "stats/schedule.h"
 #include "stats/spearman.h"
 #include "stats/wilcoxon.h"

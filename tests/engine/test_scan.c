@@ -4,7 +4,8 @@
  * and supported kernel, and checks the validation record, the buffers each policy wrote into and
  * the clock sweep's work per page. Then breaks things on purpose: a kernel that corrupts one
  * page, ops that miscount or write a byte they should not, and checks that sb_scan_run refuses
- * with SB_ERR_RUN and a message naming the scan, page or buffer where it went wrong. */
+ * with SB_ERR_RUN and a message naming the scan, page or buffer where it went wrong. Last,
+ * extra_copy: the pages each pass fetches beyond the table's, counted and validated. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -449,6 +450,59 @@ static void test_broken_op_write(void **state)
     sb_iocache_destroy(&ioc);
 }
 
+/* --- extra_copy: real extra work of known size ------------------------------------------------- */
+
+/* extra_copy = f: each pass fetches floor(64 f) pages more (a count, not a time), into a spare
+ * buffer, while the credited bytes stay the table's; the validation scan checks every extra
+ * copy, the pool check still passes. */
+static void check_extra_copy(struct sb_iocache *ioc, const char *op, const char *writeback,
+                             uint32_t ppm, uint64_t want_per_pass)
+{
+    struct sb_run_params p;
+    struct sb_run_result res;
+    struct sb_error err = {0};
+
+    make_params(&p, "ring", sb_op_find(op), sb_kernel_find("memcpy"), 1, 3);
+    p.writeback = sb_writeback_find(writeback)->mode;
+    p.checkpoint_pages = POOL / PAGE;
+    p.extra_ppm = ppm;
+    p.min_scan_seconds = 0.002; /* a few passes */
+    if (sb_scan_run(&p, ioc, &res, &err) != SB_OK) {
+        sb_run_result_free(&res);
+        fail_msg("%s extra_copy %u ppm: %s", op, ppm, err.msg);
+    }
+    assert_true(res.validation.ok);
+    assert_int_equal(res.validation.extra_copies_checked, want_per_pass);
+    assert_int_equal(res.validation.pages_checked_after_op, NPAGES);
+    for (uint32_t r = 0; r < res.nreps; r++) {
+        const struct sb_scan_record *rec = &res.scans[r];
+        assert_int_equal(rec->bytes, (uint64_t)rec->passes * TABLE);
+        assert_int_equal(rec->bytes_copied_in, (uint64_t)rec->passes * TABLE);
+        assert_int_equal(rec->bytes_copied_extra, (uint64_t)rec->passes * want_per_pass * PAGE);
+    }
+    sb_run_result_free(&res);
+}
+
+static void test_extra_copy(void **state)
+{
+    struct sb_iocache ioc;
+    (void)state;
+
+    make_table(&ioc);
+    /* 0.10: 6 of 64 pages a pass (9.4%: the whole pages of 10%) */
+    check_extra_copy(&ioc, "count", "none", 100000, 6);
+    assert_true(6.0 / NPAGES > 0.09 && 6.0 / NPAGES <= 0.10);
+    check_extra_copy(&ioc, "count", "none", 0, 0);
+    check_extra_copy(&ioc, "count", "none", 20000, 1);
+    check_extra_copy(&ioc, "none", "none", 50000, 3);
+    check_extra_copy(&ioc, "vacuum", "none", 500000, 32);
+    sb_iocache_destroy(&ioc);
+    /* the write-back changes the table's pages: each extra copy matches its page's state */
+    make_table(&ioc);
+    check_extra_copy(&ioc, "vacuum", "evict", 100000, 6);
+    sb_iocache_destroy(&ioc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -459,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_broken_kernel_pool_check),
         cmocka_unit_test(test_broken_op_count),
         cmocka_unit_test(test_broken_op_write),
+        cmocka_unit_test(test_extra_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

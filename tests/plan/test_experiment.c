@@ -200,7 +200,7 @@ static void test_embedded_default(void **state)
         assert_int_equal(r->page_size, 8192);
         assert_int_equal(r->layout.rows_per_page, 61);
         assert_int_equal(r->layout.dead_pct, 10);
-        assert_int_equal(r->repetitions, 5);
+        assert_int_equal(r->repetitions, SB_AUTO_ROUNDS_MIN); /* auto: a run alone's minimum */
         assert_int_equal(r->warmup, 1);
         assert_int_equal(r->threads, 1);
         /* the write-back's keys at their defaults: today's runs (issue 18) */
@@ -691,6 +691,17 @@ static void test_set(void **state)
     assert_string_equal(err.msg, "--set =16M: want KEY=VALUE");
     assert_int_equal(sb_experiment_set(&exp, "policy=", &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "--set policy=: policy: empty value in \"\"");
+    /* extra_copy: a fraction from 0 to 0.5, its number in millionths; 0 by default */
+    assert_int_equal(exp.settings[SB_K_EXTRA_COPY].numbers[0], 0);
+    assert_int_equal(sb_experiment_set(&exp, "extra_copy=0,0.05,0.5", &err), SB_OK);
+    assert_int_equal(exp.settings[SB_K_EXTRA_COPY].numbers[1], 50000);
+    assert_int_equal(exp.settings[SB_K_EXTRA_COPY].numbers[2], 500000);
+    assert_int_equal(sb_experiment_set(&exp, "extra_copy=0.6", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set extra_copy=0.6: extra_copy: \"0.6\" is not a fraction "
+                                 "from 0 to 0.5 (e.g. 0.05)");
+    assert_int_equal(sb_experiment_set(&exp, "extra_copy=5%", &err), SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set(&exp, "extra_copy=-0.1", &err), SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set(&exp, "extra_copy=nan", &err), SB_ERR_INPUT);
     sb_experiment_free(&exp);
 }
 

@@ -194,10 +194,10 @@ static void test_load_errors(void **state)
 
     assert_int_equal(sbtest_scratch_make(dir, sizeof dir, "compare"), 0);
     /* the fixture (schema 1) edited: a schema this scanbench does not read; schema 2 without
-     * its scans; run 1 without "footprint"; no median */
+     * its scans (schema 3 reads the same); run 1 without "footprint"; no median */
     doc = json_loads(good, 0, &jerr);
     assert_non_null(doc);
-    json_object_set_new(doc, "schema_version", json_integer(3));
+    json_object_set_new(doc, "schema_version", json_integer(4));
     v3 = json_dumps(doc, 0);
     json_object_set_new(doc, "schema_version", json_integer(2));
     v2 = json_dumps(doc, 0);
@@ -222,7 +222,7 @@ static void test_load_errors(void **state)
             {"empty.json", "", {"empty (not a scanbench report)", NULL}},
             {"other.json", "{\"name\": \"x\", \"runs\": []}\n", {"no \"schema\"", NULL}},
             {"array.json", "[1, 2, 3]\n", {"not a scanbench report", NULL}},
-            {"v3.json", v3, {"version 3", "versions 1 to 2", NULL}},
+            {"v3.json", v3, {"version 4", "versions 1 to 3", NULL}},
             {"v2.json", v2, {"run 0", "\"scans\" missing", NULL}},
             {"nofield.json", no_field, {"run 1", "\"footprint\"", NULL}},
             {"nomedian.json", no_median, {"run 2", "median", NULL}},

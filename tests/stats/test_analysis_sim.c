@@ -12,15 +12,16 @@
  *
  * - comparisons: 4 configurations (true MB/s 1000, 1000, 1100, 1000 / 1.1, the first the
  *   reference) and the reference a second time (the A-A pair). The threshold is sb_delta(noise
- *   floor of the A-A pair), a floor above SB_NOISE_FLOOR_MAX withholds the trial's verdicts
- *   ("too noisy"), and the level is Bonferroni over the trial's 4 calls (the A-A pair and the
+ *   floor of the A-A pair; a floor above SB_NOISE_FLOOR_MAX is counted as "too noisy" but
+ *   withholds nothing: the calls are made against that raised threshold), and the level is Bonferroni over the trial's 4 calls (the A-A pair and the
  *   three configurations against the reference). The A-A comparisons (the reference against
  *   its second timing, configuration 1 against the reference) may be called faster or slower
  *   in at most 5% of 200 trials; the 10% differences must be found in the right direction in at
- *   least 95%.
+ *   least 95%. A call is wrong when it points the other way, or says "the same" within a
+ *   threshold smaller than the true 10%.
  *   At R = 10 the definition (median of the round differences, percentile bootstrap) finds the
- *   10% difference in only ~70% of trials, never calling it the wrong way or the same: the
- *   rest is inconclusive (15%) or too noisy (16.5%). At 98.75% and 10 rounds, the bootstrap's
+ *   10% difference in only ~74% of trials, never calling it the wrong way or the same: the
+ *   rest is inconclusive (24.5%; 19% of the trials have a floor above 5%). At 98.75% and 10 rounds, the bootstrap's
  *   lower bound of a median lies near the lowest one or two round differences, so one stolen
  *   scan of the faster configuration (40% of runs have one) pulls it down and two (8.6%) put it
  *   below 1; the A-A pair's own stolen scans spread its bootstrap medians and push the noise
@@ -37,8 +38,8 @@
  *   100 pairs of trials, at most 10% may have both say CLEAR at steps that share no step.
  * - repetitions = auto, as the runner does it (built as tests/test_analysis_auto, with
  *   SB_SIM_AUTO, outside the valgrind run: it is the same code, 20 times the arithmetic): the
- *   host runs up to 60 rounds; from round 10 the rounds stop once the noise floor is at most 5%
- *   and every comparison's interval is precise to 1% (sb_interval_precise), checked here every
+ *   host runs up to 60 rounds; from round 10 the rounds stop once every comparison's interval is
+ *   precise to 1% (sb_interval_precise), checked here every
  *   5 rounds (the runner checks after every round); the calls are made at the round it stopped.
  *   Both bounds of the issue must hold, over 100 trials. */
 
@@ -136,13 +137,23 @@ static double noise_floor(const double *mbps, uint32_t rounds)
 
 static bool flagged(enum sb_call c) { return c == SB_CALL_FASTER || c == SB_CALL_SLOWER; }
 
+/* A call of a true 10% difference (expected: its direction) that is wrong: the other way, or
+ * "the same" within a threshold that the 10% exceeds. */
+static bool wrong_call(enum sb_call c, enum sb_call expected, double delta)
+{
+    if (c == SB_CALL_SAME)
+        return delta < 0.1;
+    return c != expected && c != SB_CALL_INCONCLUSIVE;
+}
+
 /* counts over the trials of one number of rounds */
 struct comparisons {
-    unsigned withheld;          /* noise floor above SB_NOISE_FLOOR_MAX: "TOO NOISY" */
+    unsigned noisy;             /* noise floor above SB_NOISE_FLOOR_MAX: "too noisy" */
     unsigned aa, equal, either; /* A-A pairs called faster or slower */
     unsigned faster, slower;    /* the 10% differences found in the right direction */
     unsigned inconclusive;      /* 10% faster called inconclusive ("more rounds") */
-    unsigned wrong;             /* 10% differences called the other way, or the same */
+    unsigned wrong;             /* 10% differences called the other way, or the same within a
+                                   threshold below 10% */
     double floor_sum;
 };
 
@@ -161,10 +172,7 @@ static void comparisons(uint32_t rounds, struct comparisons *c)
         floor = noise_floor(mbps, rounds);
         delta = sb_delta(floor);
         c->floor_sum += floor;
-        if (floor > SB_NOISE_FLOOR_MAX) { /* every verdict withheld: none made, none found */
-            c->withheld++;
-            continue;
-        }
+        c->noisy += floor > SB_NOISE_FLOOR_MAX; /* a warning: the calls are still made */
         aa = call(mbps, rounds, 0, 4, level, delta);
         equal = call(mbps, rounds, 1, 0, level, delta);
         up = call(mbps, rounds, 2, 0, level, delta);
@@ -175,20 +183,19 @@ static void comparisons(uint32_t rounds, struct comparisons *c)
         c->faster += up == SB_CALL_FASTER;
         c->slower += down == SB_CALL_SLOWER;
         c->inconclusive += up == SB_CALL_INCONCLUSIVE;
-        c->wrong += (up != SB_CALL_FASTER && up != SB_CALL_INCONCLUSIVE) +
-                    (down != SB_CALL_SLOWER && down != SB_CALL_INCONCLUSIVE);
+        c->wrong += wrong_call(up, SB_CALL_FASTER, delta) + wrong_call(down, SB_CALL_SLOWER, delta);
     }
     printf("R = %u: A-A flagged %.1f%% (reference twice %.1f%%, equal configurations %.1f%%), "
            "10%% faster found %.1f%% (inconclusive %.1f%%), 10%% slower found %.1f%%, too noisy "
            "%.1f%%, wrong calls %u; mean noise floor %.2f%%\n", rounds, 100.0 * c->either / TRIALS,
            100.0 * c->aa / TRIALS, 100.0 * c->equal / TRIALS, 100.0 * c->faster / TRIALS,
            100.0 * c->inconclusive / TRIALS, 100.0 * c->slower / TRIALS,
-           100.0 * c->withheld / TRIALS, c->wrong, 100.0 * c->floor_sum / TRIALS);
+           100.0 * c->noisy / TRIALS, c->wrong, 100.0 * c->floor_sum / TRIALS);
     fflush(stdout);
 }
 
 /* The issue's scenario, R = 10: no A-A pair called, and a 10% difference never called the
- * wrong way or the same; but the definition finds it in only ~80% (see the header): what it
+ * wrong way or the same; but the definition finds it in only ~74% (see the header): what it
  * misses is inconclusive or too noisy, i.e. more rounds. */
 static void test_comparisons_10(void **state)
 {
@@ -214,15 +221,12 @@ static void test_comparisons_15(void **state)
 }
 
 #ifdef SB_SIM_AUTO
-/* The comparisons' intervals at `rounds`: all four precise to SB_AUTO_PRECISION, and the noise
- * floor at most SB_NOISE_FLOOR_MAX (a floor above it keeps the rounds going). */
+/* The comparisons' intervals at `rounds`: all four precise to SB_AUTO_PRECISION. */
 static bool settled(const double *mbps, uint32_t rounds)
 {
     static const uint32_t pairs[4][2] = {{0, 4}, {1, 0}, {2, 0}, {3, 0}};
     const double level = sb_bonferroni_level(SB_CONFIDENCE, 4);
 
-    if (noise_floor(mbps, rounds) > SB_NOISE_FLOOR_MAX)
-        return false;
     for (int p = 0; p < 4; p++) {
         double x[MAX_ROUNDS], y[MAX_ROUNDS];
         struct sb_paired e;
@@ -246,7 +250,7 @@ static void test_comparisons_auto(void **state)
 {
     const double mu[CMP_ITEMS] = {1000.0, 1000.0, 1100.0, 1000.0 / 1.1, 1000.0};
     const double level = sb_bonferroni_level(SB_CONFIDENCE, 4);
-    unsigned either = 0, faster = 0, slower = 0, wrong = 0, withheld = 0, rounds_sum = 0;
+    unsigned either = 0, faster = 0, slower = 0, wrong = 0, noisy = 0, rounds_sum = 0;
     (void)state;
 
     for (unsigned t = 0; t < AUTO_TRIALS; t++) {
@@ -259,10 +263,7 @@ static void test_comparisons_auto(void **state)
             rounds += AUTO_STEP;
         rounds_sum += rounds;
         floor = noise_floor(mbps, rounds);
-        if (floor > SB_NOISE_FLOOR_MAX) {
-            withheld++;
-            continue;
-        }
+        noisy += floor > SB_NOISE_FLOOR_MAX;
         aa = call(mbps, rounds, 0, 4, level, sb_delta(floor));
         equal = call(mbps, rounds, 1, 0, level, sb_delta(floor));
         up = call(mbps, rounds, 2, 0, level, sb_delta(floor));
@@ -270,13 +271,13 @@ static void test_comparisons_auto(void **state)
         either += flagged(aa) || flagged(equal);
         faster += up == SB_CALL_FASTER;
         slower += down == SB_CALL_SLOWER;
-        wrong += (up != SB_CALL_FASTER && up != SB_CALL_INCONCLUSIVE) +
-                 (down != SB_CALL_SLOWER && down != SB_CALL_INCONCLUSIVE);
+        wrong += wrong_call(up, SB_CALL_FASTER, sb_delta(floor)) +
+                 wrong_call(down, SB_CALL_SLOWER, sb_delta(floor));
     }
     printf("repetitions = auto: A-A flagged %.1f%%, 10%% faster found %.1f%%, 10%% slower found "
            "%.1f%%, too noisy %.1f%%, wrong calls %u; %.1f rounds on average\n",
            100.0 * either / AUTO_TRIALS, 100.0 * faster / AUTO_TRIALS,
-           100.0 * slower / AUTO_TRIALS, 100.0 * withheld / AUTO_TRIALS, wrong,
+           100.0 * slower / AUTO_TRIALS, 100.0 * noisy / AUTO_TRIALS, wrong,
            (double)rounds_sum / AUTO_TRIALS);
     fflush(stdout);
     assert_true(either <= AUTO_TRIALS * 5 / 100);

@@ -1,0 +1,88 @@
+#include "config.h"
+/* test_reproducible.c: whether two analyses of one experiment (--twice) agree: calls that
+ * contradict (faster and slower; the same within one pass's threshold against an interval
+ * wholly beyond it) and calls that do not (inconclusive with anything; a small difference
+ * called under a low threshold against "the same" under a higher one; a schema-2 analysis
+ * without thresholds, whose differing decided calls disagree). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "report/report.h"
+
+/* An analysis of one comparison, count ring against clock. delta < 0: none (schema 2). */
+static json_t *analysis(const char *call, double lo, double hi, double delta)
+{
+    json_t *c = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "op", "count", "a",
+                          "count-ring", "b", "count-clock", "a_placement", "ring 256KB", "call",
+                          call, "ratio", (lo + hi) / 2, "lo", lo, "hi", hi);
+    if (delta >= 0)
+        json_object_set_new(c, "delta", json_real(delta));
+    return json_pack("{s:[o], s:[]}", "comparisons", c, "knees");
+}
+
+static bool agree(json_t *a, json_t *b, char *why, size_t len)
+{
+    bool same = sb_reproducible(a, b, why, len);
+    json_decref(a);
+    json_decref(b);
+    return same;
+}
+
+static void test_contradictions(void **state)
+{
+    char why[512];
+    (void)state;
+
+    assert_false(agree(analysis("faster", 1.05, 1.10, 0.02), analysis("slower", 0.90, 0.95, 0.02),
+                       why, sizeof why));
+    assert_non_null(strstr(why, "SELECT COUNT(*) ring 256KB: faster, then slower"));
+    /* the same within 2%, then an interval wholly beyond 2% */
+    assert_false(agree(analysis("same", 0.99, 1.01, 0.02), analysis("faster", 1.04, 1.08, 0.03),
+                       why, sizeof why));
+    assert_false(agree(analysis("slower", 0.90, 0.95, 0.02), analysis("same", 0.97, 1.01, 0.04),
+                       why, sizeof why));
+}
+
+static void test_agreements(void **state)
+{
+    char why[512];
+    (void)state;
+
+    assert_true(agree(analysis("faster", 1.05, 1.10, 0.02), analysis("faster", 1.12, 1.20, 0.05),
+                      why, sizeof why));
+    assert_string_equal(why, "");
+    assert_true(agree(analysis("faster", 1.05, 1.10, 0.02),
+                      analysis("inconclusive", 0.95, 1.10, 0.02), why, sizeof why));
+    /* faster by 3% [2.5%, 3.5%] under 2%, and the same within a noisier pass's 5% */
+    assert_true(agree(analysis("faster", 1.025, 1.035, 0.02), analysis("same", 0.98, 1.04, 0.05),
+                      why, sizeof why));
+    assert_true(agree(analysis("same", 0.97, 1.04, 0.05), analysis("slower", 0.96, 0.975, 0.02),
+                      why, sizeof why));
+}
+
+/* Analyses of schema 2 carry no delta: decided calls that differ disagree, as they did. */
+static void test_schema2(void **state)
+{
+    char why[512];
+    (void)state;
+
+    assert_false(agree(analysis("faster", 1.025, 1.035, -1), analysis("same", 0.98, 1.04, -1),
+                       why, sizeof why));
+    assert_true(agree(analysis("withheld", 1.0, 1.3, -1), analysis("faster", 1.1, 1.2, -1), why,
+                      sizeof why));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contradictions),
+        cmocka_unit_test(test_agreements),
+        cmocka_unit_test(test_schema2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
