@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
+#include "stats/stats.h"
 #include "vocab/vocab.h"
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
@@ -132,6 +134,35 @@ static bool contradict(const json_t *c1, const json_t *c2)
     return num(other, "lo") > 1.0 + delta || num(other, "hi") < 1.0 / (1.0 + delta);
 }
 
+/* The median MB/s of an analysis's A-A run (noise.trace: [at, MB/s] of both its timings per
+ * round): how fast the host let that schedule run. NaN without a trace. */
+static double host_speed(const json_t *analysis)
+{
+    const json_t *trace = json_object_get(json_object_get(analysis, "noise"), "trace");
+    size_t n = json_array_size(trace), i;
+    double *y = malloc((n ? n : 1) * sizeof *y), m = NAN;
+    json_t *p;
+
+    if (!y)
+        return NAN;
+    json_array_foreach(trace, i, p)
+        y[i] = json_number_value(json_array_get(p, 1));
+    if (n)
+        m = sb_median(y, n);
+    free(y);
+    return m;
+}
+
+/* Calls that contradict may come from a host that ran at another level: say how far apart. */
+static void level_note(const json_t *first, const json_t *second, char *why, size_t len)
+{
+    double a = host_speed(first), b = host_speed(second);
+
+    if (why[0] && a > 0 && b > 0)
+        add(why, len, "the host's level moved between them: the A-A run's median MB/s %.0f, "
+            "then %.0f (%+.0f%%)", a, b, 100.0 * (b / a - 1.0));
+}
+
 bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_t len)
 {
     size_t i;
@@ -146,6 +177,7 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
             add(why, len, "%s %s: %s, then %s", op ? op->label : "?",
                 text(json_object_get(c, "a_placement")), x, y);
     }
+    level_note(first, second, why, len);
     json_array_foreach(json_object_get(first, "knees"), i, c) {
         const json_t *o = same_knee(json_object_get(second, "knees"), c);
         const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));

@@ -4,7 +4,8 @@
  * wholly beyond it; an inconclusive or withheld call agrees with anything), and every knee
  * agrees: both without a clear knee (no drop, or no clear knee),
  * or their intervals overlap (the steps of two clear knees; the x50 intervals otherwise), and
- * their two x50 lie at most one step of the sweep apart. */
+ * their two x50 lie at most one step of the sweep apart. Where calls contradict, why also gives
+ * each schedule's host level (the median MB/s of its A-A run). */
 #ifndef SB_REPRODUCIBLE_H
 #define SB_REPRODUCIBLE_H
 

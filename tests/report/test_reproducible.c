@@ -65,6 +65,23 @@ static void test_agreements(void **state)
                       why, sizeof why));
 }
 
+/* Contradicting calls from schedules whose A-A run ran at different speeds: the why says how far
+ * the host's level moved (the median of each trace: 1000, then 800). */
+static void test_level_note(void **state)
+{
+    json_t *a = analysis("faster", 1.05, 1.10, 0.02), *b = analysis("slower", 0.90, 0.95, 0.02);
+    char why[512];
+    (void)state;
+
+    json_object_set_new(a, "noise", json_pack("{s:[[f,f],[f,f],[f,f]]}", "trace", 0.0, 990.0,
+                                              1.0, 1000.0, 2.0, 1010.0));
+    json_object_set_new(b, "noise", json_pack("{s:[[f,f],[f,f]]}", "trace", 0.0, 790.0, 1.0,
+                                              810.0));
+    assert_false(agree(a, b, why, sizeof why));
+    assert_non_null(strstr(why, "faster, then slower; the host's level moved between them: the "
+                                "A-A run's median MB/s 1000, then 800 (-20%)"));
+}
+
 /* Analyses of schema 2 carry no delta: decided calls that differ disagree, as they did. */
 static void test_schema2(void **state)
 {
@@ -82,6 +99,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contradictions),
         cmocka_unit_test(test_agreements),
+        cmocka_unit_test(test_level_note),
         cmocka_unit_test(test_schema2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
