@@ -190,22 +190,12 @@ static int estimate(int e, const double *a, const double *b, size_t n, size_t bl
 
 /* --- reading the recordings ---------------------------------------------------------------- */
 
-static const json_t *run_named(const json_t *runs, const char *name)
-{
-    size_t i;
-    json_t *run;
-    json_array_foreach(runs, i, run)
-        if (strcmp(text(json_object_get(run, "name")), name) == 0)
-            return run;
-    return NULL;
-}
-
 /* Loads path's A-A pair into rec; 0, or 1 with a message on stderr. */
 static int read_recording(const char *path, struct recording *rec)
 {
     struct sb_error err = {0};
     json_t *report = NULL;
-    const json_t *ref, *run, *context;
+    const json_t *run, *context;
     double *x1 = NULL, *x2 = NULL;
     int status = 1;
 
@@ -218,10 +208,7 @@ static int read_recording(const char *path, struct recording *rec)
     context = json_object_get(report, "context");
     snprintf(rec->host, sizeof rec->host, "%s", text(json_object_get(context, "host")));
     snprintf(rec->date, sizeof rec->date, "%s", text(json_object_get(context, "date")));
-    ref = json_object_get(json_object_get(report, "schedule"), "reference");
-    run = json_is_object(ref) ? run_named(json_object_get(report, "runs"),
-                                          text(json_object_get(ref, "run")))
-                              : NULL;
+    run = sb_report_reference_run(report);
     if (!run) {
         fprintf(stderr, "estimators: %s: no A-A pair (schedule.reference: an interleaved run "
                 "is needed)\n", path);
@@ -230,7 +217,7 @@ static int read_recording(const char *path, struct recording *rec)
     snprintf(rec->run, sizeof rec->run, "%s", text(json_object_get(run, "name")));
     rec->rounds = sb_report_rounds(report);
     x1 = sb_run_round_mbps(run, rec->rounds);
-    x2 = sb_scans_round_mbps(json_object_get(ref, "scans"), rec->rounds);
+    x2 = sb_scans_round_mbps(sb_report_reference_scans(report), rec->rounds);
     rec->x1 = malloc((rec->rounds ? rec->rounds : 1) * sizeof *rec->x1);
     rec->x2 = malloc((rec->rounds ? rec->rounds : 1) * sizeof *rec->x2);
     if (!x1 || !x2 || !rec->x1 || !rec->x2) {

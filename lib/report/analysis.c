@@ -23,16 +23,6 @@ static const char *text(const json_t *v) { return json_is_string(v) ? json_strin
 /* A figure, or null where there is none (NaN) or it overflowed (a drift over milliseconds). */
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-static const json_t *run_named(const json_t *runs, const char *name)
-{
-    size_t i;
-    json_t *run;
-    json_array_foreach(runs, i, run)
-        if (strcmp(text(json_object_get(run, "name")), name) == 0)
-            return run;
-    return NULL;
-}
-
 /* --- the noise floor ---------------------------------------------------------------------- */
 
 /* The reference run's timings (both of each round) in the order they ran: [at, MB/s]. */
@@ -68,10 +58,8 @@ static json_t *reference_trace(const json_t *run, const json_t *second, double *
 /* {"run", "floor", "delta", "too_noisy", "drift_per_minute", "trace", "rule"}; *floor, *delta. */
 static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, double *delta)
 {
-    const json_t *ref = json_object_get(json_object_get(report, "schedule"), "reference");
-    const json_t *run = run_named(json_object_get(report, "runs"),
-                                  text(json_object_get(ref, "run")));
-    const json_t *second = json_object_get(ref, "scans");
+    const json_t *run = sb_report_reference_run(report);
+    const json_t *second = sb_report_reference_scans(report);
     double *a = run ? sb_run_round_mbps(run, nrounds) : NULL;
     double *b = run ? sb_scans_round_mbps(second, nrounds) : NULL;
     double drift = NAN;
@@ -245,18 +233,22 @@ static json_t *comparisons_json(const json_t *report, size_t nrounds, double del
 
 /* --- the block -------------------------------------------------------------------------------- */
 
-json_t *sb_analysis_build(const json_t *report)
+/* The block; levels: with the host's level (round_levels, each comparison's host_level). */
+static json_t *build(const json_t *report, bool levels)
 {
     size_t nrounds = sb_report_rounds(report);
     double floor, delta;
-    json_t *noise;
+    json_t *noise, *comparisons;
 
     if (nrounds == 0)
         return json_pack("{s:b, s:s}", "available", 0, "why",
                          "the report has no rounds (schema 1, or no timed scan): the paired "
                          "analysis needs scans timed in rounds");
     noise = noise_json(report, nrounds, &floor, &delta);
-    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "available", 1, "rounds",
+    comparisons = comparisons_json(report, nrounds, delta);
+    if (levels)
+        comparisons = sb_analysis_host_levels(report, comparisons, nrounds);
+    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o, s:o*}", "available", 1, "rounds",
                      (int)nrounds, "method",
                      "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio "
                      "a/b is exp(median d) with a 95% percentile bootstrap interval over whole "
@@ -266,12 +258,13 @@ json_t *sb_analysis_build(const json_t *report)
                      "smallest difference the interval's width could have resolved; Wilcoxon "
                      "signed-rank p beside it",
                      "noise", noise, "runs", runs_json(json_object_get(report, "runs"), nrounds),
-                     "comparisons",
-                     sb_analysis_host_levels(report, comparisons_json(report, nrounds, delta),
-                                             nrounds),
-                     "knees", sb_analysis_knees(report, nrounds),
-                     "round_levels", sb_analysis_round_levels(report, nrounds));
+                     "comparisons", comparisons, "knees", sb_analysis_knees(report, nrounds),
+                     "round_levels", levels ? sb_analysis_round_levels(report, nrounds) : NULL);
 }
+
+json_t *sb_analysis_build(const json_t *report) { return build(report, true); }
+
+json_t *sb_analysis_build_provisional(const json_t *report) { return build(report, false); }
 
 bool sb_analysis_settled(const json_t *analysis, double precision)
 {

@@ -18,6 +18,11 @@
  * a block that says the analysis needs rounds. */
 json_t *sb_analysis_build(const json_t *report);
 
+/* The same block without the host's level (no round_levels, no comparison's host_level): what
+ * repetitions = auto reads after each round (sb_analysis_settled), without the level's bootstrap
+ * of every comparison. */
+json_t *sb_analysis_build_provisional(const json_t *report);
+
 /* repetitions = auto: whether more rounds would change nothing that matters: every comparison's
  * interval is precise to `precision` (half-width in log terms) and every knee is settled (no
  * drop, a clear step, or an x50 interval no wider than one step of the sweep). Never on "it

@@ -18,17 +18,11 @@ static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(
 
 static bool usable(double x) { return isfinite(x) && x > 0.0; }
 
-static const json_t *reference_scans(const json_t *report)
-{
-    return json_object_get(json_object_get(json_object_get(report, "schedule"), "reference"),
-                           "scans");
-}
-
 /* The per-round MB/s of every run, then of the A-A pair's second timing when the report has
  * one: x[j * nrounds + r], *nrows rows; NULL when out of memory. */
 static double *round_table(const json_t *report, size_t nrounds, size_t *nrows)
 {
-    const json_t *runs = json_object_get(report, "runs"), *second = reference_scans(report);
+    const json_t *runs = json_object_get(report, "runs"), *second = sb_report_reference_scans(report);
     size_t nruns = json_array_size(runs), n = nruns + (json_array_size(second) > 0), j;
     double *x = malloc((n * nrounds > 0 ? n * nrounds : 1) * sizeof *x);
 
@@ -96,7 +90,7 @@ json_t *sb_analysis_round_levels(const json_t *report, size_t nrounds)
         sums[r] = NAN;
     json_array_foreach(json_object_get(report, "runs"), i, run)
         round_sums(json_object_get(run, "scans"), nrounds, sums, sums + nrounds);
-    round_sums(reference_scans(report), nrounds, sums, sums + nrounds);
+    round_sums(sb_report_reference_scans(report), nrounds, sums, sums + nrounds);
     list = json_array();
     for (size_t r = 0; list && r < nrounds; r++)
         json_array_append_new(list, json_pack("{s:i, s:o, s:o, s:o}", "round", (int)r, "level",

@@ -108,6 +108,30 @@ double *sb_run_round_mbps(const json_t *run, size_t nrounds)
     return sb_scans_round_mbps(json_object_get(run, "scans"), nrounds);
 }
 
+static const json_t *reference(const json_t *report)
+{
+    return json_object_get(json_object_get(report, "schedule"), "reference");
+}
+
+const json_t *sb_report_reference_run(const json_t *report)
+{
+    const json_t *name = json_object_get(reference(report), "run");
+    size_t i;
+    json_t *run;
+
+    if (!json_is_string(name))
+        return NULL;
+    json_array_foreach(json_object_get(report, "runs"), i, run)
+        if (strcmp(text(json_object_get(run, "name")), json_string_value(name)) == 0)
+            return run;
+    return NULL;
+}
+
+const json_t *sb_report_reference_scans(const json_t *report)
+{
+    return json_object_get(reference(report), "scans");
+}
+
 size_t sb_report_rounds(const json_t *report)
 {
     size_t most = 0, i, k;

@@ -44,6 +44,12 @@ double *sb_run_mbps_samples(const json_t *run, size_t *n);
 double *sb_run_round_mbps(const json_t *run, size_t nrounds);
 double *sb_scans_round_mbps(const json_t *scans, size_t nrounds);
 
+/* The A-A pair of an interleaved report: the run timed twice in every round (the one
+ * schedule.reference names; NULL without one), and its second timings (schedule.reference.scans;
+ * NULL without). */
+const json_t *sb_report_reference_run(const json_t *report);
+const json_t *sb_report_reference_scans(const json_t *report);
+
 /* The rounds a report's runs were timed in: one more than the highest round of any scan (0 for
  * a report without scans: schema 1). */
 size_t sb_report_rounds(const json_t *report);

@@ -210,7 +210,8 @@ static json_t *provisional_report(const struct runner *r)
 /* repetitions = auto: whether the analysis of the rounds so far is precise enough. */
 static bool settled(const struct runner *r)
 {
-    json_t *brief = provisional_report(r), *analysis = brief ? sb_analysis_build(brief) : NULL;
+    json_t *brief = provisional_report(r),
+           *analysis = brief ? sb_analysis_build_provisional(brief) : NULL;
     bool done = analysis && sb_analysis_settled(analysis, SB_AUTO_PRECISION);
 
     json_decref(analysis);
