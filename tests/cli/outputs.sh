@@ -56,6 +56,7 @@ let_go() {
 # appear NAMES...: `run -o r.json`; at the write pause the NAMES appear; then it goes on
 appear() {
     rm -f "$SCRATCH"/r*.json
+    : >"$SCRATCH/err" # emptied here: the background job truncates it only once it has started
     SCANBENCH_TEST_PAUSE=write:60 "$S" run "${SMALL[@]}" -o "$SCRATCH/r.json" \
         >"$SCRATCH/out" 2>"$SCRATCH/err" &
     pid=$!
@@ -85,6 +86,7 @@ jq -e '.incomplete == false' "$SCRATCH/r-3.json" >/dev/null && pass ||
 repro_change() {
     local n
     rm -rf "$SCRATCH"/D*
+    : >"$SCRATCH/err" # as in appear: no earlier pause line may be read as this one's
     SCANBENCH_TEST_PAUSE=write:60 "$S" reproduce x4500-memtable --quick --set table_size=4M \
         --set min_scan_ms=0 --set counters=none --set repetitions=3 -o "$SCRATCH/D" \
         >"$SCRATCH/out" 2>"$SCRATCH/err" &
@@ -155,6 +157,7 @@ expect_status 2 "plot -o ''" "$S" plot "$top_srcdir/tests/data/report-a.json" -o
 err_is_one_line_containing '-o "": an empty name'
 
 # --- a SIGALRM the watchdog did not send ---
+: >"$SCRATCH/err"
 "$S" run "${SWEEP[@]}" -o "$SCRATCH/alrm.json" >"$SCRATCH/out" 2>"$SCRATCH/err" &
 pid=$!
 wait_for_stderr "$SCRATCH/err" "$RUN_SCANNING" $pid && kill -ALRM $pid
@@ -187,6 +190,7 @@ err_is_one_line_containing "scanbench: $SCRATCH/p.png appeared while it was draw
 # (SIGINT, or SIGTERM where SIGINT was ignored as the test started)
 PSIG=INT PSTATUS=130
 ignored_at_entry INT && PSIG=TERM PSTATUS=143
+: >"$SCRATCH/err"
 PATH="$SCRATCH/bin:$PATH" FAKE_SLEEP=60 "$S" plot "$A" -o "$SCRATCH/q.png" 2>"$SCRATCH/err" &
 pid=$!
 if wait_for_stderr "$SCRATCH/err" "$GNUPLOT_STARTED" $pid; then
