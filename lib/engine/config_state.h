@@ -28,6 +28,8 @@ struct phase {
     const struct sb_op *op; /* the statement run (NULL: the run's op) */
     uint32_t *record;  /* NULL, or where scanner 0 records the buffer of every block of the last
                           pass (statements) */
+    uint64_t first, end; /* one scanner's pages of each pass: [first, end) (end 0: the table's,
+                            or the settling pass's from page 0) */
 };
 
 /* One scanner's pool, policy, loop state and what it did in the last phase. */
@@ -57,6 +59,10 @@ struct sb_config {
     _Atomic uint64_t next_page; /* shared table: the next page handed out (over all passes) */
     uint64_t handout_limit;     /* shared table: pages handed out in this phase */
     uint64_t settle_pages;      /* a scanner's settling pass */
+    uint64_t slice_pages;       /* a timed scan's slice of the table (0: whole passes) */
+    uint64_t slice_at;          /* where the next slice starts (after its settling pages) */
+    uint64_t want_pages, want_rows; /* a pass of the last phase run: each scanner's pages (its
+                                       rows on a table of its own), or all scanners' on one */
     _Atomic uint32_t *seen;     /* validation: reads of each page of each table */
     uint32_t *victims[TRACED_SCANS]; /* tracing backend: the buffer of every block of the first
                                         pass of the first timed scans (one scanner) */

@@ -3,10 +3,12 @@
  * prepared once (its pools, policy states, counters and scanners; they stay allocated across
  * the rounds), validated once (an untimed scan that checks every page's checksum after the copy
  * and after the op, and that every page is read once), warmed (its warm-up scans, then the
- * number of passes over the table that makes a timed scan last at least min_scan_seconds), and
- * then timed any number of times: each timed scan may be preceded by a settling pass (untimed:
- * as many pages as the pool's footprint holds, so that the caches hold what this configuration's
- * own previous scan left, whatever ran in between), and checks the op's row count. Finishing
+ * number of passes over the table that makes a timed scan last at least min_scan_seconds, or,
+ * with slice_ms, the slice of the table a timed scan covers instead), and then timed any number
+ * of times: each timed scan may be preceded by a settling pass (untimed: as many pages as the
+ * pool's footprint holds, so that the caches hold what this configuration's own previous scan
+ * left, whatever ran in between; before a slice, the pages just before it, at most
+ * settle_cap_pages), and checks the op's row count. Successive slices walk the table. Finishing
  * checks every page left in the pools and summarises. Progress and errors are the caller's. */
 #ifndef SB_ENGINE_H
 #define SB_ENGINE_H
@@ -40,6 +42,12 @@ int sb_config_validate(struct sb_config *cfg, struct sb_error *err);
 /* The warm-up scans (at least one scan is timed, untimed, to size the passes of a timed scan:
  * the last warm-up scan, or one more when warmup is 0). */
 int sb_config_warm(struct sb_config *cfg, struct sb_error *err);
+
+/* Key slice_ms: the pages of a timed scan's slice of an npages table whose pass took
+ * pass_seconds, so that it lasts about slice_seconds; 0 (whole passes) unless a pass lasts at
+ * least SB_SLICES_PER_PASS slices and the table holds a slice after settle_pages. */
+uint64_t sb_slice_pages(uint64_t npages, double pass_seconds, double slice_seconds,
+                        uint64_t settle_pages);
 
 /* One timed scan (its passes), after a settling pass when settle is set. rec's round and
  * position are the caller's; the engine fills the rest (at: sb_timer_now() at its start).

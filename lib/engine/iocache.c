@@ -36,7 +36,20 @@ void sb_iocache_note_page(struct sb_iocache *ioc, uint64_t block, const uint8_t 
                           uint32_t live)
 {
     ioc->live_rows += live;
+    if (ioc->live)
+        ioc->live[block] = live;
     ioc->sum_copy[block] = sb_page_checksum(page, ioc->page_size);
+}
+
+uint64_t sb_iocache_live_rows(const struct sb_iocache *ioc, uint64_t first, uint64_t end)
+{
+    uint64_t rows = 0;
+
+    if (first == 0 && end >= ioc->npages)
+        return ioc->live_rows;
+    for (uint64_t b = first; ioc->live && b < end; b++)
+        rows += ioc->live[b];
+    return rows;
 }
 
 const uint32_t *sb_iocache_sums_after(const struct sb_iocache *ioc, const struct sb_op *op)
@@ -112,6 +125,7 @@ void sb_iocache_destroy(struct sb_iocache *ioc)
     if (ioc->ops)
         ioc->ops->destroy(ioc);
     free(ioc->sum_copy);
+    free(ioc->live);
     free(ioc->state);
     for (int i = 0; i < SB_PAGE_NSTATES; i++)
         free(ioc->state_sums_owned[i]);

@@ -34,6 +34,8 @@ struct sb_iocache {
     struct sb_heap_layout layout;
     uint64_t live_rows;        /* visible tuples in the whole table */
     uint32_t *sum_copy;        /* checksum of each page as generated (= after a correct copy) */
+    uint32_t *live;            /* memory source: each page's visible tuples (a slice's row
+                                  check); NULL: only the whole table's are known */
     struct sb_iocache_sums after[SB_IOCACHE_OPS]; /* made by sb_iocache_expect_op */
     /* A table written back into (issue 18): each page's state (heap.h: 0 generated, 1 hinted,
      * 2 vacuumed; all 0 when built) and the checksums of each state (state_sums[0] is
@@ -47,6 +49,9 @@ struct sb_iocache {
     struct sb_placement node;            /* iocache_node it was built with */
     struct sb_placement_found placement; /* and where its pages were found */
 };
+
+/* The visible tuples of pages [first, end) (the whole table's without per-page counts). */
+uint64_t sb_iocache_live_rows(const struct sb_iocache *ioc, uint64_t first, uint64_t end);
 
 /* Allocates and fills the table in memory, placed `local` to the caller. Status SB_ERR_RUN on
  * allocation failure. */

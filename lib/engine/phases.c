@@ -69,11 +69,12 @@ static void scan_part(struct sb_config *cfg, struct slot *sl, const struct phase
 {
     struct sb_scanner *s = &sl->scanner;
     const uint64_t npages = s->ioc->npages;
-    uint64_t end = ph->kind == PHASE_SETTLE && cfg->settle_pages < npages ? cfg->settle_pages
-                                                                          : npages;
+    uint64_t first = ph->end ? ph->first : 0;
+    uint64_t end = ph->end                                                      ? ph->end
+                   : ph->kind == PHASE_SETTLE && cfg->settle_pages < npages ? cfg->settle_pages
+                                                                              : npages;
     _Atomic uint32_t *seen = ph->kind == PHASE_VALIDATE
                                  ? cfg->seen + (uint64_t)s->table_id * npages : NULL;
-    uint64_t first;
 
     if (divides_table(cfg)) {
         while (sl->status == SB_OK && next_range(cfg, npages, &first, &end)) {
@@ -86,7 +87,7 @@ static void scan_part(struct sb_config *cfg, struct slot *sl, const struct phase
         s->victims = pass == 0 && ph->trace                          ? ph->trace
                      : pass + 1 == ph->passes && sl == &cfg->slots[0] ? ph->record
                                                                       : NULL;
-        scan_range(sl, ph, 0, end, seen);
+        scan_range(sl, ph, first, end, seen);
     }
     s->victims = NULL;
 }
@@ -150,9 +151,11 @@ static int check_rows(const struct sb_config *cfg, const struct sb_op *op, uint6
 
     if (!op->counts_rows || rows == want)
         return SB_OK;
-    return sb_fail(err, SB_ERR_RUN, "%s: validation failed: %s%sop %s saw %llu live rows, the "
-                   "table has %llu", cfg->p->name, scan_label(cfg, scan, sizeof scan), who,
-                   op->name, (unsigned long long)rows, (unsigned long long)want);
+    return sb_fail(err, SB_ERR_RUN, "%s: validation failed: %s%sop %s saw %llu live rows, %s "
+                   "has %llu", cfg->p->name, scan_label(cfg, scan, sizeof scan), who, op->name,
+                   (unsigned long long)rows,
+                   cfg->want_pages < cfg->tables[0].npages ? "its slice" : "the table",
+                   (unsigned long long)want);
 }
 
 static int check_pages(const struct sb_config *cfg, uint64_t pages, uint64_t want,
@@ -172,7 +175,6 @@ static int check_pages(const struct sb_config *cfg, uint64_t pages, uint64_t wan
 static int collect(struct sb_config *cfg, const struct sb_op *op, uint32_t passes, bool numbered,
                    struct sb_error *err)
 {
-    const struct sb_iocache *t = &cfg->tables[0];
     uint64_t rows = 0, pages = 0;
     int status = SB_OK;
 
@@ -188,15 +190,15 @@ static int collect(struct sb_config *cfg, const struct sb_op *op, uint32_t passe
         pages += sl->pages;
         snprintf(who, sizeof who, "scanner %u: ", i);
         if (cfg->ntables > 1 && status == SB_OK)
-            status = check_rows(cfg, op, sl->rows, passes * t->live_rows, who, err);
+            status = check_rows(cfg, op, sl->rows, passes * cfg->want_rows, who, err);
         if (cfg->ntables > 1 && status == SB_OK)
-            status = check_pages(cfg, sl->pages, passes * t->npages, who, err);
+            status = check_pages(cfg, sl->pages, passes * cfg->want_pages, who, err);
     }
     if (cfg->ntables == 1 && status == SB_OK)
-        status = check_rows(cfg, op, rows, passes * t->live_rows,
+        status = check_rows(cfg, op, rows, passes * cfg->want_rows,
                             cfg->nworkers > 1 ? "all scanners: " : "", err);
     if (cfg->ntables == 1 && status == SB_OK)
-        status = check_pages(cfg, pages, passes * t->npages,
+        status = check_pages(cfg, pages, passes * cfg->want_pages,
                              cfg->nworkers > 1 ? "all scanners: " : "", err);
     if (cfg->use_shared && status == SB_OK) {
         uint32_t pinned = sb_shared_pool_pinned(&cfg->shared);
@@ -211,7 +213,11 @@ static int collect(struct sb_config *cfg, const struct sb_op *op, uint32_t passe
 
 static void run_phase(struct sb_config *cfg, const struct phase *ph, bool timed_source)
 {
-    uint64_t npages = cfg->tables[0].npages;
+    const struct sb_iocache *t = &cfg->tables[0];
+    uint64_t npages = t->npages;
+
+    cfg->want_pages = ph->end ? ph->end - ph->first : npages;
+    cfg->want_rows = sb_iocache_live_rows(t, ph->end ? ph->first : 0, ph->end ? ph->end : npages);
 
     for (uint32_t t = 0; t < cfg->ntables; t++)
         sb_source_before_scan(cfg->p, &cfg->tables[t], timed_source, &cfg->res.io);
@@ -238,7 +244,7 @@ static int prelude(struct sb_config *cfg, bool keep, struct sb_error *err)
 
     for (uint32_t i = 0; i + 1 < p->nstatements && status == SB_OK; i++) {
         const struct phase ph = {PHASE_SCAN, 1, false, NULL, p->statements[i],
-                                 keep ? cfg->statement_seq[i] : NULL};
+                                 keep ? cfg->statement_seq[i] : NULL, 0, 0};
         run_phase(cfg, &ph, false);
         status = collect(cfg, ph.op, 1, false, err);
         if (status == SB_OK && keep)
@@ -251,7 +257,7 @@ static int prelude(struct sb_config *cfg, bool keep, struct sb_error *err)
  * *seconds: how long the last took (first start to last end). */
 static int untimed_scan(struct sb_config *cfg, double *seconds, struct sb_error *err)
 {
-    const struct phase ph = {PHASE_SCAN, 1, false, NULL, NULL, NULL};
+    const struct phase ph = {PHASE_SCAN, 1, false, NULL, NULL, NULL, 0, 0};
     double first, last;
     int status = prelude(cfg, false, err);
 
@@ -297,7 +303,7 @@ int sb_config_validate(struct sb_config *cfg, struct sb_error *err)
     /* statements: each in order, its every page checked after the copy and after its op */
     for (uint32_t s = 0; s < n && status == SB_OK; s++) {
         const struct phase ph = {PHASE_VALIDATE, 1, false, NULL,
-                                 p->nstatements ? p->statements[s] : NULL, NULL};
+                                 p->nstatements ? p->statements[s] : NULL, NULL, 0, 0};
         run_phase(cfg, &ph, false);
         status = collect(cfg, ph.op ? ph.op : p->op, 1, false, err);
     }
@@ -314,6 +320,54 @@ int sb_config_validate(struct sb_config *cfg, struct sb_error *err)
     return status;
 }
 
+uint64_t sb_slice_pages(uint64_t npages, double pass_seconds, double slice_seconds,
+                        uint64_t settle_pages)
+{
+    double pages;
+
+    if (!(slice_seconds > 0) || !(pass_seconds >= SB_SLICES_PER_PASS * slice_seconds))
+        return 0;
+    pages = ceil((double)npages * slice_seconds / pass_seconds);
+    return settle_pages + (uint64_t)pages <= npages ? (uint64_t)pages : 0;
+}
+
+/* Tests only: SCANBENCH_TEST_PASS_MS=N sizes the passes and slices as if the last warm-up scan
+ * had taken N ms, so that what a run slices does not depend on the host's speed. */
+static double test_pass_seconds(double seconds)
+{
+    const char *ms = getenv("SCANBENCH_TEST_PASS_MS");
+
+    return ms && atof(ms) > 0 ? atof(ms) / 1000.0 : seconds;
+}
+
+/* slice_ms: a timed scan's slice of the table, once a pass took `seconds`, and its settling
+ * pass (the pool's footprint, at most settle_cap_pages); false: whole passes, and why. */
+static bool slice(struct sb_config *cfg, double seconds)
+{
+    const struct sb_run_params *p = cfg->p;
+    struct sb_run_result *res = &cfg->res;
+    uint64_t settle = cfg->settle_pages;
+    uint64_t pages;
+
+    if (p->settle_cap_pages && settle > p->settle_cap_pages)
+        settle = p->settle_cap_pages;
+    pages = sb_slice_pages(cfg->tables[0].npages, seconds, p->slice_seconds, settle);
+    if (!pages) {
+        res->slice_off = seconds < SB_SLICES_PER_PASS * p->slice_seconds
+                             ? "a pass lasts less than 2 slices"
+                             : "the table is too small for a slice after its settling pages";
+        return false;
+    }
+    cfg->settle_pages = settle;
+    cfg->slice_pages = pages;
+    cfg->slice_at = settle;
+    res->slice_pages = pages;
+    res->passes = 1;
+    res->pages_per_scan = pages;
+    res->bytes_per_scan = pages * cfg->tables[0].page_size;
+    return true;
+}
+
 int sb_config_warm(struct sb_config *cfg, struct sb_error *err)
 {
     const struct sb_run_params *p = cfg->p;
@@ -321,15 +375,21 @@ int sb_config_warm(struct sb_config *cfg, struct sb_error *err)
     int status = SB_OK;
     uint32_t scans = p->warmup;
 
-    if (scans == 0 && p->min_scan_seconds > 0)
-        scans = 1; /* one scan to size the timed scans' passes */
+    cfg->res.slice_off = p->slice_off;
+    if (scans == 0 && (p->min_scan_seconds > 0 || (p->slice_seconds > 0 && !p->slice_off)))
+        scans = 1; /* one scan to size the timed scans' passes or slices */
     for (uint32_t w = 0; w < scans && status == SB_OK; w++) {
         status = untimed_scan(cfg, &seconds, err);
         cfg->res.validation.scans_row_checked += status == SB_OK && p->op->counts_rows;
         cfg->scans_warm++;
     }
-    if (status != SB_OK || p->min_scan_seconds <= 0)
+    if (status != SB_OK)
         return status;
+    seconds = test_pass_seconds(seconds);
+    if (p->slice_seconds > 0 && !p->slice_off && slice(cfg, seconds))
+        return SB_OK;
+    if (p->min_scan_seconds <= 0)
+        return SB_OK;
     passes = seconds > 0 ? ceil(p->min_scan_seconds / seconds) : MAX_PASSES;
     cfg->res.passes = passes < 1 ? 1 : passes > MAX_PASSES ? MAX_PASSES : (uint32_t)passes;
     cfg->res.bytes_per_scan = (uint64_t)cfg->res.passes * cfg->res.pages_per_scan *
@@ -340,7 +400,10 @@ int sb_config_warm(struct sb_config *cfg, struct sb_error *err)
 /* The settling pass (and a warm file read again: another configuration may have dropped it). */
 static int settle(struct sb_config *cfg, struct sb_error *err)
 {
-    const struct phase ph = {PHASE_SETTLE, 1, false, NULL, NULL, NULL};
+    /* before a slice: the pages just before it, as a continuous scan would have left them */
+    const struct phase ph = {PHASE_SETTLE, 1, false, NULL, NULL, NULL,
+                             cfg->slice_pages ? cfg->slice_at - cfg->settle_pages : 0,
+                             cfg->slice_pages ? cfg->slice_at : 0};
     int status = SB_OK;
 
     for (uint32_t t = 0; t < cfg->ntables && status == SB_OK; t++)
@@ -412,6 +475,16 @@ static void replay(struct sb_config *cfg)
         c->backend->finish(c);
 }
 
+/* The next slice: the one after, or the table's first after its settling pages. */
+static void next_slice(struct sb_config *cfg)
+{
+    if (!cfg->slice_pages)
+        return;
+    cfg->slice_at += cfg->slice_pages;
+    if (cfg->slice_at + cfg->slice_pages > cfg->tables[0].npages)
+        cfg->slice_at = cfg->settle_pages;
+}
+
 int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
                     struct sb_scan_record *rec, struct sb_error *err)
 {
@@ -422,7 +495,8 @@ int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
     const uint32_t last = cfg->p->nstatements ? cfg->p->nstatements - 1 : 0;
     struct phase ph = {PHASE_SCAN, res->passes, count,
                        count && rep < TRACED_SCANS ? cfg->victims[rep] : NULL, NULL,
-                       count ? cfg->statement_seq[last] : NULL};
+                       count ? cfg->statement_seq[last] : NULL, cfg->slice_at,
+                       cfg->slice_pages ? cfg->slice_at + cfg->slice_pages : 0};
     int status = SB_OK;
     double steal;
 
@@ -446,6 +520,7 @@ int sb_config_timed(struct sb_config *cfg, bool settle_first, bool reference,
     status = collect(cfg, cfg->p->op, res->passes, true, err);
     if (status != SB_OK)
         return status;
+    next_slice(cfg);
     note_timed(cfg, rec, count);
     if (!count)
         return SB_OK;

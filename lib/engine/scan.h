@@ -105,7 +105,11 @@ struct sb_run_result {
     struct sb_stats mbps;
     uint32_t passes;               /* passes over the table(s) per timed scan */
     uint64_t settle_pages;         /* pages of the settling pass before a timed scan (0: none) */
-    uint64_t pages_per_scan;       /* pages of one pass over the table(s) */
+    uint64_t pages_per_scan;       /* pages of one pass over the table(s), or of one slice */
+    uint64_t slice_pages;          /* key slice_ms: the pages of a timed scan's slice of the
+                                      table (0: whole passes) */
+    const char *slice_off;         /* slice_ms asked for slices and the run made whole passes:
+                                      why (static text; NULL otherwise) */
     uint64_t bytes_per_scan;       /* table bytes of a timed scan: passes * pages * page_size,
                                       the MB/s numerator */
     uint64_t buffers_touched;      /* distinct pool buffers the policy wrote into */

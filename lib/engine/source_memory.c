@@ -26,7 +26,8 @@ static int create_in_memory(struct sb_iocache *ioc, uint64_t table_size,
     ioc->pages = sb_mem_alloc_placed(ioc->npages * ioc->page_size, node, home_node,
                                      &ioc->placement);
     ioc->sum_copy = calloc(ioc->npages, sizeof *ioc->sum_copy);
-    if (!ioc->pages || !ioc->sum_copy) {
+    ioc->live = calloc(ioc->npages, sizeof *ioc->live);
+    if (!ioc->pages || !ioc->sum_copy || !ioc->live) {
         sb_iocache_destroy(ioc);
         return sb_fail(err, SB_ERR_RUN, "cannot allocate the %llu-page table",
                        (unsigned long long)table_size / layout->page_size);

@@ -274,6 +274,7 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->repetitions = plan->schedule.rounds ? plan->schedule.rounds : SB_AUTO_ROUNDS_MIN;
     run->warmup = (uint32_t)number_of(exp, idx, SB_K_WARMUP);
     run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
+    run->slice_seconds = (double)number_of(exp, idx, SB_K_SLICE_MS) / 1000.0;
     run->seed = number_of(exp, idx, SB_K_SEED);
     run->extra_ppm = (uint32_t)number_of(exp, idx, SB_K_EXTRA_COPY);
     run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
@@ -305,6 +306,8 @@ static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit 
             status = sb_plan_check_source(exp, run, &host, err);
         if (status == SB_OK)
             status = sb_plan_check_writeback(exp, idx, run, err);
+        if (status == SB_OK)
+            sb_plan_slices(plan, run, &host);
         name_run(exp, idx, run, plan);
         if (status == SB_OK)
             status = sb_plan_check_placements(exp, run, err);

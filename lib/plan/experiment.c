@@ -116,6 +116,12 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
     [SB_K_MIN_SCAN_MS] = {.name = "min_scan_ms", .type = SB_INI_UINT, .min = 0, .max = 60000,
                           .default_value = "50", .help = "a timed scan lasts at least this long: "
                           "as many passes over the table as that takes (0: one pass)"},
+    [SB_K_SLICE_MS] = {.name = "slice_ms", .type = SB_INI_UINT, .list = true, .min = 0,
+                       .max = 1000, .default_value = "10", .help = "a timed scan covers a slice "
+                       "of the table lasting about this long (sized by the warm-up scan), after "
+                       "settling over the pages before it, where a pass lasts at least 2 slices "
+                       "(memory source, one scanner, counters none or papi, no statements); "
+                       "else whole passes (0: always whole passes)"},
     [SB_K_SCHEDULE_SEED] = {.name = "schedule_seed", .type = SB_INI_UINT, .min = 0,
                             .max = UINT64_MAX, .or_word = "auto", .default_value = "auto",
                             .help = "seed of the rounds' shuffles (auto: from the clock; the "

@@ -60,6 +60,17 @@ struct sb_run_params {
                                               (sb_scan_run, a server run); a schedule makes its
                                               rounds' (auto: SB_AUTO_ROUNDS_MIN here) */
     double min_scan_seconds;               /* a timed scan's passes last at least this long */
+    double slice_seconds;                  /* key slice_ms: a timed scan covers a slice of the
+                                              table lasting about this long (0: whole passes;
+                                              the engine slices only where slice_off is NULL
+                                              and a pass lasts at least SB_SLICES_PER_PASS
+                                              slices) */
+    const char *slice_off;                 /* why slice_ms asked for slices and the run makes
+                                              whole passes (static text; NULL: it did not ask,
+                                              or it slices) */
+    uint64_t settle_cap_pages;             /* a slice's settling pass covers at most this many
+                                              pages: enough to evict the last-level cache twice
+                                              over (0: the pool's footprint, uncapped) */
     uint64_t seed;
     uint32_t extra_ppm;                    /* extra_copy in millionths: extra pages fetched
                                               (into a spare buffer) per million of a pass,
@@ -77,6 +88,9 @@ struct sb_run_params {
 /* How the runs of a plan are timed (rounds.h). */
 enum sb_schedule_kind { SB_SCHEDULE_INTERLEAVED, SB_SCHEDULE_BLOCKED };
 extern const char *const sb_schedule_names[]; /* "interleaved", "blocked" */
+
+/* A run slices its timed scans only where a whole pass lasts at least this many slices. */
+#define SB_SLICES_PER_PASS 2
 
 #define SB_AUTO_ROUNDS_MIN 10
 #define SB_AUTO_ROUNDS_MAX 200

@@ -17,6 +17,8 @@ struct plan_host {
     bool data_dir_ok;          /* a scratch file was made in data_dir */
     struct sb_figure cores;    /* read when a run has threads > 1 */
     bool cores_read;
+    uint64_t llc;              /* the last-level cache, read when a run may slice (slices.c) */
+    bool llc_read;
 };
 
 /* Sizes (page, table, pool, ring, row), and the memory the run needs against limit. */
@@ -42,6 +44,11 @@ int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
  * where there is none), and its buffers beside each run's memory. After the runs are planned. */
 int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *plan,
                              const struct sb_mem_limit *limit, struct sb_error *err);
+/* Key slice_ms (slices.c): run->slice_seconds kept where the run may slice, else 0 with
+ * run->slice_off saying why; run->settle_cap_pages from the last-level cache (the overrides
+ * applied). After the other checks of the run. */
+void sb_plan_slices(const struct sb_plan *plan, struct sb_run_params *run,
+                    struct plan_host *host);
 /* With the aggressor's buffers (sb_plan_check_contention first). */
 int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
                                   const struct sb_mem_limit *limit, struct sb_error *err);

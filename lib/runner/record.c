@@ -307,6 +307,18 @@ static json_t *seconds_json(const struct sb_run_result *res)
     return seconds;
 }
 
+/* Key slice_ms: what it asked, and the slice a timed scan covered (pages null: whole passes,
+ * and why where slices were asked for). */
+static json_t *slice_json(const struct sb_run_params *p, const struct sb_run_result *res)
+{
+    return json_pack("{s:f, s:o, s:o, s:o}", "asked_ms", p->slice_seconds * 1e3,
+                     "pages", res->slice_pages ? json_integer((json_int_t)res->slice_pages)
+                                               : json_null(),
+                     "table_pages", json_integer((json_int_t)(p->table_size / p->page_size)),
+                     "whole_passes_because", res->slice_off ? json_string(res->slice_off)
+                                                            : json_null());
+}
+
 json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_result *res,
                             double t0)
 {
@@ -315,6 +327,7 @@ json_t *sb_report_run_brief(const struct sb_run_params *p, const struct sb_run_r
     if (run && put(run, "pages", json_integer((json_int_t)res->pages_per_scan)) &&
         put(run, "passes", json_integer((int)res->passes)) &&
         put(run, "settle_pages", json_integer((json_int_t)res->settle_pages)) &&
+        put(run, "slice", slice_json(p, res)) &&
         put(run, "bytes_per_scan", json_integer((json_int_t)res->bytes_per_scan)) &&
         put(run, "repetitions", seconds_json(res)) &&
         put(run, "scans", sb_report_scans_json(res->scans, res->nreps, t0)))
@@ -430,8 +443,10 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
         "stopped_by", stopped_by ? json_string(stopped_by) : json_null(),
         "min_scan_seconds", min_scan,
         "settle", interleaved ? "before each timed scan, an untimed pass over as many pages as "
-                                "the run's pool footprint holds (the table at most): the caches "
-                                "hold what the run's own scans leave, whatever ran before"
+                                "the run's pool footprint holds (the table at most; before a "
+                                "slice, the pages just before it, at most twice the last-level "
+                                "cache): the caches hold what the run's own scans leave, "
+                                "whatever ran before"
                               : "none: each run's timed scans follow each other",
         "timer", "clock", sb_timer_clock_name(), "resolution", sb_timer_resolution(),
         "observed_tick", sb_timer_observed_tick(),

@@ -5,7 +5,8 @@
  * the clock sweep's work per page. Then breaks things on purpose: a kernel that corrupts one
  * page, ops that miscount or write a byte they should not, and checks that sb_scan_run refuses
  * with SB_ERR_RUN and a message naming the scan, page or buffer where it went wrong. Last,
- * extra_copy: the pages each pass fetches beyond the table's, counted and validated. */
+ * extra_copy: the pages each pass fetches beyond the table's, counted and validated; and
+ * slice_ms: a slice's size from a pass's time, slices walked, row-checked and named. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -503,6 +504,98 @@ static void test_extra_copy(void **state)
     sb_iocache_destroy(&ioc);
 }
 
+/* The live rows of pages [first, end), counted apart from iocache's own figures. */
+static uint64_t range_live_rows(const struct sb_iocache *ioc, uint64_t first, uint64_t end)
+{
+    uint8_t *page = malloc(PAGE);
+    uint64_t rows = 0;
+
+    assert_non_null(page);
+    for (uint64_t b = first; b < end; b++) {
+        memcpy(page, sb_iocache_page(ioc, b), PAGE);
+        rows += sb_heap_count(page, PAGE, NULL);
+    }
+    free(page);
+    return rows;
+}
+
+/* The slice's size from a pass's time: a pass of at least 2 slices, room after the settling. */
+static void test_slice_pages(void **state)
+{
+    (void)state;
+    assert_int_equal(sb_slice_pages(65536, 0.050, 0.010, 2048), 13108); /* ceil(13107.2) */
+    assert_int_equal(sb_slice_pages(65536, 0.040, 0.010, 2048), 16384);
+    assert_int_equal(sb_slice_pages(65536, 0.020, 0.010, 2048), 32768); /* 2 slices exactly */
+    assert_int_equal(sb_slice_pages(65536, 0.019, 0.010, 2048), 0);     /* fewer: whole passes */
+    assert_int_equal(sb_slice_pages(65536, 0.050, 0.0, 2048), 0);       /* slice_ms 0 */
+    assert_int_equal(sb_slice_pages(100, 1.0, 0.010, 99), 1);
+    assert_int_equal(sb_slice_pages(100, 1.0, 0.010, 100), 0); /* no room after settling */
+    assert_int_equal(sb_slice_pages(64, 0.080, 0.010, 4), 8);
+}
+
+/* slice_ms with a pass taken as 80 ms (SCANBENCH_TEST_PASS_MS): slices of 8 of the 64 pages,
+ * each after the ring's 4 pages before it, walking [4, 60) and wrapping; every one row-checked,
+ * the pool checked after; a wrong row count is named against its slice. */
+static void test_slices(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    struct sb_run_result res;
+    struct sb_error err = {0};
+    char want[256];
+    (void)state;
+
+    make_table(&ioc);
+    setenv("SCANBENCH_TEST_PASS_MS", "80", 1);
+    make_params(&p, "ring", sb_op_find("count"), sb_kernel_find("memcpy"), 1, 9);
+    p.slice_seconds = 0.010;
+    assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_OK);
+    assert_true(res.validation.ok);
+    assert_int_equal(res.slice_pages, 8);
+    assert_int_equal(res.pages_per_scan, 8);
+    assert_int_equal(res.passes, 1);
+    assert_int_equal(res.bytes_per_scan, 8 * PAGE);
+    assert_int_equal(res.validation.scans_row_checked, 1 + 9);
+    assert_null(res.slice_off);
+    assert_int_equal(res.nreps, 9);
+    for (uint32_t r = 0; r < res.nreps; r++)
+        assert_int_equal(res.scans[r].bytes, 8 * PAGE);
+    sb_run_result_free(&res);
+
+    /* the plan's reason for whole passes is kept, and the run makes them */
+    p.slice_off = "counters=sim replays whole passes";
+    assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_OK);
+    assert_int_equal(res.slice_pages, 0);
+    assert_int_equal(res.pages_per_scan, NPAGES);
+    assert_string_equal(res.slice_off, "counters=sim replays whole passes");
+    sb_run_result_free(&res);
+
+    /* a pass shorter than 2 slices: whole passes, and why */
+    p.slice_off = NULL;
+    setenv("SCANBENCH_TEST_PASS_MS", "19", 1);
+    assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_OK);
+    assert_int_equal(res.slice_pages, 0);
+    assert_string_equal(res.slice_off, "a pass lasts less than 2 slices");
+    sb_run_result_free(&res);
+
+    /* one row too many from the first timed slice on (pages 4-11): 64 expected checksums, 64
+     * validated, 64 warm-up calls, then the 193rd */
+    setenv("SCANBENCH_TEST_PASS_MS", "80", 1);
+    sb_iocache_destroy(&ioc);
+    make_table(&ioc);
+    calls = 0;
+    miscount_from = 3 * NPAGES + 1;
+    make_params(&p, "ring", &miscount_op, sb_kernel_find("memcpy"), 1, 2);
+    p.slice_seconds = 0.010;
+    snprintf(want, sizeof want, "t ring miscount memcpy: validation failed: scan 2: op miscount "
+             "saw %llu live rows, its slice has %llu",
+             (unsigned long long)range_live_rows(&ioc, 4, 12) + 8,
+             (unsigned long long)range_live_rows(&ioc, 4, 12));
+    expect_failure(&ioc, &p, want);
+    unsetenv("SCANBENCH_TEST_PASS_MS");
+    sb_iocache_destroy(&ioc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +607,8 @@ int main(void)
         cmocka_unit_test(test_broken_op_count),
         cmocka_unit_test(test_broken_op_write),
         cmocka_unit_test(test_extra_copy),
+        cmocka_unit_test(test_slice_pages),
+        cmocka_unit_test(test_slices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

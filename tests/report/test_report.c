@@ -47,6 +47,7 @@ static const char tiny_ini[] = "[experiment]\n"
                                "op = count, vacuum\n"
                                "policy = clock, ring\n"
                                "min_scan_ms = 0\n"
+                               "slice_ms = 0\n"
                                "schedule_seed = 7\n";
 
 struct fixture {
@@ -245,6 +246,11 @@ static void test_report_runs(void **state)
         assert_true(json_real_value(get(mbps, "median")) <= json_real_value(get(mbps, "max")));
         assert_true(json_real_value(get(mbps, "min")) > 0);
         assert_true(json_real_value(get(mbps, "cv")) >= 0);
+
+        assert_true(json_real_value(get(get(run, "slice"), "asked_ms")) == 0);
+        assert_true(json_is_null(get(get(run, "slice"), "pages")));
+        assert_true(json_is_null(get(get(run, "slice"), "whole_passes_because")));
+        assert_int_equal(json_integer_value(get(get(run, "slice"), "table_pages")), 128);
 
         val = get(run, "validation");
         assert_true(json_is_true(get(val, "ok")));
