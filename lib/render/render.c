@@ -19,7 +19,7 @@ static const char *const distinguishing[] = {"kernel", "table_size", "page_size"
                                             "source", "bigtable", "dead_pct", "threads",
                                             "shared_table", "shared_pool", "seed", "writeback",
                                             "checkpoint_pages", "writeback_kernel", "hint_bits",
-                                            NULL};
+                                            "extra_copy", NULL};
 
 static const char *str_or(const json_t *v, const char *fallback)
 {
@@ -62,6 +62,22 @@ static bool model_varies(const json_t *runs)
     return false;
 }
 
+/* Whether the runs asked for different slice_ms (a report before the key has none). */
+static bool slice_varies(const json_t *runs)
+{
+    const json_t *first = json_object_get(json_object_get(json_array_get(runs, 0), "slice"),
+                                          "asked_ms");
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *v = json_object_get(json_object_get(run, "slice"), "asked_ms");
+        if (json_number_value(v) != json_number_value(first))
+            return true;
+    }
+    return false;
+}
+
 static void column_label(const json_t *runs, const json_t *run, char *label, size_t len)
 {
     char size[32];
@@ -89,10 +105,18 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
             used += (size_t)snprintf(label + used, len - used, " %s=%s", distinguishing[k],
                                      sb_format_size((uint64_t)json_integer_value(v), size,
                                                     sizeof size));
+        else if (json_is_real(v))
+            used += (size_t)snprintf(label + used, len - used, " %s=%g", distinguishing[k],
+                                     json_real_value(v));
         else
             used += (size_t)snprintf(label + used, len - used, " %s=%lld", distinguishing[k],
                                      (long long)json_integer_value(v));
     }
+    /* a sweep of slice_ms: say which */
+    if (used < len && slice_varies(runs))
+        used += (size_t)snprintf(label + used, len - used, " slice_ms=%g",
+                                 json_number_value(json_object_get(json_object_get(run, "slice"),
+                                                                   "asked_ms")));
     /* runs simulated with different machine models: say which */
     if (used < len && model_varies(runs))
         used += (size_t)snprintf(label + used, len - used, " %s",
@@ -673,14 +697,58 @@ static void host_level_lines(FILE *out, const json_t *report)
     }
 }
 
+/* Whether any run of the report timed slices of its table rather than whole passes. */
+static bool any_sliced(const json_t *report)
+{
+    const json_t *run;
+    size_t i;
+
+    json_array_foreach(json_object_get(report, "runs"), i, run)
+        if (json_is_integer(json_object_get(json_object_get(run, "slice"), "pages")))
+            return true;
+    return false;
+}
+
+/* Key slice_ms: how many runs timed slices of the table, and why the others made whole passes. */
+static void slices_line(FILE *out, const json_t *report)
+{
+    const json_t *runs = json_object_get(report, "runs"), *run;
+    size_t i, sliced = 0, whole = 0;
+    double asked = 0;
+    const char *why = NULL;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *slice = json_object_get(run, "slice");
+        if (json_is_integer(json_object_get(slice, "pages"))) {
+            sliced++;
+            asked = json_number_value(json_object_get(slice, "asked_ms"));
+        } else if (json_is_string(json_object_get(slice, "whole_passes_because"))) {
+            whole++;
+            why = json_string_value(json_object_get(slice, "whole_passes_because"));
+        }
+    }
+    if (sliced)
+        fprintf(out, "timed scans: %s%zu run%s slices of the table of about %.0f ms, each "
+                     "after an untimed pass over the pages before it",
+                sliced == json_array_size(runs) && sliced > 1 ? "all " : "", sliced,
+                sliced == 1 ? " times" : "s time", asked);
+    if (sliced && whole)
+        fprintf(out, "; %zu whole passes (%s)", whole, why);
+    else if (whole)
+        fprintf(out, "timed scans: whole passes (%s)", why);
+    if (sliced || whole)
+        fprintf(out, "\n");
+}
+
 static void footer(FILE *out, const json_t *report, bool ratios)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
     const json_t *floor = json_object_get(noise, "floor");
 
     fprintf(out, "\nMB/s = table bytes scanned (page_size bytes per page, every page once per "
-                 "pass) / seconds / 10^6;\nthe median of the timed scans (one per round) [the "
-                 "95%% bootstrap interval of the median]");
+                 "pass%s) / seconds / 10^6;\nthe median of the timed scans (one per round) [the "
+                 "95%% bootstrap interval of the median]",
+            any_sliced(report) ? " or slice" : "");
     if (ratios && json_is_number(json_object_get(noise, "delta")))
         fprintf(out, ";\nratio: paired by round, exp(median of ln(a/b)) [95%% interval, "
                      "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
@@ -691,6 +759,7 @@ static void footer(FILE *out, const json_t *report, bool ratios)
                 str_or(json_object_get(json_object_get(report, "analysis"), "why"),
                        "the report has no analysis"));
     fprintf(out, ".\n");
+    slices_line(out, report);
     if (json_is_number(floor))
         fprintf(out, "noise floor %.1f%% (the first run timed twice per round)%s\n",
                 100.0 * json_number_value(floor),
