@@ -99,6 +99,18 @@ static json_t *finite_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
+
+static json_t *string_or_null(const json_t *v)
+{
+    return json_is_string(v) ? json_incref((json_t *)v) : json_null();
+}
+
+static json_t *number_or_null(const json_t *v)
+{
+    return json_is_number(v) ? json_incref((json_t *)v) : json_null();
+}
+
 /* The call on an unpaired interval of X/A, as the paired ones are made (estimate.h). */
 static const char *unpaired_call(double lo, double hi, double delta)
 {
@@ -107,6 +119,12 @@ static const char *unpaired_call(double lo, double hi, double delta)
     if (isnan(lo) || isnan(hi))
         return "inconclusive";
     return sb_call_names[sb_paired_call(&e, delta)];
+}
+
+/* The pages of a run's timed slices; null: whole passes (or a report before slice_ms). */
+static json_t *slice_pages(const json_t *run)
+{
+    return number_or_null(json_object_get(json_object_get(run, "slice"), "pages"));
 }
 
 /* Medians, their ratio with its unpaired interval and call, and the test. A side without
@@ -136,31 +154,53 @@ static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k,
                   "p", tested ? json_real(mw.p) : json_null(),
                   "exact", mw.exact, "significant", tested && mw.p < SB_COMPARE_ALPHA,
                   "counters", counter_differences(a, b));
+    json_object_set_new(p, "slice_pages",
+                        json_pack("{s:o, s:o}", "a", slice_pages(a), "b", slice_pages(b)));
     free(va);
     free(vb);
     return p;
 }
 
-static json_t *string_or_null(const json_t *v)
+/* The comparisons of a report whose per-round ratio depends on the host's level, each as
+ * "op b_placement / a_placement" (a report before the level has none). */
+static json_t *level_dependent(const json_t *report)
 {
-    return json_is_string(v) ? json_incref((json_t *)v) : json_null();
+    const json_t *c;
+    json_t *list = json_array();
+    size_t i;
+
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c) {
+        char buf[160];
+        if (!json_is_true(json_object_get(json_object_get(c, "host_level"), "depends")))
+            continue;
+        snprintf(buf, sizeof buf, "%s %s / %s", text(json_object_get(c, "op")),
+                 text(json_object_get(c, "a_placement")), text(json_object_get(c, "b_placement")));
+        json_array_append_new(list, json_string(buf));
+    }
+    return list;
 }
 
-/* The report's file (bytes that are not UTF-8, as a file name may have, written as \xNN) and
- * its host. */
+/* The report's file (bytes that are not UTF-8, as a file name may have, written as \xNN), its
+ * host, and how its rounds went: noise floor, rounds, the aggressor beside them (null: a report
+ * before the key contention) and the comparisons that depend on the host's level. */
 static json_t *report_summary(const json_t *report, const char *path)
 {
     const json_t *ctx = json_object_get(report, "context");
+    const json_t *schedule = json_object_get(report, "schedule");
     char *name = sb_utf8_escape(path);
-    json_t *summary = json_pack("{s:s, s:o, s:o, s:o}", "path", name ? name : "?",
-                                "host", string_or_null(json_object_get(ctx, "host")),
-                                "cpu_model", string_or_null(json_object_get(ctx, "cpu_model")),
-                                "date", string_or_null(json_object_get(ctx, "date")));
+    json_t *summary = json_pack(
+        "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "path", name ? name : "?", "host",
+        string_or_null(json_object_get(ctx, "host")), "cpu_model",
+        string_or_null(json_object_get(ctx, "cpu_model")), "date",
+        string_or_null(json_object_get(ctx, "date")), "noise_floor",
+        number_or_null(json_object_get(json_object_get(json_object_get(report, "analysis"),
+                                                       "noise"), "floor")),
+        "rounds", number_or_null(json_object_get(schedule, "rounds")), "contention",
+        string_or_null(json_object_get(json_object_get(schedule, "contention"), "kind")),
+        "level_dependent", level_dependent(report));
     free(name);
     return summary;
 }
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
 
 /* A derived counter figure, or "n/a" when that report could not read it. */
 static const char *figure(const json_t *v, char *buf, size_t len)
@@ -272,6 +312,18 @@ static void label(const json_t *params, char *buf, size_t len)
                             table, sizeof table));
 }
 
+/* A note under a pair whose sides timed different units: slices of the table in one report,
+ * whole passes in the other (their MB/s are alike; their spread is not). */
+static void units_note(FILE *out, const json_t *slice_pages)
+{
+    const json_t *a = json_object_get(slice_pages, "a"), *b = json_object_get(slice_pages, "b");
+
+    if (json_is_number(a) == json_is_number(b))
+        return;
+    fprintf(out, "    timed units: A %s, X %s\n", json_is_number(a) ? "slices" : "whole passes",
+            json_is_number(b) ? "slices" : "whole passes");
+}
+
 /* One matched pair's row (medians, ratio, its interval, p, significance) and its counters'
  * figures. */
 static void pair_row(FILE *out, const json_t *v)
@@ -296,6 +348,7 @@ static void pair_row(FILE *out, const json_t *v)
             column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
             column(json_object_get(v, "p"), 8, 4, p, sizeof p),
             json_is_true(json_object_get(v, "significant")) ? "*" : "~");
+    units_note(out, json_object_get(v, "slice_pages"));
     json_object_foreach((json_t *)counters, key, c) {
         char fa[32], fb[32];
         fprintf(out, "    %-40s A %s  X %s\n", key, figure(json_object_get(c, "a"), fa, sizeof fa),
@@ -325,16 +378,68 @@ static void compare_legend(FILE *out, const json_t *doc)
     }
 }
 
+/* How a report's rounds went, where it says: "    48 rounds, noise floor 2.2%, contention
+ * none; depends on the host's level: count ring 256KB / clock 16MB". */
+static void rounds_line(FILE *out, const json_t *summary)
+{
+    const json_t *rounds = json_object_get(summary, "rounds");
+    const json_t *floor = json_object_get(summary, "noise_floor");
+    const json_t *contention = json_object_get(summary, "contention");
+    const json_t *dependent = json_object_get(summary, "level_dependent"), *d;
+    size_t i;
+
+    if (!json_is_number(rounds) && !json_is_number(floor) && !json_is_string(contention))
+        return;
+    fprintf(out, "    ");
+    if (json_is_number(rounds))
+        fprintf(out, "%.0f rounds", json_number_value(rounds));
+    if (json_is_number(floor))
+        fprintf(out, "%snoise floor %.1f%%", json_is_number(rounds) ? ", " : "",
+                100.0 * json_number_value(floor));
+    if (json_is_string(contention))
+        fprintf(out, "%scontention %s",
+                json_is_number(rounds) || json_is_number(floor) ? ", " : "",
+                json_string_value(contention));
+    json_array_foreach(dependent, i, d)
+        fprintf(out, "%s%s", i ? ", " : "; depends on the host's level: ", json_string_value(d));
+    fprintf(out, "\n");
+}
+
+/* A note when the reports ran beside different aggressors (key contention): their ratios hold
+ * that difference too. A report before the key says nothing and is left out. */
+static void contention_note(FILE *out, const json_t *reports)
+{
+    const char *first = NULL;
+    const json_t *v;
+    size_t i;
+
+    json_array_foreach(reports, i, v) {
+        const json_t *c = json_object_get(v, "contention");
+        if (!json_is_string(c))
+            continue;
+        if (!first)
+            first = json_string_value(c);
+        else if (strcmp(first, json_string_value(c)) != 0) {
+            fprintf(out, "the reports ran beside different aggressors (contention): X/A holds "
+                         "that difference as well as the hosts'\n");
+            return;
+        }
+    }
+}
+
 void sb_compare_render(FILE *out, const json_t *doc)
 {
     const json_t *reports = json_object_get(doc, "reports");
     size_t i;
     json_t *v;
 
-    json_array_foreach(reports, i, v)
+    json_array_foreach(reports, i, v) {
         fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
                 text(json_object_get(v, "path")), text(json_object_get(v, "host")),
                 text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
+        rounds_line(out, v);
+    }
+    contention_note(out, reports);
     fprintf(out, "\n%-52s %4s %10s %10s %7s %16s %8s\n", "run (op policy footprint kernel "
             "table)", "vs", "A MB/s", "X MB/s", "X/A", "[95% interval]", "p");
     json_array_foreach(json_object_get(doc, "pairs"), i, v)

@@ -443,6 +443,62 @@ static void test_compare_render(void **state)
     json_decref(doc);
 }
 
+/* Issue 24: how each report's rounds went (floor, rounds, contention, the comparisons that
+ * depend on the host's level), a note when the reports ran beside different aggressors, and
+ * one under a pair whose sides timed slices in one and whole passes in the other. A report
+ * without these fields (the fixtures, schema 1) says none of it (the golden text above). */
+static void test_compare_rounds_fields(void **state)
+{
+    struct reports *fx = *state;
+    json_t *r[2] = {json_deep_copy(fx->r[0]), json_deep_copy(fx->r[1])}, *doc, *rep, *run;
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *out;
+
+    json_object_set_new(r[0], "analysis",
+                        json_pack("{s:{s:f}, s:[{s:s, s:s, s:s, s:{s:b}}, {s:s, s:s, s:s, "
+                                  "s:{s:b}}]}",
+                                  "noise", "floor", 0.034, "comparisons", "op", "count",
+                                  "a_placement", "ring 64KB", "b_placement", "clock 256KB",
+                                  "host_level", "depends", 1, "op", "vacuum", "a_placement",
+                                  "ring 64KB", "b_placement", "clock 256KB", "host_level",
+                                  "depends", 0));
+    json_object_set_new(r[0], "schedule", json_pack("{s:i, s:{s:s}}", "rounds", 48,
+                                                    "contention", "kind", "none"));
+    json_object_set_new(r[1], "schedule", json_pack("{s:i, s:{s:s}}", "rounds", 200,
+                                                    "contention", "kind", "stream"));
+    json_array_foreach(json_object_get(r[1], "runs"), i, run)
+        json_object_set_new(run, "slice", json_pack("{s:i}", "pages", 16));
+    doc = sb_compare_build(r, fixture_paths, 2);
+    rep = json_array_get(json_object_get(doc, "reports"), 0);
+    assert_true(json_number_value(json_object_get(rep, "noise_floor")) == 0.034);
+    assert_int_equal(json_integer_value(json_object_get(rep, "rounds")), 48);
+    assert_string_equal(json_string_value(json_object_get(rep, "contention")), "none");
+    assert_int_equal(json_array_size(json_object_get(rep, "level_dependent")), 1);
+    rep = json_array_get(json_object_get(doc, "reports"), 1);
+    assert_true(json_is_null(json_object_get(rep, "noise_floor")));
+    assert_int_equal(json_array_size(json_object_get(rep, "level_dependent")), 0);
+    assert_true(json_is_null(at(json_array_get(json_object_get(doc, "pairs"), 0), "slice_pages",
+                                "a")));
+    assert_int_equal(json_integer_value(at(json_array_get(json_object_get(doc, "pairs"), 0),
+                                           "slice_pages", "b")), 16);
+
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    sb_compare_render(out, doc);
+    assert_int_equal(fclose(out), 0);
+    assert_contains(text, "2025-03-01T10:00:00Z)\n    48 rounds, noise floor 3.4%, contention "
+                          "none; depends on the host's level: count ring 64KB / clock 256KB\n");
+    assert_contains(text, "2025-03-02T11:30:00Z)\n    200 rounds, contention stream\n");
+    assert_contains(text, "the reports ran beside different aggressors (contention)");
+    assert_contains(text, "\n    timed units: A whole passes, X slices\n");
+    assert_int_equal(count_of(text, "timed units"), 2); /* both pairs */
+    free(text);
+    json_decref(doc);
+    json_decref(r[0]);
+    json_decref(r[1]);
+}
+
 /* Issue 15, item 10: runs without repetitions have no test (p null, "n/a", not 1.0000); a
  * median of 1e308 MB/s is shown in %g form, not in 309 digits; a ratio past the largest double
  * is null. */
@@ -711,6 +767,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_plot_script, setup_reports, teardown_reports),
         cmocka_unit_test_setup_teardown(test_plot_lines, setup_reports, teardown_reports),
         cmocka_unit_test_setup_teardown(test_compare_odd_values, setup_reports,
+                                        teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_rounds_fields, setup_reports,
                                         teardown_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
