@@ -208,10 +208,16 @@ static void counters_plot(FILE *f, const json_t *runs, const struct series *s, s
     fprintf(f, "\nunset multiplot\n");
 }
 
-/* The plot's title: the experiment, the host and its CPU, from the report. */
+/* The plot's title: the experiment, the host and its CPU, from the report; then, where the
+ * report says, its rounds, noise floor and the aggressor beside them (key contention). */
 static void plot_title(FILE *f, const json_t *report)
 {
     const json_t *ctx = json_object_get(report, "context");
+    const json_t *schedule = json_object_get(report, "schedule");
+    const json_t *rounds = json_object_get(schedule, "rounds");
+    const json_t *floor = json_object_get(json_object_get(json_object_get(report, "analysis"),
+                                                          "noise"), "floor");
+    const json_t *contention = json_object_get(json_object_get(schedule, "contention"), "kind");
     char *raw = NULL, *quoted = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&raw, &len);
@@ -220,6 +226,12 @@ static void plot_title(FILE *f, const json_t *report)
         fprintf(m, "scanbench %s on %s (%s)",
                 text(json_object_get(json_object_get(report, "experiment"), "name")),
                 text(json_object_get(ctx, "host")), text(json_object_get(ctx, "cpu_model")));
+        if (json_is_integer(rounds))
+            fprintf(m, ", %lld rounds", (long long)json_integer_value(rounds));
+        if (json_is_number(floor))
+            fprintf(m, ", noise floor %.1f%%", 100.0 * json_number_value(floor));
+        if (json_is_string(contention) && strcmp(json_string_value(contention), "none") != 0)
+            fprintf(m, ", beside a %s aggressor", json_string_value(contention));
         if (fclose(m) == 0)
             quoted = gp_quoted(raw);
     }

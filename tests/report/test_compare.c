@@ -596,9 +596,22 @@ static void test_plot_script(void **state)
     assert_contains(text, "$mbps1 << EOD\n65536 25000 25000 25000\nEOD\n");
     assert_contains(text, "title 'count clock memcpy'");
     assert_contains(text, "title 'count ring memcpy'");
-    assert_contains(text, "scanbench fixture on host-a (AMD EPYC 7B13)");
+    assert_contains(text, "scanbench fixture on host-a (AMD EPYC 7B13)' noenhanced\n");
     assert_null(strstr(text, "multiplot"));
     free(text);
+
+    /* a report that says how its rounds went: the title says it too */
+    {
+        json_t *r = json_deep_copy(fx->r[0]);
+        json_object_set_new(r, "schedule", json_pack("{s:i, s:{s:s}}", "rounds", 48,
+                                                     "contention", "kind", "stream"));
+        json_object_set_new(r, "analysis", json_pack("{s:{s:f}}", "noise", "floor", 0.022));
+        text = plot_script(r, "t.png", SB_OK);
+        assert_contains(text, "scanbench fixture on host-a (AMD EPYC 7B13), 48 rounds, noise "
+                              "floor 2.2%, beside a stream aggressor' noenhanced\n");
+        free(text);
+        json_decref(r);
+    }
 
     /* B: L3 unknown (no mark), counters in one run: a second plot from 3 more blocks a line */
     text = plot_script(fx->r[1], "b.svg", SB_OK);
