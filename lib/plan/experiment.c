@@ -114,7 +114,7 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                           .help = "repetitions = auto: seconds the run may take in all, from "
                           "its start (auto: 5 per run, at least 10)"},
     [SB_K_MIN_SCAN_MS] = {.name = "min_scan_ms", .type = SB_INI_UINT, .min = 0, .max = 60000,
-                          .default_value = "50", .help = "a timed scan lasts at least this long: "
+                          .default_value = "10", .help = "a timed scan lasts at least this long: "
                           "as many passes over the table as that takes (0: one pass)"},
     [SB_K_SLICE_MS] = {.name = "slice_ms", .type = SB_INI_UINT, .list = true, .min = 0,
                        .max = 1000, .default_value = "10", .help = "a timed scan covers a slice "
