@@ -416,7 +416,9 @@ static int settle(struct sb_config *cfg, struct sb_error *err)
             *err = cfg->slots[i].err;
             return cfg->slots[i].status;
         }
-    cfg->res.settle_pages = cfg->settle_pages;
+    /* what the pass read: the footprint, the table at most */
+    cfg->res.settle_pages = cfg->settle_pages < cfg->tables[0].npages ? cfg->settle_pages
+                                                                      : cfg->tables[0].npages;
     return SB_OK;
 }
 
