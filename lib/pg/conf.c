@@ -18,33 +18,52 @@ static void add(struct sb_pg_conf *conf, const char *name, const char *value, co
     s->why = why;
 }
 
-void sb_pg_conf_build(struct sb_pg_conf *conf, int server_major, const char *socket_dir,
+/* The version boundaries, from src/backend/utils/misc/postgresql.conf.sample of each stable
+ * branch in adunstan/pg-cvs-mirror: 8.1 counts shared_buffers in 8KB buffers ("min 16 or
+ * max_connections*2, 8KB each", REL8_1_STABLE 1314e285), 8.2 takes units ("min 128kB",
+ * REL8_2_STABLE 6ea98f5c); synchronize_seqscans first in 8.3 (REL8_3_STABLE 51b0bd50); 8.1 to
+ * 9.0 have unix_socket_directory, 9.0 brings wal_level and max_wal_senders (REL9_0_STABLE
+ * 649b8dcb). Later ones from PostgreSQL's release notes: unix_socket_directories 9.3,
+ * max_parallel_workers_per_gather 9.6, jit 11, wal_skip_threshold 13,
+ * vacuum_buffer_usage_limit 16. */
+void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *socket_dir,
                       uint64_t shared_buffers, uint32_t workers)
 {
     char value[64];
 
     memset(conf, 0, sizeof *conf);
     add(conf, "listen_addresses", "", "no TCP: only the Unix socket below");
-    add(conf, "unix_socket_directories", socket_dir, "the cluster's own private directory");
-    snprintf(value, sizeof value, "%" PRIu64 "kB", shared_buffers / 1024);
-    add(conf, "shared_buffers", value, "the experiment's pool_size");
-    snprintf(value, sizeof value, "%u", workers);
-    add(conf, "max_parallel_workers_per_gather", value,
-        "one backend scans the table, as in the thread");
+    add(conf, version_num >= 90300 ? "unix_socket_directories" : "unix_socket_directory",
+        socket_dir, "the cluster's own private directory");
+    if (version_num >= 80200)
+        snprintf(value, sizeof value, "%" PRIu64 "kB", shared_buffers / 1024);
+    else
+        snprintf(value, sizeof value, "%" PRIu64, shared_buffers / 8192);
+    add(conf, "shared_buffers", value, version_num >= 80200 ? "the experiment's pool_size"
+        : "the experiment's pool_size, in 8kB buffers (no units before 8.2)");
+    if (version_num >= 90600) {
+        snprintf(value, sizeof value, "%u", workers);
+        add(conf, "max_parallel_workers_per_gather", value,
+            "one backend scans the table, as in the thread");
+    }
     add(conf, "autovacuum", "off", "nothing runs beside the measured statements");
-    add(conf, "synchronize_seqscans", "off", "every scan starts at block 0");
-    add(conf, "jit", "off", "no compilation time inside a timed statement");
-    add(conf, "wal_level", "minimal", "the load, in the transaction that creates the table, "
-                                      "writes no WAL");
-    add(conf, "max_wal_senders", "0", "required by wal_level = minimal");
-    if (server_major >= 13)
+    if (version_num >= 80300)
+        add(conf, "synchronize_seqscans", "off", "every scan starts at block 0");
+    if (version_num >= 110000)
+        add(conf, "jit", "off", "no compilation time inside a timed statement");
+    if (version_num >= 90000) {
+        add(conf, "wal_level", "minimal", "the load, in the transaction that creates the "
+                                          "table, writes no WAL");
+        add(conf, "max_wal_senders", "0", "required by wal_level = minimal");
+    }
+    if (version_num >= 130000)
         add(conf, "wal_skip_threshold", "0", "a file created in the transaction is synced, "
             "never WAL-logged through shared_buffers (which would put its pages there)");
     add(conf, "fsync", "off", "a throwaway cluster: no waiting for the disk");
     add(conf, "full_page_writes", "off", "a throwaway cluster: less WAL");
     add(conf, "max_connections", "10", "one client");
     add(conf, "lc_messages", "C", "VACUUM VERBOSE is parsed in English");
-    if (server_major >= 16)
+    if (version_num >= 160000)
         add(conf, "vacuum_buffer_usage_limit", "256kB",
             "VACUUM's ring: 256KB, as in PostgreSQL 8.3 to 15");
 }

@@ -24,10 +24,11 @@ struct sb_pg_conf {
     struct sb_pg_setting settings[SB_PG_CONF_MAX];
 };
 
-/* The settings for a server of this major version, its socket in socket_dir, with
- * shared_buffers bytes of buffers (a multiple of 1kB) and `workers` parallel workers per
- * gather (0: one backend scans, as in the thread). */
-void sb_pg_conf_build(struct sb_pg_conf *conf, int server_major, const char *socket_dir,
+/* The settings for a server of this version (as server_version_num: 80121, 150020), its
+ * socket in socket_dir, with shared_buffers bytes of buffers (a multiple of 8kB before 8.2,
+ * whose setting counts buffers; of 1kB after) and `workers` parallel workers per gather (0:
+ * one backend scans, as in the thread). A setting the version does not have is left out. */
+void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *socket_dir,
                       uint64_t shared_buffers, uint32_t workers);
 
 /* The value of a setting, or NULL. */

@@ -27,6 +27,35 @@ bool sb_pg_parse_version(const char *text, char *version, size_t len, int *major
     return true;
 }
 
+/* The number at *p and where it ends (-1 when there is none). */
+static int number_at(const char **p)
+{
+    int n = 0;
+
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    while (isdigit((unsigned char)**p) && n < 100000)
+        n = n * 10 + (*(*p)++ - '0');
+    return n;
+}
+
+int sb_pg_version_num(const char *version)
+{
+    const char *p = version;
+    int major = number_at(&p), minor = 0, patch = 0;
+
+    if (major < 6 || major > 999)
+        return 0;
+    if (*p == '.' && (p++, (minor = number_at(&p)) < 0))
+        return 0;
+    if (major < 10) {
+        if (*p == '.' && (p++, (patch = number_at(&p)) < 0))
+            return 0;
+        return major * 10000 + minor * 100 + patch;
+    }
+    return major * 10000 + minor;
+}
+
 static bool block_count(const json_t *node, const char *key, int64_t *out)
 {
     const json_t *v = json_object_get(node, key);

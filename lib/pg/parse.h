@@ -49,6 +49,11 @@ struct sb_pg_write_counters {
  * 15.20-0+deb12u1)" and 15 (for 9.6: 9). False if the text is not one. */
 bool sb_pg_parse_version(const char *text, char *version, size_t len, int *major);
 
+/* A version as server_version_num would give it: "8.1.21" -> 80121, "9.6.24" -> 90624,
+ * "15.20 (Debian ...)" -> 150020, "17devel" -> 170000, "8.3beta1" -> 80300; 0 if it is not
+ * one. Before 10 a release is major.minor.patch, from 10 on major.minor. */
+int sb_pg_version_num(const char *version);
+
 /* EXPLAIN (..., FORMAT JSON) output -> the top plan node's shared hit/read/dirtied blocks. */
 bool sb_pg_parse_explain(const char *json_text, struct sb_pg_buffers *out);
 

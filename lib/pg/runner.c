@@ -89,7 +89,7 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_err
         if (status != SB_OK)
             return status;
     }
-    sb_pg_conf_build(&conf, s->server.major, s->server.dir, pool, 0);
+    sb_pg_conf_build(&conf, s->server.num, s->server.dir, pool, 0);
     status = sb_pg_server_start(&s->server, &conf, err);
     if (status != SB_OK)
         return status;

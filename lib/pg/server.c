@@ -153,7 +153,8 @@ int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
     {
         char *argv[] = {path, "--version", NULL};
         if (capture(argv, out, sizeof out) != 0 ||
-            !sb_pg_parse_version(out, s->version, sizeof s->version, &s->major))
+            !sb_pg_parse_version(out, s->version, sizeof s->version, &s->major) ||
+            !(s->num = sb_pg_version_num(s->version)))
             status = sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)",
                              path, out[0] ? out : "no output");
     }

@@ -20,7 +20,8 @@
 struct sb_pg_server {
     char bindir[512];
     char version[128];   /* "15.20 (Debian 15.20-0+deb12u1)" */
-    int major;           /* 15 */
+    int major;           /* 15 (9.6: 9; 8.1: 8) */
+    int num;             /* as server_version_num: 150020, 90624, 80121 */
     char user[64];       /* who runs the programs ("" = this process's user) */
     bool switch_user;    /* running as root: the programs run as `user` */
     uid_t uid;

@@ -149,7 +149,7 @@ static void test_conf(void **state)
     json_t *j;
     (void)state;
 
-    sb_pg_conf_build(&c, 15, "/tmp/scanbench-pg.x'y", 16u << 20, 0);
+    sb_pg_conf_build(&c, 150020, "/tmp/scanbench-pg.x'y", 16u << 20, 0);
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "16384kB");
     assert_string_equal(sb_pg_conf_get(&c, "listen_addresses"), "");
     assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "0");
@@ -164,10 +164,55 @@ static void test_conf(void **state)
     j = sb_pg_conf_json(&c);
     assert_string_equal(json_string_value(json_object_get(j, "wal_level")), "minimal");
     json_decref(j);
-    sb_pg_conf_build(&c, 17, "/tmp/x", 128 * 1024, 2);
+    sb_pg_conf_build(&c, 170000, "/tmp/x", 128 * 1024, 2);
     assert_string_equal(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit"), "256kB");
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "128kB");
     assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "2");
+
+    /* the thread's 8.1: shared_buffers in buffers, none of the settings it lacks */
+    sb_pg_conf_build(&c, 80121, "/tmp/x", 680 * 1024, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "85");
+    assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directory"), "/tmp/x");
+    assert_null(sb_pg_conf_get(&c, "unix_socket_directories"));
+    assert_null(sb_pg_conf_get(&c, "synchronize_seqscans"));
+    assert_null(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"));
+    assert_null(sb_pg_conf_get(&c, "wal_level"));
+    assert_null(sb_pg_conf_get(&c, "max_wal_senders"));
+    assert_null(sb_pg_conf_get(&c, "jit"));
+    assert_null(sb_pg_conf_get(&c, "wal_skip_threshold"));
+    assert_string_equal(sb_pg_conf_get(&c, "autovacuum"), "off");
+    assert_string_equal(sb_pg_conf_get(&c, "full_page_writes"), "off");
+    /* 8.2: units; 8.3: synchronized scans; 9.0: wal_level; 9.3: socket directories */
+    sb_pg_conf_build(&c, 80217, "/tmp/x", 680 * 1024, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "680kB");
+    assert_null(sb_pg_conf_get(&c, "synchronize_seqscans"));
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 16u << 20, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "synchronize_seqscans"), "off");
+    assert_null(sb_pg_conf_get(&c, "wal_level"));
+    sb_pg_conf_build(&c, 90000, "/tmp/x", 16u << 20, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "wal_level"), "minimal");
+    assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directory"), "/tmp/x");
+    sb_pg_conf_build(&c, 90300, "/tmp/x", 16u << 20, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directories"), "/tmp/x");
+    assert_null(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"));
+}
+
+/* server_version_num from the version `postgres --version` prints, as each server we built
+ * printed it (8.1.21, 8.2.17, 8.3.11) and Debian's 15 does. */
+static void test_version_num(void **state)
+{
+    (void)state;
+    assert_int_equal(sb_pg_version_num("8.1.21"), 80121);
+    assert_int_equal(sb_pg_version_num("8.2.17"), 80217);
+    assert_int_equal(sb_pg_version_num("8.3.11"), 80311);
+    assert_int_equal(sb_pg_version_num("9.6.24"), 90624);
+    assert_int_equal(sb_pg_version_num("15.20 (Debian 15.20-0+deb12u1)"), 150020);
+    assert_int_equal(sb_pg_version_num("17devel"), 170000);
+    assert_int_equal(sb_pg_version_num("8.3beta1"), 80300);
+    assert_int_equal(sb_pg_version_num("8"), 80000);
+    assert_int_equal(sb_pg_version_num("x8.1"), 0);
+    assert_int_equal(sb_pg_version_num("5.1"), 0);
+    assert_int_equal(sb_pg_version_num("8."), 0);
 }
 
 static void test_parse_version(void **state)
@@ -610,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_table_shape),    cmocka_unit_test(test_rows_deleted),
         cmocka_unit_test(test_load_sql),       cmocka_unit_test(test_placement_rule),
         cmocka_unit_test(test_conf),           cmocka_unit_test(test_parse_version),
+        cmocka_unit_test(test_version_num),
         cmocka_unit_test(test_parse_explain),  cmocka_unit_test(test_parse_vacuum),
         cmocka_unit_test(test_parse_write_counters), cmocka_unit_test(test_write_agreement),
         cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
