@@ -157,6 +157,10 @@ int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
             !(s->num = sb_pg_version_num(s->version)))
             status = sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)",
                              path, out[0] ? out : "no output");
+        else if (s->num < SB_PG_OLDEST_MEASURED)
+            status = sb_fail(err, SB_ERR_INPUT, "%s: PostgreSQL %s: scanbench pg measures "
+                             "servers from 9.6 on (the SQL of older ones is not spoken yet)",
+                             path, s->version);
     }
     return status;
 }
@@ -219,6 +223,11 @@ static int run_program(const struct sb_pg_server *s, char *const argv[], const c
         }
         setenv("LC_ALL", "C", 1);
         unsetenv("PGDATA");
+        /* pg_ctl -w before 10 checks readiness by connecting as libpq's defaults would
+         * (REL8_1_STABLE pg_ctl.c, test_postmaster_connection: PQsetdbLogin(NULL, port, ...,
+         * "postgres", NULL, NULL), 1314e285): to the cluster's private socket, as its user */
+        setenv("PGHOST", s->dir, 1);
+        setenv("PGUSER", "scanbench", 1);
         execv(argv[0], argv);
         _exit(127);
     }
@@ -287,6 +296,42 @@ static int write_text(const char *path, const char *mode, const char *text)
     return status;
 }
 
+/* path's text, whole, in a malloc'd string (NULL when it cannot be read). */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = NULL;
+    long size;
+
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)size + 1)) && fread(text, 1, (size_t)size, f) == (size_t)size)
+        text[size] = '\0';
+    else {
+        free(text);
+        text = NULL;
+    }
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* Copies path to path + suffix (initdb's postgresql.conf, kept for the starts of a server
+ * before 8.2, which has no include), owned by the server's user. */
+static int copy_text(const struct sb_pg_server *s, const char *path, const char *suffix,
+                     struct sb_error *err)
+{
+    char copy[420];
+    char *text = read_text(path);
+    int status = SB_OK;
+
+    snprintf(copy, sizeof copy, "%s%s", path, suffix);
+    if (!text || write_text(copy, "w", text) != 0 ||
+        (s->switch_user && chown(copy, s->uid, s->gid) != 0))
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot copy it to %s", path, copy);
+    free(text);
+    return status;
+}
+
 static int make_owned_dir(const struct sb_pg_server *s, const char *path)
 {
     if (mkdir(path, 0700) != 0)
@@ -325,8 +370,10 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
     snprintf(initdb, sizeof initdb, "%s/initdb", s->bindir);
     snprintf(log, sizeof log, "%s/initdb.log", s->dir);
     {
+        /* -N (no fsync of the new cluster) from 9.3; REL8_1_STABLE's initdb.c takes
+         * "dD:E:L:nU:WA:s" and --locale (1314e285) */
         char *argv[] = {initdb, "-D", s->datadir, "-A", "trust", "-U", "scanbench", "-E", "UTF8",
-                        "--locale=C", "-N", NULL};
+                        "--locale=C", s->num >= 90300 ? "-N" : NULL, NULL};
         rc = run_program(s, argv, log);
     }
     if (rc != 0) {
@@ -336,14 +383,33 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
         goto out;
     }
     snprintf(path, sizeof path, "%s/postgresql.conf", s->datadir);
-    if (write_text(path, "a", "\n# scanbench: the settings of this measurement\n"
-                              "include 'scanbench.conf'\n") != 0) {
+    if (s->num < 80200) /* no include before 8.2: each start writes the file (settings_path) */
+        status = copy_text(s, path, ".initdb", err);
+    else if (write_text(path, "a", "\n# scanbench: the settings of this measurement\n"
+                                   "include 'scanbench.conf'\n") != 0)
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot append to it", path);
-        goto out;
-    }
 out:
     if (status != SB_OK)
         sb_pg_cluster_remove(s);
+    return status;
+}
+
+/* A server before 8.2 has no include: its postgresql.conf becomes initdb's (the copy) with
+ * the settings after it (the last of a name wins). */
+static int before_include(const struct sb_pg_server *s, const char *settings,
+                          struct sb_error *err)
+{
+    char path[400], copy[420];
+    char *text;
+    int status = SB_OK;
+
+    snprintf(path, sizeof path, "%s/postgresql.conf", s->datadir);
+    snprintf(copy, sizeof copy, "%s.initdb", path);
+    text = read_text(copy);
+    if (!text || write_text(path, "w", text) != 0 || write_text(path, "a", "\n") != 0 ||
+        write_text(path, "a", settings) != 0)
+        status = sb_fail(err, SB_ERR_RUN, "%s: cannot write it from %s", path, copy);
+    free(text);
     return status;
 }
 
@@ -362,14 +428,18 @@ int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
         return sb_fail(err, SB_ERR_RUN, "the settings do not fit in %zu bytes", sizeof text);
     if (write_text(path, "w", text) != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot write it", path);
+    if (s->num < 80200 && before_include(s, text, err) != SB_OK)
+        return err->status;
     if (s->switch_user && chown(path, s->uid, s->gid) != 0)
         return sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s", path, s->user);
     snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
     snprintf(log, sizeof log, "%s/server.log", s->dir);
     s->started = true;
     {
-        char *argv[] = {pg_ctl, "-D", s->datadir, "-l", log, "-w", "-t", "60", "-s", "start",
-                        NULL};
+        /* -t from 8.3 (REL8_3_STABLE pg_ctl.c 51b0bd50: "cD:l:m:N:o:p:P:st:U:wW"); before
+         * it, pg_ctl -w waits its fixed 60 s */
+        char *argv[] = {pg_ctl, "-D", s->datadir, "-l", log, "-w", "-s", "start",
+                        s->num >= 80300 ? "-t" : NULL, "60", NULL};
         char ctl_log[400];
         snprintf(ctl_log, sizeof ctl_log, "%s/pg_ctl.log", s->dir);
         rc = run_program(s, argv, ctl_log);
@@ -391,8 +461,8 @@ int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err)
     snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
     snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
     {
-        char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "fast", "-w", "-t", "60", "-s", "stop",
-                        NULL};
+        char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "fast", "-w", "-s", "stop",
+                        s->num >= 80300 ? "-t" : NULL, "60", NULL};
         rc = run_program(s, argv, log);
     }
     if (rc != 0) {

@@ -33,6 +33,12 @@ struct sb_pg_server {
     struct sb_pg_conf conf; /* the settings the server runs with */
 };
 
+/* The oldest server scanbench pg measures (as server_version_num): older ones start
+ * (settings, initdb and pg_ctl by version), but their SQL is not spoken yet: 9.6 brought
+ * VACUUM (DISABLE_PAGE_SKIPPING), and json_object_agg, FILTER, EXPLAIN (BUFFERS, FORMAT
+ * JSON), CREATE EXTENSION and pg_relation_filepath came between 9.0 and 9.4. */
+#define SB_PG_OLDEST_MEASURED 90600
+
 /* The directory clusters go under: $TMPDIR, else /tmp. */
 const char *sb_pg_parent_dir(void);
 
