@@ -3,7 +3,9 @@
  * table's layout (row_width 100 gives 61 rows per 8KB page and a 124-byte tuple, as a live
  * PostgreSQL 15 stores it; the widths a varlena header makes impossible; the dead rows), its
  * load SQL; PostgreSQL's placement rule on both sides of NBuffers / 4 and the ring's cap at
- * NBuffers / 8; the postgresql.conf settings and their quoting; parsing `postgres --version`,
+ * NBuffers / 8; the postgresql.conf settings by server version (8.1's shared_buffers in
+ * buffers, ... to 17's) and their quoting; the version number of what real 8.1, 8.2 and 8.3
+ * servers printed (tests/data/pg/); parsing `postgres --version`,
  * EXPLAIN (FORMAT JSON) and VACUUM VERBOSE (real PostgreSQL 15 output, TOAST table included);
  * from a plan to server jobs (duplicates merged, pools below 128kB refused or left out, op none
  * left out, ignored keys noted); and the run record's fields (those `compare` requires). */
@@ -195,6 +197,41 @@ static void test_conf(void **state)
     sb_pg_conf_build(&c, 90300, "/tmp/x", 16u << 20, 0);
     assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directories"), "/tmp/x");
     assert_null(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"));
+}
+
+/* The version lines the real 8.1, 8.2 and 8.3 servers printed (tests/data/pg/server-V.txt,
+ * recorded by tests/data/pg/capture.sh): parsed, and their number gives each version's
+ * settings (shared_buffers in buffers on 8.1 only, synchronize_seqscans from 8.3). */
+static void test_version_recorded(void **state)
+{
+    static const struct {
+        const char *file;
+        int num;
+        const char *shared_buffers;
+    } servers[] = {{"pg/server-8.1.txt", 80121, "2048"},
+                   {"pg/server-8.2.txt", 80217, "16384kB"},
+                   {"pg/server-8.3.txt", 80311, "16384kB"}};
+    (void)state;
+
+    for (size_t i = 0; i < sizeof servers / sizeof *servers; i++) {
+        char *path = sbtest_data_path(servers[i].file), *text = sbtest_read_file(path, NULL);
+        char v[128];
+        int major = 0;
+        struct sb_pg_conf c;
+
+        assert_true(sb_pg_parse_version(text, v, sizeof v, &major));
+        assert_int_equal(major, 8);
+        assert_int_equal(sb_pg_version_num(v), servers[i].num);
+        sb_pg_conf_build(&c, sb_pg_version_num(v), "/tmp/x", 16u << 20, 0);
+        assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), servers[i].shared_buffers);
+        assert_true((sb_pg_conf_get(&c, "synchronize_seqscans") != NULL) ==
+                    (servers[i].num >= 80300));
+        /* what the server itself said of the statements scanbench pg does not speak there */
+        assert_non_null(strstr(text, "VACUUM (VERBOSE) t"));
+        assert_non_null(strstr(text, "ERROR:  syntax error at or near \"(\""));
+        free(text);
+        free(path);
+    }
 }
 
 /* server_version_num from the version `postgres --version` prints, as each server we built
@@ -655,7 +692,7 @@ int main(void)
         cmocka_unit_test(test_table_shape),    cmocka_unit_test(test_rows_deleted),
         cmocka_unit_test(test_load_sql),       cmocka_unit_test(test_placement_rule),
         cmocka_unit_test(test_conf),           cmocka_unit_test(test_parse_version),
-        cmocka_unit_test(test_version_num),
+        cmocka_unit_test(test_version_num),    cmocka_unit_test(test_version_recorded),
         cmocka_unit_test(test_parse_explain),  cmocka_unit_test(test_parse_vacuum),
         cmocka_unit_test(test_parse_write_counters), cmocka_unit_test(test_write_agreement),
         cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
