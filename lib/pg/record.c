@@ -37,12 +37,16 @@ const char *sb_pg_server_writes(const struct sb_pg_scan_writes *w)
 }
 
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
-                                uint32_t block_size, int64_t table_buffers)
+                                uint32_t block_size, int64_t table_buffers, int64_t used_buffers)
 {
+    int64_t nbuffers = (int64_t)(placement->footprint / block_size);
+
     if (placement->ring_size)
         return table_buffers >= 0 &&
                table_buffers <= 2 * (int64_t)(placement->ring_size / block_size);
-    return table_buffers == (int64_t)table_pages;
+    if ((int64_t)table_pages <= nbuffers)
+        return table_buffers == (int64_t)table_pages;
+    return used_buffers == nbuffers && table_buffers > nbuffers / 2;
 }
 
 static json_t *occupancy_json(const struct sb_pg_job *job, const struct sb_pg_measurement *m)
@@ -55,15 +59,19 @@ static json_t *occupancy_json(const struct sb_pg_job *job, const struct sb_pg_me
         return json_pack("{s:n, s:n, s:s}", "table_buffers", "used_buffers", "unavailable",
                          m->occupancy_why);
     consistent = sb_pg_occupancy_consistent(&m->placement, pages, m->block_size,
-                                            m->table_buffers);
+                                            m->table_buffers, m->used_buffers);
     if (m->placement.ring_size)
         snprintf(expect, sizeof expect, "ring: at most %llu buffers, twice the ring's %llu "
                  "(fewer where the backend's own pages take ring buffers back)",
                  (unsigned long long)(2 * m->placement.ring_size / m->block_size),
                  (unsigned long long)(m->placement.ring_size / m->block_size));
-    else
+    else if (pages <= m->placement.footprint / m->block_size)
         snprintf(expect, sizeof expect, "clock: every page of the table (%llu buffers)",
                  (unsigned long long)pages);
+    else
+        snprintf(expect, sizeof expect, "clock: the table fills the pool (all %llu buffers "
+                 "used, more than half of them the table's)",
+                 (unsigned long long)(m->placement.footprint / m->block_size));
     (void)job;
     return json_pack("{s:I, s:I, s:I, s:s, s:b, s:s}", "table_buffers",
                      (json_int_t)m->table_buffers, "used_buffers", (json_int_t)m->used_buffers,

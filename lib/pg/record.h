@@ -70,10 +70,12 @@ const char *sb_pg_server_writes(const struct sb_pg_scan_writes *w);
 
 /* True when the occupancy agrees with the placement: a ring leaves at most twice its own
  * buffers of the table in the pool (after VACUUM, or in a small pool where the backend's own
- * pages take ring buffers back, fewer, down to none); the clock sweep over a pool at least four
- * times the table leaves every page of it. */
+ * pages take ring buffers back, fewer, down to none); the clock sweep over a pool that holds
+ * the table leaves every page of it; over a smaller pool (8.1 and 8.2 have no ring) it fills
+ * the pool: every buffer used, most of them (more than half) the table's, none more than it
+ * has pages. */
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
-                                uint32_t block_size, int64_t table_buffers);
+                                uint32_t block_size, int64_t table_buffers, int64_t used_buffers);
 
 /* The run record. */
 json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement *m);

@@ -6,8 +6,9 @@
  *   - VACUUM always uses its own 256KB BAS_VACUUM ring (up to PostgreSQL 15; from 16 the ring
  *     is vacuum_buffer_usage_limit, which scanbench sets to 256kB);
  *   - a ring is never more than NBuffers / 8 buffers (freelist.c, GetAccessStrategy).
- * There is no setting that turns the seqscan ring off: PostgreSQL 8.2's clock sweep over a
- * pool smaller than four times the table exists only in scanbench's own column. Pure. */
+ * From 8.3 no setting turns the seqscan ring off. Before 8.3 (8.1, 8.2: the thread's servers)
+ * there are no rings: a scan's pages go where the clock sweep finds buffers, and VACUUM's back
+ * on the free list's tail, which after an eviction cycles through the whole pool. Pure. */
 #ifndef SB_PG_RULE_H
 #define SB_PG_RULE_H
 
@@ -25,8 +26,9 @@ struct sb_pg_placement {
 };
 
 /* The placement for op ("count" or "vacuum") over a table of table_pages pages with
- * shared_buffers of nbuffers buffers of page_size bytes, on a server of this major version. */
+ * shared_buffers of nbuffers buffers of page_size bytes, on a server of this version (as
+ * server_version_num). */
 void sb_pg_placement_decide(const char *op, uint64_t table_pages, uint64_t nbuffers,
-                            uint32_t page_size, int server_major, struct sb_pg_placement *out);
+                            uint32_t page_size, int server_num, struct sb_pg_placement *out);
 
 #endif

@@ -18,6 +18,7 @@
 #include "pg/record.h"
 #include "pg/rule.h"
 #include "pg/server.h"
+#include "pg/sql.h"
 
 #define EXPLAIN_MAX 65536
 #define COUNTERS_MAX 16384
@@ -31,6 +32,7 @@ struct sb_pg_session {
     uint64_t running_pool;          /* shared_buffers the server runs with; 0: stopped */
     uint32_t block_size;
     bool have_table;
+    bool table_exists; /* a load created it (it may be half-loaded: have_table false) */
     struct sb_pg_table_shape table; /* what is loaded */
     bool table_scanned;             /* scanned since it was loaded */
     char first_scanner[128];        /* the run whose job scanned it first */
@@ -99,6 +101,31 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_err
     return status;
 }
 
+/* pg_buffercache: CREATE EXTENSION from 9.1; before, contrib's script, where the server's
+ * `make install` put it (share/postgresql/contrib, or share/contrib under a prefix that names
+ * PostgreSQL). */
+static int install_buffercache(struct sb_pg_session *s, struct sb_error *err)
+{
+    static const char *const dirs[] = {"../share/postgresql/contrib", "../share/contrib"};
+    char path[700];
+    char *script = NULL;
+    int status;
+
+    if (sb_pg_sql_extensions(s->server.num))
+        return sb_pg_client_exec(&s->client, "CREATE EXTENSION IF NOT EXISTS pg_buffercache",
+                                 NULL, 0, NULL, err);
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs && !script; d++) {
+        snprintf(path, sizeof path, "%s/%s/pg_buffercache.sql", s->server.bindir, dirs[d]);
+        script = sb_pg_read_text(path);
+    }
+    if (!script)
+        return sb_fail(err, SB_ERR_RUN, "no pg_buffercache.sql beside %s (contrib/pg_buffercache "
+                       "not installed)", s->server.bindir);
+    status = sb_pg_client_exec(&s->client, script, NULL, 0, NULL, err);
+    free(script);
+    return status;
+}
+
 /* First start: block size, tablespaces, pg_buffercache, the settings in force. */
 static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *jobs,
                            struct sb_error *err)
@@ -122,8 +149,7 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
     }
     if (status != SB_OK)
         return status;
-    if (sb_pg_client_exec(&s->client, "CREATE EXTENSION IF NOT EXISTS pg_buffercache", NULL, 0,
-                          NULL, err) == SB_OK) {
+    if (install_buffercache(s, err) == SB_OK) {
         s->buffercache = true;
     } else {
         if (sb_stop_signal())
@@ -134,12 +160,8 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
                               "current_database()", &s->database_oid, err);
     if (status != SB_OK)
         return status;
-    status = sb_pg_client_exec(&s->client,
-                               "SELECT json_object_agg(name, current_setting(name) ORDER BY name) "
-                               "FROM pg_settings WHERE source NOT IN ('default', 'override') OR "
-                               "name IN ('block_size', 'huge_pages', 'server_version', "
-                               "'shared_memory_type', 'data_checksums')",
-                               value, sizeof value, NULL, err);
+    status = sb_pg_client_exec(&s->client, sb_pg_sql_settings(s->server.num), value,
+                               sizeof value, NULL, err);
     if (status == SB_OK)
         s->settings = json_loads(value, 0, NULL);
     return status;
@@ -214,7 +236,15 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
         const char *stmt = sb_pg_table_load_sql(shape, "sb_a", step, sql, sizeof sql);
         if (!stmt)
             break;
+        /* no DROP ... IF EXISTS before 8.2 (tests/data/pg/server-8.1.txt) */
+        if (step == SB_PG_LOAD_DROP && s->server.num < 80200) {
+            if (!s->table_exists)
+                continue;
+            stmt = "DROP TABLE " SB_PG_TABLE_NAME;
+        }
         status = exec_sql(s, stmt, err);
+        if (status == SB_OK && step == SB_PG_LOAD_CREATE)
+            s->table_exists = true;
         if (status == SB_OK)
             status = check_load_step(s, shape, step, err);
     }
@@ -249,14 +279,15 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
  * timed scan. */
 static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
 {
-    char rel[512], path[900];
+    char sql[300], value[600], rel[512], path[900];
     static char buf[1 << 20];
-    int status = sb_pg_client_exec(&s->client, "SELECT pg_relation_filepath('" SB_PG_TABLE_NAME
-                                   "')", rel, sizeof rel, NULL, err);
+    int status;
 
-    if (status == SB_OK)
-        status = sb_pg_client_u64(&s->client, "SELECT pg_relation_filenode('" SB_PG_TABLE_NAME
-                                  "')", &s->filenode, err);
+    sb_pg_sql_relation_file(s->server.num, SB_PG_TABLE_NAME, sql, sizeof sql);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+    if (status == SB_OK &&
+        !sb_pg_parse_relation_file(s->server.num, value, &s->filenode, rel, sizeof rel))
+        status = sb_fail(err, SB_ERR_RUN, "the table's file: the server said \"%s\"", value);
 
     for (int segment = 0; status == SB_OK; segment++) {
         int fd;
@@ -321,11 +352,13 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
 static int scan(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
                 struct sb_pg_measurement *m, struct sb_error *err)
 {
-    char value[64];
+    char value[64], vacuum[96];
     bool counts = strcmp(job->op, "count") == 0;
-    int status = sb_pg_client_exec(&s->client, counts ? "SELECT count(*) FROM " SB_PG_TABLE_NAME
-                                   : "VACUUM (DISABLE_PAGE_SKIPPING) " SB_PG_TABLE_NAME,
-                                   value, sizeof value, seconds, err);
+    int status;
+
+    sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, vacuum, sizeof vacuum);
+    status = sb_pg_client_exec(&s->client, counts ? "SELECT count(*) FROM " SB_PG_TABLE_NAME
+                               : vacuum, value, sizeof value, seconds, err);
 
     if (status != SB_OK || !counts)
         return status;
@@ -353,9 +386,7 @@ static int occupancy(struct sb_pg_session *s, struct sb_pg_measurement *m, struc
                  s->buffercache_why);
         return SB_OK;
     }
-    snprintf(sql, sizeof sql, "SELECT count(*) FILTER (WHERE relfilenode = %" PRIu64 " AND "
-             "relforknumber = 0 AND reldatabase = %" PRIu64 ") || ' ' || count(relfilenode) FROM "
-             "pg_buffercache", s->filenode, s->database_oid);
+    sb_pg_sql_occupancy(s->server.num, s->filenode, s->database_oid, sql, sizeof sql);
     status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
     if (status != SB_OK)
         return status;
@@ -416,12 +447,19 @@ static int explained_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
                           struct sb_error *err)
 {
     static char explain[EXPLAIN_MAX];
+    char vacuum[96];
     int status;
 
+    if (!sb_pg_sql_explains_buffers(s->server.num)) {
+        w->buffers_source = "not measured: EXPLAIN (BUFFERS) and VACUUM VERBOSE's buffer usage "
+                            "arrived in PostgreSQL 9.0";
+        return scan(s, job, NULL, m, err);
+    }
     if (strcmp(job->op, "count") != 0) {
         w->buffers_source = "VACUUM (VERBOSE): buffer usage, dirtied (it has no written figure)";
         sb_pg_client_notices_clear(&s->client);
-        status = exec_sql(s, "VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) " SB_PG_TABLE_NAME, err);
+        sb_pg_sql_vacuum(s->server.num, true, SB_PG_TABLE_NAME, vacuum, sizeof vacuum);
+        status = exec_sql(s, vacuum, err);
         if (status == SB_OK)
             sb_pg_parse_vacuum_verbose(s->client.notices, "public." SB_PG_TABLE_NAME,
                                        &w->buffers);
@@ -541,7 +579,7 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
     m->nbuffers = nbuffers;
     m->seconds = seconds;
     sb_pg_placement_decide(job->op, s->relation_bytes / s->block_size, nbuffers, s->block_size,
-                           s->server.major, &m->placement);
+                           s->server.num, &m->placement);
 }
 
 /* The first scan (hint bits set for count, dead rows removed for vacuum; instrumented when it

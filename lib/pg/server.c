@@ -2,6 +2,7 @@
  * cluster (see server.h). */
 #include "config.h"
 #include "pg/server.h"
+#include "pg/sql.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,9 +158,9 @@ int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
             !(s->num = sb_pg_version_num(s->version)))
             status = sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)",
                              path, out[0] ? out : "no output");
-        else if (s->num < SB_PG_OLDEST_MEASURED)
-            status = sb_fail(err, SB_ERR_INPUT, "%s: PostgreSQL %s: scanbench pg measures "
-                             "servers from 9.6 on (the SQL of older ones is not spoken yet)",
+        else if (!sb_pg_sql_spoken(s->num))
+            status = sb_fail(err, SB_ERR_INPUT, "%s: PostgreSQL %s: scanbench pg measures 8.1 to "
+                             "8.3 and 9.6 on (8.4 to 9.5 may skip pages a VACUUM must read)",
                              path, s->version);
     }
     return status;
@@ -296,8 +297,7 @@ static int write_text(const char *path, const char *mode, const char *text)
     return status;
 }
 
-/* path's text, whole, in a malloc'd string (NULL when it cannot be read). */
-static char *read_text(const char *path)
+char *sb_pg_read_text(const char *path)
 {
     FILE *f = fopen(path, "r");
     char *text = NULL;
@@ -321,7 +321,7 @@ static int copy_text(const struct sb_pg_server *s, const char *path, const char 
                      struct sb_error *err)
 {
     char copy[420];
-    char *text = read_text(path);
+    char *text = sb_pg_read_text(path);
     int status = SB_OK;
 
     snprintf(copy, sizeof copy, "%s%s", path, suffix);
@@ -405,7 +405,7 @@ static int before_include(const struct sb_pg_server *s, const char *settings,
 
     snprintf(path, sizeof path, "%s/postgresql.conf", s->datadir);
     snprintf(copy, sizeof copy, "%s.initdb", path);
-    text = read_text(copy);
+    text = sb_pg_read_text(copy);
     if (!text || write_text(path, "w", text) != 0 || write_text(path, "a", "\n") != 0 ||
         write_text(path, "a", settings) != 0)
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot write it from %s", path, copy);

@@ -33,12 +33,6 @@ struct sb_pg_server {
     struct sb_pg_conf conf; /* the settings the server runs with */
 };
 
-/* The oldest server scanbench pg measures (as server_version_num): older ones start
- * (settings, initdb and pg_ctl by version), but their SQL is not spoken yet: 9.6 brought
- * VACUUM (DISABLE_PAGE_SKIPPING), and json_object_agg, FILTER, EXPLAIN (BUFFERS, FORMAT
- * JSON), CREATE EXTENSION and pg_relation_filepath came between 9.0 and 9.4. */
-#define SB_PG_OLDEST_MEASURED 90600
-
 /* The directory clusters go under: $TMPDIR, else /tmp. */
 const char *sb_pg_parent_dir(void);
 
@@ -67,6 +61,9 @@ int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err);
 /* Stops the server if it may run (pg_ctl stop -m immediate; SIGKILL to the postmaster if that
  * fails) and removes the directory. Safe to call at any point, and twice. */
 void sb_pg_cluster_remove(struct sb_pg_server *s);
+
+/* A text file, whole, in a malloc'd string; NULL when it cannot be read. */
+char *sb_pg_read_text(const char *path);
 
 /* The last lines of a text file, joined by " | " into one line. */
 void sb_pg_log_tail(const char *path, int lines, char *buf, size_t len);

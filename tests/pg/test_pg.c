@@ -27,6 +27,7 @@
 #include "pg/parse.h"
 #include "pg/record.h"
 #include "pg/rule.h"
+#include "pg/sql.h"
 #include "pg/table.h"
 #include "plan/experiment.h"
 #include "plan/plan.h"
@@ -117,30 +118,30 @@ static void test_placement_rule(void **state)
     (void)state;
 
     /* 16MB pool = 2048 buffers, a quarter = 512: a 512-page table is not larger: clock */
-    sb_pg_placement_decide("count", 512, 2048, 8192, 15, &p);
+    sb_pg_placement_decide("count", 512, 2048, 8192, 150020, &p);
     assert_string_equal(p.policy, "clock");
     assert_int_equal(p.ring_size, 0);
     assert_int_equal(p.footprint, 16u << 20);
     assert_non_null(strstr(p.why, "not larger"));
-    sb_pg_placement_decide("count", 513, 2048, 8192, 15, &p);
+    sb_pg_placement_decide("count", 513, 2048, 8192, 150020, &p);
     assert_string_equal(p.policy, "ring");
     assert_int_equal(p.ring_size, 256u * 1024);
     assert_int_equal(p.footprint, 256u * 1024);
     assert_non_null(strstr(p.why, "BAS_BULKREAD"));
     /* VACUUM: always its ring, even for a tiny table */
-    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 15, &p);
+    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 150020, &p);
     assert_string_equal(p.policy, "ring");
     assert_int_equal(p.ring_size, 256u * 1024);
     assert_null(strstr(p.why, "vacuum_buffer_usage_limit"));
-    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 16, &p);
+    sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 160000, &p);
     assert_non_null(strstr(p.why, "vacuum_buffer_usage_limit"));
     /* the ring is at most NBuffers / 8: 1MB pool = 128 buffers -> 16 buffers, 128KB */
-    sb_pg_placement_decide("count", 512, 128, 8192, 15, &p);
+    sb_pg_placement_decide("count", 512, 128, 8192, 150020, &p);
     assert_string_equal(p.policy, "ring");
     assert_int_equal(p.ring_size, 128u * 1024);
     assert_non_null(strstr(p.why, "shared_buffers / 8"));
     /* the minimum pool, 16 buffers: a 2-buffer ring */
-    sb_pg_placement_decide("vacuum", 512, 16, 8192, 15, &p);
+    sb_pg_placement_decide("vacuum", 512, 16, 8192, 150020, &p);
     assert_int_equal(p.ring_size, 2 * 8192);
 }
 
@@ -232,6 +233,75 @@ static void test_version_recorded(void **state)
         free(text);
         free(path);
     }
+}
+
+/* The statements by version: what 8.1-8.3 take (tests/data/pg/server-8.x.txt: VACUUM without
+ * parentheses, no json_object_agg, no pg_relation_filepath), what 9.6 on take; and the rule of
+ * the thread's servers, without rings. */
+static void test_sql_by_version(void **state)
+{
+    char sql[600], path[128];
+    uint64_t filenode = 0;
+    struct sb_pg_placement p;
+    (void)state;
+
+    assert_true(sb_pg_sql_spoken(80121));
+    assert_true(sb_pg_sql_spoken(80311));
+    assert_false(sb_pg_sql_spoken(80400));
+    assert_false(sb_pg_sql_spoken(90524));
+    assert_true(sb_pg_sql_spoken(90600));
+    assert_true(sb_pg_sql_spoken(150020));
+    assert_false(sb_pg_sql_spoken(80023));
+
+    sb_pg_sql_vacuum(80121, false, "lineitem", sql, sizeof sql);
+    assert_string_equal(sql, "VACUUM lineitem");
+    sb_pg_sql_vacuum(80121, true, "lineitem", sql, sizeof sql);
+    assert_string_equal(sql, "VACUUM VERBOSE lineitem");
+    sb_pg_sql_vacuum(150020, true, "lineitem", sql, sizeof sql);
+    assert_string_equal(sql, "VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) lineitem");
+    sb_pg_sql_vacuum(90600, false, "lineitem", sql, sizeof sql);
+    assert_string_equal(sql, "VACUUM (DISABLE_PAGE_SKIPPING) lineitem");
+
+    assert_null(strstr(sb_pg_sql_settings(80121), "json_object_agg"));
+    assert_null(strstr(sb_pg_sql_settings(80121), "\\")); /* no backslash escapes */
+    assert_non_null(strstr(sb_pg_sql_settings(150020), "json_object_agg"));
+
+    sb_pg_sql_relation_file(80121, "lineitem", sql, sizeof sql);
+    assert_null(strstr(sql, "pg_relation_filepath"));
+    /* what 8.1 answered for a table in pg_default (relfilenode 16384, reltablespace 0) */
+    assert_true(sb_pg_parse_relation_file(80121, "16384 0 1", &filenode, path, sizeof path));
+    assert_int_equal(filenode, 16384);
+    assert_string_equal(path, "base/1/16384");
+    assert_true(sb_pg_parse_relation_file(80217, "16390 16385 10793", &filenode, path,
+                                          sizeof path));
+    assert_string_equal(path, "pg_tblspc/16385/10793/16390");
+    assert_false(sb_pg_parse_relation_file(80121, "16384 0", &filenode, path, sizeof path));
+    assert_true(sb_pg_parse_relation_file(150020, "16390 pg_tblspc/16385/PG_15_202209061/5/16390",
+                                          &filenode, path, sizeof path));
+    assert_int_equal(filenode, 16390);
+    assert_string_equal(path, "pg_tblspc/16385/PG_15_202209061/5/16390");
+    assert_false(sb_pg_parse_relation_file(150020, "16390", &filenode, path, sizeof path));
+
+    sb_pg_sql_occupancy(80121, 16384, 1, sql, sizeof sql);
+    assert_null(strstr(sql, "FILTER"));
+    assert_null(strstr(sql, "relforknumber")); /* no forks before 8.4 */
+    sb_pg_sql_occupancy(150020, 16384, 5, sql, sizeof sql);
+    assert_non_null(strstr(sql, "FILTER (WHERE relfilenode = 16384 AND relforknumber = 0"));
+    assert_false(sb_pg_sql_explains_buffers(80311));
+    assert_true(sb_pg_sql_explains_buffers(90600));
+    assert_false(sb_pg_sql_extensions(80311));
+    assert_true(sb_pg_sql_extensions(90600));
+
+    /* 8.1 and 8.2: no ring for either op, however large the table */
+    sb_pg_placement_decide("count", 65536, 2048, 8192, 80121, &p);
+    assert_string_equal(p.policy, "clock");
+    assert_int_equal(p.footprint, 2048 * 8192);
+    sb_pg_placement_decide("vacuum", 65536, 85, 8192, 80217, &p);
+    assert_string_equal(p.policy, "clock");
+    assert_int_equal(p.footprint, 85 * 8192);
+    assert_non_null(strstr(p.why, "no ring before PostgreSQL 8.3"));
+    sb_pg_placement_decide("vacuum", 65536, 2048, 8192, 80311, &p); /* 8.3: its ring */
+    assert_string_equal(p.policy, "ring");
 }
 
 /* server_version_num from the version `postgres --version` prints, as each server we built
@@ -602,7 +672,7 @@ static void test_record(void **state)
     m.relation_bytes = 4u << 20;
     m.block_size = 8192;
     m.nbuffers = 128;
-    sb_pg_placement_decide("count", 512, 128, 8192, 15, &m.placement);
+    sb_pg_placement_decide("count", 512, 128, 8192, 150020, &m.placement);
     m.nreps = 2;
     m.seconds = seconds;
     m.counts_ok = true;
@@ -676,14 +746,23 @@ static void test_occupancy(void **state)
     struct sb_pg_placement ring, clock;
     (void)state;
 
-    sb_pg_placement_decide("count", 32768, 2048, 8192, 15, &ring);
-    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 32));
-    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 64));
-    assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 65));
-    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 0)); /* taken back */
-    sb_pg_placement_decide("count", 512, 2048, 8192, 15, &clock);
-    assert_true(sb_pg_occupancy_consistent(&clock, 512, 8192, 512));
-    assert_false(sb_pg_occupancy_consistent(&clock, 512, 8192, 32));
+    sb_pg_placement_decide("count", 32768, 2048, 8192, 150020, &ring);
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 32, 2048));
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 64, 2048));
+    assert_false(sb_pg_occupancy_consistent(&ring, 32768, 8192, 65, 2048));
+    assert_true(sb_pg_occupancy_consistent(&ring, 32768, 8192, 0, 2048)); /* taken back */
+    sb_pg_placement_decide("count", 512, 2048, 8192, 150020, &clock);
+    assert_true(sb_pg_occupancy_consistent(&clock, 512, 8192, 512, 600));
+    assert_false(sb_pg_occupancy_consistent(&clock, 512, 8192, 32, 600));
+    {
+        /* 8.1: a 2272-page table through a 2048-buffer pool left 2001 of its pages there, the
+         * pool full (the live run in results/vm-epyc-zen4-2core-kvm/postgresql-old/) */
+        struct sb_pg_placement old;
+        sb_pg_placement_decide("count", 2272, 2048, 8192, 80121, &old);
+        assert_true(sb_pg_occupancy_consistent(&old, 2272, 8192, 2001, 2048));
+        assert_false(sb_pg_occupancy_consistent(&old, 2272, 8192, 2001, 2010)); /* not full */
+        assert_false(sb_pg_occupancy_consistent(&old, 2272, 8192, 900, 2048)); /* not most */
+    }
 }
 
 int main(void)
@@ -693,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_load_sql),       cmocka_unit_test(test_placement_rule),
         cmocka_unit_test(test_conf),           cmocka_unit_test(test_parse_version),
         cmocka_unit_test(test_version_num),    cmocka_unit_test(test_version_recorded),
+        cmocka_unit_test(test_sql_by_version),
         cmocka_unit_test(test_parse_explain),  cmocka_unit_test(test_parse_vacuum),
         cmocka_unit_test(test_parse_write_counters), cmocka_unit_test(test_write_agreement),
         cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
