@@ -648,10 +648,32 @@ static void knee_lines(FILE *out, const json_t *report)
         fprintf(out, "  %s\n", str_or(json_object_get(k, "text"), "?"));
 }
 
+/* A comparison's side ("a" or "b") as its column is labelled (the placement, and the swept
+ * keys that tell the runs apart), else its placement. */
+static const char *side_label(const json_t *report, const json_t *c, const char *side,
+                              char *buf, size_t len)
+{
+    const json_t *runs = json_object_get(report, "runs"), *run;
+    const char *name = str_or(json_object_get(c, side), "");
+    size_t i;
+
+    json_array_foreach(runs, i, run) {
+        if (strcmp(str_or(json_object_get(run, "name"), ""), name) == 0) {
+            column_label(runs, run, buf, len);
+            return buf;
+        }
+    }
+    snprintf(buf, len, "%s", str_or(json_object_get(c, strcmp(side, "a") == 0 ? "a_placement"
+                                                                            : "b_placement"),
+                                    "?"));
+    return buf;
+}
+
 /* Each inconclusive comparison, with the smallest difference its interval could have resolved. */
 static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
+    char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;
     json_t *c;
 
@@ -663,8 +685,8 @@ static void undecided_lines(FILE *out, const json_t *report)
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
                      "(%lld rounds; more time: --set time_budget=S)\n",
-                op ? op->label : "?", str_or(json_object_get(c, "a_placement"), "?"),
-                str_or(json_object_get(c, "b_placement"), "?"),
+                op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
+                side_label(report, c, "b", lb, sizeof lb),
                 100.0 * json_number_value(resolvable),
                 (long long)json_integer_value(json_object_get(c, "rounds")));
     }
@@ -676,6 +698,7 @@ static void host_level_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
     static const char *const keys[] = {"ratio", "lo", "hi"};
+    char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;
     json_t *c;
 
@@ -690,8 +713,8 @@ static void host_level_lines(FILE *out, const json_t *report)
             v[k] = number_or(json_object_get(from[k / 3], k == 6 ? "rho" : keys[k % 3]), NAN);
         fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f] when quiet, "
                      "%.2fx [%.2f, %.2f] when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
-                op ? op->label : "?", str_or(json_object_get(c, "a_placement"), "?"),
-                str_or(json_object_get(c, "b_placement"), "?"), v[0], v[1], v[2], v[3], v[4],
+                op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
+                side_label(report, c, "b", lb, sizeof lb), v[0], v[1], v[2], v[3], v[4],
                 v[5], v[6], v[7], v[8],
                 (long long)json_integer_value(json_object_get(h, "rounds")));
     }

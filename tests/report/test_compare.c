@@ -443,6 +443,38 @@ static void test_compare_render(void **state)
     json_decref(doc);
 }
 
+/* An inconclusive comparison's line names its sides as their columns are labelled (here the
+ * pool sizes tell the two clock runs apart), not by placement alone; a side the report has no
+ * run of falls back to the comparison's placement. */
+static void test_render_undecided_labels(void **state)
+{
+    struct reports *fx = *state;
+    json_t *r = json_deep_copy(fx->r[0]);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out;
+
+    json_object_set_new(
+        r, "analysis",
+        json_pack("{s:b, s:[{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i}, "
+                  "{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i}]}",
+                  "available", 1, "comparisons", "op", "count", "a",
+                  "fixture pool_size=512K policy=clock", "b",
+                  "fixture pool_size=256K policy=clock", "a_placement", "PA", "b_placement", "PB",
+                  "call", "inconclusive", "resolvable", 0.05, "rounds", 5, "op", "count", "a",
+                  "no such run", "b", "fixture pool_size=256K policy=clock", "a_placement", "PA",
+                  "b_placement", "PB", "call", "inconclusive", "resolvable", 0.05, "rounds", 5));
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(sb_render_table(out, r), 0);
+    assert_int_equal(fclose(out), 0);
+    assert_contains(text, "\"?\" SELECT COUNT(*), clock 512KB / clock 256KB: this run could have "
+                          "resolved a difference of 5.0% (5 rounds;");
+    assert_contains(text, "\"?\" SELECT COUNT(*), PA / clock 256KB: this run");
+    free(text);
+    json_decref(r);
+}
+
 /* Issue 24: how each report's rounds went (floor, rounds, contention, the comparisons that
  * depend on the host's level), a note when the reports ran beside different aggressors, and
  * one under a pair whose sides timed slices in one and whole passes in the other. A report
@@ -782,6 +814,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare_odd_values, setup_reports,
                                         teardown_reports),
         cmocka_unit_test_setup_teardown(test_compare_rounds_fields, setup_reports,
+                                        teardown_reports),
+        cmocka_unit_test_setup_teardown(test_render_undecided_labels, setup_reports,
                                         teardown_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
