@@ -131,7 +131,7 @@ static int dispatch(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("scanbench %s (%s)\n", PACKAGE_VERSION, SB_GIT_HASH);
+        printf("scanbench %s (%s)\n", PACKAGE_VERSION, sb_build_git());
         return 0;
     }
     for (int i = 0; commands[i].name; i++) {

@@ -4,10 +4,12 @@
  * (mem.h), signals and the watchdog as flags (stop.h), the one INI reader, driven by tables of
  * keys (ini_keys.h), and its line reader (ini_lines.h), finding configs/ (configs_path.h),
  * result files and directories written whole, never replacing one (outfile.h, outdir.h), the
- * host's steal time (hoststat.h) and a nameless scratch file (scratch.h). */
+ * host's steal time (hoststat.h), a nameless scratch file (scratch.h) and the commit the
+ * program was built from (build_id.h). */
 #ifndef SB_CORE_H
 #define SB_CORE_H
 
+#include "core/build_id.h"
 #include "core/configs_path.h"
 #include "core/error.h"
 #include "core/hoststat.h"

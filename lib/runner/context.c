@@ -95,7 +95,7 @@ json_t *sb_context_build(const struct sb_topology *topo)
         "memory_total", file_fact("/proc/meminfo"),
         "frequency_governor", file_fact("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
         "compiler", "version", __VERSION__, "flags", SB_CFLAGS,
-        "scanbench", "version", PACKAGE_VERSION, "git", SB_GIT_HASH,
+        "scanbench", "version", PACKAGE_VERSION, "git", sb_build_git(),
         "date", date,
         "transparent_hugepages", bracketed_fact("/sys/kernel/mm/transparent_hugepage/enabled"),
         "numa_balancing", file_fact("/proc/sys/kernel/numa_balancing"),

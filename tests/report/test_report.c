@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/git_hash.h"
 #include "core/outfile.h"
 #include "engine/engine.h"
 #include "engine/iocache.h"
@@ -178,7 +179,7 @@ static void test_report_context(void **state)
     assert_true(json_is_string(get(v, "flags")));
     v = get(c, "scanbench");
     assert_string_equal(json_string_value(get(v, "version")), PACKAGE_VERSION);
-    assert_string_equal(json_string_value(get(v, "git")), SB_GIT_HASH);
+    assert_string_equal(json_string_value(get(v, "git")), SB_BUILD_GIT);
 
     /* date: UTC, "YYYY-MM-DDTHH:MM:SSZ" */
     date = json_string_value(get(c, "date"));
