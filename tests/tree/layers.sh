@@ -26,8 +26,11 @@ awk -F'|' '/^## / { in_layers = ($0 ~ /^## The layers/) }
         print $2 "\t" $3 "\t" $4 }' "$DOC" >"$SCRATCH/table"
 [ -s "$SCRATCH/table" ] && pass || fail "$DOC: no table of layers read"
 
-# The files: lib's headers (for existence), then the files checked.
-(cd "$LIB" && find . -name '*.h' | sed 's|^\./||' | sort) >"$SCRATCH/headers"
+# The files: lib's headers (for existence; with those make generates in the build tree, e.g.
+# core/git_hash.h, which a VPATH build has only there), then the files checked.
+{ (cd "$LIB" && find . -name '*.h')
+  [ -d "$top_builddir/lib" ] && (cd "$top_builddir/lib" && find . -name '*.h'); } |
+    sed 's|^\./||' | sort -u >"$SCRATCH/headers"
 (cd "$top_srcdir" && ls -d lib/*/ | sed 's|/$||; s|^lib/||') >"$SCRATCH/folders"
 (cd "$top_srcdir" && ls lib/*/*.[ch] bench/*.[ch]) >"$SCRATCH/files"
 
