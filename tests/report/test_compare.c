@@ -419,10 +419,9 @@ static void test_compare_three(void **state)
     json_decref(doc);
 }
 
-static void test_compare_render(void **state)
+/* The comparison as compare prints it (a malloc'd string). */
+static char *compare_text(const json_t *doc)
 {
-    struct reports *fx = *state;
-    json_t *doc = sb_compare_build(fx->r, fixture_paths, 2);
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -430,6 +429,28 @@ static void test_compare_render(void **state)
     assert_non_null(out);
     sb_compare_render(out, doc);
     assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+/* The report's table as run prints it (a malloc'd string). */
+static char *table_text(const json_t *report)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    assert_int_equal(sb_render_table(out, report), 0);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+static void test_compare_render(void **state)
+{
+    struct reports *fx = *state;
+    json_t *doc = sb_compare_build(fx->r, fixture_paths, 2);
+    char *text = compare_text(doc);
+
     assert_contains(text, "A = report-a.json (host host-a, AMD EPYC 7B13, 2025-03-01T10:00:00Z)");
     assert_contains(text, "count clock 256KB memcpy table 1MB");
     assert_contains(text, "count ring 64KB in 256KB memcpy table 1MB");
@@ -450,9 +471,7 @@ static void test_render_undecided_labels(void **state)
 {
     struct reports *fx = *state;
     json_t *r = json_deep_copy(fx->r[0]);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out;
+    char *text;
 
     json_object_set_new(
         r, "analysis",
@@ -464,10 +483,7 @@ static void test_render_undecided_labels(void **state)
                   "call", "inconclusive", "resolvable", 0.05, "rounds", 5, "op", "count", "a",
                   "no such run", "b", "fixture pool_size=256K policy=clock", "a_placement", "PA",
                   "b_placement", "PB", "call", "inconclusive", "resolvable", 0.05, "rounds", 5));
-    out = open_memstream(&text, &len);
-    assert_non_null(out);
-    assert_int_equal(sb_render_table(out, r), 0);
-    assert_int_equal(fclose(out), 0);
+    text = table_text(r);
     assert_contains(text, "\"?\" SELECT COUNT(*), clock 512KB / clock 256KB: this run could have "
                           "resolved a difference of 5.0% (5 rounds;");
     assert_contains(text, "\"?\" SELECT COUNT(*), PA / clock 256KB: this run");
@@ -483,9 +499,8 @@ static void test_compare_rounds_fields(void **state)
 {
     struct reports *fx = *state;
     json_t *r[2] = {json_deep_copy(fx->r[0]), json_deep_copy(fx->r[1])}, *doc, *rep, *run;
-    char *text = NULL;
-    size_t len = 0, i;
-    FILE *out;
+    char *text;
+    size_t i;
 
     json_object_set_new(r[0], "analysis",
                         json_pack("{s:{s:f}, s:[{s:s, s:s, s:s, s:{s:b}}, {s:s, s:s, s:s, "
@@ -515,10 +530,7 @@ static void test_compare_rounds_fields(void **state)
     assert_int_equal(json_integer_value(at(json_array_get(json_object_get(doc, "pairs"), 0),
                                            "slice_pages", "b")), 16);
 
-    out = open_memstream(&text, &len);
-    assert_non_null(out);
-    sb_compare_render(out, doc);
-    assert_int_equal(fclose(out), 0);
+    text = compare_text(doc);
     assert_contains(text, "2025-03-01T10:00:00Z)\n    48 rounds, noise floor 3.4%, contention "
                           "none; depends on the host's level: count ring 64KB / clock 256KB\n");
     assert_contains(text, "2025-03-02T11:30:00Z)\n    200 rounds, contention stream\n");
@@ -539,9 +551,8 @@ static void test_compare_odd_values(void **state)
     struct reports *fx = *state;
     json_t *b = json_deep_copy(fx->r[1]), *reports[2] = {fx->r[0], b};
     json_t *runs = json_object_get(b, "runs"), *run, *doc;
-    char *text = NULL;
-    size_t len = 0, i;
-    FILE *out;
+    char *text;
+    size_t i;
 
     json_array_foreach(runs, i, run)
         json_object_set_new(run, "repetitions", json_array());
@@ -557,9 +568,7 @@ static void test_compare_odd_values(void **state)
     }
     assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "pairs"), 0),
                                              "ratio")));
-    assert_non_null(out = open_memstream(&text, &len));
-    sb_compare_render(out, doc);
-    assert_int_equal(fclose(out), 0);
+    text = compare_text(doc);
     assert_contains(text, "     n/a ~\n");
     assert_null(strstr(text, "1.0000"));
     assert_contains(text, " 1e+308 ");
@@ -576,13 +585,8 @@ static void test_compare_odd_values(void **state)
 static void test_render_stored(void **state)
 {
     struct reports *fx = *state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
+    char *text = table_text(fx->r[0]);
 
-    assert_non_null(out);
-    assert_int_equal(sb_render_table(out, fx->r[0]), 0);
-    assert_int_equal(fclose(out), 0);
     assert_golden(text, "report-a.table");
     free(text);
 }
