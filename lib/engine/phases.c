@@ -213,11 +213,11 @@ static int collect(struct sb_config *cfg, const struct sb_op *op, uint32_t passe
 
 static void run_phase(struct sb_config *cfg, const struct phase *ph, bool timed_source)
 {
-    const struct sb_iocache *t = &cfg->tables[0];
-    uint64_t npages = t->npages;
+    uint64_t npages = cfg->tables[0].npages;
 
     cfg->want_pages = ph->end ? ph->end - ph->first : npages;
-    cfg->want_rows = sb_iocache_live_rows(t, ph->end ? ph->first : 0, ph->end ? ph->end : npages);
+    cfg->want_rows = sb_iocache_live_rows(&cfg->tables[0], ph->end ? ph->first : 0,
+                                          ph->end ? ph->end : npages);
 
     for (uint32_t t = 0; t < cfg->ntables; t++)
         sb_source_before_scan(cfg->p, &cfg->tables[t], timed_source, &cfg->res.io);

@@ -215,8 +215,7 @@ static void plot_title(FILE *f, const json_t *report)
     const json_t *ctx = json_object_get(report, "context");
     const json_t *schedule = json_object_get(report, "schedule");
     const json_t *rounds = json_object_get(schedule, "rounds");
-    const json_t *floor = json_object_get(json_object_get(json_object_get(report, "analysis"),
-                                                          "noise"), "floor");
+    const json_t *floor = sb_report_noise_floor(report);
     const json_t *contention = json_object_get(json_object_get(schedule, "contention"), "kind");
     char *raw = NULL, *quoted = NULL;
     size_t len = 0;

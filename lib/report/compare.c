@@ -193,8 +193,7 @@ static json_t *report_summary(const json_t *report, const char *path)
         string_or_null(json_object_get(ctx, "host")), "cpu_model",
         string_or_null(json_object_get(ctx, "cpu_model")), "date",
         string_or_null(json_object_get(ctx, "date")), "noise_floor",
-        number_or_null(json_object_get(json_object_get(json_object_get(report, "analysis"),
-                                                       "noise"), "floor")),
+        number_or_null(sb_report_noise_floor(report)),
         "rounds", number_or_null(json_object_get(schedule, "rounds")), "contention",
         string_or_null(json_object_get(json_object_get(schedule, "contention"), "kind")),
         "level_dependent", level_dependent(report));
@@ -230,9 +229,8 @@ static double compare_delta(json_t *const *reports, size_t n)
     double floor = NAN;
 
     for (size_t r = 0; r < n; r++) {
-        const json_t *f = json_object_get(json_object_get(json_object_get(reports[r], "analysis"),
-                                                          "noise"), "floor");
-        if (json_is_number(f) && !(json_number_value(f) <= floor))
+        const json_t *f = sb_report_noise_floor(reports[r]);
+        if (f && !(json_number_value(f) <= floor))
             floor = json_number_value(f);
     }
     return sb_delta(floor);

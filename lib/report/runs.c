@@ -32,6 +32,13 @@ const json_t *sb_run_phase_derived(const json_t *run, int phase)
     return json_object_get(json_object_get(phases, sb_report_phase_keys[phase]), "derived");
 }
 
+const json_t *sb_report_noise_floor(const json_t *report)
+{
+    const json_t *floor = json_object_get(json_object_get(json_object_get(report, "analysis"),
+                                                          "noise"), "floor");
+    return json_is_number(floor) ? floor : NULL;
+}
+
 void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];

@@ -18,6 +18,9 @@ extern const char *const sb_report_phase_keys[SB_REPORT_NPHASES];   /* "copy_in"
 extern const char *const sb_report_phase_labels[SB_REPORT_NPHASES]; /* "copy-in", ... */
 extern const char sb_report_phases_legend[]; /* what each phase is, in one line of text */
 
+/* The report's noise floor (analysis.noise.floor: a number, or NULL when it has none). */
+const json_t *sb_report_noise_floor(const json_t *report);
+
 /* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
 void sb_run_placement(const json_t *run, char *buf, size_t len);
 
