@@ -784,10 +784,12 @@ static void footer(FILE *out, const json_t *report, bool ratios)
     fprintf(out, ".\n");
     slices_line(out, report);
     if (json_is_number(floor))
-        fprintf(out, "noise floor %.1f%% (the first run timed twice per round)%s\n",
-                100.0 * json_number_value(floor),
-                json_is_true(json_object_get(noise, "too_noisy"))
-                    ? ": a noisy host (warning): the threshold is raised to the floor" : "");
+        fprintf(out, "noise floor %.1f%% (the first run timed twice per round)\n",
+                100.0 * json_number_value(floor));
+    if (json_is_true(json_object_get(noise, "too_noisy")))
+        fprintf(out, "a noisy host (warning): identical configurations could differ by up to "
+                "%.1f%% at these rounds (the A-A pair's bound)\n",
+                100.0 * json_number_value(sb_report_noise_bound(report)));
     if (ratios)
         undecided_lines(out, report);
     if (ratios)

@@ -81,8 +81,11 @@ static void noise_lines(FILE *out, const json_t *report)
             (long long)json_integer_value(json_object_get(schedule, "rounds")),
             text(json_object_get(schedule, "stopped_by")),
             (long long)json_integer_value(json_object_get(schedule, "seed")),
-            json_is_true(json_object_get(noise, "too_noisy")) ? " A noisy host (warning): "
-                                                                "the threshold is the floor." : "");
+            "");
+    if (json_is_true(json_object_get(noise, "too_noisy")))
+        fprintf(out, "  a noisy host (warning): identical configurations could differ by up to "
+                "%.1f%% at these rounds (the A-A pair's bound)\n",
+                100.0 * json_number_value(sb_report_noise_bound(report)));
 }
 
 /* One figure of derived (a run's `counters.derived`, or a phase's), or "n/a". */

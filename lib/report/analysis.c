@@ -55,32 +55,37 @@ static json_t *reference_trace(const json_t *run, const json_t *second, double *
     return trace;
 }
 
-/* {"run", "floor", "delta", "too_noisy", "drift_per_minute", "trace", "rule"}; *floor, *delta. */
+/* {"run", "floor", "bound", "delta", "too_noisy", "drift_per_minute", "trace", "rule"};
+ * *floor, *delta. */
 static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, double *delta)
 {
     const json_t *run = sb_report_reference_run(report);
     const json_t *second = sb_report_reference_scans(report);
     double *a = run ? sb_run_round_mbps(run, nrounds) : NULL;
     double *b = run ? sb_scans_round_mbps(second, nrounds) : NULL;
-    double drift = NAN;
+    double drift = NAN, bound = NAN;
     json_t *trace = run ? reference_trace(run, second, &drift) : json_array();
 
-    *floor = a && b ? sb_noise_floor(a, b, nrounds, SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED)
-                    : NAN;
+    *floor = NAN;
+    if (a && b) {
+        *floor = sb_noise_floor(a, b, nrounds);
+        bound = sb_noise_bound(a, b, nrounds, SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED);
+    }
     *delta = sb_delta(*floor);
     free(a);
     free(b);
-    return json_pack("{s:o, s:o, s:f, s:b, s:o, s:o, s:s}", "run",
+    return json_pack("{s:o, s:o, s:o, s:f, s:b, s:o, s:o, s:s}", "run",
                      run ? json_string(text(json_object_get(run, "name"))) : json_null(),
-                     "floor", number(*floor), "delta", *delta,
-                     "too_noisy", !isnan(*floor) && *floor > SB_NOISE_FLOOR_MAX,
+                     "floor", number(*floor), "bound", number(bound), "delta", *delta,
+                     "too_noisy", !isnan(bound) && bound > SB_NOISE_FLOOR_MAX,
                      "drift_per_minute", number(drift),
                      "trace", trace, "rule",
-                     "floor: the 95th percentile of |median of d| over 2000 bootstrap resamples "
-                     "of the rounds, d = ln(MB/s) of the reference run's two timings in a round; "
-                     "delta = max(2%, floor); a floor above 5% is flagged too noisy (the calls are "
-                     "still made, against that raised delta); drift: the "
-                     "least-squares slope of ln(MB/s) of the reference's timings over time");
+                     "floor: exp(|median of d|) - 1, d = ln(MB/s) of the reference run's two "
+                     "timings in a round (how far apart identical configurations came out); "
+                     "delta = max(2%, floor); bound: the 95th percentile of |median of d| over "
+                     "2000 bootstrap resamples of the rounds, above 5% flagged too noisy (a "
+                     "warning: the calls are still made); drift: the least-squares slope of "
+                     "ln(MB/s) of the reference's timings over time");
 }
 
 /* --- each run's median and its interval ------------------------------------------------------ */

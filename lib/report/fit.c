@@ -199,15 +199,15 @@ static bool judge(const struct pair *p, size_t n, double rho, double error, char
     return false;
 }
 
-/* The measured side's noise: where the analysis flagged the host too noisy (noise floor above
- * 5%), the sentence says so. */
+/* The measured side's noise: where the analysis flagged the host too noisy (the A-A pair's
+ * bound above 5%), the sentence says so. */
 static void noise_note(const json_t *report, char *why, size_t len)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
 
     if (json_is_true(json_object_get(noise, "too_noisy")))
-        append(why, len, "; and the measured MB/s are too noisy here to weigh it (noise floor "
-               "%.0f%%)", 100 * json_number_value(json_object_get(noise, "floor")));
+        append(why, len, "; and the measured MB/s are too noisy here to weigh it (identical "
+               "configurations could differ by %.0f%%)", 100 * json_number_value(sb_report_noise_bound(report)));
 }
 
 static json_t *pairs_json(const struct pair *p, size_t n, double *abs_error)

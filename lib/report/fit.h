@@ -13,8 +13,8 @@
  *                         destinations are slower here than L3-resident ones"); else the run
  *                         whose ranks differ most; else the error's size and direction;
  *   "not judged: ..."     fewer than SB_FIT_MIN_RUNS pairs;
- * with "; and the measured MB/s are too noisy here to weigh it (noise floor N%)" added where
- * the report's analysis withheld its calls (analysis.noise.too_noisy). The report's analysis
+ * with "; and the measured MB/s are too noisy here to weigh it (identical configurations could
+ * differ by N%)" added where the report's analysis flagged the host (analysis.noise.too_noisy). The report's analysis
  * must be built first.
  * Computed from the report alone, so a report from another host fits the same. */
 #ifndef SB_FIT_H

@@ -39,6 +39,13 @@ const json_t *sb_report_noise_floor(const json_t *report)
     return json_is_number(floor) ? floor : NULL;
 }
 
+const json_t *sb_report_noise_bound(const json_t *report)
+{
+    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *bound = json_object_get(noise, "bound");
+    return json_is_number(bound) ? bound : sb_report_noise_floor(report);
+}
+
 void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];

@@ -20,6 +20,9 @@ extern const char sb_report_phases_legend[]; /* what each phase is, in one line 
 
 /* The report's noise floor (analysis.noise.floor: a number, or NULL when it has none). */
 const json_t *sb_report_noise_floor(const json_t *report);
+/* The A-A pair's bound (analysis.noise.bound); a report of an earlier version has none, and its
+ * floor was the bound: then the floor, or NULL. */
+const json_t *sb_report_noise_bound(const json_t *report);
 
 /* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
 void sb_run_placement(const json_t *run, char *buf, size_t len);

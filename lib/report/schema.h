@@ -4,7 +4,7 @@
 #define SB_REPORT_SCHEMA_H
 
 #define SB_REPORT_SCHEMA "scanbench-report"
-#define SB_REPORT_SCHEMA_VERSION 3
+#define SB_REPORT_SCHEMA_VERSION 4
 /* The oldest schema the readers take: version 1 had no rounds (compare and plot read it; its
  * analysis says that it needs rounds). */
 #define SB_REPORT_SCHEMA_OLDEST 1

@@ -100,11 +100,22 @@ double sb_delta(double noise_floor)
     return isnan(noise_floor) ? SB_DELTA_MIN : fmax(SB_DELTA_MIN, noise_floor);
 }
 
-double sb_noise_floor(const double *x1, const double *x2, size_t n, unsigned resamples,
+double sb_noise_floor(const double *x1, const double *x2, size_t n)
+{
+    double *d = malloc((n ? n : 1) * sizeof *d), floor = NAN;
+    size_t m;
+
+    if (d && (m = log_differences(x1, x2, n, d)) >= 2)
+        floor = exp(fabs(sb_select_median(d, m))) - 1.0;
+    free(d);
+    return floor;
+}
+
+double sb_noise_bound(const double *x1, const double *x2, size_t n, unsigned resamples,
                       uint64_t seed)
 {
     unsigned nb = resample_count(resamples);
-    double *buf = malloc((2 * n + nb) * sizeof *buf), floor = NAN;
+    double *buf = malloc((2 * n + nb) * sizeof *buf), bound = NAN;
     size_t m;
 
     if (!buf || (m = log_differences(x1, x2, n, buf)) < 2)
@@ -113,10 +124,10 @@ double sb_noise_floor(const double *x1, const double *x2, size_t n, unsigned res
     for (unsigned b = 0; b < nb; b++)
         buf[2 * n + b] = fabs(buf[2 * n + b]);
     qsort(buf + 2 * n, nb, sizeof *buf, sb_compare_doubles);
-    floor = exp(sb_sorted_quantile(buf + 2 * n, nb, 0.95)) - 1.0;
+    bound = exp(sb_sorted_quantile(buf + 2 * n, nb, 0.95)) - 1.0;
 done:
     free(buf);
-    return floor;
+    return bound;
 }
 
 void sb_median_interval(const double *x, size_t n, double level, unsigned resamples,

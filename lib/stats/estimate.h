@@ -21,8 +21,8 @@
 #define SB_CONFIDENCE 0.95
 /* The smallest threshold a difference must clear to be called (2%); the noise floor raises it. */
 #define SB_DELTA_MIN 0.02
-/* A noise floor above this is flagged "too noisy" (a warning: the calls are still made against
- * the raised threshold delta = max(2%, floor), never withheld). */
+/* An A-A bound above this is flagged "too noisy" (a warning: the calls are still made against
+ * the threshold delta = max(2%, floor), never withheld). */
 #define SB_NOISE_FLOOR_MAX 0.05
 
 struct sb_paired {
@@ -57,9 +57,16 @@ enum sb_call sb_paired_call(const struct sb_paired *e, double delta);
 double sb_delta(double noise_floor);
 
 /* The noise floor of an A-A pair (x1[r], x2[r]: the same configuration timed twice in round r):
- * exp(q) - 1, where q is the 95th percentile of |median d| over `resamples` bootstrap resamples
- * of the rounds. NaN with fewer than 2 usable rounds. */
-double sb_noise_floor(const double *x1, const double *x2, size_t n, unsigned resamples,
+ * how far apart the two came out, exp(|median d|) - 1. The comparisons' intervals carry their
+ * own sampling noise; the floor raises the threshold by the difference this run showed between
+ * identical configurations. NaN with fewer than 2 usable rounds. */
+double sb_noise_floor(const double *x1, const double *x2, size_t n);
+
+/* The A-A pair's bound: exp(q) - 1, q the 95th percentile of |median d| over `resamples`
+ * bootstrap resamples of the rounds: how far apart identical configurations could plausibly
+ * come out at this many rounds (above SB_NOISE_FLOOR_MAX: "too noisy", a warning). NaN with
+ * fewer than 2 usable rounds. */
+double sb_noise_bound(const double *x1, const double *x2, size_t n, unsigned resamples,
                       uint64_t seed);
 
 /* Two samples with no pairing (runs of two reports: separate sessions share no rounds): the

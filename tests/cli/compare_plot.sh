@@ -64,7 +64,7 @@ check "truncated: says so" grep -q "truncated" "$SCRATCH/err"
 
 sed 's/"schema_version": 1,/"schema_version": 7,/' "$B" >"$SCRATCH/v7.json"
 expect_status 2 "another schema version" $S compare "$A" "$SCRATCH/v7.json"
-err_is_one_line_containing "$SCRATCH/v7.json: report schema version 7, this scanbench reads versions 1 to 3"
+err_is_one_line_containing "$SCRATCH/v7.json: report schema version 7, this scanbench reads versions 1 to 4"
 
 expect_status 2 "missing file" $S compare "$A" "$SCRATCH/absent.json"
 err_is_one_line_containing "$SCRATCH/absent.json"

@@ -126,7 +126,7 @@ out_contains "PostgreSQL has no setting that turns the ring off"
 if grep -qF "cluster in $PGTMP/scanbench-pg." "$SCRATCH/err"; then pass; else
     fail "progress does not name the cluster: $(cat "$SCRATCH/err")"; fi
 
-check "report is scanbench JSON v3" jq -e '.schema == "scanbench-report" and .schema_version == 3' "$R"
+check "report is scanbench JSON v4" jq -e '.schema == "scanbench-report" and .schema_version == 4' "$R"
 check "four runs, source and kernel postgresql" jq -e '[.runs[] | .source, .kernel] |
     length == 8 and all(. == "postgresql")' "$R"
 check "the server's version in the report" jq -e --arg v "$version" '.postgresql.server_version == $v

@@ -19,7 +19,7 @@ out_contains "ratio"
 out_contains "MB/s = table bytes scanned"
 out_contains "counters: none, not requested"
 
-check "report is scanbench JSON v3" jq -e '.schema == "scanbench-report" and .schema_version == 3' "$R"
+check "report is scanbench JSON v4" jq -e '.schema == "scanbench-report" and .schema_version == 4' "$R"
 check "context keys" jq -e '.context | has("host") and has("cpu_model") and has("caches") and
     has("numa_nodes") and has("kernel_release") and has("compiler") and has("scanbench") and
     has("date") and has("frequency_governor") and has("transparent_hugepages") and

@@ -25,6 +25,7 @@
 #include "render/render.h"
 #include "report/compare.h"
 #include "report/read.h"
+#include "report/schema.h"
 #include "stats/mannwhitney.h"
 
 #include "helper.h"
@@ -189,16 +190,16 @@ static void test_load_errors(void **state)
     char *good = sbtest_read_file(good_path, &good_len);
     json_error_t jerr;
     json_t *doc;
-    char *v2, *v3, *no_field, *no_median;
+    char *v2, *future, *no_field, *no_median;
     (void)state;
 
     assert_int_equal(sbtest_scratch_make(dir, sizeof dir, "compare"), 0);
     /* the fixture (schema 1) edited: a schema this scanbench does not read; schema 2 without
-     * its scans (schema 3 reads the same); run 1 without "footprint"; no median */
+     * its scans (schemas 3 and 4 read the same); run 1 without "footprint"; no median */
     doc = json_loads(good, 0, &jerr);
     assert_non_null(doc);
-    json_object_set_new(doc, "schema_version", json_integer(4));
-    v3 = json_dumps(doc, 0);
+    json_object_set_new(doc, "schema_version", json_integer(SB_REPORT_SCHEMA_VERSION + 1));
+    future = json_dumps(doc, 0);
     json_object_set_new(doc, "schema_version", json_integer(2));
     v2 = json_dumps(doc, 0);
     json_object_set_new(doc, "schema_version", json_integer(1));
@@ -211,7 +212,7 @@ static void test_load_errors(void **state)
     no_median = json_dumps(doc, 0);
     json_decref(doc);
     assert_non_null(v2);
-    assert_non_null(v3);
+    assert_non_null(future);
     assert_non_null(no_field);
     assert_non_null(no_median);
     assert_true(good_len > 1000);
@@ -222,7 +223,7 @@ static void test_load_errors(void **state)
             {"empty.json", "", {"empty (not a scanbench report)", NULL}},
             {"other.json", "{\"name\": \"x\", \"runs\": []}\n", {"no \"schema\"", NULL}},
             {"array.json", "[1, 2, 3]\n", {"not a scanbench report", NULL}},
-            {"v3.json", v3, {"version 4", "versions 1 to 3", NULL}},
+            {"future.json", future, {"version 5", "versions 1 to 4", NULL}},
             {"v2.json", v2, {"run 0", "\"scans\" missing", NULL}},
             {"nofield.json", no_field, {"run 1", "\"footprint\"", NULL}},
             {"nomedian.json", no_median, {"run 2", "median", NULL}},
@@ -259,7 +260,7 @@ static void test_load_errors(void **state)
     }
     assert_int_equal(rmdir(dir), 0);
     free(v2);
-    free(v3);
+    free(future);
     free(no_field);
     free(no_median);
     free(good);

@@ -128,12 +128,12 @@ static void same_order_far_is_not_explained(void **state)
     json_decref(fit);
     /* a host too noisy to weigh the measured side says so */
     json_object_set_new(report, "analysis", json_pack("{s:{s:b, s:f}}", "noise", "too_noisy", 1,
-                                                      "floor", 0.12));
+                                                      "bound", 0.12));
     fit = sb_fit_build(report);
     assert_string_equal(fit_text(fit), "not explained: the predictions are a median 100% off "
                                        "(above the measured MB/s in 4 of 4 runs); and the "
-                                       "measured MB/s are too noisy here to weigh it (noise "
-                                       "floor 12%)");
+                                       "measured MB/s are too noisy here to weigh it (identical "
+                                       "configurations could differ by 12%)");
     json_decref(fit);
     json_decref(report);
 }

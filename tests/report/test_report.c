@@ -130,7 +130,7 @@ static void test_report_top(void **state)
 
     assert_string_equal(json_string_value(get(r, "schema")), "scanbench-report");
     assert_true(json_is_integer(get(r, "schema_version")));
-    assert_int_equal(json_integer_value(get(r, "schema_version")), 3);
+    assert_int_equal(json_integer_value(get(r, "schema_version")), 4);
     assert_string_equal(json_string_value(get(r, "command")), "scanbench run tiny.ini");
     exp = get(r, "experiment");
     assert_string_equal(json_string_value(get(exp, "name")), "tiny");

@@ -172,14 +172,22 @@ static void test_noise_floor(void **state)
 {
     const double x[] = {1000, 980, 1030, 1010, 990, 1200, 700};
     const double up[] = {110, 100}, down[] = {100, 110};
+    const double a[] = {120, 110, 100, 130, 105}, b[] = {100, 100, 100, 100, 100};
     (void)state;
 
     /* identical series: every d is 0 */
-    assert_true(sb_noise_floor(x, x, 7, 1000, SEED) == 0.0);
-    /* d = +-ln 1.1: |median| is 0 (mixed resamples, 1/2) or ln 1.1 (1/2); the 95th percentile
-     * is ln 1.1 */
-    assert_near(sb_noise_floor(up, down, 2, 1000, SEED), 0.1, 1e-12);
-    assert_true(isnan(sb_noise_floor(x, x, 1, 1000, SEED)));
+    assert_true(sb_noise_floor(x, x, 7) == 0.0);
+    assert_true(sb_noise_bound(x, x, 7, 1000, SEED) == 0.0);
+    /* the floor is the point: d = ln 1.2, ln 1.1, 0, ln 1.3, ln 1.05: median ln 1.1; the other
+     * way round the same */
+    assert_near(sb_noise_floor(a, b, 5), 0.1, 1e-12);
+    assert_near(sb_noise_floor(b, a, 5), 0.1, 1e-12);
+    /* d = +-ln 1.1: the floor is 0 (the median of the two is 0); the bound is ln 1.1 (|median|
+     * is 0 in mixed resamples, 1/2, and ln 1.1 in the others: the 95th percentile) */
+    assert_near(sb_noise_floor(up, down, 2), 0.0, 1e-12);
+    assert_near(sb_noise_bound(up, down, 2, 1000, SEED), 0.1, 1e-12);
+    assert_true(isnan(sb_noise_floor(x, x, 1)));
+    assert_true(isnan(sb_noise_bound(x, x, 1, 1000, SEED)));
 }
 
 static void test_median_interval(void **state)
