@@ -49,7 +49,7 @@ struct trial {
     int arm;               /* the run with the extra copy: 0 first, 1 second; -1 A-A */
     char call[16];         /* the analysis' call of the second run against the first */
     double ratio, lo, hi;  /* the second run's MB/s over the first's, its interval */
-    double floor;          /* the trial's noise floor */
+    double floor, bound;   /* the trial's noise floor and its A-A pair's bound */
     int rounds;
     double seconds;        /* of its rounds */
     char stopped_by[16];
@@ -187,6 +187,7 @@ static void trial_read(const json_t *report, struct trial *t)
     t->lo = number_of(c, "lo");
     t->hi = number_of(c, "hi");
     t->floor = number_of(json_object_get(analysis, "noise"), "floor");
+    t->bound = number_of(json_object_get(analysis, "noise"), "bound");
     t->rounds = (int)json_integer_value(json_object_get(schedule, "rounds"));
     t->seconds = number_of(json_object_get(schedule, "seconds"), "rounds");
     snprintf(t->stopped_by, sizeof t->stopped_by, "%s",
@@ -379,15 +380,16 @@ static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(
 
 static json_t *trial_json(const struct power *pw, const struct trial *t, unsigned i)
 {
-    return json_pack("{s:i, s:I, s:s, s:f, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:i, "
-                     "s:f, s:s}", "trial", (int)i + 1, "seed", (json_int_t)t->seed, "kind",
+    return json_pack("{s:i, s:I, s:s, s:f, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
+                     "s:i, s:f, s:s}", "trial", (int)i + 1, "seed", (json_int_t)t->seed, "kind",
                      t->kind ? "extra_copy" : "A-A", "size", atof(pw->sizes[t->kind]), "arm",
                      t->arm < 0 ? json_null() : json_string(t->arm ? "second" : "first"),
                      "call", t->call, "ratio", number(t->ratio), "lo", number(t->lo), "hi",
                      number(t->hi), "extra_over_clean",
                      t->arm < 0 ? json_null() : number(extra_over_clean(t)), "detected",
                      t->arm < 0 ? json_null() : json_boolean(detected(t)), "called_different",
-                     called_different(t), "floor", number(t->floor), "rounds", t->rounds,
+                     called_different(t), "floor", number(t->floor), "bound", number(t->bound),
+                     "rounds", t->rounds,
                      "seconds", t->seconds, "stopped_by", t->stopped_by);
 }
 
