@@ -24,6 +24,7 @@
 #include "reproduce_search.h"
 #include "run_args.h"
 #include "runner/runner.h"
+#include "stats/stats.h"
 #include "setup.h"
 #include "vocab/vocab.h"
 #include "cachesim/cachesim.h"
@@ -462,15 +463,42 @@ static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *sess
  * time outside the rounds misses (the first experiment has none; pools differ in size). */
 #define BUDGET_PLANNED 0.9
 
-/* The seconds experiment i's schedule may take: its share (by runs) of what is left, less what
- * the runs left will spend outside their rounds (building tables, validating, the cache model's
- * replays, the emulation), as the experiments so far spent it per run. */
+/* The questions experiment i's rounds answer, about as the analysis will ask them: per op, the
+ * thread's fast against slow, again at this host's scale where it has scaled pools, and a
+ * clock sweep's knee where the op has at least SB_KNEE_MIN_POINTS clock runs. */
+static unsigned questions_of(const struct reproduction *r, int i)
+{
+    const struct sb_plan *plan = &r->setups[i].plan;
+    const struct sb_thread *th = &r->setups[i].exp.thread;
+    unsigned n = 0;
+
+    for (const struct sb_op *o = sb_ops; o->name; o++) {
+        bool slow = false, fast = false;
+        size_t clock = 0;
+        for (size_t j = 0; j < plan->nruns; j++) {
+            const struct sb_run_params *run = &plan->runs[j];
+            if (strcmp(run->op->name, o->name) != 0)
+                continue;
+            slow |= th->slow[0] && has_placement(run, th->slow);
+            fast |= th->fast[0] && has_placement(run, th->fast);
+            clock += strcmp(run->policy->name, "clock") == 0;
+        }
+        n += (unsigned)(slow && fast) * (r->has_scaled[i] ? 2u : 1u);
+        n += clock >= SB_KNEE_MIN_POINTS;
+    }
+    return n;
+}
+
+/* The seconds experiment i's schedule may take: its share (by the questions it answers) of what
+ * is left, less what the runs left will spend outside their rounds (building tables,
+ * validating, the cache model's replays, the emulation), as the experiments so far spent it
+ * per run. An experiment that answers nothing gets its least rounds (SB_AUTO_ROUNDS_MIN). */
 static double budget_of(const struct reproduction *r, int i, double t0, size_t runs_left,
-                        double outside_per_run)
+                        unsigned questions_left, double outside_per_run)
 {
     double left = r->budget * BUDGET_PLANNED - (sb_timer_now() - t0) -
                   outside_per_run * (double)runs_left * (r->twice ? 2.0 : 1.0);
-    double share = runs_left ? (double)r->setups[i].plan.nruns / (double)runs_left : 1.0;
+    double share = questions_left ? (double)questions_of(r, i) / (double)questions_left : 1.0;
     return (left > 0 ? left : 1.0) * share / (r->twice ? 2.0 : 1.0);
 }
 
@@ -588,6 +616,7 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
  * rounds so far (for each experiment's share of the budget). */
 struct progress {
     size_t runs_left, runs_done;
+    unsigned questions_left;
     double t0, outside;
 };
 
@@ -624,18 +653,22 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
                          struct sb_outdir *dir, struct sb_reproduction_tally *t,
                          struct sb_error *err)
 {
-    struct progress p = {0, 0, sb_timer_now(), 0.0};
+    struct progress p = {0, 0, 0, sb_timer_now(), 0.0};
     int status = SB_OK;
 
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n; i++) {
         p.runs_left += r->setups[i].plan.nruns;
+        p.questions_left += questions_of(r, i);
+    }
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;
-        double budget = budget_of(r, i, p.t0, p.runs_left,
+        unsigned questions = questions_of(r, i);
+        double budget = budget_of(r, i, p.t0, p.runs_left, p.questions_left,
                                   p.runs_done ? p.outside / p.runs_done : 0.0);
-        fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, up to %.0f s of rounds%s)\n",
-                i + 1, r->n, r->names[i], nruns, budget, r->twice ? ", twice" : "");
+        fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, %u questions, up to %.0f s "
+                "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions, budget,
+                r->twice ? ", twice" : "");
         for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
             double start = sb_timer_now();
             status = reproduce_pass(r, i, pass, budget, session, out, dir, reports, t, err);
@@ -647,6 +680,7 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
         json_decref(reports[0]);
         json_decref(reports[1]);
         p.runs_left -= nruns;
+        p.questions_left -= questions;
     }
     return status;
 }
