@@ -320,6 +320,52 @@ static int add_scaled_runs(struct reproduction *r, int i, const struct sb_mem_li
     return status;
 }
 
+/* --quick: a sweep's pools above QUICK_POOL_CAP_TABLES tables and twice the last-level cache
+ * are left out (not the thread's placements): over a 64MB table, a 256MB pool already finds no
+ * page in any cache, and the larger ones only cost the time to fault in and replay their
+ * gigabytes. Says on stderr which it left out. */
+#define QUICK_POOL_CAP_TABLES 4
+static int quick_trim_sweep(struct reproduction *r, int i, const struct sb_mem_limit *limit,
+                            struct sb_error *err)
+{
+    struct sb_setup *s = &r->setups[i];
+    const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
+    const struct sb_setting *table = &s->exp.settings[SB_K_TABLE_SIZE];
+    const struct sb_topology *topo = &s->topo;
+    uint64_t llc = topo->cache[SB_L3].size.value ? topo->cache[SB_L3].size.value
+                                                 : topo->cache[SB_L2].size.value;
+    uint64_t biggest = 0, cap, keep[2] = {0, 0};
+    char set[2048] = "pool_size=", dropped[512] = "", word[32];
+    size_t used = strlen(set), dused = 0;
+    int kept = 0, status;
+
+    if (pool->nvalues < SB_KNEE_MIN_POINTS)
+        return SB_OK;
+    for (int v = 0; v < table->nvalues; v++)
+        biggest = table->numbers[v] > biggest ? table->numbers[v] : biggest;
+    cap = QUICK_POOL_CAP_TABLES * biggest > 2 * llc ? QUICK_POOL_CAP_TABLES * biggest : 2 * llc;
+    placement_pool(s->exp.thread.slow, &keep[0]);
+    placement_pool(s->exp.thread.fast, &keep[1]);
+    for (int v = 0; v < pool->nvalues && used < sizeof set && dused < sizeof dropped; v++) {
+        uint64_t b = pool->numbers[v];
+        if (b <= cap || b == keep[0] || b == keep[1])
+            used += (size_t)snprintf(set + used, sizeof set - used, "%s%s", kept++ ? "," : "",
+                                     pool->values[v]);
+        else
+            dused += (size_t)snprintf(dropped + dused, sizeof dropped - dused, "%s%s",
+                                      dused ? ", " : "", pool->values[v]);
+    }
+    if (!dused || kept < SB_KNEE_MIN_POINTS || used >= sizeof set || dused >= sizeof dropped)
+        return SB_OK;
+    fprintf(stderr, "scanbench: --quick: %s: pools above %s (%d tables, and twice the last "
+            "level) left out: %s\n", r->names[i], size_word(cap, word, sizeof word),
+            QUICK_POOL_CAP_TABLES, dropped);
+    sb_plan_free(&s->plan);
+    memset(&s->plan, 0, sizeof s->plan);
+    status = sb_experiment_set(&s->exp, set, err);
+    return status == SB_OK ? sb_setup_plan(s, limit, err) : status;
+}
+
 /* The report's thread.scaled block of experiment i: each scaled placement and how, or why
  * there is none. */
 static json_t *scaled_json(const struct reproduction *r, int i)
@@ -374,6 +420,8 @@ static int prepare(struct reproduction *r, const char **sets, int nsets, bool qu
             status = sb_setup_read(&r->setups[i], path, all_sets, nall, err);
         if (status == SB_OK)
             status = sb_setup_plan(&r->setups[i], &limit, err);
+        if (status == SB_OK && quick)
+            status = quick_trim_sweep(r, i, &limit, err);
         if (status == SB_OK)
             status = add_scaled_runs(r, i, &limit, err);
         if (status == SB_OK)

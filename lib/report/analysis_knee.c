@@ -106,10 +106,14 @@ static void knee_text(const struct sb_knee *k, const json_t **sweep, const char 
                  SB_KNEE_MIN_POINTS);
         return;
     }
-    if (k->kind == SB_KNEE_NO_DROP) {
-        snprintf(buf, len, "%s: no drop: MB/s changes %+.1f%% from the smallest two pools to the "
-                 "largest two (a fall of less than %.0f%%).", label,
-                 100.0 * (1.0 / (1.0 + k->fall) - 1.0),
+    /* changes from the smallest two pools to the largest two: 1 / (1 + fall) - 1 */
+    if (k->kind == SB_KNEE_NO_DROP || k->kind == SB_KNEE_FALL_UNSURE) {
+        snprintf(buf, len, "%s: %s: MB/s changes %+.1f%% [%+.1f%%, %+.1f%%] from the smallest two "
+                 "pools to the largest two (%.0f%% interval; %s a fall of %.0f%%).", label,
+                 k->kind == SB_KNEE_NO_DROP ? "no drop" : "fall undecided",
+                 100.0 * (1.0 / (1.0 + k->fall) - 1.0), 100.0 * (1.0 / (1.0 + k->fall_hi) - 1.0),
+                 100.0 * (1.0 / (1.0 + k->fall_lo) - 1.0), 100.0 * k->x50_level,
+                 k->kind == SB_KNEE_NO_DROP ? "wholly short of" : "reaching across",
                  100.0 * (1.0 - 1.0 / (1.0 + SB_KNEE_MIN_FALL)));
         return;
     }
@@ -137,6 +141,8 @@ static bool knee_settled(const struct sb_knee *k, const double *x)
 {
     double widest = 0.0;
 
+    if (k->kind == SB_KNEE_FALL_UNSURE)
+        return false; /* more rounds can still tell whether it falls */
     if (k->kind != SB_KNEE_UNCLEAR)
         return true;
     for (size_t i = 0; i + 1 < k->npoints; i++)
@@ -182,10 +188,11 @@ static json_t *knee_json(const json_t *report, const json_t **sweep, size_t n, s
             json_array_append_new(cv, number(curve[i]));
         knee_text(&k, sweep, label, sb_report_cache_size(report, "L2"), sentence, sizeof sentence);
         out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
-                        "s:b, s:s}",
+                        "s:o, s:o, s:b, s:s}",
                         "op", text(json_object_get(sweep[0], "op")), "kernel",
                         text(json_object_get(sweep[0], "kernel")), "pools", json_incref(pools),
                         "kind", sb_knee_kind_names[k.kind], "fall", number(k.fall),
+                        "fall_lo", number(k.fall_lo), "fall_hi", number(k.fall_hi),
                         "x50", number(k.x50), "x50_lo", number(k.x50_lo),
                         "x50_hi", number(k.x50_hi), "x50_level", number(k.x50_level),
                         "step", k.kind == SB_KNEE_CLEAR

@@ -87,6 +87,8 @@ static bool knees_agree(const json_t *k1, const json_t *k2)
 
     if (!clear1 && !clear2)
         return true; /* no drop, or no clear knee, both times */
+    if (strcmp(a, "fall undecided") == 0 || strcmp(b, "fall undecided") == 0)
+        return true; /* undecided is no contradiction: the other pass decided alone */
     if (!json_is_number(json_object_get(k1, "x50")) || !json_is_number(json_object_get(k2, "x50")))
         return false;
     if (clear1 && clear2) {

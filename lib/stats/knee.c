@@ -13,7 +13,8 @@
 #include "stats/order_stat.h"
 #include "stats/schedule.h"
 
-const char *const sb_knee_kind_names[] = {"too few points", "no drop", "clear", "no clear knee"};
+const char *const sb_knee_kind_names[] = {"too few points", "no drop", "clear", "no clear knee",
+                                          "fall undecided"};
 
 struct sweep {
     const double *x;
@@ -114,10 +115,11 @@ static size_t steepest_step(const double *curve, size_t np)
     return best;
 }
 
-/* nb resamples of the rounds: x50s[b] (log2 x50, sorted), counts[i] of step i as the steepest;
- * returns the resamples that did not cross. cb holds np values, pick nr. */
+/* nb resamples of the rounds: x50s[b] (log2 x50, sorted), falls[b] (high - low, sorted),
+ * counts[i] of step i as the steepest; returns the resamples that did not cross. cb holds np
+ * values, pick nr. */
 static size_t bootstrap(const struct sweep *s, unsigned nb, uint64_t seed, double *cb,
-                        size_t *pick, double *x50s, double *counts)
+                        size_t *pick, double *x50s, double *falls, double *counts)
 {
     struct sb_rng rng;
     size_t uncrossed = 0;
@@ -131,15 +133,19 @@ static size_t bootstrap(const struct sweep *s, unsigned nb, uint64_t seed, doubl
         for (size_t k = 0; k < s->nr; k++)
             pick[k] = (size_t)sb_rng_below(&rng, s->nr);
         median_curve(s, pick, cb);
-        if (curve_ends(cb, s->np, &high, &low))
+        if (curve_ends(cb, s->np, &high, &low)) {
             x50s[b] = crossing_log2(s->x, cb, s->np, (high + low) / 2.0, &crossed);
-        else
+            falls[b] = high - low;
+        } else {
             x50s[b] = log2(s->x[0]);
+            falls[b] = 0.0;
+        }
         uncrossed += !crossed;
         if ((step = steepest_step(cb, s->np)) < s->np)
             counts[step] += 1.0;
     }
     qsort(x50s, nb, sizeof *x50s, sb_compare_doubles);
+    qsort(falls, nb, sizeof *falls, sb_compare_doubles);
     return uncrossed;
 }
 
@@ -187,7 +193,7 @@ static void knee_init(struct sb_knee *out, size_t npoints, double level)
     memset(out, 0, sizeof *out);
     out->kind = SB_KNEE_TOO_FEW;
     out->npoints = npoints;
-    out->fall = out->x50 = out->x50_lo = out->x50_hi = out->x50_uncrossed = NAN;
+    out->fall = out->fall_lo = out->fall_hi = out->x50 = out->x50_lo = out->x50_hi = out->x50_uncrossed = NAN;
     out->x50_level = level;
 }
 
@@ -195,12 +201,12 @@ int sb_knee_estimate(const double *x, size_t npoints, const double *mbps, size_t
                      double level, unsigned resamples, uint64_t seed, struct sb_knee *out,
                      double *curve)
 {
-    /* one block: cen (nrounds x np), col (nrounds), med, cb (np each), x50s (nb), counts (np),
-     * then the resample's rounds (nrounds + 1 size_t) */
+    /* one block: cen (nrounds x np), col (nrounds), med, cb (np each), x50s, falls (nb each),
+     * counts (np), then the resample's rounds (nrounds + 1 size_t) */
     unsigned nb = resamples ? resamples : SB_BOOTSTRAP_RESAMPLES;
-    size_t np = npoints, nd = nrounds * np + nrounds + 2 * np + nb + np, uncrossed;
+    size_t np = npoints, nd = nrounds * np + nrounds + 2 * np + 2 * nb + np, uncrossed;
     double *buf = malloc(nd * sizeof *buf + (nrounds + 1) * sizeof(size_t)), *med, *cb;
-    double *x50s, *counts, high, low;
+    double *x50s, *falls, *counts, high, low;
     struct sweep s = {x, np, 0, buf, buf + nrounds * np};
     bool crossed;
     int rc = -1;
@@ -211,7 +217,8 @@ int sb_knee_estimate(const double *x, size_t npoints, const double *mbps, size_t
     med = s.col + nrounds;
     cb = med + np;
     x50s = cb + np;
-    counts = x50s + nb;
+    falls = x50s + nb;
+    counts = falls + nb;
     s.nr = out->nrounds = centre_rounds(mbps, nrounds, np, s.cen);
     median_curve(&s, NULL, med);
     if (curve)
@@ -224,11 +231,13 @@ int sb_knee_estimate(const double *x, size_t npoints, const double *mbps, size_t
             goto done; /* a point no round has */
     curve_ends(med, np, &high, &low);
     out->fall = exp(high - low) - 1.0;
-    out->kind = SB_KNEE_NO_DROP;
-    if (!(out->fall >= SB_KNEE_MIN_FALL))
+    uncrossed = bootstrap(&s, nb, seed, cb, (size_t *)(buf + nd), x50s, falls, counts);
+    out->fall_lo = exp(sb_sorted_quantile(falls, nb, (1.0 - level) / 2.0)) - 1.0;
+    out->fall_hi = exp(sb_sorted_quantile(falls, nb, (1.0 + level) / 2.0)) - 1.0;
+    out->kind = out->fall_hi < SB_KNEE_MIN_FALL ? SB_KNEE_NO_DROP : SB_KNEE_FALL_UNSURE;
+    if (!(out->fall_lo >= SB_KNEE_MIN_FALL && out->fall >= SB_KNEE_MIN_FALL))
         goto done;
     out->x50 = exp2(crossing_log2(x, med, np, (high + low) / 2.0, &crossed));
-    uncrossed = bootstrap(&s, nb, seed, cb, (size_t *)(buf + nd), x50s, counts);
     out->x50_uncrossed = (double)uncrossed / nb;
     out->x50_lo = exp2(sb_sorted_quantile(x50s, nb, (1.0 - level) / 2.0));
     out->x50_hi = exp2(sb_sorted_quantile(x50s, nb, (1.0 + level) / 2.0));

@@ -4,7 +4,10 @@
  * the points it has is subtracted), and the curve is each point's median over the rounds.
  *
  * - fall: exp(high - low) - 1, high the mean of the curve's first two points, low of its last
- *   two. Below SB_KNEE_MIN_FALL the answer is SB_KNEE_NO_DROP.
+ *   two, with its percentile bootstrap interval over whole rounds at `level`. An interval wholly
+ *   below SB_KNEE_MIN_FALL answers SB_KNEE_NO_DROP; one that reaches across it answers
+ *   SB_KNEE_FALL_UNSURE (more rounds could tell); only a fall whose interval lies wholly at or
+ *   above it has a knee.
  * - x50: where the curve first crosses (high + low) / 2 going from x[0] up, interpolated
  *   linearly in log2(x) between the two points around the crossing; its interval the
  *   percentile bootstrap over whole rounds at `level` (a resample whose curve has no crossing
@@ -29,14 +32,17 @@ enum sb_knee_kind {
     SB_KNEE_TOO_FEW, /* fewer than SB_KNEE_MIN_POINTS points, or fewer than 2 rounds */
     SB_KNEE_NO_DROP, /* the curve falls less than SB_KNEE_MIN_FALL */
     SB_KNEE_CLEAR,   /* the steepest step is where at least SB_KNEE_STEP_PROB of resamples put it */
-    SB_KNEE_UNCLEAR  /* "no clear knee": the bootstrap spreads the steepest step */
+    SB_KNEE_UNCLEAR, /* "no clear knee": the bootstrap spreads the steepest step */
+    SB_KNEE_FALL_UNSURE /* the fall's interval reaches across SB_KNEE_MIN_FALL */
 };
-extern const char *const sb_knee_kind_names[]; /* "too few points", "no drop", "clear", "no clear knee" */
+/* "too few points", "no drop", "clear", "no clear knee", "fall undecided" */
+extern const char *const sb_knee_kind_names[];
 
 struct sb_knee {
     enum sb_knee_kind kind;
     size_t npoints, nrounds;
     double fall;                 /* NaN when TOO_FEW */
+    double fall_lo, fall_hi;     /* its interval at the level of x50's; NaN when TOO_FEW */
     double x50, x50_lo, x50_hi;  /* bytes; NaN unless the curve falls (CLEAR or UNCLEAR) */
     double x50_level;            /* the level of [x50_lo, x50_hi] */
     double x50_uncrossed;        /* share of resamples whose curve did not cross */

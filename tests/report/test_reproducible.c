@@ -3,7 +3,8 @@
  * contradict (faster and slower; the same within one pass's threshold against an interval
  * wholly beyond it) and calls that do not (inconclusive with anything; a small difference
  * called under a low threshold against "the same" under a higher one; a schema-2 analysis
- * without thresholds, whose differing decided calls disagree). */
+ * without thresholds, whose differing decided calls disagree); knees: a clear one against no
+ * drop disagrees, an undecided fall agrees with anything. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -23,6 +24,21 @@ static json_t *analysis(const char *call, double lo, double hi, double delta)
     if (delta >= 0)
         json_object_set_new(c, "delta", json_real(delta));
     return json_pack("{s:[o], s:[]}", "comparisons", c, "knees");
+}
+
+/* An analysis with one knee of count's sweep over 256KB .. 2MB: clear (between 512KB and 1MB,
+ * x50 724KB) or of the given kind, without a place. */
+static json_t *knee_analysis(const char *kind)
+{
+    bool clear = strcmp(kind, "clear") == 0;
+    json_t *k = json_pack("{s:s, s:s, s:[i, i, i, i], s:s}", "op", "count", "kernel", "memcpy",
+                          "pools", 262144, 524288, 1048576, 2097152, "kind", kind);
+    json_object_set_new(k, "x50", clear ? json_real(741455.0) : json_null());
+    json_object_set_new(k, "x50_lo", clear ? json_real(600000.0) : json_null());
+    json_object_set_new(k, "x50_hi", clear ? json_real(900000.0) : json_null());
+    json_object_set_new(k, "step", clear ? json_pack("{s:f, s:f, s:f}", "from", 524288.0, "to",
+                                                     1048576.0, "prob", 0.9) : json_null());
+    return json_pack("{s:[], s:[o]}", "comparisons", "knees", k);
 }
 
 static bool agree(json_t *a, json_t *b, char *why, size_t len)
@@ -65,6 +81,19 @@ static void test_agreements(void **state)
                       why, sizeof why));
 }
 
+/* A clear knee against "no drop" contradicts; against an undecided fall it does not (the fall's
+ * interval reached across 10%: undecided, as an inconclusive call). */
+static void test_knees(void **state)
+{
+    char why[512];
+    (void)state;
+
+    assert_true(agree(knee_analysis("clear"), knee_analysis("clear"), why, sizeof why));
+    assert_false(agree(knee_analysis("clear"), knee_analysis("no drop"), why, sizeof why));
+    assert_true(agree(knee_analysis("clear"), knee_analysis("fall undecided"), why, sizeof why));
+    assert_true(agree(knee_analysis("fall undecided"), knee_analysis("no drop"), why, sizeof why));
+}
+
 /* Contradicting calls from schedules whose A-A run ran at different speeds: the why says how far
  * the host's level moved (the median of each trace: 1000, then 800). */
 static void test_level_note(void **state)
@@ -99,6 +128,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_contradictions),
         cmocka_unit_test(test_agreements),
+        cmocka_unit_test(test_knees),
         cmocka_unit_test(test_level_note),
         cmocka_unit_test(test_schema2),
     };

@@ -3,7 +3,7 @@
  * two points: CLEAR at that step, x50 at the geometric mean of its ends, a degenerate interval;
  * the same with noise: CLEAR there, x50 and its interval inside the step. A drop spread evenly
  * over two steps: CLEAR of width 2. A gradual fall with noise: UNCLEAR with three steps. Flat
- * and rising curves: NO_DROP; under 4 points, under 2 rounds or a point no round has: TOO_FEW.
+ * and rising curves: NO_DROP; a 10% fall under noise: FALL_UNSURE; under 4 points, under 2 rounds or a point no round has: TOO_FEW.
  * Centring: each round multiplied by its own constant gives the same answer. */
 
 #include <stdarg.h>
@@ -159,6 +159,29 @@ static void test_no_drop(void **state)
     assert_near(k.fall, sqrt(500.0 * 520.0) / sqrt(950.0 * 1000.0) - 1.0, 1e-12);
 }
 
+/* A fall of 10% (1000 to 909) under 3% noise: the fall's interval reaches across 0.10, so the
+ * answer is neither "no drop" nor a knee; without noise the interval is the fall itself. */
+static void test_fall_undecided(void **state)
+{
+    const double ten[NP] = {1000, 1000, 980, 960, 940, 920, 909, 909};
+    double x[NP], mbps[NR * NP];
+    struct sb_knee k;
+    (void)state;
+
+    sweep_x(x, NP);
+    rounds_of(ten, NP, NR, 0.03, 7, mbps);
+    assert_int_equal(sb_knee_estimate(x, NP, mbps, NR, 0.9, RESAMPLES, SEED, &k, NULL), 0);
+    assert_int_equal(k.kind, SB_KNEE_FALL_UNSURE);
+    assert_string_equal(sb_knee_kind_names[SB_KNEE_FALL_UNSURE], "fall undecided");
+    assert_true(k.fall_lo < SB_KNEE_MIN_FALL && SB_KNEE_MIN_FALL <= k.fall_hi);
+    assert_true(k.fall_lo <= k.fall && k.fall <= k.fall_hi);
+    assert_true(isnan(k.x50) && isnan(k.x50_lo));
+    rounds_of(ten, NP, NR, 0.0, 7, mbps);
+    assert_int_equal(sb_knee_estimate(x, NP, mbps, NR, 0.9, RESAMPLES, SEED, &k, NULL), 0);
+    assert_near(k.fall_lo, k.fall, 1e-12);
+    assert_near(k.fall_hi, k.fall, 1e-12);
+}
+
 static void test_too_few(void **state)
 {
     const double level[NP] = {1000, 1000, 1000, 1000, 700, 700, 700, 700};
@@ -243,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_sharp_drop_noisy),
         cmocka_unit_test(test_two_step_drop),
         cmocka_unit_test(test_gradual_fall),
+        cmocka_unit_test(test_fall_undecided),
         cmocka_unit_test(test_no_drop),
         cmocka_unit_test(test_too_few),
         cmocka_unit_test(test_centring),
