@@ -408,6 +408,18 @@ static int check_text(enum sb_key_id key, const char *text, struct sb_error *err
     return SB_OK;
 }
 
+/* Whether item (its number parsed into the next slot) is already in the list so far: the same
+ * size or whole number (16M and 16384K), or the same text for anything else. */
+static bool repeated(int key, const struct sb_setting *list, const char *item)
+{
+    for (int v = 0; v < list->nvalues; v++)
+        if (sb_keys[key].type == SB_INI_SIZE || sb_keys[key].type == SB_INI_UINT
+                ? list->numbers[v] == list->numbers[list->nvalues]
+                : strcmp(list->values[v], item) == 0)
+            return true;
+    return false;
+}
+
 /* Parses "value" or "v1, v2, ..." into the setting of key; on error the message starts with
  * the key's name. origin is recorded on success. */
 static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *text,
@@ -449,6 +461,9 @@ static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *tex
             continue;
         }
         status = check_value(key, item, &next.numbers[next.nvalues], err);
+        if (status == SB_OK && repeated(key, &next, item))
+            status = sb_fail(err, SB_ERR_INPUT, "\"%s\" twice in the list: each value once (a "
+                             "repeated value would make two runs of one name)", item);
         if (status != SB_OK)
             goto done;
         next.values[next.nvalues] = strdup(item);

@@ -244,14 +244,18 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
 
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f;
     json_error_t jerr;
     struct stat st;
     json_t *doc = NULL;
     int status = SB_OK;
 
     *report = NULL;
-    if (!f)
+    /* before opening: a FIFO's open would wait for a writer, a device's read for ever */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return sb_fail(err, SB_ERR_INPUT, "%s: not a regular file (a FIFO, socket or device), "
+                       "not a report", path);
+    if (!(f = fopen(path, "rb")))
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
         status = sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);

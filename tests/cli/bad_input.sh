@@ -110,7 +110,7 @@ f=$(ini garbage.ini "name = x" "this is not ini")
 expect_status 2 "not an INI line" $S run "$f"
 err_is_one_line_containing "$f:3: not a valid INI line"
 
-f=$(ini list.ini "counters = none, none")
+f=$(ini list.ini "counters = none, sim")
 expect_status 2 "list on a one-value key" $S run "$f"
 err_is_one_line_containing "$f:2: counters: takes one value, not a list"
 
@@ -150,7 +150,20 @@ err_is_one_line_containing "$SCRATCH: is a directory, not an INI file"
 expect_status 2 "an empty file" $S run "$SCRATCH/empty.ini"
 err_is_one_line_containing "$SCRATCH/empty.ini: empty (an INI file with its sections)"
 expect_status 2 "/dev/null" $S run /dev/null
-err_is_one_line_containing "/dev/null: empty"
+err_is_one_line_containing "/dev/null: not a regular file"
+# issue 25, item 8: a FIFO is refused before it is opened (its open would wait for a writer)
+mkfifo "$SCRATCH/p.ini"
+expect_status 2 "a FIFO as the experiment" timeout 20 $S run "$SCRATCH/p.ini"
+err_is_one_line_containing "$SCRATCH/p.ini: not a regular file (a FIFO, socket or device)"
+expect_status 2 "a FIFO as a report" timeout 20 $S compare "$SCRATCH/p.ini" "$SCRATCH/p.ini"
+err_is_one_line_containing "$SCRATCH/p.ini: not a regular file (a FIFO, socket or device), not a report"
+# issue 25, item 6: a list value given twice would make two runs of one name
+expect_status 2 "a repeated size" $S run --set table_size=32M,32M -o "$R"
+err_is_one_line_containing "table_size: \"32M\" twice in the list"
+expect_status 2 "a repeated size, spelled otherwise" $S run --set pool_size=16M,16384K -o "$R"
+err_is_one_line_containing "pool_size: \"16384K\" twice in the list"
+expect_status 2 "a repeated name" $S run --set policy=clock,clock -o "$R"
+err_is_one_line_containing "policy: \"clock\" twice in the list"
 printf '[experiment]\rop = vacuum\rtable_size = 1M\r' >"$SCRATCH/cr.ini"
 expect_status 2 "CR line ends" $S run "$SCRATCH/cr.ini"
 err_is_one_line_containing "$SCRATCH/cr.ini:1: a carriage return that does not end the line"

@@ -16,7 +16,7 @@ EXPERIMENT_2_STARTED='experiment 2/2'
 # A sweep of 40 short runs interleaved (a 4MB table, one pass per timed scan, 200 rounds: each
 # round well under a second).
 SWEEP=(--set table_size=4M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,ring
-       --set ring_size=128K --set op=count,vacuum,none,count --set repetitions=200 --set warmup=0
+       --set ring_size=128K --set op=count,vacuum --set dead_pct=0,5 --set repetitions=200 --set warmup=0
        --set min_scan_ms=0)
 
 # check_interrupted SIGNAL STATUS: the sweep, the signal once round 1 is done

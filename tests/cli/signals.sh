@@ -26,7 +26,7 @@ EXPERIMENT_SCANNING='experiment 2/2' # reproduce: the first experiment written, 
 # a sweep that a signal stops long before its end (40 runs, 200 rounds of one pass over a 2MB
 # table in a scratch file), and a short one that ends (8 runs, 20 rounds)
 LONG=(--set table_size=2M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,ring
-      --set ring_size=128K --set op=count,vacuum,none,count --set repetitions=200 --set warmup=0
+      --set ring_size=128K --set op=count,vacuum --set dead_pct=0,5 --set repetitions=200 --set warmup=0
       --set source=file --set min_scan_ms=0)
 SHORT=(--set table_size=2M --set pool_size=256K,512K --set policy=clock,ring --set ring_size=128K
        --set repetitions=20 --set warmup=0 --set source=file --set min_scan_ms=0)

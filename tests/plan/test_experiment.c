@@ -365,8 +365,11 @@ static void test_file_structure(void **state)
                       "[other]: unknown section (known: [experiment], [thread])");
     expect_file_error("[experiment]\nname = t\njust some words\n", 3,
                       "not a valid INI line (want key = value or [section])");
-    expect_file_error("[experiment]\ncounters = none, none\n", 2,
+    expect_file_error("[experiment]\ncounters = none, sim\n", 2,
                       "counters: takes one value, not a list");
+    expect_file_error("[experiment]\npool_size = 16M, 256K, 16384K\n", 2,
+                      "pool_size: \"16384K\" twice in the list: each value once (a repeated "
+                      "value would make two runs of one name)");
     expect_file_error("[experiment]\nname = a, b\nl2_size = 1M, 2M\n", 3,
                       "l2_size: takes one value, not a list");
 
@@ -458,9 +461,10 @@ static void test_file_whole(void **state)
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, "/tmp", &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "/tmp: is a directory, not an INI file");
-    /* nothing at all: an empty file, /dev/null */
+    /* not a regular file: /dev/null (a FIFO would wait in open for a writer) */
     assert_int_equal(sb_experiment_read_file(&exp, "/dev/null", &err), SB_ERR_INPUT);
-    assert_string_equal(err.msg, "/dev/null: empty (an INI file with its sections)");
+    assert_string_equal(err.msg, "/dev/null: not a regular file (a FIFO, socket or device), not "
+                                 "an INI file");
     assert_int_equal(sb_experiment_read_string(&exp, "", "str", &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "str: empty (an INI file with its sections)");
     sb_experiment_free(&exp);
