@@ -707,15 +707,21 @@ static void host_level_lines(FILE *out, const json_t *report)
         const json_t *h = json_object_get(c, "host_level");
         const json_t *from[3] = {json_object_get(h, "quiet"), json_object_get(h, "busy"), h};
         double v[9]; /* quiet, busy: ratio, lo, hi; rho, lo, hi */
+        char calls[2][24] = {"", ""};
         if (!json_is_true(json_object_get(h, "depends")))
             continue;
         for (int k = 0; k < 9; k++)
             v[k] = number_or(json_object_get(from[k / 3], k == 6 ? "rho" : keys[k % 3]), NAN);
-        fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f] when quiet, "
-                     "%.2fx [%.2f, %.2f] when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
+        /* each third's call (reports before schema 4 have none) */
+        for (int t = 0; t < 2; t++)
+            if (json_is_string(json_object_get(from[t], "call")))
+                snprintf(calls[t], sizeof calls[t], " %s",
+                         str_or(json_object_get(from[t], "call"), ""));
+        fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f]%s when quiet, "
+                     "%.2fx [%.2f, %.2f]%s when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
                 op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
-                side_label(report, c, "b", lb, sizeof lb), v[0], v[1], v[2], v[3], v[4],
-                v[5], v[6], v[7], v[8],
+                side_label(report, c, "b", lb, sizeof lb), v[0], v[1], v[2], calls[0], v[3],
+                v[4], v[5], calls[1], v[6], v[7], v[8],
                 (long long)json_integer_value(json_object_get(h, "rounds")));
     }
 }

@@ -128,6 +128,27 @@ static json_t *level_json(const struct sb_level_dependence *e, size_t fell_back)
                      "text", what);
 }
 
+/* Each third's call against the comparison's threshold (delta), as the comparison's own: where
+ * the ratio depends on the level, the quiet and the busy rounds each get theirs. */
+static void call_thirds(json_t *host_level, const json_t *delta)
+{
+    static const char *const thirds[2] = {"quiet", "busy"};
+
+    if (!json_is_true(json_object_get(host_level, "available")) || !json_is_number(delta))
+        return;
+    for (int t = 0; t < 2; t++) {
+        json_t *third = json_object_get(host_level, thirds[t]);
+        struct sb_paired e = {0};
+        e.ratio = json_number_value(json_object_get(third, "ratio"));
+        e.lo = json_is_number(json_object_get(third, "lo"))
+                   ? json_number_value(json_object_get(third, "lo")) : NAN;
+        e.hi = json_is_number(json_object_get(third, "hi"))
+                   ? json_number_value(json_object_get(third, "hi")) : NAN;
+        json_object_set_new(third, "call",
+                            json_string(sb_call_names[sb_paired_call(&e, json_number_value(delta))]));
+    }
+}
+
 /* Comparison a / b (rows of x) against the level of the other rows. */
 static json_t *comparison_level(const double *x, size_t nrows, size_t nrounds, size_t a,
                                 size_t b, double conf, uint64_t seed)
@@ -184,6 +205,7 @@ json_t *sb_analysis_host_levels(const json_t *report, json_t *comparisons, size_
                                              json_is_number(conf) ? json_number_value(conf)
                                                                   : SB_CONFIDENCE,
                                              SB_BOOTSTRAP_SEED + 3000 + k));
+        call_thirds(json_object_get(c, "host_level"), json_object_get(c, "delta"));
     }
     free(x);
     return comparisons;

@@ -3,8 +3,9 @@
  * analysis (lib/report/analysis.h), the lines the reproduction table prints from them
  * (lib/render/reproduction.h) and the run helpers they share with compare (lib/report/runs.h), on
  * reports built in memory with exact figures, timed in rounds: a slow/fast pair 20% apart in
- * every round is called faster with the ratio exact; a host whose A-A pair differs by 30% from
- * round to round withholds every call; a clock sweep of 3 pool sizes says it has too few points
+ * every round is called faster with the ratio exact; a host whose A-A pair came out 25% apart
+ * is flagged noisy and still called; a comparison whose ratio depends on the host's level is
+ * called in its quiet and its busy third; a clock sweep of 3 pool sizes says it has too few points
  * for a knee; a sweep of 4 with a sharp 2x fall has a clear knee at that step, in order of pool
  * size whatever order the report lists them in; one clock run beside a ring, or two clock
  * pools, are no sweep; a report of schema 1 (no rounds) has no analysis and says why. */
@@ -189,6 +190,37 @@ static void test_too_noisy(void **state)
 
 /* x4500-bigtable: count and vacuum over clock pools of 16MB, 680KB and 16KB: too few points for a
  * knee, and the verdict says so. */
+/* The host's level moves (a third run, the reference, falls 5% a round) and the fast placement
+ * runs 0.9x the slow one in the five quietest rounds, 1.2x in the five busiest: the comparison
+ * depends on the level, and each third gets its own call against the threshold: slower when
+ * quiet, faster when busy. */
+static void test_level_thirds(void **state)
+{
+    double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
+    json_t *runs = json_array(), *doc;
+    const json_t *cmp, *level;
+    (void)state;
+
+    for (int r = 0; r < ROUNDS; r++) {
+        host[r] = 1000.0 * (1.0 - 0.05 * r);
+        slow[r] = 2.0 * host[r];
+        fast[r] = slow[r] * (r < ROUNDS / 2 ? 0.9 : 1.2);
+    }
+    json_array_append_new(runs, run("count", "ring", 256 * KB, host, host[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    judge(doc);
+    cmp = json_array_get(json_object_get(json_object_get(doc, "analysis"), "comparisons"), 0);
+    level = json_object_get(cmp, "host_level");
+    assert_true(json_is_true(json_object_get(level, "depends")));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(level, "quiet"),
+                                                          "call")), "slower");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(level, "busy"),
+                                                          "call")), "faster");
+    json_decref(doc);
+}
+
 static void test_three_pool_sizes(void **state)
 {
     json_t *runs = json_array(), *doc;
@@ -327,6 +359,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_faster),
         cmocka_unit_test(test_too_noisy),
+        cmocka_unit_test(test_level_thirds),
         cmocka_unit_test(test_three_pool_sizes),
         cmocka_unit_test(test_four_pool_sizes),
         cmocka_unit_test(test_no_sweep),
