@@ -673,6 +673,12 @@ static const char *side_label(const json_t *report, const json_t *c, const char 
 static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
+    /* what more rounds take: past repetitions = auto's most, a fixed number; else more time */
+    const char *more = strcmp(str_or(json_object_get(json_object_get(report, "schedule"),
+                                                     "stopped_by"), ""), "max_rounds") == 0
+                           ? "the most repetitions = auto takes; more: --set repetitions=N, up "
+                             "to 1000"
+                           : "more time: --set time_budget=S";
     char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;
     json_t *c;
@@ -684,11 +690,11 @@ static void undecided_lines(FILE *out, const json_t *report)
             !json_is_number(resolvable))
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
-                     "(%lld rounds; more time: --set time_budget=S)\n",
+                     "(%lld rounds, %s)\n",
                 op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
                 side_label(report, c, "b", lb, sizeof lb),
                 100.0 * json_number_value(resolvable),
-                (long long)json_integer_value(json_object_get(c, "rounds")));
+                (long long)json_integer_value(json_object_get(c, "rounds")), more);
     }
 }
 

@@ -486,8 +486,16 @@ static void test_render_undecided_labels(void **state)
                   "b_placement", "PB", "call", "inconclusive", "resolvable", 0.05, "rounds", 5));
     text = table_text(r);
     assert_contains(text, "\"?\" SELECT COUNT(*), clock 512KB / clock 256KB: this run could have "
-                          "resolved a difference of 5.0% (5 rounds;");
+                          "resolved a difference of 5.0% (5 rounds, more time: --set time_budget=S)");
     assert_contains(text, "\"?\" SELECT COUNT(*), PA / clock 256KB: this run");
+    free(text);
+    /* rounds stopped at repetitions = auto's most: more time would not add any */
+    if (!json_is_object(json_object_get(r, "schedule")))
+        json_object_set_new(r, "schedule", json_object());
+    json_object_set_new(json_object_get(r, "schedule"), "stopped_by", json_string("max_rounds"));
+    text = table_text(r);
+    assert_contains(text, "(5 rounds, the most repetitions = auto takes; more: --set "
+                          "repetitions=N, up to 1000)");
     free(text);
     json_decref(r);
 }
