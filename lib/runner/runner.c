@@ -411,8 +411,11 @@ static int stopped(struct runner *r, struct sb_error *err)
     char why[800], kept[160];
     bool signal = sb_stop_signal() != 0, timeout = sb_watchdog_overran();
 
-    if (signal || timeout)
+    if (signal)
         sb_stop_reason(why, sizeof why);
+    else if (timeout) /* the watchdog knew the run's time left, not its run_timeout */
+        snprintf(why, sizeof why, "run_timeout: run %zu/%zu %s ran longer than its run_timeout "
+                 "of %g s", i + 1, plan->nruns, plan->runs[i].name, plan->runs[i].run_timeout);
     else
         snprintf(why, sizeof why, "error: %s", err->msg);
     sb_report_mark_interrupted(r->report, why, plan->runs[i].name, i + 1, plan->nruns);
@@ -424,7 +427,7 @@ static int stopped(struct runner *r, struct sb_error *err)
         return sb_fail(err, SB_ERR_RUN, "interrupted (%s) during run %zu/%zu %s: %s", why, i + 1,
                        plan->nruns, plan->runs[i].name, kept);
     if (timeout)
-        return sb_fail(err, SB_ERR_RUN, "run %zu/%zu %s ran longer than its run_timeout of %.0f s: "
+        return sb_fail(err, SB_ERR_RUN, "run %zu/%zu %s ran longer than its run_timeout of %g s: "
                        "stopped; %s", i + 1, plan->nruns, plan->runs[i].name,
                        plan->runs[i].run_timeout, kept);
     snprintf(why, sizeof why, "%s", err->msg);

@@ -89,7 +89,8 @@ expect_status 1 "run_timeout" "$SCANBENCH" run --set table_size=16M --set op=cou
     --set run_timeout=1 -o "$SCRATCH/timeout.json"
 grep -q 'run_timeout' "$SCRATCH/err" && grep -q 'run 1/1' "$SCRATCH/err" && pass ||
     fail "run_timeout: stderr does not name the run: $(cat "$SCRATCH/err")"
-jq -e '.incomplete == true and (.interrupted.by | startswith("run_timeout")) and
+jq -e '.incomplete == true and
+    .interrupted.by == "run_timeout: run 1/1 default ran longer than its run_timeout of 1 s" and
     (.runs | length) == 1 and (.runs[0].scans | length) > 0' "$SCRATCH/timeout.json" >/dev/null &&
     pass || fail "run_timeout: report: $(jq -c '{incomplete, interrupted}' "$SCRATCH/timeout.json")"
 # A failure (an allocation, a validation mismatch) stops the schedule: exit 1, one line naming
