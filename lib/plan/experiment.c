@@ -35,7 +35,7 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
     [SB_K_TABLE_SIZE] = {.name = "table_size", .type = SB_INI_SIZE, .list = true, .min = 1,
                          .max = 1ull << 50, .default_value = "512M", .help = "bytes of heap "
                          "pages scanned"},
-    [SB_K_PAGE_SIZE] = {.name = "page_size", .type = SB_INI_SIZE, .list = true, .min = 1,
+    [SB_K_PAGE_SIZE] = {.name = "page_size", .type = SB_INI_SIZE, .list = true, .min = KB,
                         .max = 32 * KB, .default_value = "8K", .help = "bytes per page (BLCKSZ): "
                         "a power of two from 1KB to 32KB"},
     [SB_K_ROW_WIDTH] = {.name = "row_width", .type = SB_INI_UINT, .list = true, .min = 0,
@@ -649,9 +649,10 @@ static int on_value(void *user, struct sb_ini_value *v, struct sb_error *err)
 static void experiment_spec(struct experiment_spec *e)
 {
     e->sections[SECTION_EXPERIMENT] = (struct sb_ini_section){
-        .name = "experiment", .keys = sb_keys,
+        .name = "experiment", .keys = sb_keys, .once = true,
         .unknown_key = "(`scanbench list` shows the keys)"};
-    e->sections[SECTION_THREAD] = (struct sb_ini_section){.name = "thread", .keys = thread_keys};
+    e->sections[SECTION_THREAD] = (struct sb_ini_section){.name = "thread", .keys = thread_keys,
+                                                          .once = true};
     e->sections[2] = (struct sb_ini_section){0};
     e->spec = (struct sb_ini_spec){
         .sections = e->sections,
