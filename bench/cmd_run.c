@@ -1,8 +1,8 @@
 /* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]
  * [--twice]`: reads the experiment (the embedded default without a file), plans it, runs it on
- * its schedule, prints the table with the analysis' intervals on stdout and, with -o, writes the
- * JSON report and the CSV of its timed scans beside it. Progress goes to stderr. Stopped by a
- * signal, the watchdog or a failure, it prints and writes what was measured so far. --twice runs
+ * its schedule, writes (with -o) the JSON report and the CSV of its timed scans beside it, then
+ * prints the table with the analysis' intervals on stdout. Progress goes to stderr. Stopped by a
+ * signal, the watchdog or a failure, it writes and prints what was measured so far. --twice runs
  * the whole schedule a second time with another seed (its report: REPORT.2.json) and says
  * whether the two agree (reproducible.h). */
 #include "config.h"
@@ -59,8 +59,9 @@ static void add_fit(json_t *report)
         json_object_set_new(report, "fit", fit);
 }
 
-/* One whole schedule: the runs, the analysis, the table. *stopped: a signal, the watchdog or a
- * failure stopped it (what was measured is still printed and written). */
+/* One whole schedule: the runs and the analysis (the table is printed after the report is
+ * written). *stopped: a signal, the watchdog or a failure stopped it (what was measured is still
+ * written and printed). */
 static int run_once(const struct sb_setup *s, const char *command, bool quiet, json_t **out,
                     bool *stopped, struct sb_error *err)
 {
@@ -76,38 +77,54 @@ static int run_once(const struct sb_setup *s, const char *command, bool quiet, j
         return status;
     json_object_set_new(report, "analysis", sb_analysis_build(report));
     add_fit(report);
-    if (json_array_size(json_object_get(report, "runs")))
-        sb_render_table(stdout, report);
-    fflush(stdout);
     return status;
 }
 
-/* --twice: the second schedule's verdicts against the first's, printed and kept in the second
- * report. */
-static void say_reproducible(const json_t *first, json_t *second)
+/* The table of a report with runs, on stdout. */
+static void print_table(const json_t *report)
+{
+    if (report && json_array_size(json_object_get(report, "runs")))
+        sb_render_table(stdout, report);
+    fflush(stdout);
+}
+
+/* --twice: the second schedule's verdicts against the first's, kept in the second report
+ * (printed by print_reproducible, after its table). */
+static void judge_reproducible(const json_t *first, json_t *second)
 {
     char why[2048];
     bool same = sb_reproducible(json_object_get(first, "analysis"),
                                 json_object_get(second, "analysis"), why, sizeof why);
     long long s1 = json_integer_value(json_object_get(json_object_get(first, "schedule"), "seed"));
-    long long s2 = json_integer_value(json_object_get(json_object_get(second, "schedule"),
-                                                      "seed"));
 
-    if (same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
-        !sb_analysis_decided(json_object_get(second, "analysis")))
-        printf("\nREPRODUCIBLE only vacuously (seeds %lld and %lld): neither schedule decided "
-               "anything (every call inconclusive, no clear knee)\n", s1, s2);
-    else if (same)
-        printf("\nREPRODUCIBLE: the two schedules (seeds %lld and %lld) agree on every "
-               "comparison and knee\n", s1, s2);
-    else
-        printf("\nNOT REPRODUCIBLE (seeds %lld and %lld): %s\n", s1, s2, why);
     json_object_set_new(second, "reproducibility",
                         json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
                                   same && !sb_analysis_decided(json_object_get(first, "analysis"))
                                       && !sb_analysis_decided(json_object_get(second,
                                                                               "analysis")),
                                   "first_seed", (json_int_t)s1, "why", same ? "" : why));
+}
+
+/* The line judge_reproducible's block says. */
+static void print_reproducible(const json_t *second)
+{
+    const json_t *r = json_object_get(second, "reproducibility");
+    long long s1 = json_integer_value(json_object_get(r, "first_seed"));
+    long long s2 = json_integer_value(json_object_get(json_object_get(second, "schedule"),
+                                                      "seed"));
+
+    if (!r)
+        return;
+    if (json_is_true(json_object_get(r, "vacuous")))
+        printf("\nREPRODUCIBLE only vacuously (seeds %lld and %lld): neither schedule decided "
+               "anything (every call inconclusive, no clear knee)\n", s1, s2);
+    else if (json_is_true(json_object_get(r, "reproducible")))
+        printf("\nREPRODUCIBLE: the two schedules (seeds %lld and %lld) agree on every "
+               "comparison and knee\n", s1, s2);
+    else
+        printf("\nNOT REPRODUCIBLE (seeds %lld and %lld): %s\n", s1, s2,
+               json_string_value(json_object_get(r, "why")));
+    fflush(stdout);
 }
 
 /* Writes report k's files when -o asked for them; a failure to write after a stop is said, not
@@ -161,7 +178,7 @@ static int run_schedules(struct sb_setup *s, const struct sb_run_args *args,
                          struct sb_error *err)
 {
     int status = SB_OK, passes = args->twice ? 2 : 1;
-    bool stopped = false;
+    bool stopped = false, measured;
 
     for (int k = 0; k < passes && status == SB_OK && !stopped; k++) {
         if (k == 1) {
@@ -173,9 +190,16 @@ static int run_schedules(struct sb_setup *s, const struct sb_run_args *args,
         if (status == SB_OK && k + 1 == passes)
             sb_stop_work_done();
         if (k == 1 && status == SB_OK)
-            say_reproducible(reports[0], reports[1]);
-        if (status == SB_OK || stopped)
+            judge_reproducible(reports[0], reports[1]);
+        /* the report first: a slow table or a second signal must not cost the files; the
+         * table whatever happened to them */
+        measured = status == SB_OK || stopped;
+        if (measured) {
             status = save(reports[k], args, o, k, status, err);
+            print_table(reports[k]);
+        }
+        if (k == 1)
+            print_reproducible(reports[1]);
     }
     return status;
 }

@@ -78,7 +78,24 @@ static bool slice_varies(const json_t *runs)
     return false;
 }
 
-static void column_label(const json_t *runs, const json_t *run, char *label, size_t len)
+#define N_DISTINGUISHING (sizeof distinguishing / sizeof *distinguishing - 1)
+
+/* What tells a report's runs apart, found once per table (each label asked every run: a sweep
+ * of 4000 runs spent 80 s labelling its columns). */
+struct varying {
+    bool pool_size, key[N_DISTINGUISHING], slice, model;
+};
+
+static void varying_of(const json_t *runs, struct varying *v)
+{
+    v->pool_size = key_varies(runs, "pool_size");
+    for (size_t k = 0; k < N_DISTINGUISHING; k++)
+        v->key[k] = key_varies(runs, distinguishing[k]);
+    v->slice = slice_varies(runs);
+    v->model = model_varies(runs);
+}
+
+static void column_label(const struct varying *vary, const json_t *run, char *label, size_t len)
 {
     char size[32];
     const char *policy = json_string_value(json_object_get(run, "policy"));
@@ -87,14 +104,14 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
                                    sb_format_size(footprint, size, sizeof size));
 
     /* a ring inside pools of several sizes: say which pool */
-    if (strcmp(policy ? policy : "", "ring") == 0 && key_varies(runs, "pool_size") && used < len)
+    if (strcmp(policy ? policy : "", "ring") == 0 && vary->pool_size && used < len)
         used += (size_t)snprintf(label + used, len - used, " in %s",
                                  sb_format_size((uint64_t)json_integer_value(
                                                     json_object_get(run, "pool_size")),
                                                 size, sizeof size));
     for (int k = 0; distinguishing[k] && used < len; k++) {
         const json_t *v = json_object_get(run, distinguishing[k]);
-        if (!key_varies(runs, distinguishing[k]) || json_is_null(v))
+        if (!vary->key[k] || json_is_null(v))
             continue;
         if (json_is_string(v))
             used += (size_t)snprintf(label + used, len - used, " %s", json_string_value(v));
@@ -113,12 +130,12 @@ static void column_label(const json_t *runs, const json_t *run, char *label, siz
                                      (long long)json_integer_value(v));
     }
     /* a sweep of slice_ms: say which */
-    if (used < len && slice_varies(runs))
+    if (used < len && vary->slice)
         used += (size_t)snprintf(label + used, len - used, " slice_ms=%g",
                                  json_number_value(json_object_get(json_object_get(run, "slice"),
                                                                    "asked_ms")));
     /* runs simulated with different machine models: say which */
-    if (used < len && model_varies(runs))
+    if (used < len && vary->model)
         used += (size_t)snprintf(label + used, len - used, " %s",
                                  model_tag(run, size, sizeof size));
 }
@@ -289,7 +306,7 @@ static void phase_rows(FILE *out, const json_t *run, int width)
 
 /* One run's row: op and label, its figures ("-" where missing) and, when the runs' sources
  * differ, its own. */
-static void counters_row(FILE *out, const json_t *runs, const json_t *run, int width,
+static void counters_row(FILE *out, const struct varying *vary, const json_t *run, int width,
                          bool uniform)
 {
     const json_t *counters = json_object_get(run, "counters");
@@ -297,7 +314,7 @@ static void counters_row(FILE *out, const json_t *runs, const json_t *run, int w
     const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
     char label[LABEL_LEN], row[2 * LABEL_LEN];
 
-    column_label(runs, run, label, sizeof label);
+    column_label(vary, run, label, sizeof label);
     snprintf(row, sizeof row, "%-16s %s", op ? op->label : "?", label);
     fprintf(out, "%-*s", width, row);
     counter_cells(out, derived);
@@ -322,12 +339,14 @@ static void counters_table(FILE *out, const json_t *runs)
     int width = 16;
     size_t i;
     json_t *run;
+    struct varying vary;
 
     if (!source)
         return;
+    varying_of(runs, &vary);
     json_array_foreach(runs, i, run) {
         char label[LABEL_LEN];
-        column_label(runs, run, label, sizeof label);
+        column_label(&vary, run, label, sizeof label);
         if ((int)strlen(label) + 17 > width)
             width = (int)strlen(label) + 17;
     }
@@ -340,7 +359,7 @@ static void counters_table(FILE *out, const json_t *runs)
     json_array_foreach(runs, i, run) {
         if (!has_counter_figures(run))
             continue;
-        counters_row(out, runs, run, width, uniform);
+        counters_row(out, &vary, run, width, uniform);
         phase_rows(out, run, width);
         any_phases |= sb_run_has_phases(run);
     }
@@ -403,13 +422,15 @@ static void grid_fill(const json_t *runs, struct grid *g)
 {
     json_t *run;
     size_t i;
+    struct varying vary;
 
     memset(g, 0, sizeof *g);
+    varying_of(runs, &vary);
     json_array_foreach(runs, i, run) {
         char label[LABEL_LEN];
         const char *op = json_string_value(json_object_get(run, "op"));
         int r, c;
-        column_label(runs, run, label, sizeof label);
+        column_label(&vary, run, label, sizeof label);
         r = find_or_add(g->rows, &g->nrows, MAX_ROWS, op ? op : "?");
         c = find_or_add(g->cols, &g->ncols, MAX_COLS, label);
         if (r < 0 || c < 0)
@@ -449,10 +470,12 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
     int width = 13;
     size_t i;
     json_t *run;
+    struct varying vary;
 
+    varying_of(runs, &vary);
     json_array_foreach(runs, i, run) {
         char label[LABEL_LEN];
-        column_label(runs, run, label, sizeof label);
+        column_label(&vary, run, label, sizeof label);
         if ((int)strlen(label) > width)
             width = (int)strlen(label);
     }
@@ -462,7 +485,7 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
         const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
         const json_t *cmp = sb_analysis_comparison(json_object_get(report, "analysis"), run);
         char label[LABEL_LEN];
-        column_label(runs, run, label, sizeof label);
+        column_label(&vary, run, label, sizeof label);
         fprintf(out, "%-16s | %-*s", op ? op->label : "?", width, label);
         mbps_cell(out, report, run);
         if (cmp)
@@ -650,8 +673,8 @@ static void knee_lines(FILE *out, const json_t *report)
 
 /* A comparison's side ("a" or "b") as its column is labelled (the placement, and the swept
  * keys that tell the runs apart), else its placement. */
-static const char *side_label(const json_t *report, const json_t *c, const char *side,
-                              char *buf, size_t len)
+static const char *side_label(const json_t *report, const struct varying *vary,
+                              const json_t *c, const char *side, char *buf, size_t len)
 {
     const json_t *runs = json_object_get(report, "runs"), *run;
     const char *name = str_or(json_object_get(c, side), "");
@@ -659,7 +682,7 @@ static const char *side_label(const json_t *report, const json_t *c, const char 
 
     json_array_foreach(runs, i, run) {
         if (strcmp(str_or(json_object_get(run, "name"), ""), name) == 0) {
-            column_label(runs, run, buf, len);
+            column_label(vary, run, buf, len);
             return buf;
         }
     }
@@ -682,7 +705,9 @@ static void undecided_lines(FILE *out, const json_t *report)
     char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;
     json_t *c;
+    struct varying vary;
 
+    varying_of(json_object_get(report, "runs"), &vary);
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
         const json_t *resolvable = json_object_get(c, "resolvable");
@@ -691,8 +716,8 @@ static void undecided_lines(FILE *out, const json_t *report)
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
                      "(%lld rounds, %s)\n",
-                op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
-                side_label(report, c, "b", lb, sizeof lb),
+                op ? op->label : "?", side_label(report, &vary, c, "a", la, sizeof la),
+                side_label(report, &vary, c, "b", lb, sizeof lb),
                 100.0 * json_number_value(resolvable),
                 (long long)json_integer_value(json_object_get(c, "rounds")), more);
     }
@@ -707,7 +732,9 @@ static void host_level_lines(FILE *out, const json_t *report)
     char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;
     json_t *c;
+    struct varying vary;
 
+    varying_of(json_object_get(report, "runs"), &vary);
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
         const json_t *h = json_object_get(c, "host_level");
@@ -725,8 +752,8 @@ static void host_level_lines(FILE *out, const json_t *report)
                          str_or(json_object_get(from[t], "call"), ""));
         fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f]%s when quiet, "
                      "%.2fx [%.2f, %.2f]%s when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
-                op ? op->label : "?", side_label(report, c, "a", la, sizeof la),
-                side_label(report, c, "b", lb, sizeof lb), v[0], v[1], v[2], calls[0], v[3],
+                op ? op->label : "?", side_label(report, &vary, c, "a", la, sizeof la),
+                side_label(report, &vary, c, "b", lb, sizeof lb), v[0], v[1], v[2], calls[0], v[3],
                 v[4], v[5], calls[1], v[6], v[7], v[8],
                 (long long)json_integer_value(json_object_get(h, "rounds")));
     }
