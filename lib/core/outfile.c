@@ -26,6 +26,26 @@ int sb_outfile_dir_problem(const char *dir)
     return access(dir, W_OK | X_OK) == 0 ? 0 : errno;
 }
 
+/* What the write will create, created once and removed: its temporary beside it (the longest
+ * name it makes, NAME.tmp.XXXXXX.ext), so that a directory that refuses files (/proc, /sys, a
+ * read-only mount) or a name too long for it fails now, before anything runs. */
+static int probe(const char *path, const char *dir, struct sb_error *err)
+{
+    char tmp[SB_OUTFILE_MAX + 32];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX.png", path), fd;
+
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        return sb_fail(err, SB_ERR_INPUT, "%.80s...: the name is too long", path);
+    fd = mkstemps(tmp, 4);
+    if (fd < 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot create files there (%s in %s): %s", path,
+                       errno == ENAMETOOLONG ? "the name with its temporary suffix is too long"
+                                             : "a test file", dir, strerror(errno));
+    close(fd);
+    unlink(tmp);
+    return SB_OK;
+}
+
 int sb_outfile_check(const char *path, const char *what, struct sb_error *err)
 {
     size_t len = strlen(path);
@@ -53,6 +73,8 @@ int sb_outfile_check(const char *path, const char *what, struct sb_error *err)
     if (why)
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot write into %s: %s", path, dir,
                          strerror(why));
+    else
+        status = probe(path, dir, err);
     free(copy);
     return status;
 }

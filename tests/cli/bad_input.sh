@@ -151,6 +151,12 @@ expect_status 2 "an empty file" $S run "$SCRATCH/empty.ini"
 err_is_one_line_containing "$SCRATCH/empty.ini: empty (an INI file with its sections)"
 expect_status 2 "/dev/null" $S run /dev/null
 err_is_one_line_containing "/dev/null: not a regular file"
+# issue 25, item 5: -o is checked by creating what the write will create, before anything runs
+expect_status 2 "-o into /proc" $S run --set table_size=1M -o /proc/r.json
+err_is_one_line_containing "/proc/r.json: cannot create files there"
+long=$(printf 'n%.0s' $(seq 1 250))
+expect_status 2 "-o with a name whose temporary is too long" $S run --set table_size=1M -o "$SCRATCH/$long.json"
+err_is_one_line_containing "the name with its temporary suffix is too long"
 # issue 25, item 8: a FIFO is refused before it is opened (its open would wait for a writer)
 mkfifo "$SCRATCH/p.ini"
 expect_status 2 "a FIFO as the experiment" timeout 20 $S run "$SCRATCH/p.ini"
