@@ -3,6 +3,7 @@
 #include "report/read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,6 +175,49 @@ static int check_phases(const json_t *run, size_t i, const char *path, struct sb
 
 /* Run i: its fields with their types, a positive median, its repetitions (each a positive
  * number of seconds) and, from schema 2, its scans. */
+/* A run's sizes are positive and its counts possible (plot drew a footprint of 0 through
+ * gnuplot's errors; compare took a pool of -1). */
+static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_error *err)
+{
+    /* a ring_size or pool_size of 0 is "none" (a clock run's ring, a live server's) */
+    static const char *const sizes[] = {"table_size", "page_size", "footprint", "threads",
+                                        "pool_size", "ring_size", NULL};
+    json_int_t dead = json_integer_value(json_object_get(run, "dead_pct"));
+
+    for (int k = 0; sizes[k]; k++) {
+        json_int_t v = json_integer_value(json_object_get(run, sizes[k]));
+        if (v < 0 || (v == 0 && k < 4))
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" is %lld: not a %s number",
+                           path, i, sizes[k], (long long)v, k < 4 ? "positive" : "whole");
+    }
+    if (dead < 0 || dead > 100)
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"dead_pct\" is %lld: not 0 to 100",
+                       path, i, (long long)dead);
+    return SB_OK;
+}
+
+/* The run's median MB/s lies among its own timed scans' (a median of 1e12 beside scans of
+ * 12000 MB/s made compare's ratios up). */
+static int check_median(const json_t *run, size_t i, const char *path, struct sb_error *err)
+{
+    double median = json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+    double lo = INFINITY, hi = -INFINITY;
+    size_t k;
+    json_t *scan;
+
+    json_array_foreach(json_object_get(run, "scans"), k, scan) {
+        double v = json_number_value(json_object_get(scan, "mbps"));
+        if (v > 0) {
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    }
+    if (lo <= hi && (median < lo * (1 - 1e-9) || median > hi * (1 + 1e-9)))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" %g lies outside its "
+                       "own timed scans' MB/s (%g to %g)", path, i, median, lo, hi);
+    return SB_OK;
+}
+
 static int check_run(const json_t *run, size_t i, json_int_t version, const char *path,
                      struct sb_error *err)
 {
@@ -203,11 +247,11 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
                            "positive number of seconds", path, i, r);
     }
-    if (check_phases(run, i, path, err) != SB_OK)
+    if (check_phases(run, i, path, err) != SB_OK || check_sizes(run, i, path, err) != SB_OK)
         return SB_ERR_INPUT;
-    if (version >= 2)
-        return check_scans(json_object_get(run, "scans"), path, "run", i, err);
-    return SB_OK;
+    if (version >= 2 && check_scans(json_object_get(run, "scans"), path, "run", i, err) != SB_OK)
+        return SB_ERR_INPUT;
+    return version >= 2 ? check_median(run, i, path, err) : SB_OK;
 }
 
 /* Checks a parsed document (doc, possibly NULL with jerr saying why); takes doc over. */

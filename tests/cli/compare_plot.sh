@@ -80,6 +80,21 @@ out_contains "p n/a: a run without repetitions has nothing to test."
 check "no p of 1.0000" sh -c "! grep -q '1\.0000' '$SCRATCH/out'"
 check "no 300-digit number" sh -c "! grep -Eq '[0-9]{40}' '$SCRATCH/out'"
 
+# issue 25, items 10 and 11: a report whose summaries disagree with its own timed scans, or
+# whose sizes are impossible, is refused with the field named (plot drew a footprint of 0
+# through six lines of gnuplot's errors)
+expect_status 0 "a small run to edit" $S run --set table_size=1M --set repetitions=3 \
+    --set min_scan_ms=0 --set warmup=0 -q -o "$SCRATCH/small.json"
+jq '.runs[0].mbps.median = 1e12' "$SCRATCH/small.json" >"$SCRATCH/median.json"
+expect_status 2 "a median beside its scans" $S compare "$SCRATCH/small.json" "$SCRATCH/median.json"
+err_is_one_line_containing "run 0: \"mbps\" \"median\" 1e+12 lies outside its own timed scans' MB/s"
+jq '.runs[0].footprint = 0' "$SCRATCH/small.json" >"$SCRATCH/fp0.json"
+expect_status 2 "plot a footprint of 0" $S plot "$SCRATCH/fp0.json" -o "$SCRATCH/fp0.png"
+err_is_one_line_containing "run 0: \"footprint\" is 0: not a positive number"
+jq '.runs[1].pool_size = -1' "$SCRATCH/small.json" >"$SCRATCH/pool.json"
+expect_status 2 "a pool of -1" $S compare "$SCRATCH/small.json" "$SCRATCH/pool.json"
+err_is_one_line_containing "run 1: \"pool_size\" is -1: not a whole number"
+
 # plot: a report with no runs, -o twice, refused before gnuplot is looked for
 jq '.runs = []' "$A" >"$SCRATCH/zero.json"
 expect_status 2 "plot a report with no runs" env PATH=/nonexistent $S plot "$SCRATCH/zero.json" -o "$SCRATCH/z.png"
