@@ -190,6 +190,10 @@ static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" is %lld: not a %s number",
                            path, i, sizes[k], (long long)v, k < 4 ? "positive" : "whole");
     }
+    if (json_object_get(run, "bytes_per_scan") &&
+        !(json_number_value(json_object_get(run, "bytes_per_scan")) > 0))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"bytes_per_scan\" is not a positive "
+                       "number", path, i);
     if (dead < 0 || dead > 100)
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"dead_pct\" is %lld: not 0 to 100",
                        path, i, (long long)dead);
