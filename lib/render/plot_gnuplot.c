@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -97,6 +99,31 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *outp
     return sb_fail(err, SB_ERR_RUN, "%s: gnuplot %s", output, why);
 }
 
+/* Whether gnuplot's image is whole: a PNG ends with its IEND chunk, an SVG with </svg>
+ * (gnuplot exits 0 when the disk fills under it and leaves a truncated file). */
+static bool image_whole(const char *image, const char *ext)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60,
+                                           0x82};
+    unsigned char tail[64];
+    FILE *f = fopen(image, "rb");
+    long size;
+    size_t n = 0;
+
+    if (!f)
+        return false;
+    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 &&
+        fseek(f, size > (long)sizeof tail ? size - (long)sizeof tail : 0, SEEK_SET) == 0)
+        n = fread(tail, 1, sizeof tail, f);
+    fclose(f);
+    if (strcmp(ext, ".png") == 0)
+        return n >= sizeof iend && memcmp(tail + n - sizeof iend, iend, sizeof iend) == 0;
+    for (size_t i = 0; i + 6 <= n; i++)
+        if (memcmp(tail + i, "</svg>", 6) == 0)
+            return true;
+    return false;
+}
+
 /* The script that draws report into image, written whole as a temporary file beside output
  * (its name into path). */
 static int write_script(const json_t *report, const char *image, const char *output, char *path,
@@ -147,6 +174,9 @@ int sb_plot(const json_t *report, const char *output, char *used, struct sb_erro
     status = write_script(report, image, output, script, err);
     if (status == SB_OK)
         status = run_gnuplot(gnuplot, script, output, err);
+    if (status == SB_OK && !image_whole(image, ext))
+        status = sb_fail(err, SB_ERR_RUN, "%s: gnuplot left an incomplete image (a full disk?): "
+                         "no plot written", output);
     if (status == SB_OK) {
         status = sb_outfile_publish(image, output, used, err);
         image[0] = '\0';

@@ -36,4 +36,16 @@ expect_status 2 "a .jpg" $S plot "$A" -o "$SCRATCH/x.jpg"
 err_is_one_line_containing "$SCRATCH/x.jpg: the plot must end in .png or .svg"
 check "no .jpg" [ ! -e "$SCRATCH/x.jpg" ]
 check "no temporary files" [ "$(ls "$SCRATCH" | grep -c tmp)" -eq 0 ]
+
+# issue 25, item 3: a disk that fills under gnuplot (it exits 0 with a truncated image) fails
+# the command, and nothing is left behind; needs root for a 16KB tmpfs
+mkdir "$SCRATCH/full"
+if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16k tmpfs "$SCRATCH/full" 2>/dev/null; then
+    expect_status 1 "plot on a full disk" $S plot "$A" -o "$SCRATCH/full/p.png"
+    err_is_one_line_containing "$SCRATCH/full/p.png: gnuplot left an incomplete image"
+    check "nothing left on the full disk" [ -z "$(ls -A "$SCRATCH/full")" ]
+    umount "$SCRATCH/full"
+else
+    echo "plot on a full disk: skipped (needs root and a tmpfs mount)" >&2
+fi
 finish
