@@ -278,6 +278,19 @@ static const char *size_word(uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
+/* Experiment i planned again with the pool list set (a `pool_size=...` line). */
+static int replan_pools(struct reproduction *r, int i, const char *set,
+                        const struct sb_mem_limit *limit, struct sb_error *err)
+{
+    struct sb_setup *s = &r->setups[i];
+    int status;
+
+    sb_plan_free(&s->plan);
+    memset(&s->plan, 0, sizeof s->plan);
+    status = sb_experiment_set(&s->exp, set, err);
+    return status == SB_OK ? sb_setup_plan(s, limit, err) : status;
+}
+
 /* Experiment i's pool list with its scaled pools added (those not already in it), planned
  * again: the scaled runs are timed in the same rounds as the thread's sizes. */
 static int add_scaled_runs(struct reproduction *r, int i, const struct sb_mem_limit *limit,
@@ -307,14 +320,13 @@ static int add_scaled_runs(struct reproduction *r, int i, const struct sb_mem_li
     }
     if (!added)
         return SB_OK;
-    sb_plan_free(&s->plan);
-    memset(&s->plan, 0, sizeof s->plan);
-    if (used >= sizeof set)
+    if (used >= sizeof set) {
+        sb_plan_free(&s->plan);
+        memset(&s->plan, 0, sizeof s->plan);
         return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones",
                        r->names[i]);
-    int status = sb_experiment_set(&s->exp, set, err);
-    if (status == SB_OK)
-        status = sb_setup_plan(s, limit, err);
+    }
+    int status = replan_pools(r, i, set, limit, err);
     if (status == SB_OK && r->quick)
         uncount_scaled(r, i);
     return status;
@@ -337,7 +349,7 @@ static int quick_trim_sweep(struct reproduction *r, int i, const struct sb_mem_l
     uint64_t biggest = 0, cap, keep[2] = {0, 0};
     char set[2048] = "pool_size=", dropped[512] = "", word[32];
     size_t used = strlen(set), dused = 0;
-    int kept = 0, status;
+    int kept = 0;
 
     if (pool->nvalues < SB_KNEE_MIN_POINTS)
         return SB_OK;
@@ -360,10 +372,7 @@ static int quick_trim_sweep(struct reproduction *r, int i, const struct sb_mem_l
     fprintf(stderr, "scanbench: --quick: %s: pools above %s (%d tables, and twice the last "
             "level) left out: %s\n", r->names[i], size_word(cap, word, sizeof word),
             QUICK_POOL_CAP_TABLES, dropped);
-    sb_plan_free(&s->plan);
-    memset(&s->plan, 0, sizeof s->plan);
-    status = sb_experiment_set(&s->exp, set, err);
-    return status == SB_OK ? sb_setup_plan(s, limit, err) : status;
+    return replan_pools(r, i, set, limit, err);
 }
 
 /* The report's thread.scaled block of experiment i: each scaled placement and how, or why
@@ -537,16 +546,16 @@ static unsigned questions_of(const struct reproduction *r, int i)
     return n;
 }
 
-/* The seconds experiment i's schedule may take: its share (by the questions it answers) of what
+/* The seconds an experiment's schedule may take: its share (by the questions it answers) of what
  * is left, less what the runs left will spend outside their rounds (building tables,
  * validating, the cache model's replays, the emulation), as the experiments so far spent it
  * per run. An experiment that answers nothing gets its least rounds (SB_AUTO_ROUNDS_MIN). */
-static double budget_of(const struct reproduction *r, int i, double t0, size_t runs_left,
-                        unsigned questions_left, double outside_per_run)
+static double budget_of(const struct reproduction *r, unsigned questions, double t0,
+                        size_t runs_left, unsigned questions_left, double outside_per_run)
 {
     double left = r->budget * BUDGET_PLANNED - (sb_timer_now() - t0) -
                   outside_per_run * (double)runs_left * (r->twice ? 2.0 : 1.0);
-    double share = questions_left ? (double)questions_of(r, i) / (double)questions_left : 1.0;
+    double share = questions_left ? (double)questions / (double)questions_left : 1.0;
     return (left > 0 ? left : 1.0) * share / (r->twice ? 2.0 : 1.0);
 }
 
@@ -712,7 +721,7 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;
         unsigned questions = questions_of(r, i);
-        double budget = budget_of(r, i, p.t0, p.runs_left, p.questions_left,
+        double budget = budget_of(r, questions, p.t0, p.runs_left, p.questions_left,
                                   p.runs_done ? p.outside / p.runs_done : 0.0);
         fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, %u questions, up to %.0f s "
                 "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions, budget,

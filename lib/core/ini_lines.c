@@ -189,11 +189,11 @@ int sb_ini_open(struct sb_ini_lines *r, const char *path, struct sb_error *err)
 
     memset(r, 0, sizeof *r);
     /* before opening: a FIFO's open would wait for a writer, a device's read for ever */
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not an INI file", path);
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return sb_fail(err, SB_ERR_INPUT, "%s: not a regular file (a FIFO, socket or device), "
-                       "not an INI file", path);
+        return S_ISDIR(st.st_mode)
+                   ? sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not an INI file", path)
+                   : sb_fail(err, SB_ERR_INPUT, "%s: not a regular file (a FIFO, socket or "
+                             "device), not an INI file", path);
     r->file = fopen(path, "r");
     if (!r->file)
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));

@@ -104,13 +104,20 @@ done:
 
 /* --- analysis.comparisons[].host_level ------------------------------------------------------ */
 
-static json_t *third_json(const struct sb_level_third *t)
+/* A third's ratio and interval, and its call against the comparison's threshold delta (none
+ * where delta is NaN), as the comparison's own. */
+static json_t *third_json(const struct sb_level_third *t, double delta)
 {
-    return json_pack("{s:o, s:o, s:o, s:i}", "ratio", number(t->ratio), "lo", number(t->lo),
-                     "hi", number(t->hi), "rounds", (int)t->rounds);
+    struct sb_paired e = {.ratio = t->ratio, .lo = t->lo, .hi = t->hi};
+    json_t *third = json_pack("{s:o, s:o, s:o, s:i}", "ratio", number(t->ratio), "lo",
+                              number(t->lo), "hi", number(t->hi), "rounds", (int)t->rounds);
+
+    if (!isnan(delta))
+        json_object_set_new(third, "call", json_string(sb_call_names[sb_paired_call(&e, delta)]));
+    return third;
 }
 
-static json_t *level_json(const struct sb_level_dependence *e, size_t fell_back)
+static json_t *level_json(const struct sb_level_dependence *e, size_t fell_back, double delta)
 {
     char what[320];
 
@@ -124,34 +131,14 @@ static json_t *level_json(const struct sb_level_dependence *e, size_t fell_back)
     return json_pack("{s:b, s:i, s:i, s:o, s:o, s:o, s:b, s:o, s:o, s:s}", "available", 1,
                      "rounds", (int)e->n, "fallback_rounds", (int)fell_back, "rho",
                      number(e->rho), "lo", number(e->lo), "hi", number(e->hi), "depends",
-                     e->depends, "quiet", third_json(&e->quiet), "busy", third_json(&e->busy),
+                     e->depends, "quiet", third_json(&e->quiet, delta), "busy",
+                     third_json(&e->busy, delta),
                      "text", what);
-}
-
-/* Each third's call against the comparison's threshold (delta), as the comparison's own: where
- * the ratio depends on the level, the quiet and the busy rounds each get theirs. */
-static void call_thirds(json_t *host_level, const json_t *delta)
-{
-    static const char *const thirds[2] = {"quiet", "busy"};
-
-    if (!json_is_true(json_object_get(host_level, "available")) || !json_is_number(delta))
-        return;
-    for (int t = 0; t < 2; t++) {
-        json_t *third = json_object_get(host_level, thirds[t]);
-        struct sb_paired e = {0};
-        e.ratio = json_number_value(json_object_get(third, "ratio"));
-        e.lo = json_is_number(json_object_get(third, "lo"))
-                   ? json_number_value(json_object_get(third, "lo")) : NAN;
-        e.hi = json_is_number(json_object_get(third, "hi"))
-                   ? json_number_value(json_object_get(third, "hi")) : NAN;
-        json_object_set_new(third, "call",
-                            json_string(sb_call_names[sb_paired_call(&e, json_number_value(delta))]));
-    }
 }
 
 /* Comparison a / b (rows of x) against the level of the other rows. */
 static json_t *comparison_level(const double *x, size_t nrows, size_t nrounds, size_t a,
-                                size_t b, double conf, uint64_t seed)
+                                size_t b, double conf, double delta, uint64_t seed)
 {
     const size_t arms[2] = {a, b};
     double *d = malloc((nrounds > 0 ? 2 * nrounds : 1) * sizeof *d), *level;
@@ -169,7 +156,7 @@ static json_t *comparison_level(const double *x, size_t nrows, size_t nrounds, s
         d[r] = usable(xa) && usable(xb) ? log(xa) - log(xb) : NAN;
     }
     sb_level_dependence(d, level, nrounds, conf, SB_BOOTSTRAP_RESAMPLES, seed, &e);
-    out = level_json(&e, fell_back);
+    out = level_json(&e, fell_back, delta);
 done:
     free(d);
     return out;
@@ -197,15 +184,16 @@ json_t *sb_analysis_host_levels(const json_t *report, json_t *comparisons, size_
     json_array_foreach(comparisons, k, c) {
         size_t a = run_index(runs, json_object_get(c, "a")),
                b = run_index(runs, json_object_get(c, "b"));
-        const json_t *conf = json_object_get(c, "level");
+        const json_t *conf = json_object_get(c, "level"), *delta = json_object_get(c, "delta");
         if (!x || a == SIZE_MAX || b == SIZE_MAX)
             continue;
         json_object_set_new(c, "host_level",
                             comparison_level(x, nrows, nrounds, a, b,
                                              json_is_number(conf) ? json_number_value(conf)
                                                                   : SB_CONFIDENCE,
+                                             json_is_number(delta) ? json_number_value(delta)
+                                                                   : NAN,
                                              SB_BOOTSTRAP_SEED + 3000 + k));
-        call_thirds(json_object_get(c, "host_level"), json_object_get(c, "delta"));
     }
     free(x);
     return comparisons;

@@ -180,15 +180,19 @@ static int check_phases(const json_t *run, size_t i, const char *path, struct sb
 static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_error *err)
 {
     /* a ring_size or pool_size of 0 is "none" (a clock run's ring, a live server's) */
-    static const char *const sizes[] = {"table_size", "page_size", "footprint", "threads",
-                                        "pool_size", "ring_size", NULL};
+    static const struct {
+        const char *key;
+        json_int_t least;
+    } sizes[] = {{"table_size", 1}, {"page_size", 1}, {"footprint", 1}, {"threads", 1},
+                 {"pool_size", 0}, {"ring_size", 0}};
     json_int_t dead = json_integer_value(json_object_get(run, "dead_pct"));
 
-    for (int k = 0; sizes[k]; k++) {
-        json_int_t v = json_integer_value(json_object_get(run, sizes[k]));
-        if (v < 0 || (v == 0 && k < 4))
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        json_int_t v = json_integer_value(json_object_get(run, sizes[k].key));
+        if (v < sizes[k].least)
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" is %lld: not a %s number",
-                           path, i, sizes[k], (long long)v, k < 4 ? "positive" : "whole");
+                           path, i, sizes[k].key, (long long)v,
+                           sizes[k].least ? "positive" : "whole");
     }
     if (json_object_get(run, "bytes_per_scan") &&
         !(json_number_value(json_object_get(run, "bytes_per_scan")) > 0))
@@ -299,17 +303,16 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
     int status = SB_OK;
 
     *report = NULL;
-    /* before opening: a FIFO's open would wait for a writer, a device's read for ever */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return sb_fail(err, SB_ERR_INPUT, "%s: not a regular file (a FIFO, socket or device), "
-                       "not a report", path);
+    /* one look before opening: a FIFO's open would wait for a writer, a device's read for ever */
+    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size == 0))
+        return sb_fail(err, SB_ERR_INPUT, "%s: %s", path,
+                       S_ISDIR(st.st_mode)   ? "is a directory, not a report"
+                       : S_ISREG(st.st_mode) ? "empty (not a scanbench report)"
+                                             : "not a regular file (a FIFO, socket or device), "
+                                               "not a report");
     if (!(f = fopen(path, "rb")))
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
-        status = sb_fail(err, SB_ERR_INPUT, "%s: is a directory, not a report", path);
-    else if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-        status = sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
-    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
+    if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
     fclose(f);
     return status == SB_OK ? check_report(doc, &jerr, path, report, err) : status;

@@ -426,10 +426,8 @@ static int stopped(struct runner *r, struct sb_error *err)
     if (signal)
         return sb_fail(err, SB_ERR_RUN, "interrupted (%s) during run %zu/%zu %s: %s", why, i + 1,
                        plan->nruns, plan->runs[i].name, kept);
-    if (timeout)
-        return sb_fail(err, SB_ERR_RUN, "run %zu/%zu %s ran longer than its run_timeout of %g s: "
-                       "stopped; %s", i + 1, plan->nruns, plan->runs[i].name,
-                       plan->runs[i].run_timeout, kept);
+    if (timeout) /* why without its "run_timeout: " */
+        return sb_fail(err, SB_ERR_RUN, "%s: stopped; %s", strchr(why, ' ') + 1, kept);
     snprintf(why, sizeof why, "%s", err->msg);
     return sb_fail(err, err->status ? err->status : SB_ERR_RUN, "%s; %s", why, kept);
 }
