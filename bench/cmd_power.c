@@ -48,6 +48,8 @@ struct trial {
     int kind;              /* index into the sizes (0: A-A) */
     int arm;               /* the run with the extra copy: 0 first, 1 second; -1 A-A */
     char call[16];         /* the analysis' call of the second run against the first */
+    char by_level[2][16];  /* its quiet and busy thirds' calls where it is called by the host's
+                              level (analysis.h's sb_level_call), else "" */
     double ratio, lo, hi;  /* the second run's MB/s over the first's, its interval */
     double floor, bound;   /* the trial's noise floor and its A-A pair's bound */
     int rounds;
@@ -181,8 +183,14 @@ static void trial_read(const json_t *report, struct trial *t)
     const json_t *stopped = json_object_get(schedule, "stopped_by");
     const json_t *call = json_object_get(c, "call");
 
+    const char *quiet = "", *busy = "";
+
     snprintf(t->call, sizeof t->call, "%s", json_is_string(call) ? json_string_value(call)
                                                                  : "inconclusive");
+    if (!sb_level_call(c, &quiet, &busy))
+        quiet = busy = "";
+    snprintf(t->by_level[0], sizeof t->by_level[0], "%s", quiet);
+    snprintf(t->by_level[1], sizeof t->by_level[1], "%s", busy);
     t->ratio = number_of(c, "ratio");
     t->lo = number_of(c, "lo");
     t->hi = number_of(c, "hi");
@@ -225,16 +233,33 @@ static int trial_run(struct power *pw, struct trial *t, struct sb_error *err)
 
 /* Whether t found what it was set: the extra-copy arm called slower (the second run slower,
  * or the first, the reference, made the second faster). */
-static bool detected(const struct trial *t)
+static bool found(const struct trial *t, const char *call)
 {
-    return (t->arm == 1 && strcmp(t->call, "slower") == 0) ||
-           (t->arm == 0 && strcmp(t->call, "faster") == 0);
+    return (t->arm == 1 && strcmp(call, "slower") == 0) ||
+           (t->arm == 0 && strcmp(call, "faster") == 0);
 }
 
-/* A call of a difference: A-A's false call; an injected arm called faster is the wrong way. */
+static bool different(const char *call)
+{
+    return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0;
+}
+
+/* Called by the host's level, t found it when one third did and the other did not call the
+ * other way. */
+static bool detected(const struct trial *t)
+{
+    if (t->by_level[0][0])
+        return (found(t, t->by_level[0]) || found(t, t->by_level[1])) &&
+               !(different(t->by_level[0]) && !found(t, t->by_level[0])) &&
+               !(different(t->by_level[1]) && !found(t, t->by_level[1]));
+    return found(t, t->call);
+}
+
+/* A call of a difference (by either third, where called by the host's level): A-A's false
+ * call; an injected arm called faster is the wrong way. */
 static bool called_different(const struct trial *t)
 {
-    return strcmp(t->call, "faster") == 0 || strcmp(t->call, "slower") == 0;
+    return different(t->call) || different(t->by_level[0]) || different(t->by_level[1]);
 }
 
 /* The extra-copy arm's MB/s over the other's (A-A: the second's over the first's). */
@@ -380,11 +405,15 @@ static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(
 
 static json_t *trial_json(const struct power *pw, const struct trial *t, unsigned i)
 {
-    return json_pack("{s:i, s:I, s:s, s:f, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, "
-                     "s:i, s:f, s:s}", "trial", (int)i + 1, "seed", (json_int_t)t->seed, "kind",
-                     t->kind ? "extra_copy" : "A-A", "size", atof(pw->sizes[t->kind]), "arm",
-                     t->arm < 0 ? json_null() : json_string(t->arm ? "second" : "first"),
-                     "call", t->call, "ratio", number(t->ratio), "lo", number(t->lo), "hi",
+    json_t *by_level = t->by_level[0][0] ? json_pack("{s:s, s:s}", "quiet", t->by_level[0],
+                                                     "busy", t->by_level[1])
+                                         : json_null();
+
+    return json_pack("{s:i, s:I, s:s, s:f, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, "
+                     "s:o, s:i, s:f, s:s}", "trial", (int)i + 1, "seed", (json_int_t)t->seed,
+                     "kind", t->kind ? "extra_copy" : "A-A", "size", atof(pw->sizes[t->kind]),
+                     "arm", t->arm < 0 ? json_null() : json_string(t->arm ? "second" : "first"),
+                     "call", t->call, "by_level", by_level, "ratio", number(t->ratio), "lo", number(t->lo), "hi",
                      number(t->hi), "extra_over_clean",
                      t->arm < 0 ? json_null() : number(extra_over_clean(t)), "detected",
                      t->arm < 0 ? json_null() : json_boolean(detected(t)), "called_different",
@@ -550,14 +579,17 @@ static int prepare(struct power *pw, struct sb_error *err)
 /* Trial i done: one line on stderr. */
 static void progress(const struct power *pw, const struct trial *t, unsigned i)
 {
-    char name[32];
+    char name[32], by_level[48] = "";
 
     if (pw->quiet)
         return;
-    fprintf(stderr, "scanbench: trial %u/%u (%s%s): %s, %.3fx [%.3f, %.3f], %d rounds, %.1f s\n",
-            i + 1, pw->ntrials, kind_name(pw, t->kind, name, sizeof name),
-            t->arm < 0 ? "" : t->arm ? ", second arm" : ", first arm", t->call, t->ratio, t->lo,
-            t->hi, t->rounds, t->seconds);
+    if (t->by_level[0][0])
+        snprintf(by_level, sizeof by_level, " (%s when quiet, %s when busy)", t->by_level[0],
+                 t->by_level[1]);
+    fprintf(stderr, "scanbench: trial %u/%u (%s%s): %s%s, %.3fx [%.3f, %.3f], %d rounds, "
+            "%.1f s\n", i + 1, pw->ntrials, kind_name(pw, t->kind, name, sizeof name),
+            t->arm < 0 ? "" : t->arm ? ", second arm" : ", first arm", t->call, by_level,
+            t->ratio, t->lo, t->hi, t->rounds, t->seconds);
 }
 
 /* Every trial in turn (the kinds taking turns); a stop or a failure ends them. */

@@ -93,7 +93,7 @@ extern const char *const sb_schedule_names[]; /* "interleaved", "blocked" */
 #define SB_SLICES_PER_PASS 2
 
 #define SB_AUTO_ROUNDS_MIN 10
-#define SB_AUTO_ROUNDS_MAX 200
+#define SB_AUTO_ROUNDS_MAX 1000
 #define SB_AUTO_PRECISION 0.01
 /* time_budget = auto: seconds per run of the plan, and the least (the default experiment's four
  * runs: 20 s) */

@@ -370,24 +370,17 @@ static void counters_table(FILE *out, const json_t *runs)
     free(source);
 }
 
-/* '!' reads the "withheld" of reports made before calls replaced withholding. */
-static char call_mark(const json_t *cmp)
-{
-    const char *call = str_or(json_object_get(cmp, "call"), "");
-    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
-           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
-}
-
-/* "1.13x [1.09, 1.18] +" (24 wide), or "-" where there is no estimate. */
+/* "1.13x [1.09, 1.18] +" (24 wide; "-/+" where called by the host's level), or "-" where
+ * there is no estimate. */
 static void ratio_cell(FILE *out, const json_t *cmp)
 {
-    char cell[64];
+    char cell[64], mark[4];
 
     if (json_is_number(json_object_get(cmp, "ratio")))
-        snprintf(cell, sizeof cell, "%.2fx [%.2f, %.2f] %c",
+        snprintf(cell, sizeof cell, "%.2fx [%.2f, %.2f] %s",
                  json_number_value(json_object_get(cmp, "ratio")),
                  json_number_value(json_object_get(cmp, "lo")),
-                 json_number_value(json_object_get(cmp, "hi")), call_mark(cmp));
+                 json_number_value(json_object_get(cmp, "hi")), sb_call_mark(cmp, mark));
     else
         snprintf(cell, sizeof cell, "-");
     fprintf(out, " | %24s", cell);
@@ -711,8 +704,9 @@ static void undecided_lines(FILE *out, const json_t *report)
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
         const json_t *resolvable = json_object_get(c, "resolvable");
+        const char *quiet, *busy;
         if (strcmp(str_or(json_object_get(c, "call"), ""), "inconclusive") != 0 ||
-            !json_is_number(resolvable))
+            !json_is_number(resolvable) || sb_level_call(c, &quiet, &busy))
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
                      "(%lld rounds, %s)\n",
@@ -802,6 +796,19 @@ static void slices_line(FILE *out, const json_t *report)
         fprintf(out, "\n");
 }
 
+/* Whether some comparison of the report is called by the host's level. */
+static bool any_level_call(const json_t *report)
+{
+    const char *quiet, *busy;
+    size_t i;
+    json_t *c;
+
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c)
+        if (sb_level_call(c, &quiet, &busy))
+            return true;
+    return false;
+}
+
 static void footer(FILE *out, const json_t *report, bool ratios)
 {
     const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
@@ -814,8 +821,11 @@ static void footer(FILE *out, const json_t *report, bool ratios)
     if (ratios && json_is_number(json_object_get(noise, "delta")))
         fprintf(out, ";\nratio: paired by round, exp(median of ln(a/b)) [95%% interval, "
                      "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
-                     "%.1f%%, \"?\" inconclusive",
-                100.0 * json_number_value(json_object_get(noise, "delta")));
+                     "%.1f%%, \"?\" inconclusive%s",
+                100.0 * json_number_value(json_object_get(noise, "delta")),
+                any_level_call(report) ? ";\n\"-/+\": inconclusive overall, called when the host "
+                                         "is quiet / when it is busy (the ratio follows its "
+                                         "level: below)" : "");
     else if (ratios)
         fprintf(out, ";\nno ratios: %s",
                 str_or(json_object_get(json_object_get(report, "analysis"), "why"),

@@ -51,14 +51,6 @@ static void pg_cell(FILE *out, const json_t *pg)
         fprintf(out, " %6s %-5s", "-", "");
 }
 
-/* The one-character call of a comparison in the table's fast/slow row ('!': the "withheld" of
- * reports made before calls replaced withholding). */
-static char call_mark(const char *call)
-{
-    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
-           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
-}
-
 /* The host's noise, as the analysis measured it, and the schedule that timed the runs. */
 static void noise_lines(FILE *out, const json_t *report)
 {
@@ -294,14 +286,17 @@ static const json_t *entry_for_op(const json_t *list, const char *op)
     return found;
 }
 
-/* A ratio of key in v with its call's mark (none: a blank). */
+/* A ratio of key in v with its call's mark (none: a blank; "-/+" where called by the host's
+ * level), 10 wide. */
 static void ratio_cell(FILE *out, const json_t *v, const char *key, bool mark)
 {
     const json_t *r = json_object_get(v, key);
+    char m[4];
 
-    if (json_is_number(r))
-        fprintf(out, mark ? " %8.2f%c" : " %9.2f", json_number_value(r),
-                call_mark(text(json_object_get(v, "call"))));
+    if (json_is_number(r) && mark)
+        fprintf(out, " %*.2f%s", 9 - (int)strlen(sb_call_mark(v, m)), json_number_value(r), m);
+    else if (json_is_number(r))
+        fprintf(out, " %9.2f", json_number_value(r));
     else
         fprintf(out, mark ? " %8s%c" : " %9s", "-", ' ');
 }
@@ -336,6 +331,22 @@ static void ratio_row(FILE *out, const struct layout *t)
     fprintf(out, "\n");
 }
 
+/* Whether a comparison of the verdict (its own or its scaled pairs) is called by the host's
+ * level. */
+static bool any_level_call(const json_t *verdict)
+{
+    static const char *const lists[2] = {"comparisons", "scaled"};
+    const char *quiet, *busy;
+    size_t i;
+    json_t *c;
+
+    for (int l = 0; l < 2; l++)
+        json_array_foreach(json_object_get(verdict, lists[l]), i, c)
+            if (sb_level_call(c, &quiet, &busy))
+                return true;
+    return false;
+}
+
 /* What the table's figures, marks and postgresql column mean. */
 static void legend(FILE *out, const struct layout *t)
 {
@@ -343,9 +354,13 @@ static void legend(FILE *out, const struct layout *t)
                  "posted, or its table size / elapsed s).\n");
     if (json_array_size(json_object_get(t->verdict, "comparisons")))
         fprintf(out, "fast/slow = %s / %s, paired by round: \"+\" faster, \"-\" slower, \"=\" "
-                     "the same within the threshold, \"?\" inconclusive; intervals in the verdict "
-                     "below.\n",
-                text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")));
+                     "the same within the threshold, \"?\" inconclusive%s; intervals in the "
+                     "verdict below.\n",
+                text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")),
+                any_level_call(t->verdict)
+                    ? ", \"-/+\" called when the host is quiet / when it is busy (inconclusive "
+                      "overall, the ratio following the host's level)"
+                    : "");
     if (t->pg) {
         const json_t *block = json_object_get(t->report, "postgresql");
         fprintf(out, "postgresql = PostgreSQL %s on this host: the same table and op, "
@@ -653,6 +668,7 @@ void sb_reproduction_tally_add(struct sb_reproduction_tally *t, const json_t *re
     t->faster += (int)json_integer_value(json_object_get(verdict, "confined_faster"));
     t->same += (int)json_integer_value(json_object_get(verdict, "same"));
     t->slower += (int)json_integer_value(json_object_get(verdict, "confined_slower"));
+    t->by_level += (int)json_integer_value(json_object_get(verdict, "by_level"));
     t->undecided += (int)json_integer_value(json_object_get(verdict, "undecided"));
     json_array_foreach(json_object_get(verdict, "comparisons"), k, cmp) {
         const json_t *ev = json_object_get(cmp, "counters");
@@ -671,8 +687,12 @@ void sb_reproduction_tally_add(struct sb_reproduction_tally *t, const json_t *re
 void sb_render_reproduction_overall(FILE *out, const struct sb_reproduction_tally *t)
 {
     fprintf(out, "\n== overall: of %d slow/fast comparisons on this host, the L2-confined "
-                 "placement was faster in %d, the same in %d, slower in %d, undecided in %d",
-            t->compared, t->faster, t->same, t->slower, t->undecided);
+                 "placement was faster in %d, the same in %d, slower in %d, ",
+            t->compared, t->faster, t->same, t->slower);
+    if (t->by_level)
+        fprintf(out, "called by the host's level (one call when it is quiet, one when busy) in "
+                     "%d, ", t->by_level);
+    fprintf(out, "undecided in %d", t->undecided);
     if (t->with_counters)
         fprintf(out, "; it had fewer L2 write-backs per page in %d of %d (see each experiment "
                      "for measured or simulated)", t->lowered, t->with_counters);

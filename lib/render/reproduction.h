@@ -13,7 +13,7 @@ void sb_render_reproduction(FILE *out, const json_t *report);
 
 /* What a reproduction found over its experiments, for its last line. */
 struct sb_reproduction_tally {
-    int compared, faster, same, slower, undecided, lowered, with_counters, reproducible, twice;
+    int compared, faster, same, slower, by_level, undecided, lowered, with_counters, reproducible, twice;
 };
 
 /* Counts report's verdict into t (its comparisons' calls, their counters' say on L2

@@ -29,4 +29,14 @@ json_t *sb_analysis_build_provisional(const json_t *report);
  * became significant". */
 bool sb_analysis_settled(const json_t *analysis, double precision);
 
+/* Whether a comparison (analysis.comparisons[]) is called by the host's level (its level_call:
+ * its own call inconclusive, its ratio following the level, both thirds called), and the calls
+ * of its quietest and busiest thirds ("faster", "slower", "same"; "" where there are none). */
+bool sb_level_call(const json_t *comparison, const char **quiet, const char **busy);
+
+/* A comparison's mark in a table, into buf: "+" faster, "-" slower, "=" the same, "?"
+ * inconclusive, "!" the "withheld" of reports made before calls replaced withholding; called by
+ * the host's level, its quiet and busy thirds' marks, as "-/+". Returns buf. */
+const char *sb_call_mark(const json_t *comparison, char buf[4]);
+
 #endif

@@ -174,6 +174,79 @@ static size_t run_index(const json_t *runs, const json_t *name)
     return SIZE_MAX;
 }
 
+/* "slower when the host is quiet (0.91x [0.89, 0.93]), faster when it is busy (...)". */
+static void level_call_words(const json_t *h, char *buf, size_t len)
+{
+    static const char *const side[2] = {"quiet", "busy"};
+    static const char *const when[2] = {"when the host is quiet", "when it is busy"};
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (int t = 0; t < 2 && used < len; t++) {
+        const json_t *third = json_object_get(h, side[t]);
+        const char *call = text(json_object_get(third, "call"));
+        int k = snprintf(buf + used, len - used, "%s%s %s (%.2fx [%.2f, %.2f])", t ? ", " : "",
+                         strcmp(call, "same") == 0 ? "the same" : call, when[t],
+                         json_number_value(json_object_get(third, "ratio")),
+                         json_number_value(json_object_get(third, "lo")),
+                         json_number_value(json_object_get(third, "hi")));
+        used += k > 0 ? (size_t)k : 0;
+    }
+}
+
+static bool decided_call(const char *call)
+{
+    return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0 ||
+           strcmp(call, "same") == 0;
+}
+
+/* Comparison c's level_call, where its own call is inconclusive, its ratio follows the host's
+ * level and both thirds are called: the two calls, and its text says them. */
+static void set_level_call(json_t *c)
+{
+    const json_t *h = json_object_get(c, "host_level");
+    const char *quiet = text(json_object_get(json_object_get(h, "quiet"), "call")),
+               *busy = text(json_object_get(json_object_get(h, "busy"), "call"));
+    char words[256], joined[768];
+
+    if (strcmp(text(json_object_get(c, "call")), "inconclusive") != 0 ||
+        !json_is_true(json_object_get(h, "depends")) || !decided_call(quiet) ||
+        !decided_call(busy))
+        return;
+    level_call_words(h, words, sizeof words);
+    json_object_set_new(c, "level_call", json_pack("{s:s, s:s, s:s}", "quiet", quiet, "busy",
+                                                   busy, "text", words));
+    snprintf(joined, sizeof joined, "%s; by the host's level: %s",
+             text(json_object_get(c, "text")), words);
+    json_object_set_new(c, "text", json_string(joined));
+}
+
+bool sb_level_call(const json_t *comparison, const char **quiet, const char **busy)
+{
+    const json_t *l = json_object_get(comparison, "level_call");
+
+    *quiet = text(json_object_get(l, "quiet"));
+    *busy = text(json_object_get(l, "busy"));
+    return decided_call(*quiet) && decided_call(*busy);
+}
+
+static char mark_of(const char *call)
+{
+    return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
+           : strcmp(call, "same") == 0 ? '=' : strcmp(call, "withheld") == 0 ? '!' : '?';
+}
+
+const char *sb_call_mark(const json_t *comparison, char buf[4])
+{
+    const char *quiet, *busy;
+
+    if (sb_level_call(comparison, &quiet, &busy))
+        snprintf(buf, 4, "%c/%c", mark_of(quiet), mark_of(busy));
+    else
+        snprintf(buf, 4, "%c", mark_of(text(json_object_get(comparison, "call"))));
+    return buf;
+}
+
 json_t *sb_analysis_host_levels(const json_t *report, json_t *comparisons, size_t nrounds)
 {
     const json_t *runs = json_object_get(report, "runs");
@@ -194,6 +267,7 @@ json_t *sb_analysis_host_levels(const json_t *report, json_t *comparisons, size_
                                              json_is_number(delta) ? json_number_value(delta)
                                                                    : NAN,
                                              SB_BOOTSTRAP_SEED + 3000 + k));
+        set_level_call(c);
     }
     free(x);
     return comparisons;

@@ -24,7 +24,9 @@ json_t *sb_analysis_round_levels(const json_t *report, size_t nrounds);
 /* Adds "host_level" to each comparison of `comparisons` (analysis.comparisons, made from
  * report: "a" and "b" name its runs, "level" is its confidence level): {"available", "why"
  * (when not), "rounds", "fallback_rounds", "rho", "lo", "hi", "depends", "quiet", "busy",
- * "text"}. Returns comparisons (a comparison whose runs it cannot find is left as it is). */
+ * "text"}; and "level_call" ({"quiet", "busy", "text"}) where the
+ * comparison's own call is inconclusive, its ratio depends on the level and both thirds are
+ * called (its "text" then says them too). Returns comparisons (a comparison whose runs it cannot find is left as it is). */
 json_t *sb_analysis_host_levels(const json_t *report, json_t *comparisons, size_t nrounds);
 
 #endif

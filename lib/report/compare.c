@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "report/analysis.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 
@@ -162,7 +163,8 @@ static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k,
 }
 
 /* The comparisons of a report whose per-round ratio depends on the host's level, each as
- * "op b_placement / a_placement" (a report before the level has none). */
+ * "op b_placement / a_placement", with its thirds' calls where it is called by the level (a
+ * report before the level has none). */
 static json_t *level_dependent(const json_t *report)
 {
     const json_t *c;
@@ -170,11 +172,15 @@ static json_t *level_dependent(const json_t *report)
     size_t i;
 
     json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c) {
-        char buf[160];
+        char buf[224], calls[64] = "";
+        const char *quiet, *busy;
         if (!json_is_true(json_object_get(json_object_get(c, "host_level"), "depends")))
             continue;
-        snprintf(buf, sizeof buf, "%s %s / %s", text(json_object_get(c, "op")),
-                 text(json_object_get(c, "a_placement")), text(json_object_get(c, "b_placement")));
+        if (sb_level_call(c, &quiet, &busy))
+            snprintf(calls, sizeof calls, " (%s when quiet, %s when busy)", quiet, busy);
+        snprintf(buf, sizeof buf, "%s %s / %s%s", text(json_object_get(c, "op")),
+                 text(json_object_get(c, "a_placement")), text(json_object_get(c, "b_placement")),
+                 calls);
         json_array_append_new(list, json_string(buf));
     }
     return list;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "report/analysis.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
 
@@ -117,23 +118,80 @@ static void knee_words(const json_t *k, char *buf, size_t len)
         snprintf(buf, len, "%s", text(json_object_get(k, "kind")));
 }
 
-/* Whether two decided calls of one comparison say incompatible things: faster and slower; or
- * the same within one pass's delta and, in the other, an interval wholly beyond that delta
- * (another pass's "faster by 3%" under a 2% threshold does not contradict "the same within 5%"
- * under a noisier pass's 5%). */
+/* A call with what judging it needs: its interval and the threshold it was made against. */
+struct call_view {
+    const char *call;
+    double lo, hi, delta; /* delta NaN: a report of schema 2 or older */
+};
+
+/* Whether two decided calls say incompatible things: faster and slower; or the same within
+ * one's delta and, in the other, an interval wholly beyond that delta (another pass's "faster
+ * by 3%" under a 2% threshold does not contradict "the same within 5%" under a noisier pass's
+ * 5%). */
+static bool views_contradict(const struct call_view *a, const struct call_view *b)
+{
+    const struct call_view *same = strcmp(a->call, "same") == 0 ? a : b,
+                           *other = same == a ? b : a;
+
+    if (strcmp(a->call, b->call) == 0)
+        return false;
+    if (strcmp(a->call, "same") != 0 && strcmp(b->call, "same") != 0)
+        return true; /* faster and slower */
+    if (isnan(same->delta))
+        return true; /* calls that differ disagree */
+    return other->lo > 1.0 + same->delta || other->hi < 1.0 / (1.0 + same->delta);
+}
+
+/* A comparison's calls: its own where it is decided (1), else its quiet and busy thirds' where
+ * it is called by the host's level (2), else none (0). */
+static int views_of(const json_t *c, struct call_view v[2])
+{
+    static const char *const third[2] = {"quiet", "busy"};
+    const json_t *d = json_object_get(c, "delta");
+    double delta = json_is_number(d) ? json_number_value(d) : NAN;
+    const char *q, *b;
+
+    if (decided(text(json_object_get(c, "call")))) {
+        v[0] = (struct call_view){text(json_object_get(c, "call")), num(c, "lo"), num(c, "hi"),
+                                  delta};
+        return 1;
+    }
+    if (!sb_level_call(c, &q, &b))
+        return 0;
+    for (int t = 0; t < 2; t++) {
+        const json_t *h = json_object_get(json_object_get(c, "host_level"), third[t]);
+        v[t] = (struct call_view){t ? b : q, num(h, "lo"), num(h, "hi"), delta};
+    }
+    return 2;
+}
+
+/* Whether one comparison's calls in two passes say incompatible things. Calls by the host's
+ * level compare like with like (quiet with quiet, busy with busy); a pass's single call against
+ * the other's two contradicts only if it contradicts both (the first may have met one state). */
 static bool contradict(const json_t *c1, const json_t *c2)
 {
-    const char *x = text(json_object_get(c1, "call")), *y = text(json_object_get(c2, "call"));
-    const json_t *same = strcmp(x, "same") == 0 ? c1 : c2, *other = same == c1 ? c2 : c1;
-    double delta = num(same, "delta");
+    struct call_view x[2], y[2];
+    int nx = views_of(c1, x), ny = views_of(c2, y);
 
-    if (!decided(x) || !decided(y) || strcmp(x, y) == 0)
+    if (!nx || !ny)
         return false;
-    if (strcmp(x, "same") != 0 && strcmp(y, "same") != 0)
-        return true; /* faster and slower */
-    if (!json_is_number(json_object_get(same, "delta")))
-        return true; /* a report of schema 2 or older: calls that differ disagree */
-    return num(other, "lo") > 1.0 + delta || num(other, "hi") < 1.0 / (1.0 + delta);
+    if (nx == ny)
+        return views_contradict(&x[0], &y[0]) || (nx == 2 && views_contradict(&x[1], &y[1]));
+    if (nx == 2)
+        return views_contradict(&x[0], &y[0]) && views_contradict(&x[1], &y[0]);
+    return views_contradict(&x[0], &y[0]) && views_contradict(&x[0], &y[1]);
+}
+
+/* A comparison's calls in words: "slower", or "slower when quiet, faster when busy". */
+static const char *calls_words(const json_t *c, char *buf, size_t len)
+{
+    const char *q, *b;
+
+    if (sb_level_call(c, &q, &b))
+        snprintf(buf, len, "%s when quiet, %s when busy", q, b);
+    else
+        snprintf(buf, len, "%s", text(json_object_get(c, "call")));
+    return buf;
 }
 
 /* The median MB/s of an analysis's A-A run (noise.trace: [at, MB/s] of both its timings per
@@ -173,11 +231,12 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
     why[0] = '\0';
     json_array_foreach(json_object_get(first, "comparisons"), i, c) {
         const json_t *o = same_comparison(json_object_get(second, "comparisons"), c);
-        const char *x = text(json_object_get(c, "call")), *y = text(json_object_get(o, "call"));
         const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
+        char x[64], y[64];
         if (o && contradict(c, o))
             add(why, len, "%s %s: %s, then %s", op ? op->label : "?",
-                text(json_object_get(c, "a_placement")), x, y);
+                text(json_object_get(c, "a_placement")), calls_words(c, x, sizeof x),
+                calls_words(o, y, sizeof y));
     }
     level_note(first, second, why, len);
     json_array_foreach(json_object_get(first, "knees"), i, c) {
@@ -198,8 +257,10 @@ size_t sb_analysis_decided(const json_t *analysis)
     size_t n = 0, i;
     json_t *c;
 
-    json_array_foreach(json_object_get(analysis, "comparisons"), i, c)
-        n += decided(text(json_object_get(c, "call")));
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
+        const char *q, *b;
+        n += decided(text(json_object_get(c, "call"))) || sb_level_call(c, &q, &b);
+    }
     json_array_foreach(json_object_get(analysis, "knees"), i, c) {
         const char *kind = text(json_object_get(c, "kind"));
         n += strcmp(kind, "clear") == 0 || strcmp(kind, "no drop") == 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "report/analysis.h"
 #include "report/runs.h"
 #include "vocab/vocab.h"
 
@@ -203,13 +204,14 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
              "one (%s) here: %s%s. %s", o ? o->label : op, fast_p, here, slow_p,
              text(json_object_get(cmp, "text")), thread_part, counters_text);
     return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:O*, s:O*, s:O*, s:O*, "
-                     "s:O*, s:o, s:o, s:s}",
+                     "s:O*, s:O*, s:o, s:o, s:s}",
                      "op", op, "slow", "placement", slow_p, "run",
                      text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow),
                      "fast", "placement", fast_p, "run", text(json_object_get(fast, "name")),
                      "median", sb_run_median_mbps(fast), "ratio_here", ratio, "lo",
                      json_object_get(cmp, "lo"), "hi", json_object_get(cmp, "hi"), "call",
-                     json_object_get(cmp, "call"), "wilcoxon_p",
+                     json_object_get(cmp, "call"), "level_call",
+                     json_object_get(cmp, "level_call"), "wilcoxon_p",
                      json_object_get(cmp, "wilcoxon_p"), "ratio_thread",
                      isnan(thread_ratio) ? json_null() : json_real(thread_ratio), "counters",
                      evidence, "text", sentence);
@@ -232,17 +234,20 @@ static json_t *scaled_comparison(const json_t *cmp)
     snprintf(sentence, sizeof sentence, "%s, scaled to this host: %s ran %s %s: %s.",
              o ? o->label : text(json_object_get(cmp, "op")), fast, here, slow,
              text(json_object_get(cmp, "text")));
-    return json_pack("{s:O, s:s, s:s, s:O*, s:O*, s:O*, s:O*, s:s}", "op",
+    return json_pack("{s:O, s:s, s:s, s:O*, s:O*, s:O*, s:O*, s:O*, s:s}", "op",
                      json_object_get(cmp, "op"), "fast", fast, "slow", slow, "ratio_here",
                      json_object_get(cmp, "ratio"), "lo", json_object_get(cmp, "lo"), "hi",
-                     json_object_get(cmp, "hi"), "call", json_object_get(cmp, "call"), "text",
-                     sentence);
+                     json_object_get(cmp, "hi"), "call", json_object_get(cmp, "call"),
+                     "level_call", json_object_get(cmp, "level_call"), "text", sentence);
 }
 
 json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
 {
     json_t *list = json_array(), *scaled = json_array(), *cmp, *verdict;
-    int tally[4] = {0, 0, 0, 0}; /* faster, same, slower, inconclusive (or an older report's withheld) */
+    /* faster, same, slower, called by the host's level, inconclusive (or an older report's
+     * withheld) */
+    int tally[5] = {0, 0, 0, 0, 0};
+    const char *quiet, *busy;
     size_t i;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
@@ -252,14 +257,15 @@ json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
             continue;
         }
         tally[strcmp(call, "faster") == 0 ? 0 : strcmp(call, "same") == 0 ? 1
-              : strcmp(call, "slower") == 0 ? 2 : 3]++;
+              : strcmp(call, "slower") == 0 ? 2 : sb_level_call(cmp, &quiet, &busy) ? 3 : 4]++;
         json_array_append_new(list, comparison(report, cmp));
     }
-    verdict = json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i}", "comparisons", list,
+    verdict = json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i, s:i}", "comparisons", list,
                         "knees", json_object_get(analysis, "knees"), "noise",
                         json_object_get(analysis, "noise"), "compared",
                         (int)json_array_size(list), "confined_faster", tally[0], "same",
-                        tally[1], "confined_slower", tally[2], "undecided", tally[3]);
+                        tally[1], "confined_slower", tally[2], "by_level", tally[3],
+                        "undecided", tally[4]);
     if (verdict && json_array_size(scaled))
         json_object_set_new(verdict, "scaled", scaled);
     else

@@ -3,8 +3,9 @@
  * contradict (faster and slower; the same within one pass's threshold against an interval
  * wholly beyond it) and calls that do not (inconclusive with anything; a small difference
  * called under a low threshold against "the same" under a higher one; a schema-2 analysis
- * without thresholds, whose differing decided calls disagree); knees: a clear one against no
- * drop disagrees, an undecided fall agrees with anything. */
+ * without thresholds, whose differing decided calls disagree); calls by the host's level,
+ * third against third, and a single call against them; knees: a clear one against no drop
+ * disagrees, an undecided fall agrees with anything. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -123,6 +124,57 @@ static void test_schema2(void **state)
                       sizeof why));
 }
 
+/* An inconclusive comparison called by the host's level: its quiet and busy thirds' calls,
+ * their intervals from the ratio each third names (+-2%). */
+static json_t *by_level(const char *quiet, double rq, const char *busy, double rb)
+{
+    json_t *a = analysis("inconclusive", 0.90, 1.15, 0.02);
+    json_t *c = json_array_get(json_object_get(a, "comparisons"), 0);
+
+    json_object_set_new(c, "host_level",
+                        json_pack("{s:b, s:{s:s, s:f, s:f, s:f}, s:{s:s, s:f, s:f, s:f}}",
+                                  "depends", 1, "quiet", "call", quiet, "ratio", rq, "lo",
+                                  rq * 0.98, "hi", rq * 1.02, "busy", "call", busy, "ratio", rb,
+                                  "lo", rb * 0.98, "hi", rb * 1.02));
+    json_object_set_new(c, "level_call", json_pack("{s:s, s:s}", "quiet", quiet, "busy", busy));
+    return a;
+}
+
+/* Calls by the host's level compare quiet with quiet and busy with busy; a single call
+ * contradicts two only where it contradicts both; an analysis called by the level has decided
+ * something. */
+static void test_by_level(void **state)
+{
+    char why[512];
+    json_t *a;
+    (void)state;
+
+    assert_true(agree(by_level("slower", 0.9, "faster", 1.1), by_level("slower", 0.92, "faster",
+                                                                          1.08), why, sizeof why));
+    assert_false(agree(by_level("slower", 0.9, "faster", 1.1), by_level("faster", 1.05, "faster",
+                                                                           1.1), why, sizeof why));
+    assert_non_null(strstr(why, "SELECT COUNT(*) ring 256KB: slower when quiet, faster when busy, "
+                                "then faster when quiet, faster when busy"));
+    /* "the same" in a quiet third against a busy third's 10% is no contradiction: unlike states */
+    assert_true(agree(by_level("same", 1.0, "faster", 1.1), by_level("same", 1.0, "faster", 1.12),
+                      why, sizeof why));
+    /* one pass that met a busy host only: faster agrees with -/+, slower with it too */
+    assert_true(agree(analysis("faster", 1.05, 1.10, 0.02), by_level("slower", 0.9, "faster", 1.1),
+                      why, sizeof why));
+    assert_true(agree(by_level("slower", 0.9, "faster", 1.1), analysis("slower", 0.90, 0.95, 0.02),
+                      why, sizeof why));
+    /* faster against slower in both states contradicts */
+    assert_false(agree(analysis("faster", 1.05, 1.10, 0.02),
+                       by_level("slower", 0.9, "slower", 0.93), why, sizeof why));
+    assert_non_null(strstr(why, "faster, then slower when quiet, slower when busy"));
+    a = by_level("slower", 0.9, "faster", 1.1);
+    assert_int_equal(sb_analysis_decided(a), 1);
+    json_decref(a);
+    a = analysis("inconclusive", 0.90, 1.15, 0.02);
+    assert_int_equal(sb_analysis_decided(a), 0);
+    json_decref(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_knees),
         cmocka_unit_test(test_level_note),
         cmocka_unit_test(test_schema2),
+        cmocka_unit_test(test_by_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

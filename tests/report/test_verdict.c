@@ -21,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/render.h"
 #include "render/reproduction.h"
 #include "report/analysis.h"
 #include "report/runs.h"
 #include "report/verdict.h"
+#include "report/reproducible.h"
 
 #define KB 1024
 #define MB (1024 * 1024)
@@ -120,6 +122,19 @@ static char *rendered(const json_t *report)
     return text;
 }
 
+/* The run's table of report (scanbench run's), as text (free it). */
+static char *run_table(const json_t *report)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    assert_non_null(out);
+    assert_int_equal(sb_render_table(out, report), 0);
+    fclose(out);
+    return text;
+}
+
 /* A slow/fast pair 20% apart in every round, on a host whose speed drifts by 30% between
  * rounds (each round alike for both): the paired ratio is exactly 1.2, its interval too, and
  * the call is faster; the reproduction's row says '+'. */
@@ -198,7 +213,9 @@ static void test_level_thirds(void **state)
 {
     double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
     json_t *runs = json_array(), *doc;
-    const json_t *cmp, *level;
+    const json_t *cmp, *level, *verdict;
+    const char *quiet, *busy;
+    char mark[4], *text;
     (void)state;
 
     for (int r = 0; r < ROUNDS; r++) {
@@ -210,7 +227,7 @@ static void test_level_thirds(void **state)
     json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
     json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
     doc = report(runs, "clock 16MB", "clock 680KB", NULL);
-    judge(doc);
+    verdict = judge(doc);
     cmp = json_array_get(json_object_get(json_object_get(doc, "analysis"), "comparisons"), 0);
     level = json_object_get(cmp, "host_level");
     assert_true(json_is_true(json_object_get(level, "depends")));
@@ -218,6 +235,56 @@ static void test_level_thirds(void **state)
                                                           "call")), "slower");
     assert_string_equal(json_string_value(json_object_get(json_object_get(level, "busy"),
                                                           "call")), "faster");
+    /* the whole run's call is inconclusive (a median over both states): the thirds call it,
+     * and the verdict, the table's mark and the sentence say so */
+    assert_string_equal(json_string_value(json_object_get(cmp, "call")), "inconclusive");
+    assert_true(sb_level_call(cmp, &quiet, &busy));
+    assert_string_equal(quiet, "slower");
+    assert_string_equal(busy, "faster");
+    assert_string_equal(sb_call_mark(cmp, mark), "-/+");
+    assert_int_equal(json_integer_value(json_object_get(verdict, "by_level")), 1);
+    assert_int_equal(json_integer_value(json_object_get(verdict, "undecided")), 0);
+    assert_int_equal(sb_analysis_decided(json_object_get(doc, "analysis")), 1);
+    text = rendered(doc);
+    if (!strstr(text, "-/+") || !strstr(text, "by the host's level: slower when the host is quiet") ||
+        !strstr(text, "\"-/+\" called when the host is quiet / when it is busy"))
+        fail_msg("the reproduction does not say the calls by the level:\n%s", text);
+    free(text);
+    text = run_table(doc);
+    if (!strstr(text, "] -/+\n") || !strstr(text, "\"-/+\": inconclusive overall, called when") ||
+        strstr(text, "could have resolved"))
+        fail_msg("the run's table does not mark the calls by the level:\n%s", text);
+    free(text);
+    json_decref(doc);
+}
+
+/* A ratio that follows the level but is decided as a whole (1.2x busy, 1.3x quiet): its own
+ * call stands, and there is no call by the level. */
+static void test_level_decided_whole(void **state)
+{
+    double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
+    json_t *runs = json_array(), *doc;
+    const json_t *cmp;
+    const char *quiet, *busy;
+    char mark[4];
+    (void)state;
+
+    for (int r = 0; r < ROUNDS; r++) {
+        host[r] = 1000.0 * (1.0 - 0.05 * r);
+        slow[r] = 2.0 * host[r];
+        fast[r] = slow[r] * (r < ROUNDS / 2 ? 1.3 : 1.2);
+    }
+    json_array_append_new(runs, run("count", "ring", 256 * KB, host, host[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    judge(doc);
+    cmp = json_array_get(json_object_get(json_object_get(doc, "analysis"), "comparisons"), 0);
+    assert_true(json_is_true(json_object_get(json_object_get(cmp, "host_level"), "depends")));
+    assert_string_equal(json_string_value(json_object_get(cmp, "call")), "faster");
+    assert_false(sb_level_call(cmp, &quiet, &busy));
+    assert_null(json_object_get(cmp, "level_call"));
+    assert_string_equal(sb_call_mark(cmp, mark), "+");
     json_decref(doc);
 }
 
@@ -360,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_faster),
         cmocka_unit_test(test_too_noisy),
         cmocka_unit_test(test_level_thirds),
+        cmocka_unit_test(test_level_decided_whole),
         cmocka_unit_test(test_three_pool_sizes),
         cmocka_unit_test(test_four_pool_sizes),
         cmocka_unit_test(test_no_sweep),
