@@ -689,11 +689,10 @@ static const char *side_label(const json_t *report, const struct varying *vary,
 static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
-    /* what more rounds take: past repetitions = auto's most, a fixed number; else more time */
+    /* what more rounds take: none past the most a report holds; else more time */
     const char *more = strcmp(str_or(json_object_get(json_object_get(report, "schedule"),
                                                      "stopped_by"), ""), "max_rounds") == 0
-                           ? "the most repetitions = auto takes; more: --set repetitions=N, up "
-                             "to 1000"
+                           ? "the most a report holds; a quieter host narrows it"
                            : "more time: --set time_budget=S";
     char la[LABEL_LEN], lb[LABEL_LEN];
     size_t i;

@@ -494,8 +494,7 @@ static void test_render_undecided_labels(void **state)
         json_object_set_new(r, "schedule", json_object());
     json_object_set_new(json_object_get(r, "schedule"), "stopped_by", json_string("max_rounds"));
     text = table_text(r);
-    assert_contains(text, "(5 rounds, the most repetitions = auto takes; more: --set "
-                          "repetitions=N, up to 1000)");
+    assert_contains(text, "(5 rounds, the most a report holds; a quieter host narrows it)");
     free(text);
     json_decref(r);
 }
