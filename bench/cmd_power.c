@@ -643,6 +643,9 @@ int sb_cmd_power(int argc, char **argv)
     stop = err;
     if (status == SB_OK || sb_stop_requested())
         status = conclude(&pw, command, pw.outdir ? &dir : NULL, status, &stop, &err);
+    if (status == SB_OK && pw.outdir && dir.kept)
+        status = sb_fail(&err, SB_ERR_RUN, "%s could not be written into: the results are kept "
+                         "in %s", dir.asked, dir.path);
 out:
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);

@@ -805,6 +805,12 @@ int sb_cmd_reproduce(int argc, char **argv)
     fflush(out);
     if (status == SB_OK || sb_stop_requested())
         status = print_text(text, outdir ? &dir : NULL, status, &err);
+    else
+        fputs(text, stdout); /* a failure: what was done still reaches stdout */
+    if (status == SB_OK && outdir && dir.kept)
+        status = sb_fail(&err, SB_ERR_RUN, "%s does not hold every result: from the first that "
+                         "could not be written there on, they are kept in %s", dir.asked,
+                         dir.path);
     if (status == SB_OK)
         fprintf(stderr, "scanbench: reproduced %d experiments in %.0f s%s%s\n", r.n,
                 sb_timer_now() - t0, outdir ? ", reports in " : "", outdir ? dir.path : "");

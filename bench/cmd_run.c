@@ -23,31 +23,39 @@
 #include "setup.h"
 
 /* The report's files: the JSON and the CSV of its timed scans beside the name the report got
- * (outfile.h: never replacing a file; a name that appeared during the run gets -2). */
+ * (outfile.h: never replacing a file; a name that appeared during the run gets -2). Where a
+ * file cannot be written where asked it is kept under $TMPDIR (outkeep.h) and err says where
+ * (or what was lost): a report kept there still gets its CSV beside it. */
 static int write_outputs(json_t *report, const char *path, bool quiet, struct sb_error *err)
 {
     static char used[SB_OUTFILE_MAX], report_used[SB_OUTFILE_MAX], csv_path[SB_OUTFILE_MAX];
+    struct sb_error csv_err = {0};
     char *csv = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&csv, &len);
     int status = f && sb_report_csv(f, report) == 0 ? SB_OK
-                                                     : sb_fail(err, SB_ERR_RUN, "%s: out of "
-                                                               "memory for the CSV", path);
+                                                     : sb_fail(&csv_err, SB_ERR_RUN, "%s: out "
+                                                               "of memory for the CSV", path);
+    int csv_status = status;
 
-    if (f && fclose(f) != 0 && status == SB_OK)
-        status = sb_fail(err, SB_ERR_RUN, "%s: out of memory for the CSV", path);
-    if (status == SB_OK)
-        status = sb_report_save(report, path, quiet, report_used, err);
-    sb_report_csv_path(report_used, csv_path, sizeof csv_path);
-    if (status == SB_OK)
-        status = sb_outfile_write(csv_path, csv, len, used, err);
-    if (status == SB_OK && strcmp(used, csv_path) != 0)
+    if (f && fclose(f) != 0 && csv_status == SB_OK)
+        csv_status = sb_fail(&csv_err, SB_ERR_RUN, "%s: out of memory for the CSV", path);
+    status = sb_report_save(report, path, quiet, report_used, err);
+    if (csv_status == SB_OK && report_used[0]) {
+        sb_report_csv_path(report_used, csv_path, sizeof csv_path);
+        csv_status = sb_outkeep_write(csv_path, csv, len, "timed scans' CSV", used, &csv_err);
+    }
+    if (csv_status == SB_OK && strcmp(used, csv_path) != 0)
         fprintf(stderr, "scanbench: %s appeared during the run; the timed scans are kept as %s\n",
                 csv_path, used);
-    else if (status == SB_OK && !quiet)
+    else if (csv_status == SB_OK && !quiet)
         fprintf(stderr, "scanbench: timed scans written to %s\n", used);
     free(csv);
-    return status;
+    if (status == SB_OK && csv_status != SB_OK)
+        *err = csv_err;
+    else if (csv_status != SB_OK && report_used[0])
+        fprintf(stderr, "scanbench: %s\n", csv_err.msg); /* the report's own error follows */
+    return status != SB_OK ? status : csv_status;
 }
 
 /* The host's fit, when runs have predictions for this host (report/fit.h). */

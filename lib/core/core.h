@@ -18,6 +18,7 @@
 #include "core/mem.h"
 #include "core/outdir.h"
 #include "core/outfile.h"
+#include "core/outkeep.h"
 #include "core/scratch.h"
 #include "core/stop.h"
 #include "core/timer.h"

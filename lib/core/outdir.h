@@ -2,10 +2,14 @@
  * new before any run (one that exists is refused: bad input). A file whose name appears there
  * meanwhile is kept under a numbered name (outfile.h). When the directory cannot be written
  * into any more (removed, replaced by a file, made read-only), that file and the ones after it
- * go into a new directory, DIR-2 (the first free name), and note says so for the caller. */
+ * go into a new directory, DIR-2 (the first free name), and note says so for the caller. Where
+ * a file cannot be written there either (a full disk), it and the ones after it go into a new
+ * directory under $TMPDIR (outkeep.h), note says so and `kept` is set: what was asked was not
+ * done, and the caller's exit status says so. */
 #ifndef SB_OUTDIR_H
 #define SB_OUTDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -14,7 +18,8 @@
 struct sb_outdir {
     char asked[SB_OUTFILE_MAX]; /* as given */
     char path[SB_OUTFILE_MAX];  /* where the files go now */
-    char note[1024];            /* set when the files moved to path: why (the caller prints it) */
+    char note[2048];            /* set when the files moved to path: why (the caller prints it) */
+    bool kept;                  /* path is a keeping directory under $TMPDIR */
 };
 
 /* Creates dir; SB_ERR_INPUT when it exists, its name is empty or its parent is not writable. */

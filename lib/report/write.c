@@ -41,7 +41,7 @@ int sb_report_write(json_t *report, const char *path, char *used, struct sb_erro
 
     if (!text)
         return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", path);
-    status = sb_outfile_write(path, text, strlen(text), used, err);
+    status = sb_outkeep_write(path, text, strlen(text), "report", used, err);
     free(text);
     return status;
 }

@@ -25,7 +25,9 @@ char *sb_report_text(json_t *report);
 
 /* Writes the report to path with outfile.h's writer: whole or not at all, never replacing a
  * file; when path appeared during the run, as path-2 (r-2.json), the first free name. The name
- * used goes to used (SB_OUTFILE_MAX bytes). */
+ * used goes to used (SB_OUTFILE_MAX bytes). Where path cannot be written (a full disk, its
+ * directory gone), the report is kept under $TMPDIR (outkeep.h): SB_ERR_RUN, err says where,
+ * used names it; used is "" when it could not be kept anywhere (err says it is lost). */
 int sb_report_write(json_t *report, const char *path, char *used, struct sb_error *err);
 
 /* sb_report_write, then one line on stderr: "report written to PATH" (unless quiet; always for
