@@ -608,6 +608,7 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
     int status;
 
     s->plan.schedule.time_budget = budget;
+    s->plan.schedule.budget_rounds_only = true; /* budget_of left out the time outside them */
     s->plan.schedule.seed += (uint64_t)pass;
     report = *out = sb_setup_report(s, "scanbench reproduce");
     if (!report)

@@ -105,6 +105,8 @@ struct sb_schedule_params {
     uint32_t rounds;           /* repetitions; 0: auto */
     double time_budget;        /* repetitions = auto: seconds the run may take */
     bool time_budget_auto;     /* time_budget = auto: SB_AUTO_BUDGET_PER_RUN per run */
+    bool budget_rounds_only;   /* time_budget counts the rounds alone, not the preparing before
+                                  them (reproduce plans the time outside the rounds itself) */
     uint64_t seed;             /* the shuffles' seed */
     bool seed_auto;            /* the seed came from the clock */
 };

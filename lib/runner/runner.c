@@ -273,6 +273,7 @@ static int rounds(struct runner *r, struct sb_error *err)
     uint32_t *order = malloc((r->plan->nruns + 1) * sizeof *order);
     int status = order ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
     double asking = 0.0; /* seconds spent asking whether the rounds have settled */
+    double from = s->budget_rounds_only ? sb_timer_now() : r->t0; /* what the budget counts */
 
     r->stopped_by = s->rounds ? "rounds" : "max_rounds";
     while (status == SB_OK && r->rounds_done < r->rounds_cap) {
@@ -295,7 +296,7 @@ static int rounds(struct runner *r, struct sb_error *err)
                 break;
             }
         }
-        if (sb_timer_now() - r->t0 + 2.0 * took > s->time_budget) {
+        if (sb_timer_now() - from + 2.0 * took > s->time_budget) {
             r->stopped_by = "time_budget";
             break;
         }
