@@ -155,6 +155,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    sb_mem_one_arena(); /* before any thread: the memory check counts every thread's stack */
     sb_stop_ignore_write_signals();
     return with_stdout_checked(dispatch(argc, argv));
 }

@@ -1,5 +1,6 @@
 /* error.c: filling struct sb_error, the one-line error every layer hands up to main(). A
- * message too long for it is cut between two characters (it may quote UTF-8 input). */
+ * message too long for it is cut between two characters (it may quote UTF-8 input); what it
+ * quotes is made printable (utf8.h's sb_text_printable). */
 #include "config.h"
 #include "core/error.h"
 
@@ -9,11 +10,13 @@
 
 #include "core/utf8.h"
 
-/* After a vsnprintf into msg that may have cut it: no half character at its end. */
+/* After a vsnprintf into msg that may have cut it: no half character at its end, and every
+ * byte a terminal would act on (a control character, a byte that is not UTF-8) as \xNN. */
 static void mend_cut(char *msg, int wanted)
 {
     if (wanted >= (int)sizeof ((struct sb_error *)0)->msg)
         msg[sb_utf8_fit(msg, strlen(msg))] = '\0';
+    sb_text_printable(msg, sizeof ((struct sb_error *)0)->msg);
 }
 
 int sb_fail(struct sb_error *err, int status, const char *fmt, ...)

@@ -4,6 +4,7 @@
 #include "core/mem.h"
 
 #include <inttypes.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -273,4 +274,24 @@ uint64_t sb_mem_peak_rss(void)
     if (getrusage(RUSAGE_SELF, &ru) != 0)
         return 0;
     return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+uint64_t sb_mem_thread_bytes(void)
+{
+    pthread_attr_t attr;
+    size_t stack = 8u << 20, guard = 4096;
+
+    if (pthread_attr_init(&attr) == 0) {
+        pthread_attr_getstacksize(&attr, &stack);
+        pthread_attr_getguardsize(&attr, &guard);
+        pthread_attr_destroy(&attr);
+    }
+    return (uint64_t)stack + guard;
+}
+
+void sb_mem_one_arena(void)
+{
+#ifdef M_ARENA_MAX
+    mallopt(M_ARENA_MAX, 1);
+#endif
 }

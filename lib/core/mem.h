@@ -53,4 +53,14 @@ void sb_mem_populate(void *p, size_t len);
 /* Peak resident set size of this process so far, in bytes. */
 uint64_t sb_mem_peak_rss(void);
 
+/* The address space a thread scanbench starts takes: its stack as pthread_create makes it by
+ * default (RLIMIT_STACK's, a guard page added). The threads' malloc arenas take none of their
+ * own: sb_mem_one_arena puts every thread in the main one. */
+uint64_t sb_mem_thread_bytes(void);
+
+/* Every thread allocates from the main arena (glibc's M_ARENA_MAX 1): a thread's own arena
+ * reserves 64MB to 128MB of address space at its first malloc, which a `ulimit -v` counts and
+ * the memory check could not. Called first thing in main. */
+void sb_mem_one_arena(void);
+
 #endif

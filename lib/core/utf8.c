@@ -109,3 +109,33 @@ char *sb_utf8_escape(const char *s)
     *o = '\0';
     return out;
 }
+
+void sb_text_printable(char *s, size_t size)
+{
+    char copy[4096];
+    const unsigned char *p = (const unsigned char *)copy;
+    size_t used = 0;
+
+    if (size == 0 || size > sizeof copy)
+        return;
+    memcpy(copy, s, size);
+    copy[size - 1] = '\0';
+    while (*p) {
+        size_t n = char_length(p);
+        char esc[8];
+        const char *piece = (const char *)p;
+        size_t len = n;
+        if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+            snprintf(esc, sizeof esc, "\\x%02x", *p);
+            piece = esc;
+            len = 4;
+            n = 1;
+        }
+        if (used + len >= size)
+            break; /* cut between two characters */
+        memcpy(s + used, piece, len);
+        used += len;
+        p += n;
+    }
+    s[used] = '\0';
+}

@@ -25,4 +25,11 @@ bool sb_utf8_copy(char *dst, size_t size, const char *s);
  * backslash as itself): always UTF-8. NULL when out of memory; the caller frees it. */
 char *sb_utf8_escape(const char *s);
 
+/* s (a NUL-terminated text in a buffer of size bytes, at most 4096) rewritten in place for a
+ * terminal: every byte that is not part of a well-formed UTF-8 character, and every control
+ * character (below 0x20, and DEL), written as \xNN; cut between two characters where that no
+ * longer fits. Messages that quote input (an ESC sequence, a newline in a --set, binary input)
+ * stay one printable line. */
+void sb_text_printable(char *s, size_t size);
+
 #endif

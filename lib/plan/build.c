@@ -319,6 +319,43 @@ static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit 
     return status;
 }
 
+static bool reads_file(const struct sb_run_params *r) { return r->source->is_file; }
+static bool checkpoints(const struct sb_run_params *r)
+{
+    return r->writeback == SB_WRITEBACK_CHECKPOINT;
+}
+static bool writes_back(const struct sb_run_params *r) { return r->writeback != SB_WRITEBACK_NONE; }
+static bool models(const struct sb_run_params *r) { return r->machine != NULL; }
+static bool rings(const struct sb_run_params *r) { return r->policy->uses_ring; }
+
+/* A key the experiment sets (its file or a --set, not the default) that no run of the plan
+ * uses: a note, in the output and the report, not a refusal (issue 25 item 14). */
+static void note_unused_keys(const struct sb_experiment *exp, struct sb_plan *plan)
+{
+    static const struct {
+        enum sb_key_id key;
+        bool (*used)(const struct sb_run_params *);
+        const char *why;
+    } rules[] = {
+        {SB_K_DATA_DIR, reads_file, "no run reads a table file (source memory)"},
+        {SB_K_CHECKPOINT_PAGES, checkpoints, "no run writes back at checkpoints"},
+        {SB_K_WRITEBACK_KERNEL, writes_back, "no run writes back (writeback none)"},
+        {SB_K_PREFETCH, models, "it sets the cache model's prefetcher, and counters is not sim"},
+        {SB_K_RING_SIZE, rings, "no run's policy uses a ring"},
+    };
+
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+        const char *origin = exp->settings[rules[k].key].origin;
+        bool used = false;
+        size_t n = strlen(plan->notes);
+        for (size_t i = 0; i < plan->nruns && !used; i++)
+            used = rules[k].used(&plan->runs[i]);
+        if (!used && origin && strcmp(origin, "default") != 0)
+            snprintf(plan->notes + n, sizeof plan->notes - n, "%s%s (%s) applies to no run: %s",
+                     n ? "; " : "", sb_keys[rules[k].key].name, origin, rules[k].why);
+    }
+}
+
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err)
 {
@@ -343,9 +380,14 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
     if (status == SB_OK)
         status = plan_runs(exp, limit, total, plan, err);
+    if (status == SB_OK)
+        note_unused_keys(exp, plan);
     if (plan->schedule.time_budget_auto)
         plan->schedule.time_budget = fmax(SB_AUTO_BUDGET_MIN,
                                           SB_AUTO_BUDGET_PER_RUN * (double)plan->nruns);
+    if (status == SB_OK)
+        status = sb_plan_check_limit(plan, (double)exp->settings[SB_K_PLAN_LIMIT].numbers[0],
+                                     plan->config_source, err);
     if (status == SB_OK)
         status = sb_plan_check_contention(exp, plan, limit, err);
     if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)

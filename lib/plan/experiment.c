@@ -164,6 +164,10 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                           .max = 30 * 24 * 3600, .default_value = "0", .help = "seconds a run "
                           "may take before the watchdog stops it (0: 600 s + 1 s per 20MB the "
                           "run reads and writes)"},
+    [SB_K_PLAN_LIMIT] = {.name = "plan_limit", .type = SB_INI_UINT, .min = 0,
+                         .max = 365 * 24 * 3600, .default_value = "14400", .help = "seconds "
+                         "past which a plan is refused before it runs: the least its scans take "
+                         "on any host, or with repetitions auto its time budget (0: no limit)"},
     [SB_NKEYS] = {0},
 };
 

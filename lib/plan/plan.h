@@ -136,7 +136,7 @@ struct sb_plan {
     char experiment[SB_NAME_MAX];
     char description[SB_DESCRIPTION_MAX];
     char config_source[1024];     /* the experiment's file (SB_PATH_MAX), or what stands for it */
-    char notes[512];
+    char notes[1024];
     bool names_shortened;         /* a run's name was shortened (said in notes) */
     struct sb_run_params *runs;
     size_t nruns;
@@ -163,5 +163,20 @@ bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_param
 /* What the run's counter backend is told of it (counters.h). */
 void sb_run_counting(const struct sb_run_params *run, struct sb_counting *counting);
 void sb_plan_free(struct sb_plan *plan);
+
+/* The least seconds the plan's scans take on any host (estimate.c): every run's validation and
+ * warm-up passes and its timed scans (slices, or whole passes of at least min_scan_ms), each
+ * pass at a rate no core reaches (100 GB/s), over its rounds (into *rounds: repetitions, or
+ * auto's least, SB_AUTO_ROUNDS_MIN). A floor that holds on the fastest host, not a forecast. */
+double sb_plan_least_seconds(const struct sb_plan *plan, uint32_t *rounds);
+
+/* "4 runs, repetitions auto: the scans take at least 0.5 s on any host (10 rounds), and up to
+ * the time budget of 20 s", for the line before the first round. */
+void sb_plan_estimate_text(const struct sb_plan *plan, char *buf, size_t len);
+
+/* Key plan_limit (limit seconds; 0: none): SB_ERR_INPUT, naming origin, when the plan's least
+ * seconds, or with repetitions = auto its time budget, pass it. */
+int sb_plan_check_limit(const struct sb_plan *plan, double limit, const char *origin,
+                        struct sb_error *err);
 
 #endif

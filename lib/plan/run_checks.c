@@ -47,7 +47,14 @@ static uint64_t model_bytes(const struct sb_run_params *run)
     return run->machine ? sb_cachesim_config_state_bytes(&run->machine->config) : 0;
 }
 
-/* Tables in RAM + pools + the model + overhead; false when that overflows. */
+/* The scanner threads' stacks (a team of threads > 1; one scanner runs on the main thread). */
+static uint64_t thread_bytes(const struct sb_run_params *run)
+{
+    return run->threads > 1 ? run->threads * sb_mem_thread_bytes() : 0;
+}
+
+/* Tables in RAM + pools + the model + the threads' stacks + overhead; false when that
+ * overflows. */
 static bool memory_need(const struct sb_run_params *run, uint64_t *need)
 {
     uint64_t tables, pools;
@@ -55,6 +62,7 @@ static bool memory_need(const struct sb_run_params *run, uint64_t *need)
            !__builtin_mul_overflow(run->pool_size, sb_run_pools(run), &pools) &&
            !__builtin_add_overflow(tables, pools, need) &&
            !__builtin_add_overflow(*need, model_bytes(run), need) &&
+           !__builtin_add_overflow(*need, thread_bytes(run), need) &&
            !__builtin_add_overflow(*need, SB_RUN_OVERHEAD_BYTES, need);
 }
 
@@ -104,7 +112,8 @@ int sb_plan_check_run(const struct sb_experiment *exp, const int *idx, struct sb
                    text_of(exp, idx, SB_K_ROW_WIDTH), b);
     run->layout.hint_bits_set = run->hint_bits_set;
     if (!memory_need(run, &need) || need > limit->bytes) {
-        char what[1024], table[64] = "", model[64] = ""; /* the limit names a cgroup file */
+        char what[1024], table[64] = "", model[64] = "", stacks[64] = ""; /* the limit names a
+                                                                              cgroup file */
         if (tables_in_memory(run))
             snprintf(table, sizeof table, "table %s%s + ",
                      sb_format_size(run->table_size, a, sizeof a), times(tables_in_memory(run)));
@@ -112,9 +121,12 @@ int sb_plan_check_run(const struct sb_experiment *exp, const int *idx, struct sb
             snprintf(model, sizeof model, " + model %s (%s)",
                      sb_format_size(model_bytes(run) & ~((1ull << 20) - 1), c, sizeof c),
                      run->machine->name);
-        snprintf(what, sizeof what, "%spool %s%s%s + %s overhead is more than this host can give "
-                 "(%s, %s)", table, sb_format_size(run->pool_size, b, sizeof b),
-                 times(sb_run_pools(run)), model,
+        if (thread_bytes(run))
+            snprintf(stacks, sizeof stacks, " + stacks %s x %u",
+                     sb_format_size(sb_mem_thread_bytes() & ~4095ull, c, sizeof c), run->threads);
+        snprintf(what, sizeof what, "%spool %s%s%s%s + %s overhead is more than this host can "
+                 "give (%s, %s)", table, sb_format_size(run->pool_size, b, sizeof b),
+                 times(sb_run_pools(run)), model, stacks,
                  sb_format_size(SB_RUN_OVERHEAD_BYTES, c, sizeof c),
                  sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),
                  limit->source);

@@ -539,6 +539,11 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
         return status;
     status = runner_init(&r, plan, report, quiet, err);
     sb_report_mark_complete(report);
+    if (status == SB_OK && !quiet) {
+        char estimate[256];
+        sb_plan_estimate_text(plan, estimate, sizeof estimate);
+        fprintf(stderr, "scanbench: %s\n", estimate);
+    }
     if (status == SB_OK)
         status = start_contention(&r, err);
     if (status == SB_OK)

@@ -258,6 +258,49 @@ err_is_one_line_containing "x4500-memtable: experiment named twice"
 expect_status 2 "a --set that leaves the thread's placements out" $S reproduce x4500-memtable --quick --set pool_size=1M
 err_is_one_line_containing "x4500-memtable.ini: [thread] slow = clock 16MB: no run of op count has that placement"
 
+# issue 25 item 13: what a message quotes is printable: an ESC sequence and a BEL in a key, a
+# newline in a value, binary bytes, each as \xNN, on one line
+expect_status 2 "an ESC sequence in a key" $S run --set "$(printf 'na\033]0;x\007me=1')"
+err_is_one_line_containing 'na\x1b]0;x\x07me'
+expect_status 2 "a newline in a value" $S run --set "$(printf 'policy=clo\nck')"
+err_is_one_line_containing 'clo\x0ack'
+printf 'x\001\377' >"$SCRATCH/binary.ini"
+expect_status 2 "binary input" $S run "$SCRATCH/binary.ini"
+if grep -q "$(printf '\001')" "$SCRATCH/err"; then fail "binary input echoed raw: $(od -c "$SCRATCH/err" | head -3)"; else pass; fi
+
+# issue 25 item 14: a key set that no run uses is noted (stderr and the report), not refused
+expect_status 0 "keys that apply to no run" $S run --set table_size=1M --set repetitions=1 \
+    --set warmup=0 --set op=count --set policy=clock --set ring_size=1G --set prefetch=yes \
+    --set checkpoint_pages=8 --set data_dir="$SCRATCH" -o "$SCRATCH/notes.json"
+for key in "ring_size (--set ring_size=1G) applies to no run: no run's policy uses a ring" \
+    "prefetch (--set prefetch=yes) applies to no run" "checkpoint_pages (--set checkpoint_pages=8)" \
+    "data_dir (--set data_dir=$SCRATCH) applies to no run"; do
+    grep -qF "scanbench: note: " "$SCRATCH/err" && grep -qF "$key" "$SCRATCH/err" && pass ||
+        fail "no note on stderr for: $key: $(cat "$SCRATCH/err")"
+    jq -e --arg k "$key" '.experiment.notes | contains($k)' "$SCRATCH/notes.json" >/dev/null && pass ||
+        fail "no note in the report for: $key"
+done
+rm -f "$SCRATCH/notes.json" "$SCRATCH/notes.csv"
+
+# issue 25 item 7: a plan past plan_limit is refused before it runs, naming its runs and rounds
+# (the least any host takes: 10000 runs of 1000 rounds, each timed scan at least 10 ms: 28 h);
+# with repetitions auto, past it by its time budget (5 s a run: 2000 runs, 2.8 h, past 1 h)
+many="64K,128K,192K,256K,320K,384K,448K,512K,576K,640K"
+expect_status 2 "a 10000-run sweep of 1000 rounds" $S run --set table_size=1M \
+    --set op=count --set policy=clock --set pool_size=$many --set seed=$(seq -s, 1 10) --set dead_pct=$(seq -s, 0 9) \
+    --set warmup=$(seq -s, 0 9) --set repetitions=1000 -o "$SCRATCH/report.json"
+err_is_one_line_containing "10000 runs of 1000 rounds take at least 27.8 h on any host, past plan_limit (4.0 h)"
+expect_status 2 "2000 runs, auto, past 1 h" $S run --set table_size=1M --set op=count \
+    --set policy=clock --set pool_size=$many \
+    --set seed=$(seq -s, 1 10) --set dead_pct=0,1 --set warmup=$(seq -s, 0 9) \
+    --set plan_limit=3600
+err_is_one_line_containing "2000 runs, repetitions auto: a time budget of 2.8 h, past plan_limit (60 min)"
+expect_status 2 "the default, past 1 s" $S run --set plan_limit=1 --set repetitions=100
+err_is_one_line_containing "4 runs of 100 rounds take at least"
+expect_status 0 "plan_limit 0: no limit (one round)" $S run --set table_size=1M --set repetitions=1 \
+    --set warmup=0 --set op=count --set policy=ring --set plan_limit=0
+check "the estimate before the first round" grep -q "1 run, 1 round: the scans take at least 0.0 s on any host" "$SCRATCH/err"
+
 # nothing half-written: no report, no temporary file
 if ls "$SCRATCH" | grep -q 'report.json'; then fail "a report file was left behind"; else pass; fi
 finish

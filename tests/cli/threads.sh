@@ -42,6 +42,26 @@ expect_status 0 "oversubscribed on request" $S run $SMALL --set threads=$over --
     --set oversubscribe=yes -o "$SCRATCH/over.json"
 check "a record per scanner" jq -e --argjson n "$over" '.runs[0].scanners.records | length == $n' "$SCRATCH/over.json"
 
+# issue 25 item 9: under a `ulimit -v` the memory check counts the scanners' stacks (and no
+# thread makes a malloc arena of its own): from a limit too small to start at all up to one
+# that runs, every run is refused up front (exit 2, one line) or made; none fails at a
+# scanner's start (exit 1, "cannot start scanner")
+if (ulimit -v 300000 && $S --version) >/dev/null 2>&1; then
+    made=0
+    for kb in $(seq 30000 5000 120000); do
+        sh -c "ulimit -v $kb; exec $S run $SMALL --set threads=$over --set oversubscribe=yes \
+            --set policy=ring --set warmup=0 -q" >"$SCRATCH/out" 2>"$SCRATCH/err"
+        got=$?
+        case $got in
+        0) made=$((made + 1)) ;;
+        126 | 127) ;; # too small for the program to load at all
+        2) [ "$(wc -l <"$SCRATCH/err")" -eq 1 ] || fail "ulimit -v $kb: refused in more than one line: $(cat "$SCRATCH/err")" ;;
+        *) fail "ulimit -v $kb: exit status $got: $(cat "$SCRATCH/err")" ;;
+        esac
+    done
+    [ "$made" -gt 0 ] && pass || fail "no ulimit -v up to 120000KB let $over scanners run"
+fi
+
 expect_status 2 "counters with threads" $S run $SMALL --set threads=$over --set oversubscribe=yes --set counters=sim
 err_is_one_line_containing "threads: counters=sim counts one scanner's own scan"
 expect_status 2 "shared pool with a ring" $S run $SMALL --set shared_pool=yes --set policy=ring

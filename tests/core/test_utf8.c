@@ -85,6 +85,25 @@ static void test_error_cut(void **state)
     free(long_text);
 }
 
+/* A message that quotes an ESC sequence, a BEL, a newline, a tab, DEL or a byte that is not
+ * UTF-8 prints them as \xNN, UTF-8 as itself; cut where the escapes no longer fit, between two
+ * characters; and made printable twice, unchanged. */
+static void test_printable(void **state)
+{
+    struct sb_error err = {0};
+    char small[12] = "a\nb\x1b[2Jc";
+    (void)state;
+
+    sb_fail(&err, SB_ERR_INPUT, "--set %s: unknown key", "na\x1b]0;x\x07me=\xff\xc3\xa9\n\t\x7f");
+    assert_string_equal(err.msg, "--set na\\x1b]0;x\\x07me=\\xff\xc3\xa9\\x0a\\x09\\x7f: unknown key");
+    sb_error_prefix(&err, "file.ini:%d", 3);
+    assert_string_equal(err.msg, "file.ini:3: --set na\\x1b]0;x\\x07me=\\xff\xc3\xa9\\x0a\\x09\\x7f: "
+                                 "unknown key");
+    assert_null(strchr(err.msg, '\n'));
+    sb_text_printable(small, sizeof small);
+    assert_string_equal(small, "a\\x0ab\\x1b["); /* 11 bytes and the NUL: "2Jc" is cut */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +111,7 @@ int main(void)
         cmocka_unit_test(test_fit_and_copy),
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_error_cut),
+        cmocka_unit_test(test_printable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -610,8 +610,8 @@ static void test_text_utf8(void **state)
 
     /* not UTF-8: refused with the key named, in --set and in a file */
     assert_int_equal(sb_experiment_set(&exp, "name=caf\xe9", &err), SB_ERR_INPUT);
-    assert_string_equal(err.msg, "--set name=caf\xe9: name: the value is not UTF-8 (a report "
-                                 "holds UTF-8 text only)");
+    assert_string_equal(err.msg, "--set name=caf\\xe9: name: the value is not UTF-8 (a report "
+                                 "holds UTF-8 text only)"); /* printable: error.h */
     assert_int_equal(sb_experiment_set(&exp, "description=\xc3", &err), SB_ERR_INPUT);
     assert_int_equal(sb_experiment_set(&exp, "machine=/tmp/\xff.ini", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, ": machine: the value is not UTF-8"));
@@ -765,7 +765,7 @@ static void test_set_like_file(void **state)
         assert_int_equal(sb_experiment_set(&exp, "[experiment]", &err), SB_ERR_INPUT);
         assert_string_equal(err.msg, "--set [experiment]: want KEY=VALUE");
         assert_int_equal(sb_experiment_set(&exp, "op=vacuum\nname=x", &err), SB_ERR_INPUT);
-        assert_string_equal(err.msg, "--set op=vacuum\nname=x: want one KEY=VALUE (a line "
+        assert_string_equal(err.msg, "--set op=vacuum\\x0aname=x: want one KEY=VALUE (a line "
                                      "break in it)");
         sb_experiment_free(&exp);
     }
