@@ -15,11 +15,14 @@
  * the trials done. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "core/core.h"
@@ -593,7 +596,36 @@ static void progress(const struct power *pw, const struct trial *t, unsigned i)
 }
 
 /* Every trial in turn (the kinds taking turns); a stop or a failure ends them. */
-static int run_trials(struct power *pw, struct sb_error *err)
+/* -o DIR: trial i appended to DIR/trials.jsonl as it ends (one JSON line each), so that a run
+ * killed outright (SIGKILL, a crash) keeps the trials done; power.json, at the end, has them
+ * all. A failed append is said once and changes nothing else. */
+static void keep_trial(const struct power *pw, const struct sb_outdir *dir, unsigned i)
+{
+    static bool said;
+    char path[SB_OUTFILE_MAX + 16];
+    json_t *doc = trial_json(pw, &pw->trials[i], i);
+    char *line = doc ? json_dumps(doc, JSON_COMPACT | JSON_ENSURE_ASCII) /* as power.json */ : NULL;
+    int fd = -1;
+    bool ok = false;
+
+    snprintf(path, sizeof path, "%s/trials.jsonl", dir->path);
+    if (line && (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) >= 0) {
+        size_t len = strlen(line);
+        line[len] = '\n'; /* json_dumps' NUL becomes the line's end; write len + 1 */
+        ok = write(fd, line, len + 1) == (ssize_t)(len + 1) && fsync(fd) == 0;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (!ok && !said) {
+        fprintf(stderr, "scanbench: cannot append to %s (%s): the trials are kept in memory "
+                "for power.json only\n", path, strerror(errno));
+        said = true;
+    }
+    free(line);
+    json_decref(doc);
+}
+
+static int run_trials(struct power *pw, const struct sb_outdir *dir, struct sb_error *err)
 {
     int status = SB_OK;
 
@@ -609,6 +641,8 @@ static int run_trials(struct power *pw, struct sb_error *err)
         if (status != SB_OK)
             break;
         pw->done++;
+        if (dir)
+            keep_trial(pw, dir, i);
         if (pw->done == pw->ntrials)
             sb_stop_work_done(); /* a signal from now on changes nothing */
         progress(pw, t, i);
@@ -639,7 +673,7 @@ int sb_cmd_power(int argc, char **argv)
     /* a signal (INT, TERM, HUP, QUIT) stops the trial in progress between scans (core/stop.h):
      * the trials done are printed and written */
     sb_stop_install();
-    status = run_trials(&pw, &err);
+    status = run_trials(&pw, pw.outdir ? &dir : NULL, &err);
     stop = err;
     if (status == SB_OK || sb_stop_requested())
         status = conclude(&pw, command, pw.outdir ? &dir : NULL, status, &stop, &err);

@@ -40,6 +40,21 @@ jq -e 'all(.trials[]; if .kind == "A-A" then .arm == null and .size == 0
     ([.trials[] | select(.kind == "A-A")] | length) == 2' "$J" >/dev/null &&
     pass || fail "power.json: arms and sizes: $(jq -c '[.trials[] | [.kind, .size, .arm]]' "$J")"
 cmp -s "$SCRATCH/out" "$SCRATCH/p/power.txt" && pass || fail "power.txt is not the text printed"
+# each trial appended as it ended: trials.jsonl holds power.json's trials, one line each
+[ "$(jq -s -c '.' "$SCRATCH/p/trials.jsonl")" = "$(jq -c '.trials' "$J")" ] && pass ||
+    fail "trials.jsonl is not power.json's trials: $(head -c 300 "$SCRATCH/p/trials.jsonl")"
+
+# SIGKILL after the first trial: trials.jsonl keeps the trials done
+$S power --trials 50 "${TINY[@]}" -o "$SCRATCH/k" >/dev/null 2>"$SCRATCH/k.err" &
+pid=$!
+if wait_for_stderr "$SCRATCH/k.err" "$TRIAL_1_DONE" $pid; then
+    kill -KILL $pid
+    wait $pid 2>/dev/null
+    jq -e -s 'length >= 1 and .[0].trial == 1' "$SCRATCH/k/trials.jsonl" >/dev/null && pass ||
+        fail "SIGKILL: trials.jsonl: $(head -c 300 "$SCRATCH/k/trials.jsonl" 2>&1)"
+else
+    fail "SIGKILL: no trial finished: $(tail -3 "$SCRATCH/k.err")"; wait $pid
+fi
 
 # bad input: exit 2, one line, nothing run
 for bad in "--trials 0" "--trials x" "--trials" "--trials 10001" "--set extra_copy=0.1" \
