@@ -205,29 +205,39 @@ static void test_too_noisy(void **state)
 
 /* x4500-bigtable: count and vacuum over clock pools of 16MB, 680KB and 16KB: too few points for a
  * knee, and the verdict says so. */
+/* A report whose host's level falls 5% a round (a third run, the reference, moves with it) and
+ * whose fast placement runs `quiet` times the slow one in the first half of the rounds (the
+ * quietest), `busy` times it in the second; judged. */
+static json_t *level_report(double quiet, double busy)
+{
+    double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
+    json_t *runs = json_array(), *doc;
+
+    for (int r = 0; r < ROUNDS; r++) {
+        host[r] = 1000.0 * (1.0 - 0.05 * r);
+        slow[r] = 2.0 * host[r];
+        fast[r] = slow[r] * (r < ROUNDS / 2 ? quiet : busy);
+    }
+    json_array_append_new(runs, run("count", "ring", 256 * KB, host, host[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
+    json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    judge(doc);
+    return doc;
+}
+
 /* The host's level moves (a third run, the reference, falls 5% a round) and the fast placement
  * runs 0.9x the slow one in the five quietest rounds, 1.2x in the five busiest: the comparison
  * depends on the level, and each third gets its own call against the threshold: slower when
  * quiet, faster when busy. */
 static void test_level_thirds(void **state)
 {
-    double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
-    json_t *runs = json_array(), *doc;
-    const json_t *cmp, *level, *verdict;
+    json_t *doc = level_report(0.9, 1.2);
+    const json_t *cmp, *level, *verdict = json_object_get(doc, "verdict");
     const char *quiet, *busy;
     char mark[4], *text;
     (void)state;
 
-    for (int r = 0; r < ROUNDS; r++) {
-        host[r] = 1000.0 * (1.0 - 0.05 * r);
-        slow[r] = 2.0 * host[r];
-        fast[r] = slow[r] * (r < ROUNDS / 2 ? 0.9 : 1.2);
-    }
-    json_array_append_new(runs, run("count", "ring", 256 * KB, host, host[ROUNDS / 2]));
-    json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
-    json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
-    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
-    verdict = judge(doc);
     cmp = json_array_get(json_object_get(json_object_get(doc, "analysis"), "comparisons"), 0);
     level = json_object_get(cmp, "host_level");
     assert_true(json_is_true(json_object_get(level, "depends")));
@@ -262,23 +272,12 @@ static void test_level_thirds(void **state)
  * call stands, and there is no call by the level. */
 static void test_level_decided_whole(void **state)
 {
-    double host[ROUNDS], slow[ROUNDS], fast[ROUNDS];
-    json_t *runs = json_array(), *doc;
+    json_t *doc = level_report(1.3, 1.2);
     const json_t *cmp;
     const char *quiet, *busy;
     char mark[4];
     (void)state;
 
-    for (int r = 0; r < ROUNDS; r++) {
-        host[r] = 1000.0 * (1.0 - 0.05 * r);
-        slow[r] = 2.0 * host[r];
-        fast[r] = slow[r] * (r < ROUNDS / 2 ? 1.3 : 1.2);
-    }
-    json_array_append_new(runs, run("count", "ring", 256 * KB, host, host[ROUNDS / 2]));
-    json_array_append_new(runs, run("count", "clock", 16 * MB, slow, slow[ROUNDS / 2]));
-    json_array_append_new(runs, run("count", "clock", 680 * KB, fast, fast[ROUNDS / 2]));
-    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
-    judge(doc);
     cmp = json_array_get(json_object_get(json_object_get(doc, "analysis"), "comparisons"), 0);
     assert_true(json_is_true(json_object_get(json_object_get(cmp, "host_level"), "depends")));
     assert_string_equal(json_string_value(json_object_get(cmp, "call")), "faster");
