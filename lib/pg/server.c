@@ -341,11 +341,44 @@ static int make_owned_dir(const struct sb_pg_server *s, const char *path)
     return 0;
 }
 
+/* Run as root for another user: whether that user can enter every directory on the way to
+ * parent (where the cluster goes); else SB_ERR_INPUT naming the first it cannot. Without it,
+ * initdb fails in the child's chdir with nothing to say why (exit 126, no log). */
+static int check_enterable(const struct sb_pg_server *s, const char *parent, struct sb_error *err)
+{
+    char path[400];
+    size_t len = strlen(parent);
+    struct stat st;
+
+    if (!s->switch_user || parent[0] != '/' || len >= sizeof path)
+        return SB_OK;
+    for (size_t end = 1; end <= len; end++) {
+        if (end < len && parent[end] != '/')
+            continue;
+        memcpy(path, parent, end);
+        path[end] = '\0';
+        if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue; /* mkdtemp says what is wrong with it */
+        if ((st.st_mode & S_IXOTH) || (st.st_uid == s->uid && (st.st_mode & S_IXUSR)) ||
+            (st.st_gid == s->gid && (st.st_mode & S_IXGRP)))
+            continue;
+        return sb_fail(err, SB_ERR_INPUT, "%s: the server's user %s cannot enter it (mode %04o, "
+                       "owner uid %u): the cluster goes under TMPDIR; set TMPDIR to a directory "
+                       "it can reach", path, s->user, (unsigned)(st.st_mode & 07777),
+                       (unsigned)st.st_uid);
+    }
+    return SB_OK;
+}
+
 int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err)
 {
     char initdb[600], log[400], path[400], tail[600];
     int status = SB_OK, rc;
 
+    if ((status = check_enterable(s, parent, err)) != SB_OK) {
+        s->dir[0] = '\0';
+        goto out;
+    }
     snprintf(s->dir, sizeof s->dir, "%s/scanbench-pg.XXXXXX", parent);
     if (!mkdtemp(s->dir)) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create a directory there: %s (set "

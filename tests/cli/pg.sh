@@ -98,6 +98,12 @@ if [ "$(id -u)" -eq 0 ]; then
     expect_status 2 "root with no user to run the server as" env SCANBENCH_PG_USER=nosuchuser \
         $S pg $SMALL
     err_is_one_line_containing "running as root: PostgreSQL will not run as root, and there is no user \`nosuchuser\`"
+    # a TMPDIR the server's user cannot enter: refused naming it (initdb failed with exit 126
+    # and no log, saying nothing of why)
+    mkdir -m 700 "$SCRATCH/private"
+    expect_status 2 "a TMPDIR the server's user cannot enter" env TMPDIR="$SCRATCH/private" \
+        $S pg $SMALL
+    err_is_one_line_containing "the server's user postgres cannot enter it (mode 0700"
 fi
 
 # The clusters go into a directory of our own, which the server's user can enter.
