@@ -185,8 +185,7 @@ static void trial_read(const json_t *report, struct trial *t)
     const json_t *schedule = json_object_get(report, "schedule");
     const json_t *stopped = json_object_get(schedule, "stopped_by");
     const json_t *call = json_object_get(c, "call");
-
-    const char *quiet = "", *busy = "";
+    const char *quiet, *busy;
 
     snprintf(t->call, sizeof t->call, "%s", json_is_string(call) ? json_string_value(call)
                                                                  : "inconclusive");
@@ -234,8 +233,8 @@ static int trial_run(struct power *pw, struct trial *t, struct sb_error *err)
 
 /* --- what the trials say --------------------------------------------------------------------- */
 
-/* Whether t found what it was set: the extra-copy arm called slower (the second run slower,
- * or the first, the reference, made the second faster). */
+/* Whether a call finds what t was set: the extra-copy arm slower (the second run slower, or
+ * the first, the reference, made the second faster). */
 static bool found(const struct trial *t, const char *call)
 {
     return (t->arm == 1 && strcmp(call, "slower") == 0) ||
@@ -247,8 +246,8 @@ static bool different(const char *call)
     return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0;
 }
 
-/* Called by the host's level, t found it when one third did and the other did not call the
- * other way. */
+/* Whether t found what it was set: its call did; called by the host's level, one third did and
+ * the other did not call the other way. */
 static bool detected(const struct trial *t)
 {
     if (t->by_level[0][0])
@@ -416,8 +415,8 @@ static json_t *trial_json(const struct power *pw, const struct trial *t, unsigne
                      "s:o, s:i, s:f, s:s}", "trial", (int)i + 1, "seed", (json_int_t)t->seed,
                      "kind", t->kind ? "extra_copy" : "A-A", "size", atof(pw->sizes[t->kind]),
                      "arm", t->arm < 0 ? json_null() : json_string(t->arm ? "second" : "first"),
-                     "call", t->call, "by_level", by_level, "ratio", number(t->ratio), "lo", number(t->lo), "hi",
-                     number(t->hi), "extra_over_clean",
+                     "call", t->call, "by_level", by_level, "ratio", number(t->ratio), "lo",
+                     number(t->lo), "hi", number(t->hi), "extra_over_clean",
                      t->arm < 0 ? json_null() : number(extra_over_clean(t)), "detected",
                      t->arm < 0 ? json_null() : json_boolean(detected(t)), "called_different",
                      called_different(t), "floor", number(t->floor), "bound", number(t->bound),
@@ -595,7 +594,6 @@ static void progress(const struct power *pw, const struct trial *t, unsigned i)
             t->ratio, t->lo, t->hi, t->rounds, t->seconds);
 }
 
-/* Every trial in turn (the kinds taking turns); a stop or a failure ends them. */
 /* -o DIR: trial i appended to DIR/trials.jsonl as it ends (one JSON line each), so that a run
  * killed outright (SIGKILL, a crash) keeps the trials done; power.json, at the end, has them
  * all. A failed append is said once and changes nothing else. */
@@ -625,6 +623,8 @@ static void keep_trial(const struct power *pw, const struct sb_outdir *dir, unsi
     json_decref(doc);
 }
 
+/* Every trial in turn (the kinds taking turns), each kept in dir (NULL: none) as it ends; a
+ * stop or a failure ends them. */
 static int run_trials(struct power *pw, const struct sb_outdir *dir, struct sb_error *err)
 {
     int status = SB_OK;

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int sb_outdir_create(struct sb_outdir *d, const char *dir, struct sb_error *err)
 {
@@ -57,16 +56,9 @@ int sb_outdir_write(struct sb_outdir *d, const char *name, const void *data, siz
         snprintf(why, sizeof why, "%s", err->msg);
     }
     /* no room there either (a full disk): a keeping directory under $TMPDIR */
-    if (d->kept || sb_outkeep_dir(moved, &move_err) != SB_OK)
-        return sb_fail(err, SB_ERR_RUN, "%.900s; %.900s is lost: %.200s", why, name,
+    if (d->kept || sb_outkeep_put(name, data, len, moved, used, &move_err) != SB_OK)
+        return sb_fail(err, SB_ERR_RUN, "%.900s; %.900s is lost: %.900s", why, name,
                        d->kept ? "nowhere left to keep it" : move_err.msg);
-    snprintf(path, sizeof path, "%s/%s", moved, name);
-    status = sb_outfile_write(path, data, len, used, err);
-    if (status != SB_OK) {
-        rmdir(moved); /* nothing kept in it */
-        sb_error_prefix(err, "%.900s; %s is lost", why, name);
-        return status;
-    }
     move_to(d, moved, why, true);
     return SB_OK;
 }

@@ -11,7 +11,8 @@
 
 #include "core/outfile.h"
 
-int sb_outkeep_dir(char *dir, struct sb_error *err)
+/* A new directory to keep results in, its name into dir (SB_OUTFILE_MAX bytes). */
+static int keeping_dir(char *dir, struct sb_error *err)
 {
     const char *tmp = getenv("TMPDIR");
 
@@ -24,28 +25,38 @@ int sb_outkeep_dir(char *dir, struct sb_error *err)
     return SB_OK;
 }
 
+int sb_outkeep_put(const char *name, const void *data, size_t len, char *dir, char *used,
+                   struct sb_error *err)
+{
+    char kept[SB_OUTFILE_MAX];
+    int status = keeping_dir(dir, err);
+
+    used[0] = '\0';
+    if (status != SB_OK)
+        return status;
+    if (snprintf(kept, sizeof kept, "%s/%s", dir, name) >= (int)sizeof kept)
+        status = sb_fail(err, SB_ERR_RUN, "%s/%s: too long a name", dir, name);
+    if (status == SB_OK)
+        status = sb_outfile_write(kept, data, len, used, err);
+    if (status != SB_OK) {
+        rmdir(dir); /* nothing kept in it */
+        used[0] = '\0';
+    }
+    return status;
+}
+
 int sb_outkeep_write(const char *path, const void *data, size_t len, const char *what,
                      char *used, struct sb_error *err)
 {
-    char dir[SB_OUTFILE_MAX] = "", kept[SB_OUTFILE_MAX], first[sizeof err->msg];
+    char dir[SB_OUTFILE_MAX], first[sizeof err->msg];
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     struct sb_error keep_err = {0};
-    int status = sb_outfile_write(path, data, len, used, err);
 
-    if (status == SB_OK)
+    if (sb_outfile_write(path, data, len, used, err) == SB_OK)
         return SB_OK;
     snprintf(first, sizeof first, "%s", err->msg);
-    used[0] = '\0';
-    status = sb_outkeep_dir(dir, &keep_err);
-    if (status == SB_OK && snprintf(kept, sizeof kept, "%s/%s", dir, base) >= (int)sizeof kept)
-        status = sb_fail(&keep_err, SB_ERR_RUN, "%s/%s: too long a name", dir, base);
-    if (status == SB_OK)
-        status = sb_outfile_write(kept, data, len, used, &keep_err);
-    if (status != SB_OK && dir[0])
-        rmdir(dir); /* nothing kept in it (or never made) */
-    if (status == SB_OK)
+    if (sb_outkeep_put(base, data, len, dir, used, &keep_err) == SB_OK)
         return sb_fail(err, SB_ERR_RUN, "%.900s; the %s is kept as %.900s", first, what, used);
-    used[0] = '\0';
     return sb_fail(err, SB_ERR_RUN, "%.900s; the %s is lost: %.900s", first, what,
                    keep_err.msg);
 }

@@ -9,12 +9,14 @@
 
 #include "core/error.h"
 
-/* A new directory to keep results in, its name into dir (SB_OUTFILE_MAX bytes); SB_ERR_RUN
- * with err when none can be made. */
-int sb_outkeep_dir(char *dir, struct sb_error *err);
+/* Writes data as name in a new keeping directory (its name into dir, the file's
+ * into used, both SB_OUTFILE_MAX bytes); SB_ERR_RUN with err, nothing left behind and used "",
+ * when it cannot be kept. */
+int sb_outkeep_put(const char *name, const void *data, size_t len, char *dir, char *used,
+                   struct sb_error *err);
 
 /* Writes data as path (outfile.h: never replacing a file); where that fails, keeps it in a new
- * keeping directory (sb_outkeep_dir) under path's last component. Returns SB_OK when path (or
+ * keeping directory under path's last component (sb_outkeep_put). Returns SB_OK when path (or
  * its numbered name) has it; else SB_ERR_RUN, err saying "cannot write PATH: WHY; the WHAT is
  * kept as KEPT" (used: KEPT) or, where it could not be kept either, "...; the WHAT is lost:
  * WHY" (used: ""). */

@@ -47,7 +47,8 @@ static uint64_t model_bytes(const struct sb_run_params *run)
     return run->machine ? sb_cachesim_config_state_bytes(&run->machine->config) : 0;
 }
 
-/* The scanner threads' stacks (a team of threads > 1; one scanner runs on the main thread). */
+/* The scanner threads' stacks: threads > 1 starts a team of that many threads (a run of one
+ * scanner scans on the main thread). */
 static uint64_t thread_bytes(const struct sb_run_params *run)
 {
     return run->threads > 1 ? run->threads * sb_mem_thread_bytes() : 0;

@@ -703,9 +703,8 @@ static void undecided_lines(FILE *out, const json_t *report)
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
         const json_t *resolvable = json_object_get(c, "resolvable");
-        const char *quiet, *busy;
         if (strcmp(str_or(json_object_get(c, "call"), ""), "inconclusive") != 0 ||
-            !json_is_number(resolvable) || sb_level_call(c, &quiet, &busy))
+            !json_is_number(resolvable) || sb_level_call(c, NULL, NULL))
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
                      "(%lld rounds, %s)\n",
@@ -795,22 +794,10 @@ static void slices_line(FILE *out, const json_t *report)
         fprintf(out, "\n");
 }
 
-/* Whether some comparison of the report is called by the host's level. */
-static bool any_level_call(const json_t *report)
-{
-    const char *quiet, *busy;
-    size_t i;
-    json_t *c;
-
-    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c)
-        if (sb_level_call(c, &quiet, &busy))
-            return true;
-    return false;
-}
-
 static void footer(FILE *out, const json_t *report, bool ratios)
 {
-    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *analysis = json_object_get(report, "analysis");
+    const json_t *noise = json_object_get(analysis, "noise");
     const json_t *floor = json_object_get(noise, "floor");
 
     fprintf(out, "\nMB/s = table bytes scanned (page_size bytes per page, every page once per "
@@ -822,12 +809,13 @@ static void footer(FILE *out, const json_t *report, bool ratios)
                      "Bonferroni]: \"+\" faster, \"-\" slower, \"=\" the same within "
                      "%.1f%%, \"?\" inconclusive%s",
                 100.0 * json_number_value(json_object_get(noise, "delta")),
-                any_level_call(report) ? ";\n\"-/+\": inconclusive overall, called when the host "
-                                         "is quiet / when it is busy (the ratio follows its "
-                                         "level: below)" : "");
+                sb_any_level_call(json_object_get(analysis, "comparisons"))
+                    ? ";\n\"-/+\": inconclusive overall, called when the host is quiet / when "
+                      "it is busy (the ratio follows its level: below)"
+                    : "");
     else if (ratios)
         fprintf(out, ";\nno ratios: %s",
-                str_or(json_object_get(json_object_get(report, "analysis"), "why"),
+                str_or(json_object_get(analysis, "why"),
                        "the report has no analysis"));
     fprintf(out, ".\n");
     slices_line(out, report);

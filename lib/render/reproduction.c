@@ -331,22 +331,6 @@ static void ratio_row(FILE *out, const struct layout *t)
     fprintf(out, "\n");
 }
 
-/* Whether a comparison of the verdict (its own or its scaled pairs) is called by the host's
- * level. */
-static bool any_level_call(const json_t *verdict)
-{
-    static const char *const lists[2] = {"comparisons", "scaled"};
-    const char *quiet, *busy;
-    size_t i;
-    json_t *c;
-
-    for (int l = 0; l < 2; l++)
-        json_array_foreach(json_object_get(verdict, lists[l]), i, c)
-            if (sb_level_call(c, &quiet, &busy))
-                return true;
-    return false;
-}
-
 /* What the table's figures, marks and postgresql column mean. */
 static void legend(FILE *out, const struct layout *t)
 {
@@ -357,7 +341,8 @@ static void legend(FILE *out, const struct layout *t)
                      "the same within the threshold, \"?\" inconclusive%s; intervals in the "
                      "verdict below.\n",
                 text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")),
-                any_level_call(t->verdict)
+                sb_any_level_call(json_object_get(t->verdict, "comparisons")) ||
+                        sb_any_level_call(json_object_get(t->verdict, "scaled"))
                     ? ", \"-/+\" called when the host is quiet / when it is busy (inconclusive "
                       "overall, the ratio following the host's level)"
                     : "");

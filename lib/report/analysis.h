@@ -29,10 +29,18 @@ json_t *sb_analysis_build_provisional(const json_t *report);
  * became significant". */
 bool sb_analysis_settled(const json_t *analysis, double precision);
 
-/* Whether a comparison (analysis.comparisons[]) is called by the host's level (its level_call:
- * its own call inconclusive, its ratio following the level, both thirds called), and the calls
- * of its quietest and busiest thirds ("faster", "slower", "same"; "" where there are none). */
+/* Whether a call ("faster", "slower", "same", "inconclusive", an older report's "withheld")
+ * decided something: faster, slower or the same. */
+bool sb_call_decided(const char *call);
+
+/* Whether a comparison (analysis.comparisons[], or a verdict's) is called by the host's level
+ * (its level_call: its own call inconclusive, its ratio following the level, both thirds
+ * called), and, where quiet and busy are not NULL, the calls of its quietest and busiest thirds
+ * ("faster", "slower", "same"; "" where there are none). */
 bool sb_level_call(const json_t *comparison, const char **quiet, const char **busy);
+
+/* Whether some comparison of the array is called by the host's level. */
+bool sb_any_level_call(const json_t *comparisons);
 
 /* A comparison's mark in a table, into buf: "+" faster, "-" slower, "=" the same, "?"
  * inconclusive, "!" the "withheld" of reports made before calls replaced withholding; called by

@@ -194,7 +194,7 @@ static void level_call_words(const json_t *h, char *buf, size_t len)
     }
 }
 
-static bool decided_call(const char *call)
+bool sb_call_decided(const char *call)
 {
     return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0 ||
            strcmp(call, "same") == 0;
@@ -210,8 +210,8 @@ static void set_level_call(json_t *c)
     char words[256], joined[768];
 
     if (strcmp(text(json_object_get(c, "call")), "inconclusive") != 0 ||
-        !json_is_true(json_object_get(h, "depends")) || !decided_call(quiet) ||
-        !decided_call(busy))
+        !json_is_true(json_object_get(h, "depends")) || !sb_call_decided(quiet) ||
+        !sb_call_decided(busy))
         return;
     level_call_words(h, words, sizeof words);
     json_object_set_new(c, "level_call", json_pack("{s:s, s:s, s:s}", "quiet", quiet, "busy",
@@ -224,10 +224,24 @@ static void set_level_call(json_t *c)
 bool sb_level_call(const json_t *comparison, const char **quiet, const char **busy)
 {
     const json_t *l = json_object_get(comparison, "level_call");
+    const char *q = text(json_object_get(l, "quiet")), *b = text(json_object_get(l, "busy"));
 
-    *quiet = text(json_object_get(l, "quiet"));
-    *busy = text(json_object_get(l, "busy"));
-    return decided_call(*quiet) && decided_call(*busy);
+    if (quiet)
+        *quiet = q;
+    if (busy)
+        *busy = b;
+    return sb_call_decided(q) && sb_call_decided(b);
+}
+
+bool sb_any_level_call(const json_t *comparisons)
+{
+    size_t i;
+    json_t *c;
+
+    json_array_foreach(comparisons, i, c)
+        if (sb_level_call(c, NULL, NULL))
+            return true;
+    return false;
 }
 
 static char mark_of(const char *call)

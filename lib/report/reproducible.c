@@ -16,12 +16,6 @@
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 static double num(const json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
-static bool decided(const char *call)
-{
-    return strcmp(call, "faster") == 0 || strcmp(call, "slower") == 0 ||
-           strcmp(call, "same") == 0;
-}
-
 static void add(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Appends one disagreement to why, after "; " when there is one before. */
@@ -151,7 +145,7 @@ static int views_of(const json_t *c, struct call_view v[2])
     double delta = json_is_number(d) ? json_number_value(d) : NAN;
     const char *q, *b;
 
-    if (decided(text(json_object_get(c, "call")))) {
+    if (sb_call_decided(text(json_object_get(c, "call")))) {
         v[0] = (struct call_view){text(json_object_get(c, "call")), num(c, "lo"), num(c, "hi"),
                                   delta};
         return 1;
@@ -257,10 +251,8 @@ size_t sb_analysis_decided(const json_t *analysis)
     size_t n = 0, i;
     json_t *c;
 
-    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
-        const char *q, *b;
-        n += decided(text(json_object_get(c, "call"))) || sb_level_call(c, &q, &b);
-    }
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c)
+        n += sb_call_decided(text(json_object_get(c, "call"))) || sb_level_call(c, NULL, NULL);
     json_array_foreach(json_object_get(analysis, "knees"), i, c) {
         const char *kind = text(json_object_get(c, "kind"));
         n += strcmp(kind, "clear") == 0 || strcmp(kind, "no drop") == 0;

@@ -247,7 +247,6 @@ json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
     /* faster, same, slower, called by the host's level, inconclusive (or an older report's
      * withheld) */
     int tally[5] = {0, 0, 0, 0, 0};
-    const char *quiet, *busy;
     size_t i;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
@@ -257,7 +256,7 @@ json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
             continue;
         }
         tally[strcmp(call, "faster") == 0 ? 0 : strcmp(call, "same") == 0 ? 1
-              : strcmp(call, "slower") == 0 ? 2 : sb_level_call(cmp, &quiet, &busy) ? 3 : 4]++;
+              : strcmp(call, "slower") == 0 ? 2 : sb_level_call(cmp, NULL, NULL) ? 3 : 4]++;
         json_array_append_new(list, comparison(report, cmp));
     }
     verdict = json_pack("{s:o, s:O*, s:O*, s:i, s:i, s:i, s:i, s:i, s:i}", "comparisons", list,
