@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "core/core.h"
@@ -52,6 +54,30 @@ static void mark_stopped(const struct sb_pg_jobs *jobs, json_t *report, struct s
             "%zu runs finished, marked incomplete%s", why, done + 1, jobs->n, name, done, more);
 }
 
+static bool interleaved(const struct sb_experiment *exp)
+{
+    return strcmp(exp->settings[SB_K_SCHEDULE].values[0], "blocked") != 0;
+}
+
+/* Several servers and several backends need the interleaved schedule (clusters side by side);
+ * backends at once, no more than the host's CPUs. */
+static int check_servers_and_backends(const struct sb_experiment *exp,
+                                      const struct sb_run_args *args, struct sb_error *err)
+{
+    const struct sb_setting *threads = &exp->settings[SB_K_THREADS];
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (!interleaved(exp) && args->nservers > 1)
+        return sb_fail(err, SB_ERR_INPUT, "--server %s: %d servers, but %s: schedule = blocked "
+                       "runs one server (interleaved runs them side by side)", args->servers[1],
+                       args->nservers, exp->settings[SB_K_SCHEDULE].origin);
+    for (int v = 0; v < threads->nvalues; v++)
+        if (cpus > 0 && threads->numbers[v] > (uint64_t)cpus)
+            return sb_fail(err, SB_ERR_INPUT, "%s: threads: %s backends at once, but this host "
+                           "has %ld CPUs online", threads->origin, threads->values[v], cpus);
+    return SB_OK;
+}
+
 /* What a server run needs: the command line read, the experiment read with the keys a server
  * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
  * everything that can refuse the input, before the cluster starts. */
@@ -66,10 +92,12 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
         status = sb_fail(err, SB_ERR_INPUT, "pg: %s", why);
     if (status == SB_OK)
         status = sb_setup_read(s, args->file, args->sets, args->nsets, err);
-    /* keys the server runs do not honour (bigtable, threads...) are refused before planning,
-     * whose own checks of them (cores for threads...) would not be the point */
+    /* keys the server runs do not honour (bigtable...) are refused before planning, whose own
+     * checks of them would not be the point; threads are backends at once when interleaved */
     if (status == SB_OK)
-        status = sb_pg_check_keys(&s->exp, err);
+        status = sb_pg_check_keys(&s->exp, interleaved(&s->exp), err);
+    if (status == SB_OK)
+        status = check_servers_and_backends(&s->exp, args, err);
     if (status == SB_OK) {
         sb_pg_ignored_keys_note(&s->exp, ignored, ignored_size);
         collapse_ignored_lists(&s->exp);
@@ -85,28 +113,31 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
     return status;
 }
 
-/* The report begun: the plan, the host, and the schedule a server run has (each run alone). */
+/* The report begun: the plan and the host; blocked, the schedule it has (each run alone; the
+ * interleaved schedule's block comes from its rounds). */
 static json_t *begin_report(const struct sb_setup *s, const char *command)
 {
     json_t *report = sb_setup_report(s, command ? command : "scanbench pg");
 
-    if (!report || json_object_set_new(report, "schedule", json_pack(
-                       "{s:s, s:s, s:n}", "kind", "blocked", "why", "each server run alone: "
-                       "shared_buffers is the server's, set when it starts", "reference")) != 0) {
+    if (report && !interleaved(&s->exp) &&
+        json_object_set_new(report, "schedule", json_pack(
+            "{s:s, s:s, s:n}", "kind", "blocked", "why", "each server run alone: "
+            "shared_buffers is the server's, set when it starts", "reference")) != 0) {
         json_decref(report);
         return NULL;
     }
-    sb_report_mark_complete(report);
+    if (report)
+        sb_report_mark_complete(report);
     return report;
 }
 
 /* The cluster started, the jobs run on it into the report's runs; *stopped: a signal or the
  * watchdog stopped them (the report then says so). */
-static int run_server(struct sb_pg_session **session, const struct sb_pg_jobs *jobs,
-                      const char *notes, bool quiet, json_t *report, bool *stopped,
-                      struct sb_error *err)
+static int run_server(struct sb_pg_session **session, const char *bindir,
+                      const struct sb_pg_jobs *jobs, const char *notes, bool quiet,
+                      json_t *report, bool *stopped, struct sb_error *err)
 {
-    int status = sb_pg_session_open(session, jobs, quiet, err);
+    int status = sb_pg_session_open(session, bindir, jobs, quiet, err);
 
     if (status == SB_OK && notes[0] && !quiet)
         fprintf(stderr, "scanbench: note: %s\n", notes);
@@ -120,12 +151,73 @@ static int run_server(struct sb_pg_session **session, const struct sb_pg_jobs *j
     return status;
 }
 
+/* A stop during the rounds: the report keeps the whole rounds finished, marked incomplete,
+ * naming the run in flight. */
+static void mark_rounds_stopped(const struct sb_pg_fleet *fleet, json_t *report,
+                                struct sb_error *err)
+{
+    size_t unit, runs = sb_pg_fleet_runs(fleet);
+    const char *name;
+    uint32_t rounds = sb_pg_fleet_rounds_done(fleet, &unit, &name);
+    char why[320];
+
+    sb_report_mark_interrupted(report, sb_stop_reason(why, sizeof why), name, unit + 1, runs);
+    json_object_set_new(json_object_get(report, "interrupted"), "rounds_done",
+                        json_integer(rounds));
+    if (!sb_stop_signal())
+        return; /* the watchdog: err names the round and the run already (pg/rounds.c) */
+    sb_fail(err, SB_ERR_RUN, "interrupted (%s) during pg round %u, run %zu/%zu %s: the report "
+            "keeps the %u whole rounds of its %zu runs, marked incomplete", why, rounds + 1,
+            unit + 1, runs, name, rounds, runs);
+}
+
+/* The interleaved schedule: every server and setting a cluster of its own, side by side, the
+ * timed scans in shuffled rounds (pg/rounds.h), then the paired analysis of `run`'s reports.
+ * time_budget = auto grows with the servers (it is per run, and each server runs the plan). */
+static int run_fleet(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
+                     const struct sb_setup *s, const struct sb_run_args *args, const char *notes,
+                     json_t *report, bool *stopped, struct sb_error *err)
+{
+    struct sb_pg_rounds_params p;
+    json_t *schedule = NULL;
+    bool partial = false;
+    int status;
+
+    memset(&p, 0, sizeof p);
+    for (int v = 0; v < args->nservers; v++)
+        p.servers[p.nservers++] = args->servers[v];
+    p.rounds = s->plan.schedule.rounds;
+    p.time_budget = s->plan.schedule.time_budget *
+                    (s->plan.schedule.time_budget_auto && p.nservers > 1 ? p.nservers : 1);
+    p.seed = s->plan.schedule.seed;
+    p.quiet = args->quiet;
+    status = sb_pg_fleet_open(fleet, jobs, &p, err);
+    if (status == SB_OK && notes[0] && !args->quiet)
+        fprintf(stderr, "scanbench: note: %s\n", notes);
+    if (status == SB_OK)
+        status = sb_pg_fleet_run(*fleet, json_object_get(report, "runs"), &schedule, &partial,
+                                 err);
+    /* a stop before the first round ends (the loads, the first round) keeps no run */
+    *stopped = status != SB_OK && sb_stop_requested() && *fleet;
+    if (!schedule && *stopped)
+        schedule = json_pack("{s:s, s:i, s:s}", "kind", "interleaved", "rounds", 0, "stopped_by",
+                             "stop");
+    if (schedule)
+        json_object_set_new(report, "schedule", schedule);
+    if (status == SB_OK)
+        sb_stop_work_done();
+    else if (*stopped)
+        mark_rounds_stopped(*fleet, report, err);
+    if (status == SB_OK || partial)
+        json_object_set_new(report, "analysis", sb_analysis_build(report));
+    return status;
+}
+
 /* The server's block (its settings and the notes) into the report, the table printed, the
  * report written with -o. */
-static int finish(const struct sb_pg_session *session, const char *notes, json_t *report,
+static int finish(json_t *block, const char *notes, json_t *report,
                   const struct sb_run_args *args, bool stopped, int status, struct sb_error *err)
 {
-    json_t *block = session ? sb_pg_session_json(session) : json_null();
     struct sb_error write_err = {0};
     static char used[SB_OUTFILE_MAX];
 
@@ -147,6 +239,7 @@ int sb_cmd_pg(int argc, char **argv)
     static struct sb_setup s;
     struct sb_pg_jobs jobs = {0};
     struct sb_pg_session *session = NULL;
+    struct sb_pg_fleet *fleet = NULL;
     json_t *report = NULL;
     char *command = NULL, ignored[768] = "", notes[1800];
     int status;
@@ -167,10 +260,16 @@ int sb_cmd_pg(int argc, char **argv)
     /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
      * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
     sb_stop_install();
-    status = run_server(&session, &jobs, notes, args.quiet, report, &stopped, &err);
+    if (interleaved(&s.exp))
+        status = run_fleet(&fleet, &jobs, &s, &args, notes, report, &stopped, &err);
+    else
+        status = run_server(&session, args.nservers ? args.servers[0] : NULL, &jobs, notes,
+                            args.quiet, report, &stopped, &err);
     if (status == SB_OK || stopped)
-        status = finish(session, notes, report, &args, stopped, status, &err);
+        status = finish(fleet ? sb_pg_fleet_json(fleet) : session ? sb_pg_session_json(session)
+                        : json_null(), notes, report, &args, stopped, status, &err);
 out:
+    sb_pg_fleet_close(fleet);
     sb_pg_session_close(session);
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);

@@ -496,7 +496,7 @@ static int open_pg(struct reproduction *r, struct sb_pg_session **session, struc
     }
     if (status != SB_OK)
         return status;
-    return sb_pg_session_open(session, &r->pg_all, false, err);
+    return sb_pg_session_open(session, NULL, &r->pg_all, false, err);
 }
 
 /* The experiment's server runs, as the report's `postgresql` block (when stopped, the runs

@@ -43,6 +43,13 @@ int sb_run_args_parse(int argc, char **argv, const char *usage, struct sb_run_ar
             args->output = argv[++i];
         } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
             args->quiet = true;
+        } else if (strcmp(arg, "--server") == 0 && i + 1 < argc && strstr(usage, "--server")) {
+            if (args->nservers == SB_RUN_ARGS_MAX_SERVERS)
+                return sb_fail(err, SB_ERR_INPUT, "--server %s: more than %d --server",
+                               argv[i + 1], SB_RUN_ARGS_MAX_SERVERS);
+            if (!argv[i + 1][0])
+                return sb_fail(err, SB_ERR_INPUT, "--server \"\": an empty directory name");
+            args->servers[args->nservers++] = argv[++i];
         } else if (strcmp(arg, "--twice") == 0 && strstr(usage, "--twice")) {
             args->twice = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {

@@ -11,6 +11,8 @@
 
 #define SB_RUN_ARGS_MAX_SETS 256
 
+#define SB_RUN_ARGS_MAX_SERVERS 8
+
 struct sb_run_args {
     const char *file;                       /* the experiment file; NULL: the embedded default */
     const char *output;                     /* -o REPORT.json, or NULL */
@@ -18,6 +20,8 @@ struct sb_run_args {
     int nsets;
     bool quiet;                             /* -q, --quiet: no progress on stderr */
     bool twice;                             /* --twice (where the usage offers it) */
+    const char *servers[SB_RUN_ARGS_MAX_SERVERS]; /* every --server BINDIR (pg), in order */
+    int nservers;
 };
 
 /* Parses argv[1..argc-1] (argv[0] is the subcommand) into args. usage is the subcommand's

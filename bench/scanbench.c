@@ -57,8 +57,11 @@ static const struct {
      "  -o FILE           the plot, .png or .svg (default: the report's name with .png; an\n"
      "                    existing file is refused)\n"},
     {"pg", sb_cmd_pg, SB_ARGS_PG,
-     "the experiment on a live PostgreSQL server (a throwaway cluster)",
-     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
+     "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
+     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n"
+     "  --server BINDIR   a server's bin directory (8.1 to 8.3, 9.6 on); again for another,\n"
+     "                    each measured side by side (default: SCANBENCH_PG_BINDIR, else\n"
+     "                    pg_config --bindir, else the newest /usr/lib/postgresql/*/bin)\n" SET_HELP
      "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
      "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},

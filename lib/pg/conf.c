@@ -61,7 +61,17 @@ void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *sock
             "never WAL-logged through shared_buffers (which would put its pages there)");
     add(conf, "fsync", "off", "a throwaway cluster: no waiting for the disk");
     add(conf, "full_page_writes", "off", "a throwaway cluster: less WAL");
-    add(conf, "max_connections", "10", "one client");
+    if (version_num < 80400) {
+        /* postmaster.c of 8.1 to 8.3 refuses NBuffers < 2 * MaxBackends (REL8_1_STABLE
+         * 1314e285 line 612, REL8_3_STABLE 51b0bd50 line 693), and from 8.3 MaxBackends is
+         * max_connections + autovacuum_max_workers (3 by default; guc.c line 7267): the
+         * smallest pools (128kB: 16 buffers) get fewer connections, above the 3 reserved */
+        uint64_t most = shared_buffers / 8192 / 2 - (version_num >= 80300 ? 3 : 0);
+        snprintf(value, sizeof value, "%" PRIu64, most < 10 ? (most < 4 ? 4 : most) : 10);
+        add(conf, "max_connections", value, most < 10 ? "one client; at most half of "
+            "shared_buffers' buffers (with 8.3's autovacuum workers) before 8.4" : "one client");
+    } else
+        add(conf, "max_connections", "10", "one client");
     add(conf, "lc_messages", "C", "VACUUM VERBOSE is parsed in English");
     if (version_num >= 160000)
         add(conf, "vacuum_buffer_usage_limit", "256kB",

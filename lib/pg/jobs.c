@@ -41,7 +41,7 @@ static const struct {
     {SB_K_DATA_DIR, "scanbench pg puts its cluster under $TMPDIR (else /tmp)"},
     {SB_K_IOCACHE_NODE, "scanbench pg does not place the server's memory"},
     {SB_K_POOL_NODE, "scanbench pg does not place the server's memory"},
-    {SB_K_THREADS, "scanbench pg runs one client"},
+    {SB_K_THREADS, "reproduce --pg and schedule = blocked run one backend"},
     {SB_K_SHARED_TABLE, "scanbench pg runs one client"},
     {SB_K_SHARED_POOL, "scanbench pg runs one client"},
     {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
@@ -106,12 +106,12 @@ static const char *non_default_value(const struct sb_experiment *exp, enum sb_ke
     return NULL;
 }
 
-int sb_pg_check_keys(const struct sb_experiment *exp, struct sb_error *err)
+int sb_pg_check_keys(const struct sb_experiment *exp, bool backends, struct sb_error *err)
 {
     for (size_t k = 0; k < sizeof unsupported_keys / sizeof unsupported_keys[0]; k++) {
         enum sb_key_id key = unsupported_keys[k].key;
         const char *value = non_default_value(exp, key);
-        if (value)
+        if (value && !(backends && key == SB_K_THREADS))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s: %s; %s = %s is not supported",
                            exp->settings[key].origin, sb_keys[key].name, unsupported_keys[k].why,
                            sb_keys[key].name, value);
@@ -133,9 +133,17 @@ static void note_unsupported_keys(const struct sb_experiment *exp, struct sb_pg_
     }
 }
 
-static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *run)
+/* Backends a job's statement runs on at once: the run's threads for `scanbench pg` (strict),
+ * one for reproduce --pg (which notes threads as left aside). */
+static uint32_t backends_of(const struct sb_run_params *run, bool strict)
+{
+    return strict && run->threads > 1 ? run->threads : 1;
+}
+
+static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *run, bool strict)
 {
     return strcmp(job->op, run->op->name) == 0 && job->pool_size == run->pool_size &&
+           job->threads == backends_of(run, strict) &&
            job->table.table_size == run->table_size && job->table.page_size == run->page_size &&
            job->table.row_width == run->layout.row_width &&
            job->table.dead_pct == run->layout.dead_pct;
@@ -188,7 +196,7 @@ static int add_job(const struct sb_run_params *run, const struct sb_experiment *
     job->op = run->op->name;
     job->repetitions = run->repetitions;
     job->warmup = run->warmup;
-    job->threads = run->threads;
+    job->threads = backends_of(run, strict);
     jobs->n++;
     return SB_OK;
 }
@@ -203,8 +211,9 @@ int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp
     jobs->jobs = calloc(plan->nruns ? plan->nruns : 1, sizeof *jobs->jobs);
     if (!jobs->jobs)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (strict)
-        status = sb_pg_check_keys(exp, err);
+    jobs->strict = strict;
+    if (strict) /* threads: the caller knows its schedule (cmd_pg.c) */
+        status = sb_pg_check_keys(exp, true, err);
     else
         note_unsupported_keys(exp, jobs);
     for (size_t r = 0; r < plan->nruns && status == SB_OK; r++)
@@ -237,7 +246,7 @@ const struct sb_pg_job *sb_pg_jobs_find(const struct sb_pg_jobs *jobs,
                                         const struct sb_run_params *run)
 {
     for (size_t j = 0; j < jobs->n; j++)
-        if (same_job(&jobs->jobs[j], run))
+        if (same_job(&jobs->jobs[j], run, jobs->strict))
             return &jobs->jobs[j];
     return NULL;
 }

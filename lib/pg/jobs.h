@@ -21,13 +21,15 @@ struct sb_pg_job {
     struct sb_pg_table_shape table;
     uint64_t pool_size;              /* shared_buffers */
     const char *op;                  /* "count" or "vacuum" */
-    uint32_t repetitions, warmup, threads;
+    uint32_t repetitions, warmup;
+    uint32_t threads;                /* backends at once (scanbench pg, interleaved); else 1 */
 };
 
 struct sb_pg_jobs {
     struct sb_pg_job *jobs;
     size_t n;
     char notes[1024];                /* runs left out: said once, for the user */
+    bool strict;                     /* scanbench pg's: threads make jobs (backends at once) */
 };
 
 /* strict (scanbench pg): a pool below 128kB, a bad row width or a key sb_pg_check_keys
@@ -45,8 +47,10 @@ int sb_pg_jobs_append(struct sb_pg_jobs *dst, const struct sb_pg_jobs *src, stru
  * iocache_node, pool_node, threads, shared_table, shared_pool, oversubscribe,
  * require_counters), set to a value other than the default: SB_ERR_INPUT naming the first, its
  * origin and why, e.g. "x.ini:7: threads: scanbench pg runs one client; threads = 2 is not
- * supported". Needs no plan: `scanbench pg` calls it before planning. */
-int sb_pg_check_keys(const struct sb_experiment *exp, struct sb_error *err);
+ * supported". backends: threads is allowed (the interleaved schedule of rounds.h runs a job's
+ * statement on `threads` servers at once). Needs no plan: `scanbench pg` calls it before
+ * planning. */
+int sb_pg_check_keys(const struct sb_experiment *exp, bool backends, struct sb_error *err);
 
 /* Which keys the experiment sets that a server cannot be told (source, kernel, policy,
  * ring_size, seed, counters, events, machine, prefetch: a value other than the default, or a

@@ -7,6 +7,7 @@
 #define SB_PG_H
 
 #include "pg/jobs.h"
+#include "pg/rounds.h"
 #include "pg/runner.h"
 
 #endif

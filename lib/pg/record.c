@@ -169,20 +169,37 @@ static json_t *repetitions_json(const struct sb_pg_measurement *m)
     return seconds;
 }
 
-/* The run's timed scans: the server's scans are timed one run after another, so a run's
- * repetition r is "round" r, at position 0, with no time of day. */
-static json_t *scans_json(const struct sb_pg_measurement *m)
+static uint32_t backends_of(const struct sb_pg_measurement *m)
+{
+    return m->backends > 1 ? m->backends : 1;
+}
+
+/* The run's timed scans. Blocked (no rounds): the server's scans are timed one run after
+ * another, so repetition r is "round" r, at position 0, with no time of day. Interleaved: each
+ * scan's round, position and time. With several backends, a scan's bytes are all their
+ * tables', its seconds until the last finished, and each backend's own seconds beside. */
+json_t *sb_pg_scans_json(const struct sb_pg_measurement *m)
 {
     json_t *scans = json_array();
+    uint32_t nb = backends_of(m);
+    uint64_t bytes = m->relation_bytes * nb;
 
-    for (uint32_t r = 0; r < m->nreps; r++)
-        json_array_append_new(scans, json_pack("{s:i, s:i, s:n, s:f, s:i, s:I, s:f}", "round",
-                                               (int)r, "position", 0, "at", "seconds",
-                                               m->seconds[r], "passes", 1, "bytes",
-                                               (json_int_t)m->relation_bytes, "mbps",
-                                               m->seconds[r] > 0 ? (double)m->relation_bytes /
-                                                                       m->seconds[r] / 1e6
-                                                                 : 0.0));
+    for (uint32_t r = 0; r < m->nreps; r++) {
+        json_t *scan = json_pack("{s:i, s:i, s:o, s:f, s:i, s:I, s:f}", "round",
+                                 m->rounds ? (int)m->rounds[r] : (int)r, "position",
+                                 m->positions ? (int)m->positions[r] : 0, "at",
+                                 m->at ? json_real(m->at[r]) : json_null(), "seconds",
+                                 m->seconds[r], "passes", 1, "bytes", (json_int_t)bytes,
+                                 "mbps", m->seconds[r] > 0 ? (double)bytes / m->seconds[r] / 1e6
+                                                           : 0.0);
+        if (scan && nb > 1 && m->backend_seconds) {
+            json_t *each = json_array();
+            for (uint32_t b = 0; b < nb; b++)
+                json_array_append_new(each, json_real(m->backend_seconds[(size_t)r * nb + b]));
+            json_object_set_new(scan, "backend_seconds", each);
+        }
+        json_array_append_new(scans, scan);
+    }
     return scans;
 }
 
@@ -210,7 +227,7 @@ static json_t *counters_json(void)
 /* The server's side: version, placement rule, pool and relation, timing, buffers, occupancy,
  * the statement and how each timed scan starts. */
 static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_measurement *m,
-                               uint64_t pages, bool counts)
+                               uint64_t pages)
 {
     const struct sb_pg_table_shape *t = &job->table;
 
@@ -224,8 +241,7 @@ static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_m
                   "trip over the Unix socket included",
         "buffers", buffers_json(m), "occupancy", occupancy_json(job, m),
         "writes", writes_json(job, m),
-        "statement", counts ? "SELECT count(*) FROM lineitem"
-                            : "VACUUM (DISABLE_PAGE_SKIPPING) lineitem",
+        "statement", m->statement,
         "each_timed_scan", m->evictions_by_restart
                                ? "starts with none of the table's pages in shared_buffers (the "
                                  "server restarted just before: ALTER TABLE ran out of unpinned "
@@ -243,12 +259,14 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
     struct sb_stats mbps = {0};
     bool counts = job->op[0] == 'c';
 
+    json_t *record, *block;
+
     if (m->nreps)
-        sb_stats_from_seconds(m->seconds, m->nreps, m->relation_bytes, &mbps);
-    return json_pack(
+        sb_stats_from_seconds(m->seconds, m->nreps, m->relation_bytes * backends_of(m), &mbps);
+    record = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:n, s:i, s:i, "
         "s:I, s:I, s:o, s:o, s:{s:f, s:f, s:f, s:f, s:f}, s:n, s:o, s:o, s:o, s:o}",
-        "name", job->run->name,
+        "name", m->name ? m->name : job->run->name,
         "source", "postgresql",
         "policy", m->placement.policy,
         "kernel", "postgresql",
@@ -265,8 +283,8 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "threads", (int)job->threads,
         "warmup", (int)job->warmup,
         "pages", (json_int_t)pages,
-        "bytes_per_scan", (json_int_t)m->relation_bytes,
-        "repetitions", repetitions_json(m), "scans", scans_json(m),
+        "bytes_per_scan", (json_int_t)(m->relation_bytes * backends_of(m)),
+        "repetitions", repetitions_json(m), "scans", sb_pg_scans_json(m),
         "mbps", "best", mbps.best, "median", mbps.median, "min", mbps.min, "max", mbps.max,
         "cv", mbps.cv,
         "clock_visits_per_page",
@@ -274,5 +292,14 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
                                              : json_null(),
         "validation", validation_json(job, m, counts),
         "counters", counters_json(),
-        "postgresql", postgresql_json(job, m, pages, counts));
+        "postgresql", postgresql_json(job, m, pages));
+    block = json_object_get(record, "postgresql");
+    if (block && backends_of(m) > 1)
+        json_object_set_new(block, "backends", json_pack(
+            "{s:i, s:s}", "count", (int)backends_of(m), "how",
+            "the statement sent at once to that many servers of this version and pool, each "
+            "scanning its own copy of the table (as Greenplum's segments are PostgreSQL "
+            "instances of their own); a scan's seconds run from the first send to the last "
+            "result, its bytes are all the tables': MB/s summed"));
+    return record;
 }

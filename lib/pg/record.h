@@ -32,12 +32,21 @@ struct sb_pg_scan_writes {
 
 struct sb_pg_measurement {
     char server_version[128];
+    char statement[160];        /* the timed statement as this server speaks it */
     uint64_t relation_bytes;    /* pg_relation_size (main fork): the MB/s numerator */
     uint32_t block_size;        /* the server's BLCKSZ */
     uint64_t nbuffers;          /* shared_buffers, in buffers, as the server runs */
     struct sb_pg_placement placement;
     uint32_t nreps;
-    const double *seconds;      /* each timed statement, client-side */
+    const double *seconds;      /* each timed statement, client-side (with backends > 1: from
+                                   the first send to the last result) */
+    /* interleaved (rounds.h): each timed scan's round, position in it and time since the
+     * rounds began; NULL: blocked, repetition r is round r at position 0 */
+    const uint32_t *rounds, *positions;
+    const double *at;
+    uint32_t backends;          /* statements at once, each on its own server (0 or 1: one) */
+    const double *backend_seconds; /* nreps x backends: each backend's own time */
+    const char *name;           /* the record's name; NULL: the job's run's */
     uint64_t scans_counted;     /* statements whose count(*) was checked (count) */
     uint64_t rows_counted;      /* what the last count(*) returned */
     bool counts_ok;
@@ -76,6 +85,10 @@ const char *sb_pg_server_writes(const struct sb_pg_scan_writes *w);
  * has pages. */
 bool sb_pg_occupancy_consistent(const struct sb_pg_placement *placement, uint64_t table_pages,
                                 uint32_t block_size, int64_t table_buffers, int64_t used_buffers);
+
+/* The timed scans in the report's format (round, position, at, seconds, bytes, MB/s; each
+ * backend's seconds with several). */
+json_t *sb_pg_scans_json(const struct sb_pg_measurement *m);
 
 /* The run record. */
 json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement *m);

@@ -18,6 +18,7 @@
 #include "pg/record.h"
 #include "pg/rule.h"
 #include "pg/server.h"
+#include "pg/session.h"
 #include "pg/sql.h"
 
 #define EXPLAIN_MAX 65536
@@ -167,11 +168,11 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
     return status;
 }
 
-int sb_pg_session_open(struct sb_pg_session **out, const struct sb_pg_jobs *jobs, bool quiet,
-                       struct sb_error *err)
+/* A cluster of the server in bindir (NULL: the discovery of server.h) started with pool. */
+static int open_cluster(struct sb_pg_session **out, const char *bindir, uint64_t pool,
+                        const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
 {
     struct sb_pg_session *s = calloc(1, sizeof *s);
-    const char *parent = sb_pg_parent_dir();
     char size[32];
     int status;
 
@@ -179,27 +180,57 @@ int sb_pg_session_open(struct sb_pg_session **out, const struct sb_pg_jobs *jobs
     if (!s)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     s->loads = json_array();
-    status = sb_pg_check_disk(parent, sb_pg_jobs_disk_need(jobs), sb_pg_jobs_largest_table(jobs),
-                              err);
-    if (status == SB_OK)
-        status = sb_pg_server_find(&s->server, err);
+    status = sb_pg_server_find(&s->server, bindir, err);
     if (status == SB_OK)
         status = sb_pg_server_choose_user(&s->server, err);
     if (status != SB_OK)
         return status;
-    status = sb_pg_cluster_create(&s->server, parent, err);
+    status = sb_pg_cluster_create(&s->server, sb_pg_parent_dir(), err);
     if (status != SB_OK)
         return status;
     progress(quiet, "PostgreSQL %s (%s), cluster in %s, run as %s", s->server.version,
              s->server.bindir, s->server.dir, s->server.user);
-    status = start_with_pool(s, jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
-                             err);
+    status = start_with_pool(s, pool, err);
     if (status == SB_OK)
         status = prepare_cluster(s, jobs, err);
     if (status == SB_OK)
         progress(quiet, "server up, shared_buffers %s, pg_buffercache %s",
                  sb_format_size(s->running_pool, size, sizeof size),
                  s->buffercache ? "available" : "unavailable");
+    return status;
+}
+
+int sb_pg_session_open(struct sb_pg_session **out, const char *bindir,
+                       const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
+{
+    int status = sb_pg_check_disk(sb_pg_parent_dir(), sb_pg_jobs_disk_need(jobs),
+                                  sb_pg_jobs_largest_table(jobs), err);
+
+    *out = NULL;
+    if (status != SB_OK)
+        return status;
+    return open_cluster(out, bindir, jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
+                        jobs, quiet, err);
+}
+
+int sb_pg_session_open_at(struct sb_pg_session **out, const char *bindir, uint64_t pool,
+                          const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
+{
+    return open_cluster(out, bindir, pool, jobs, quiet, err);
+}
+
+int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
+                              struct sb_error *err)
+{
+    struct sb_pg_server server;
+    int status;
+
+    memset(&server, 0, sizeof server);
+    status = sb_pg_server_find(&server, bindir, err);
+    if (status == SB_OK) {
+        snprintf(version, len, "%s", server.version);
+        *num = server.num;
+    }
     return status;
 }
 
@@ -574,6 +605,7 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
                               struct sb_pg_measurement *m)
 {
     snprintf(m->server_version, sizeof m->server_version, "%s", s->server.version);
+    sb_pg_session_statement(s, job, m->statement, sizeof m->statement);
     m->relation_bytes = s->relation_bytes;
     m->block_size = s->block_size;
     m->nbuffers = nbuffers;
@@ -583,10 +615,9 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
 }
 
 /* The first scan (hint bits set for count, dead rows removed for vacuum; instrumented when it
- * is the table's first since its load), the warm-up, then the timed repetitions into
- * seconds[]; each after an eviction. */
-static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
-                     struct sb_pg_measurement *m, struct sb_error *err)
+ * is the table's first since its load) and the warm-up; each after an eviction. */
+static int untimed_scans(struct sb_pg_session *s, const struct sb_pg_job *job,
+                         struct sb_pg_measurement *m, struct sb_error *err)
 {
     int status = SB_OK;
 
@@ -595,6 +626,15 @@ static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, doubl
         if (status == SB_OK)
             status = w == 0 ? first_scan(s, job, m, err) : scan(s, job, NULL, m, err);
     }
+    return status;
+}
+
+/* The untimed scans, then the timed repetitions into seconds[]; each after an eviction. */
+static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
+                     struct sb_pg_measurement *m, struct sb_error *err)
+{
+    int status = untimed_scans(s, job, m, err);
+
     for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
         status = evict(s, m, err);
         if (status == SB_OK)
@@ -641,6 +681,74 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
     json_array_append_new(runs, record);
 out:
     free(seconds);
+    return status;
+}
+
+/* --- the steps of one session, for the interleaved schedule (session.h) ------------------- */
+
+int sb_pg_session_prepare(struct sb_pg_session *s, const struct sb_pg_job *job, bool quiet,
+                          struct sb_pg_measurement *m, struct sb_error *err)
+{
+    uint64_t nbuffers;
+    int status = prepare_job(s, job, quiet, &nbuffers, err);
+
+    if (status == SB_OK)
+        measurement_start(s, job, nbuffers, NULL, m);
+    if (status == SB_OK)
+        status = untimed_scans(s, job, m, err);
+    return status;
+}
+
+int sb_pg_session_evict(struct sb_pg_session *s, struct sb_pg_measurement *m,
+                        struct sb_error *err)
+{
+    return evict(s, m, err);
+}
+
+void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_job *job,
+                             char *buf, size_t len)
+{
+    if (strcmp(job->op, "count") == 0)
+        snprintf(buf, len, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
+    else
+        sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, buf, len);
+}
+
+struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s)
+{
+    return &s->client;
+}
+
+uint64_t sb_pg_session_relation_bytes(const struct sb_pg_session *s)
+{
+    return s->relation_bytes;
+}
+
+int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,
+                              struct sb_pg_measurement *m, struct sb_error *err)
+{
+    if (strcmp(job->op, "count") != 0)
+        return SB_OK;
+    m->rows_counted = strtoull(value, NULL, 10);
+    m->scans_counted++;
+    if (m->rows_counted == job->table.rows_live)
+        return SB_OK;
+    m->counts_ok = false;
+    return sb_fail(err, SB_ERR_RUN, "%s: count(*) returned %" PRIu64 ", but %" PRIu64 " live "
+                   "rows were loaded", job->run->name, m->rows_counted, job->table.rows_live);
+}
+
+int sb_pg_session_finish(struct sb_pg_session *s, const struct sb_pg_job *job,
+                         struct sb_pg_measurement *m, struct sb_error *err)
+{
+    int status = evict(s, m, err);
+
+    if (status == SB_OK)
+        status = scan(s, job, NULL, m, err);
+    if (status == SB_OK)
+        status = occupancy(s, m, err);
+    if (status == SB_OK)
+        status = buffer_figures(s, job, m, err);
     return status;
 }
 

@@ -29,8 +29,10 @@ struct sb_pg_session;
 /* false when scanbench was built without libpq; then why says so, naming the package. */
 bool sb_pg_built(char *why, size_t len);
 
-/* jobs: every job the session will run (for the disk check and the first shared_buffers). */
-int sb_pg_session_open(struct sb_pg_session **session, const struct sb_pg_jobs *jobs, bool quiet,
+/* jobs: every job the session will run (for the disk check and the first shared_buffers);
+ * bindir: the server's (NULL: SCANBENCH_PG_BINDIR, else the discovery of server.h). */
+int sb_pg_session_open(struct sb_pg_session **session, const char *bindir,
+                       const struct sb_pg_jobs *jobs, bool quiet,
                        struct sb_error *err);
 
 /* Runs the jobs, appending one run record (record.h) per job to runs. Each job, its table's

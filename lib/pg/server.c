@@ -116,9 +116,9 @@ static int newest_first(const void *a, const void *b)
     return strverscmp(*(const char *const *)b, *(const char *const *)a);
 }
 
-int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
+int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_error *err)
 {
-    const char *env = getenv("SCANBENCH_PG_BINDIR");
+    const char *env = bindir ? bindir : getenv("SCANBENCH_PG_BINDIR");
     char out[512], path[600];
     glob_t g = {0};
     int status = SB_OK;
@@ -126,9 +126,9 @@ int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err)
     s->bindir[0] = '\0';
     if (env && *env) {
         if (!has_server_programs(env))
-            return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_PG_BINDIR=%s: no PostgreSQL server "
-                           "programs there (initdb, pg_ctl, postgres); install the server: %s",
-                           env, SERVER_PACKAGE);
+            return sb_fail(err, SB_ERR_INPUT, "%s%s: no PostgreSQL server programs there "
+                           "(initdb, pg_ctl, postgres); install the server: %s",
+                           bindir ? "--server " : "SCANBENCH_PG_BINDIR=", env, SERVER_PACKAGE);
         snprintf(s->bindir, sizeof s->bindir, "%s", env);
     }
     if (!s->bindir[0]) {

@@ -40,8 +40,9 @@ const char *sb_pg_parent_dir(void);
 int sb_pg_check_disk(const char *parent, uint64_t need, uint64_t largest_table,
                      struct sb_error *err);
 
-/* Finds the programs and the version; SB_ERR_INPUT naming the package when there are none. */
-int sb_pg_server_find(struct sb_pg_server *s, struct sb_error *err);
+/* Finds the programs and the version: in bindir (`--server`), else by the discovery above;
+ * SB_ERR_INPUT naming the package when there are none. */
+int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_error *err);
 
 /* Decides who runs the programs; SB_ERR_INPUT when running as root with no user to run as. */
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err);

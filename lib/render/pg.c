@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "report/report.h"
 #include "vocab/vocab.h"
 
 static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
@@ -21,6 +22,50 @@ static const char *op_label(const json_t *run)
     return o ? o->label : text(json_object_get(run, "op"));
 }
 
+/* The server's version, short ("8.1.21", "15.20"). */
+static void short_version(const json_t *run, char *buf, size_t len)
+{
+    const char *v = text(json_object_get(json_object_get(run, "postgresql"), "server_version"));
+    snprintf(buf, len, "%.*s", (int)strcspn(v, " "), v);
+}
+
+/* Whether the runs are on more than one server. */
+static bool several_servers(const json_t *runs)
+{
+    char first[64], v[64];
+    size_t i;
+    json_t *run;
+
+    short_version(json_array_get(runs, 0), first, sizeof first);
+    json_array_foreach(runs, i, run) {
+        short_version(run, v, sizeof v);
+        if (strcmp(v, first) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* Backends at once (threads; 0 or 1: one). */
+static int backends_of(const json_t *run)
+{
+    int n = (int)json_integer_value(json_object_get(run, "threads"));
+    return n > 1 ? n : 1;
+}
+
+/* What tells a run apart in a line: "pool 16MB", with its server where there are several and
+ * its backends where there are several. */
+static void who(const json_t *run, bool servers, char *buf, size_t len)
+{
+    char a[32], v[64] = "";
+
+    if (servers)
+        short_version(run, v, sizeof v);
+    snprintf(buf, len, "%s%s%spool %s", servers ? "PostgreSQL " : "", v, servers ? ", " : "",
+             sb_format_size(size_of(run, "pool_size"), a, sizeof a));
+    if (backends_of(run) > 1)
+        snprintf(buf + strlen(buf), len - strlen(buf), ", %d backends", backends_of(run));
+}
+
 static void placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];
@@ -33,77 +78,125 @@ static void placement(const json_t *run, char *buf, size_t len)
         snprintf(buf, len, "%s (scattered)", policy);
 }
 
-/* Median MB/s of the first run with this op and table, on one side of the rule. */
-static double median_of(const json_t *runs, const char *op, uint64_t table, const char *policy,
+/* Whether runs a and b have the same op, table, server and backends. */
+static bool alike(const json_t *a, const json_t *b)
+{
+    char va[64], vb[64];
+
+    short_version(a, va, sizeof va);
+    short_version(b, vb, sizeof vb);
+    return strcmp(text(json_object_get(a, "op")), text(json_object_get(b, "op"))) == 0 &&
+           size_of(a, "table_size") == size_of(b, "table_size") && strcmp(va, vb) == 0 &&
+           backends_of(a) == backends_of(b);
+}
+
+/* Median MB/s of the first run like `like` (alike), on one side of the rule. */
+static double median_of(const json_t *runs, const json_t *like, const char *policy,
                         const json_t **which)
 {
     size_t i;
     json_t *run;
 
     json_array_foreach(runs, i, run)
-        if (strcmp(text(json_object_get(run, "op")), op) == 0 &&
-            size_of(run, "table_size") == table &&
-            strcmp(text(json_object_get(run, "policy")), policy) == 0) {
+        if (alike(run, like) && strcmp(text(json_object_get(run, "policy")), policy) == 0) {
             *which = run;
             return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
         }
     return 0;
 }
 
-static void ratios(FILE *out, const json_t *runs)
+static void ratios(FILE *out, const json_t *runs, bool servers)
 {
     size_t i;
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const char *op = text(json_object_get(run, "op"));
         uint64_t table = size_of(run, "table_size");
         const json_t *ring = NULL, *clock = NULL, *earlier = NULL;
         double r, c;
-        char a[32], b[32], t[32];
+        char a[32], b[32], t[32], v[64] = "";
         size_t k;
         json_t *other;
 
         json_array_foreach(runs, k, other) {
             if (k >= i)
                 break;
-            if (strcmp(text(json_object_get(other, "op")), op) == 0 &&
-                size_of(other, "table_size") == table)
+            if (alike(other, run))
                 earlier = other;
         }
         if (earlier)
-            continue; /* one line per op and table */
-        r = median_of(runs, op, table, "ring", &ring);
-        c = median_of(runs, op, table, "clock", &clock);
+            continue; /* one line per op, table, server and backends */
+        r = median_of(runs, run, "ring", &ring);
+        c = median_of(runs, run, "clock", &clock);
         if (!ring || !clock || c <= 0)
             continue;
-        fprintf(out, "ring/scattered, %s, %s table: %.2f (ring in a %s pool / clock sweep over "
-                "%s)\n", op_label(run), sb_format_size(table, t, sizeof t), r / c,
+        if (servers)
+            short_version(run, v, sizeof v);
+        fprintf(out, "ring/scattered, %s, %s table%s%s: %.2f (ring in a %s pool / clock sweep "
+                "over %s; medians, unpaired)\n", op_label(run), sb_format_size(table, t, sizeof t),
+                servers ? ", PostgreSQL " : "", v, r / c,
                 sb_format_size(size_of(ring, "pool_size"), a, sizeof a),
                 sb_format_size(size_of(clock, "pool_size"), b, sizeof b));
     }
 }
 
-/* The title, the server and the table's column headings. */
-static void pg_heading(FILE *out, const json_t *report)
+/* The servers' versions, short, each once: "8.1.21, 8.2.23, 15.20". */
+static void versions(const json_t *runs, char *buf, size_t len)
+{
+    size_t i, k;
+    json_t *run;
+
+    buf[0] = '\0';
+    json_array_foreach(runs, i, run) {
+        char v[64], w[64];
+        bool seen = false;
+        short_version(run, v, sizeof v);
+        for (k = 0; k < i && !seen; k++) {
+            short_version(json_array_get(runs, k), w, sizeof w);
+            seen = strcmp(v, w) == 0;
+        }
+        if (!seen)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", v);
+    }
+}
+
+/* The title, the servers, how the scans were timed, and the table's column headings. */
+static void pg_heading(FILE *out, const json_t *report, bool servers, bool backends)
 {
     const json_t *pg = json_object_get(report, "postgresql");
     const json_t *exp = json_object_get(report, "experiment");
-    const json_t *first = json_array_get(json_object_get(report, "runs"), 0);
+    const json_t *runs = json_object_get(report, "runs");
+    const json_t *first = json_array_get(runs, 0);
+    const json_t *schedule = json_object_get(report, "schedule");
+    char all[256];
 
     fprintf(out, "scanbench pg %s: %s\n", text(json_object_get(exp, "name")),
             text(json_object_get(exp, "description")));
-    fprintf(out, "PostgreSQL %s, a throwaway cluster, one backend (no parallel workers), "
-            "%d timed scans after %d warm-up\n\n",
-            text(json_object_get(pg, "server_version")),
-            (int)json_array_size(json_object_get(first, "repetitions")),
-            (int)json_integer_value(json_object_get(first, "warmup")));
-    fprintf(out, "%-16s | %6s | %8s | %-17s | %7s %6s | %15s | %s\n", "Operation", "table",
-            "pool", "placement", "MB/s", "cv", "shared hit/read", "table buffers after a scan");
+    if (strcmp(text(json_object_get(schedule, "kind")), "interleaved") == 0) {
+        versions(runs, all, sizeof all);
+        fprintf(out, "PostgreSQL %s: %lld throwaway clusters side by side (one per server, pool, "
+                "table and backend), %lld rounds, each run once per round in a shuffled order, "
+                "after %d warm-up\n\n", all,
+                (long long)json_integer_value(json_object_get(schedule, "clusters")),
+                (long long)json_integer_value(json_object_get(schedule, "rounds")),
+                (int)json_integer_value(json_object_get(first, "warmup")));
+    } else
+        fprintf(out, "PostgreSQL %s, a throwaway cluster, one backend (no parallel workers), "
+                "%d timed scans after %d warm-up, each run alone\n\n",
+                text(json_object_get(pg, "server_version")),
+                (int)json_array_size(json_object_get(first, "repetitions")),
+                (int)json_integer_value(json_object_get(first, "warmup")));
+    if (servers)
+        fprintf(out, "%-8s | ", "server");
+    fprintf(out, "%-16s | %6s | %8s | ", "Operation", "table", "pool");
+    if (backends)
+        fprintf(out, "%8s | ", "backends");
+    fprintf(out, "%-17s | %7s %6s | %15s | %s\n", "placement", "MB/s", "cv", "shared hit/read",
+            "table buffers after a scan");
 }
 
 /* One run's row: its op, sizes, placement, MB/s, buffer figures and occupancy. */
-static void pg_row(FILE *out, const json_t *run)
+static void pg_row(FILE *out, const json_t *run, bool servers, bool backends)
 {
     const json_t *p = json_object_get(run, "postgresql");
     const json_t *buffers = json_object_get(p, "buffers");
@@ -125,25 +218,34 @@ static void pg_row(FILE *out, const json_t *run)
                                                                   : "NOT as the rule says");
     else
         snprintf(after, sizeof after, "n/a: %s", text(json_object_get(occ, "unavailable")));
-    fprintf(out, "%-16s | %6s | %8s | %-17s | %7.0f %5.1f%% | %15s | %s\n", op_label(run),
+    if (servers) {
+        char v[64];
+        short_version(run, v, sizeof v);
+        fprintf(out, "%-8s | ", v);
+    }
+    fprintf(out, "%-16s | %6s | %8s | ", op_label(run),
             sb_format_size(size_of(run, "table_size"), a, sizeof a),
-            sb_format_size(size_of(run, "pool_size"), b, sizeof b), where,
+            sb_format_size(size_of(run, "pool_size"), b, sizeof b));
+    if (backends)
+        fprintf(out, "%8d | ", backends_of(run));
+    fprintf(out, "%-17s | %7.0f %5.1f%% | %15s | %s\n", where,
             json_number_value(json_object_get(mbps, "median")),
             100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after);
 }
 
 /* PostgreSQL's placement rule as each run applied it, then how the figures were taken. */
-static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring)
+static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring, bool servers)
 {
     size_t i;
     json_t *run;
-    char a[32];
+    char a[96];
 
     fprintf(out, "\nPostgreSQL's rule, run by run:\n");
-    json_array_foreach(runs, i, run)
-        fprintf(out, "  %s, pool %s: %s\n", op_label(run),
-                sb_format_size(size_of(run, "pool_size"), a, sizeof a),
+    json_array_foreach(runs, i, run) {
+        who(run, servers, a, sizeof a);
+        fprintf(out, "  %s, %s: %s\n", op_label(run), a,
                 text(json_object_get(json_object_get(run, "postgresql"), "rule")));
+    }
     fprintf(out, "\nMB/s = pg_relation_size / seconds / 10^6, seconds on the client's monotonic "
                  "clock around the statement; median of the timed scans; cv: their coefficient "
                  "of variation.\nEvery scan starts with none of the table's pages in "
@@ -163,11 +265,12 @@ static long long count_of(const json_t *o, const char *key)
 
 /* One instrumented scan's writes: the statement's figures, the server's counters in brackets,
  * the server's kind beside scanbench's. False when the scan was not measured. */
-static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const char *which)
+static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const char *which,
+                          bool servers)
 {
     const json_t *c = json_object_get(w, "counters");
     const json_t *written = json_object_get(w, "shared_written");
-    char a[32], counters[160] = "", own[64] = "";
+    char a[96], counters[160] = "", own[64] = "";
 
     if (!json_is_string(json_object_get(w, "server")))
         return false;
@@ -181,8 +284,9 @@ static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const c
                  "bgwriter %lld)", json_is_object(json_object_get(c, "backend_by_context"))
                                        ? "pg_stat_io" : "pg_stat_bgwriter",
                  count_of(c, "backend"), count_of(c, "checkpointer"), count_of(c, "bgwriter"));
-    fprintf(out, "  %s, pool %s, %s: %s%s: %s; scanbench: %s (%s)\n", op_label(run),
-            sb_format_size(size_of(run, "pool_size"), a, sizeof a), which, own, counters,
+    who(run, servers, a, sizeof a);
+    fprintf(out, "  %s, %s, %s: %s%s: %s; scanbench: %s (%s)\n", op_label(run), a, which, own,
+            counters,
             text(json_object_get(w, "server")), text(json_object_get(w, "scanbench_expects")),
             strcmp(text(json_object_get(w, "agreement")), "agrees") == 0 ? "agrees"
                                                                           : "DISAGREES");
@@ -191,7 +295,7 @@ static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const c
 
 /* Buffers written per scan beside scanbench's model, in kind; nothing for reports made before
  * the server's writes were measured. */
-static void pg_writes(FILE *out, const json_t *runs)
+static void pg_writes(FILE *out, const json_t *runs, bool servers)
 {
     bool heading = false, vacuum_disagrees = false;
     size_t i;
@@ -208,8 +312,8 @@ static void pg_writes(FILE *out, const json_t *runs)
                          "scanbench's model with writeback = evict, in kind:\n");
         heading = true;
         pg_write_line(out, run, json_object_get(w, "first_scan_after_load"),
-                      "first scan after load");
-        if (pg_write_line(out, run, later, "later scans") &&
+                      "first scan after load", servers);
+        if (pg_write_line(out, run, later, "later scans", servers) &&
             strcmp(text(json_object_get(run, "op")), "vacuum") == 0 &&
             strcmp(text(json_object_get(later, "agreement")), "disagrees") == 0)
             vacuum_disagrees = true;
@@ -221,20 +325,67 @@ static void pg_writes(FILE *out, const json_t *runs)
                      "reads.\n");
 }
 
+/* The interleaved schedule's paired comparisons (report/analysis.h): each run against its op's
+ * first, round by round, with its interval and call; the noise floor of the A-A pair. */
+static void pg_paired(FILE *out, const json_t *report, bool servers)
+{
+    const json_t *analysis = json_object_get(report, "analysis");
+    const json_t *runs = json_object_get(report, "runs"), *noise = json_object_get(analysis,
+                                                                                  "noise");
+    size_t i;
+    json_t *c;
+
+    if (!json_is_object(analysis))
+        return;
+    if (!json_is_true(json_object_get(analysis, "available"))) {
+        fprintf(out, "\nno paired ratios: %s\n", text(json_object_get(analysis, "why")));
+        return;
+    }
+    fprintf(out, "\nPaired by round (%lld rounds; each run against its op's first on its "
+            "server, and against the same setting on the first server; exp(median of ln(a/b)) "
+            "[95%% interval, Bonferroni over %zu comparisons]):\n",
+            (long long)json_integer_value(json_object_get(analysis, "rounds")),
+            json_array_size(json_object_get(analysis, "comparisons")));
+    json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
+        const json_t *a = sb_find_run_named(runs, text(json_object_get(c, "a")));
+        const json_t *b = sb_find_run_named(runs, text(json_object_get(c, "b")));
+        char la[96], lb[96];
+        if (!a || !b)
+            continue;
+        who(a, servers, la, sizeof la);
+        who(b, servers, lb, sizeof lb);
+        fprintf(out, "  %s, %s / %s: %.2fx: %s\n", op_label(a), la, lb,
+                json_number_value(json_object_get(c, "ratio")),
+                text(json_object_get(c, "text")));
+    }
+    if (json_is_number(json_object_get(noise, "floor")))
+        fprintf(out, "noise floor %.1f%% (the first run timed twice per round), so \"the same\" "
+                "means within %.1f%%\n", 100.0 * json_number_value(json_object_get(noise,
+                                                                                "floor")),
+                100.0 * json_number_value(json_object_get(noise, "delta")));
+    if (json_is_true(json_object_get(noise, "too_noisy")))
+        fprintf(out, "a noisy host (warning): identical settings could differ by up to %.1f%% at "
+                "these rounds (the A-A pair's bound)\n",
+                100.0 * json_number_value(json_object_get(noise, "bound")));
+}
+
 void sb_render_pg(FILE *out, const json_t *report)
 {
     const json_t *runs = json_object_get(report, "runs");
-    bool any_ring = false;
+    bool any_ring = false, servers = several_servers(runs), backends = false;
     size_t i;
     json_t *run;
 
-    pg_heading(out, report);
+    json_array_foreach(runs, i, run)
+        backends |= backends_of(run) > 1;
+    pg_heading(out, report, servers, backends);
     json_array_foreach(runs, i, run) {
         any_ring |= strcmp(text(json_object_get(run, "policy")), "ring") == 0;
-        pg_row(out, run);
+        pg_row(out, run, servers, backends);
     }
     fprintf(out, "\n");
-    ratios(out, runs);
-    pg_rules_and_method(out, runs, any_ring);
-    pg_writes(out, runs);
+    ratios(out, runs, servers);
+    pg_paired(out, report, servers);
+    pg_rules_and_method(out, runs, any_ring, servers);
+    pg_writes(out, runs, servers);
 }

@@ -128,16 +128,36 @@ static size_t index_of(const json_t *runs, const json_t *run)
     return SIZE_MAX;
 }
 
-/* Fast against slow per op (a [thread] block); else each run against its op's first. */
+/* The runs' own pairs: each run's "paired_with", the names of the runs it is compared
+ * against (scanbench pg's rounds: the same server's first run of its op, the first server's run
+ * of the same setting); 0 when no run has one. */
+static size_t named_pairs(const json_t *runs, struct pair *pairs, size_t max)
+{
+    size_t n = 0, i, k;
+    json_t *run, *name;
+
+    json_array_foreach(runs, i, run)
+        json_array_foreach(json_object_get(run, "paired_with"), k, name) {
+            const json_t *other = sb_find_run_named(runs, text(name));
+            if (other && other != run && n < max)
+                pairs[n++] = (struct pair){i, index_of(runs, other), false};
+        }
+    return n;
+}
+
+/* The runs' own pairs (named_pairs); else fast against slow per op (a [thread] block); else
+ * each run against its op's first. */
 static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
 {
     const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
                                                                                     "thread");
     const char *slow = text(json_object_get(thread, "slow")), *fast = text(json_object_get(thread,
                                                                                         "fast"));
-    size_t n = 0, i, j;
+    size_t n = named_pairs(runs, pairs, max), i, j;
     json_t *run;
 
+    if (n > 0)
+        return n;
     if (json_is_object(thread) && !(*slow && *fast))
         return 0; /* a reproduction without a slow/fast pair: its sweep's knee says it all */
     if (*slow && *fast) {

@@ -54,6 +54,17 @@ void sb_run_placement(const json_t *run, char *buf, size_t len)
                             sizeof size));
 }
 
+const json_t *sb_find_run_named(const json_t *runs, const char *name)
+{
+    size_t i;
+    json_t *run;
+
+    json_array_foreach(runs, i, run)
+        if (strcmp(text(json_object_get(run, "name")), name) == 0)
+            return run;
+    return NULL;
+}
+
 const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement)
 {
     size_t i;
@@ -130,15 +141,10 @@ static const json_t *reference(const json_t *report)
 const json_t *sb_report_reference_run(const json_t *report)
 {
     const json_t *name = json_object_get(reference(report), "run");
-    size_t i;
-    json_t *run;
 
-    if (!json_is_string(name))
-        return NULL;
-    json_array_foreach(json_object_get(report, "runs"), i, run)
-        if (strcmp(text(json_object_get(run, "name")), json_string_value(name)) == 0)
-            return run;
-    return NULL;
+    return json_is_string(name) ? sb_find_run_named(json_object_get(report, "runs"),
+                                                    json_string_value(name))
+                                : NULL;
 }
 
 const json_t *sb_report_reference_scans(const json_t *report)

@@ -27,6 +27,9 @@ const json_t *sb_report_noise_bound(const json_t *report);
 /* "policy footprint", e.g. "clock 16MB": how the thread and the verdict name a placement. */
 void sb_run_placement(const json_t *run, char *buf, size_t len);
 
+/* The run named name in runs, or NULL. */
+const json_t *sb_find_run_named(const json_t *runs, const char *name);
+
 /* The run of op at placement in runs, or NULL. */
 const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement);
 

@@ -52,10 +52,18 @@ f="$SCRATCH/bigtable.ini"
 printf '%s\n' "[experiment]" "table_size = 4M" "bigtable = yes" >"$f"
 expect_status 2 "bigtable" $NOPG $S pg "$f"
 err_is_one_line_containing "$f:3: bigtable: scanbench pg scans a table the OS cache holds; bigtable = yes is not supported"
-expect_status 2 "threads" $NOPG $S pg $SMALL --set threads=2
-err_is_one_line_containing "--set threads=2: threads: scanbench pg runs one client; threads = 2 is not supported"
-expect_status 2 "threads in a list" $NOPG $S pg $SMALL --set threads=1,4
-err_is_one_line_containing "--set threads=1,4: threads: scanbench pg runs one client; threads = 4 is not supported"
+# threads: backends at once, each on a cluster of its own, on the interleaved schedule only, and
+# no more than the host's CPUs
+expect_status 2 "threads, blocked" $NOPG $S pg $SMALL --set threads=2 --set schedule=blocked
+err_is_one_line_containing "--set threads=2: threads: reproduce --pg and schedule = blocked run one backend; threads = 2 is not supported"
+expect_status 2 "threads above the CPUs" $NOPG $S pg $SMALL --set threads=1,256
+err_is_one_line_containing "--set threads=1,256: threads: 256 backends at once, but this host has"
+# several servers: side by side on the interleaved schedule only
+expect_status 2 "two servers, blocked" $NOPG $S pg $SMALL --server /a/bin --server /b/bin \
+    --set schedule=blocked
+err_is_one_line_containing "--server /b/bin: 2 servers, but --set schedule=blocked: schedule = blocked runs one server"
+expect_status 2 "a --server with no server" $S pg $SMALL --server "$SCRATCH/none"
+err_is_one_line_containing "--server $SCRATCH/none: no PostgreSQL server programs there"
 for kv in data_dir=/tmp iocache_node=remote pool_node=interleave shared_table=yes shared_pool=yes \
           oversubscribe=yes require_counters=yes; do
     expect_status 2 "$kv" $NOPG $S pg $SMALL --set "$kv"
@@ -144,8 +152,25 @@ check "the ring is cut to NBuffers/8 in a 1MB pool" jq -e '.runs[0].ring_size ==
     .runs[2].ring_size == 131072 and .runs[3].ring_size == 262144 and .runs[1].ring_size == 0' "$R"
 check "the table: 512 pages of 61 rows, 10% deleted" jq -e '.runs | all(.pages == 512 and
     .rows_per_page == 61 and .postgresql.rows_loaded == 31232 and .validation.rows_expected == 28103)' "$R"
-check "every count(*) equals the live rows loaded" jq -e '[.runs[] | select(.op == "count")] |
-    all(.validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked == 5)' "$R"
+# each count: the first scan, the warm-up, 2 rounds, the scan whose buffers pg_buffercache
+# reads after the rounds (the cluster's other runs scanned since) and the instrumented one; the
+# reference (the first run) is timed twice a round
+check "every count(*) equals the live rows loaded" jq -e '.schedule.reference.run as $ref |
+    [.runs[] | select(.op == "count")] | all(.validation.ok and .validation.rows_counted == 28103
+    and .validation.scans_row_checked == (if .name == $ref then 8 else 6 end))' "$R"
+check "interleaved: a cluster per pool side by side, 2 rounds, every run in each" jq -e \
+    '.schedule.kind == "interleaved" and .schedule.clusters == 2 and .schedule.rounds == 2 and
+     (.postgresql.clusters | length == 2) and
+     (.runs | all([.scans[].round] == [0, 1])) and (.schedule.reference.scans | length == 2)' "$R"
+check "each round a shuffle: five distinct positions (four runs and the reference again)" jq -e \
+    '[.runs[].scans[], .schedule.reference.scans[]] | group_by(.round) |
+     all(map(.position) | sort == [0, 1, 2, 3, 4])' "$R"
+check "paired by round: each pool against its op's first" jq -e '.analysis.available and
+    [.analysis.comparisons[] | .a + " / " + .b] ==
+    ["default op=count pool_size=64M / default op=count pool_size=1M",
+     "default op=vacuum pool_size=64M / default op=vacuum pool_size=1M"] and
+    (.analysis.comparisons | all(.rounds == 2 and (.call | type == "string")))' "$R"
+out_contains "Paired by round (2 rounds"
 check "two timed repetitions, MB/s consistent" jq -e '.runs | all(.repetitions | length == 2 and
     all(. > 0)) and all(.mbps.min <= .mbps.median and .mbps.median <= .mbps.max)' "$R"
 check "every scan read every page (EXPLAIN BUFFERS)" jq -e '[.runs[] | select(.op == "count") |
@@ -163,8 +188,10 @@ fi
 check "the first count after the load writes, as scanbench's model expects" jq -e '.runs[0] |
     .postgresql.writes.first_scan_after_load | .first_after_load and .shared_dirtied == 512 and
     .shared_written > 0 and .server == "writes" and .agreement == "agrees"' "$R"
-check "the first scan after the load is the first run's only" jq -e '[.runs[1:][] |
-    .postgresql.writes.first_scan_after_load.unavailable] | all(startswith("not in this run"))' "$R"
+# a cluster per pool: the first count on each is the first scan after its load
+check "the first scan after the load is each cluster's first run's" jq -e '(.runs[1] |
+    .postgresql.writes.first_scan_after_load.first_after_load) and ([.runs[2:][] |
+    .postgresql.writes.first_scan_after_load.unavailable] | all(startswith("not in this run")))' "$R"
 check "a later count writes nothing, as scanbench's model expects" jq -e '[.runs[] |
     select(.op == "count") | .postgresql.writes.later_scan] | all(.shared_dirtied == 0 and
     .shared_written == 0 and .server == "writes nothing" and .agreement == "agrees")' "$R"
@@ -176,6 +203,26 @@ check "settings recorded" jq -e '.postgresql.settings | .listen_addresses == "" 
     .max_parallel_workers_per_gather == "0" and .autovacuum == "off"' "$R"
 expect_status 0 "compare reads the report" $S compare "$R" "$R"
 out_contains "ring"
+
+# the same server twice: refused, naming both
+expect_status 2 "the same server twice" $S pg $SMALL --server "$bindir" --server "$bindir/"
+err_is_one_line_containing "--server $bindir/: PostgreSQL $version is given twice (also --server $bindir)"
+
+# threads = 2: the statement sent at once to two clusters of the server and pool, each with its
+# own copy of the table; a scan's bytes both tables', each backend's seconds recorded
+if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+    expect_status 0 "two backends" env TMPDIR="$PGTMP" $S pg $SMALL --server "$bindir" \
+        --set threads=1,2 --set op=count -q -o "$SCRATCH/backends.json"
+    check "two backends: a cluster each, bytes summed, each backend timed" jq -e '
+        .schedule.clusters == 2 and ([.postgresql.clusters[].backend] == [0, 1]) and
+        (.runs[1] | .threads == 2 and .postgresql.backends.count == 2 and
+         .bytes_per_scan == 2 * .postgresql.relation_pages * 8192 and
+         (.scans | all((.backend_seconds | length == 2) and
+                       (.backend_seconds | max) <= .seconds))) and
+        (.runs[0].scans | all(has("backend_seconds") | not))' "$SCRATCH/backends.json"
+    out_contains "backends"
+    no_cluster_left "after two backends"
+fi
 
 # PostgreSQL's minimum pool, 128kB (16 buffers), end to end: a 2-buffer ring
 expect_status 0 "minimum pool" env TMPDIR="$PGTMP" $S pg --set table_size=1M --set pool_size=128K \
@@ -205,37 +252,65 @@ out_contains "No setting turns the ring off"
 if grep -E '^clock 16MB .*\|.* [0-9]+ clock .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null &&
    grep -E '^clock 680KB .*\|.* [0-9]+ ring .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null; then
     pass; else fail "reproduce --pg: the postgresql column: $(cat "$SCRATCH/out")"; fi
+# the thread's own pools, 16MB and 680KB (the scaled ones follow this host's L2 and L3)
 check "reproduce --pg keeps the server's runs in the report" jq -e --arg v "$version" \
-    '.thread.scaled.slow.bytes as $b | .postgresql.server.server_version == $v and
-     ([.postgresql.runs[] | select(.pool_size != $b) | .source + " " + .policy]
+    '.postgresql.server.server_version == $v and
+     ([.postgresql.runs[] | select(.pool_size == 16777216 or .pool_size == 696320) |
+       .source + " " + .policy]
       == ["postgresql clock", "postgresql ring", "postgresql ring", "postgresql ring"])' \
     "$SCRATCH/repro/x4500-memtable.json"
 
-# SIGTERM while the server works: the cluster and the server go, the signal ends scanbench
+# SIGTERM while the servers work: the clusters and the servers go, the signal ends scanbench;
+# on the interleaved schedule the report keeps the whole rounds finished
 TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
-    >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+    -o "$SCRATCH/sig.json" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
 pid=$!
-wait_for_stderr "$SCRATCH/sig.err" "$SCANS_STARTED" "$pid" ||
-    fail "SIGTERM: the scans never started: $(cat "$SCRATCH/sig.err")"
+wait_for_stderr "$SCRATCH/sig.err" "round 1 done" "$pid" ||
+    fail "SIGTERM: the rounds never started: $(cat "$SCRATCH/sig.err")"
 sleep 0.5
 kill -TERM "$pid"
 wait "$pid"
 got=$?
 if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
-if grep -q "interrupted (SIGTERM) during pg run 1/2" "$SCRATCH/sig.err"; then pass; else
+if grep -q "interrupted (SIGTERM) during pg round .*: the report keeps the [0-9]* whole rounds of its 2 runs" "$SCRATCH/sig.err"; then pass; else
     fail "SIGTERM: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
+check "SIGTERM: the whole rounds kept, marked incomplete" jq -e '.incomplete and
+    .interrupted.by == "SIGTERM" and .interrupted.rounds_done >= 1 and
+    (.runs | length == 2 and all(.scans | length == $r)) and .analysis.available' \
+    --argjson r "$(jq .interrupted.rounds_done "$SCRATCH/sig.json" 2>/dev/null || echo -1)" \
+    "$SCRATCH/sig.json"
 no_cluster_left "after SIGTERM"
+# the same on the blocked schedule: the runs finished kept
+TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
+    --set schedule=blocked >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+pid=$!
+wait_for_stderr "$SCRATCH/sig.err" "$SCANS_STARTED" "$pid" ||
+    fail "SIGTERM, blocked: the scans never started: $(cat "$SCRATCH/sig.err")"
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+got=$?
+if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM, blocked: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
+if grep -q "interrupted (SIGTERM) during pg run 1/2" "$SCRATCH/sig.err"; then pass; else
+    fail "SIGTERM, blocked: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
+no_cluster_left "after SIGTERM, blocked"
 
 # run_timeout bounds each server run, its table's load included (the watchdog cancels the
 # statement in flight): exit 1 naming the run, long before the 1000 scans would end and before
 # the watchdog's 30 s grace; the cluster removed
 t0=$(date +%s)
 expect_status 1 "a run over its run_timeout" env TMPDIR="$PGTMP" $S pg --set table_size=64M \
-    --set pool_size=16M --set op=count,vacuum --set repetitions=1000 --set run_timeout=1 -q
+    --set pool_size=16M --set op=count,vacuum --set repetitions=1000 --set run_timeout=1 -q \
+    --set schedule=blocked
 elapsed=$(($(date +%s) - t0))
 err_is_one_line_containing "pg run 1/2 default op=count ran longer than its run_timeout of 1 s: stopped; 1 more not run"
 if [ "$elapsed" -lt 30 ]; then pass; else fail "run_timeout=1: stopped after $elapsed s"; fi
 no_cluster_left "after run_timeout"
+# interleaved: the table's load is each run's preparing
+expect_status 1 "a run over its run_timeout, interleaved" env TMPDIR="$PGTMP" $S pg \
+    --set table_size=64M --set pool_size=16M --set op=count,vacuum --set run_timeout=1 -q
+err_is_one_line_containing "pg run 1/2 default op=count (preparing) ran longer than its run_timeout of 1 s: stopped"
+no_cluster_left "after run_timeout, interleaved"
 
 # A server that cannot start: the socket path is too long (over 107 bytes)
 LONG="$PGTMP/$(printf '%075d' 0)"

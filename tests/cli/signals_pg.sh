@@ -16,7 +16,7 @@ S=$SCANBENCH
 # the progress lines waited for (stderr): one place to change them
 LOAD_PAUSED='test pause: load'
 WRITE_PAUSED='test pause: write'
-SCANNING='shared_buffers 1MB: ' # the first run's scans under way
+SCANNING='round 1 done' # the rounds under way (the interleaved schedule, the default)
 
 LONG=(--set table_size=4M --set pool_size=1M,16M --set repetitions=300)
 SHORT=(--set table_size=4M --set pool_size=1M --set op=count --set repetitions=2)
@@ -73,10 +73,14 @@ report_is() {
             "$CASE/r.json" >/dev/null && pass || fail "$what: not complete: $(jq -c \
             '{incomplete, interrupted}' "$CASE/r.json")"
     else
+        # the interleaved schedule keeps the whole rounds of every run, or (none ended) no run
         jq -e --arg s "SIG$sig" '.incomplete == true and .interrupted.by == $s and
             .interrupted.runs_planned == 4 and .interrupted.runs_done == (.runs | length) and
-            .interrupted.run_index == (.runs | length) + 1 and
-            all(.runs[]; .source == "postgresql")' "$CASE/r.json" >/dev/null && pass ||
+            .schedule.kind == "interleaved" and (.runs | length == 0 or length == 4) and
+            (.runs | all(.scans | length == $ARGS.named.r)) and
+            all(.runs[]; .source == "postgresql")' \
+            --argjson r "$(jq '.interrupted.rounds_done // -1' "$CASE/r.json")" \
+            "$CASE/r.json" >/dev/null && pass ||
             fail "$what: not marked incomplete by SIG$sig: $(jq -c '{incomplete, interrupted}' \
             "$CASE/r.json")"
     fi
@@ -95,7 +99,7 @@ $(tail -2 "$CASE/err")"
             fail "$what: stderr: $(tail -2 "$CASE/err")"
     else
         report_is "$what" incomplete $sig
-        grep -q "interrupted (SIG$sig) during pg run" "$CASE/err" && pass ||
+        grep -q "interrupted (SIG$sig) during pg round" "$CASE/err" && pass ||
             fail "$what: stderr: $(tail -2 "$CASE/err")"
     fi
     if [ $moment = load ]; then

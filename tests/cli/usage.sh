@@ -29,7 +29,7 @@ expect_status 0 "run --set ... --help" $S run --set table_size=4M -o "$SCRATCH/r
 out_contains "usage: scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]"
 if [ -e "$SCRATCH/r.json" ]; then fail "run --help wrote a report"; else pass; fi
 expect_status 0 "pg --help without a server" env SCANBENCH_PG_BINDIR=/nonexistent $S pg --help
-out_contains "usage: scanbench pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]"
+out_contains "usage: scanbench pg [EXPERIMENT.ini] [--server BINDIR]... [--set KEY=VALUE]... [-o REPORT.json] [-q]"
 
 # no command: the usage on stderr, exit 2
 expect_status 2 "no command" $S

@@ -10,6 +10,7 @@
  * from a plan to server jobs (duplicates merged, pools below 128kB refused or left out, op none
  * left out, ignored keys noted); and the run record's fields (those `compare` requires). */
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -198,6 +199,18 @@ static void test_conf(void **state)
     sb_pg_conf_build(&c, 90300, "/tmp/x", 16u << 20, 0);
     assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directories"), "/tmp/x");
     assert_null(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"));
+    /* before 8.4 the postmaster wants shared_buffers >= 2 x MaxBackends (8.3: max_connections
+     * + 3 autovacuum workers): the 128kB pool's 16 buffers allow 8 connections, 5 on 8.3 */
+    sb_pg_conf_build(&c, 80121, "/tmp/x", 128 * 1024, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "8");
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 128 * 1024, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "5");
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 208 * 1024, 0); /* 26 buffers: 13 - 3 */
+    assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "10");
+    sb_pg_conf_build(&c, 80217, "/tmp/x", 144 * 1024, 0); /* 18 buffers */
+    assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "9");
+    sb_pg_conf_build(&c, 150020, "/tmp/x", 128 * 1024, 0);
+    assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "10");
 }
 
 /* The version lines the real 8.1, 8.2 and 8.3 servers printed (tests/data/pg/server-V.txt,
@@ -605,20 +618,40 @@ static void test_check_keys(void **state)
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_string(&exp, "[experiment]\nname = t\nbigtable = yes\n",
                                                "x.ini", &err), SB_OK);
-    assert_int_equal(sb_pg_check_keys(&exp, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_pg_check_keys(&exp, false, &err), SB_ERR_INPUT);
     assert_string_equal(err.msg, "x.ini:3: bigtable: scanbench pg scans a table the OS cache "
                                  "holds; bigtable = yes is not supported");
     sb_experiment_free(&exp);
 
     assert_int_equal(plan_of(threads, &exp, &plan), SB_OK);
-    assert_int_equal(sb_pg_check_keys(&exp, &err), SB_ERR_INPUT);
-    assert_string_equal(err.msg, "--set threads=1,2: threads: scanbench pg runs one client; "
-                                 "threads = 2 is not supported");
-    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_ERR_INPUT);
+    /* threads are backends at once on the interleaved schedule, refused on the blocked one */
+    assert_int_equal(sb_pg_check_keys(&exp, false, &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set threads=1,2: threads: reproduce --pg and schedule = "
+                                 "blocked run one backend; threads = 2 is not supported");
+    assert_int_equal(sb_pg_check_keys(&exp, true, &err), SB_ERR_INPUT); /* oversubscribe */
+    assert_non_null(strstr(err.msg, "oversubscribe"));
     assert_int_equal(sb_pg_jobs_build(&plan, &exp, false, &jobs, &err), SB_OK);
     assert_int_equal(jobs.n, 1);
-    assert_non_null(strstr(jobs.notes, "threads = 2: not on the server (scanbench pg runs one "
-                                       "client); oversubscribe = yes: not on the server"));
+    assert_int_equal(jobs.jobs[0].threads, 1);
+    assert_non_null(strstr(jobs.notes, "threads = 2: not on the server (reproduce --pg and "
+                                       "schedule = blocked run one backend); oversubscribe = "
+                                       "yes: not on the server"));
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+    {
+        /* oversubscribe for the plan on a host of one core, then back to its default */
+        static const char *const two[] = {"table_size=4M", "threads=1,2", "op=count",
+                                          "oversubscribe=yes", NULL};
+        assert_int_equal(plan_of(two, &exp, &plan), SB_OK);
+        assert_int_equal(sb_experiment_set(&exp, "oversubscribe=no", &err), SB_OK);
+        assert_int_equal(sb_pg_check_keys(&exp, true, &err), SB_OK);
+        assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
+        assert_int_equal(jobs.n, 2); /* one backend and two: two jobs */
+        assert_int_equal(jobs.jobs[0].threads, 1);
+        assert_int_equal(jobs.jobs[1].threads, 2);
+        assert_ptr_equal(sb_pg_jobs_find(&jobs, &plan.runs[1]), &jobs.jobs[1]);
+    }
     sb_pg_jobs_free(&jobs);
     sb_plan_free(&plan);
     sb_experiment_free(&exp);
@@ -628,9 +661,9 @@ static void test_check_keys(void **state)
     assert_int_equal(sb_experiment_set(&exp, "bigtable=off", &err), SB_OK);
     assert_int_equal(sb_experiment_set(&exp, "shared_pool=no", &err), SB_OK);
     assert_int_equal(sb_experiment_set(&exp, "pool_node=local", &err), SB_OK);
-    assert_int_equal(sb_pg_check_keys(&exp, &err), SB_OK);
+    assert_int_equal(sb_pg_check_keys(&exp, false, &err), SB_OK);
     assert_int_equal(sb_experiment_set(&exp, "require_counters=yes", &err), SB_OK);
-    assert_int_equal(sb_pg_check_keys(&exp, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_pg_check_keys(&exp, false, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "require_counters: scanbench pg reads no counters"));
     sb_experiment_free(&exp);
 
@@ -741,6 +774,82 @@ static void test_record(void **state)
     sb_experiment_free(&exp);
 }
 
+/* A run of the interleaved schedule with two backends: each scan's round, position and time,
+ * its bytes both tables' (MB/s summed), each backend's own seconds; the record's own name. */
+static void test_record_rounds(void **state)
+{
+    static const char *const sets[] = {"name=t", "table_size=4M", "pool_size=1M", NULL};
+    static const double seconds[] = {0.004, 0.008}, at[] = {1.5, 3.25};
+    static const double each[] = {0.003, 0.004, 0.008, 0.002};
+    static const uint32_t rounds[] = {0, 1}, positions[] = {2, 0};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_pg_measurement m;
+    struct sb_error err = {0};
+    json_t *run, *scan, *backends;
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
+    memset(&m, 0, sizeof m);
+    snprintf(m.server_version, sizeof m.server_version, "8.1.21");
+    snprintf(m.statement, sizeof m.statement, "VACUUM lineitem");
+    m.relation_bytes = 4u << 20;
+    m.block_size = 8192;
+    m.nbuffers = 128;
+    sb_pg_placement_decide("count", 512, 128, 8192, 80121, &m.placement);
+    m.nreps = 2;
+    m.seconds = seconds;
+    m.rounds = rounds;
+    m.positions = positions;
+    m.at = at;
+    m.backends = 2;
+    m.backend_seconds = each;
+    m.name = "t server=8.1.21";
+    m.counts_ok = true;
+    run = sb_pg_record(&jobs.jobs[0], &m);
+    assert_non_null(run);
+    assert_string_equal(json_string_value(json_object_get(run, "name")), "t server=8.1.21");
+    assert_string_equal(json_string_value(json_object_get(run, "policy")), "clock");
+    assert_int_equal(json_integer_value(json_object_get(run, "bytes_per_scan")), 8u << 20);
+    scan = json_array_get(json_object_get(run, "scans"), 1);
+    assert_int_equal(json_integer_value(json_object_get(scan, "round")), 1);
+    assert_int_equal(json_integer_value(json_object_get(scan, "position")), 0);
+    assert_true(json_number_value(json_object_get(scan, "at")) == 3.25);
+    assert_int_equal(json_integer_value(json_object_get(scan, "bytes")), 8u << 20);
+    /* 8388608 bytes / 0.008 s = 1048.576 MB/s */
+    assert_true(fabs(json_number_value(json_object_get(scan, "mbps")) - 1048.576) < 1e-6);
+    backends = json_object_get(scan, "backend_seconds");
+    assert_int_equal(json_array_size(backends), 2);
+    assert_true(json_number_value(json_array_get(backends, 0)) == 0.008);
+    assert_true(json_number_value(json_array_get(backends, 1)) == 0.002);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(
+                         run, "postgresql"), "backends"), "count")), 2);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(run, "postgresql"),
+                                                          "statement")), "VACUUM lineitem");
+    json_decref(run);
+
+    /* blocked: repetition r is round r at position 0, no time since the rounds began */
+    m.rounds = m.positions = NULL;
+    m.at = NULL;
+    m.backends = 0;
+    m.name = NULL;
+    run = sb_pg_record(&jobs.jobs[0], &m);
+    scan = json_array_get(json_object_get(run, "scans"), 1);
+    assert_int_equal(json_integer_value(json_object_get(scan, "round")), 1);
+    assert_true(json_is_null(json_object_get(scan, "at")));
+    assert_int_equal(json_integer_value(json_object_get(scan, "bytes")), 4u << 20);
+    assert_null(json_object_get(scan, "backend_seconds"));
+    assert_null(json_object_get(json_object_get(run, "postgresql"), "backends"));
+    assert_string_equal(json_string_value(json_object_get(run, "name")),
+                        jobs.jobs[0].run->name);
+    json_decref(run);
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
 static void test_occupancy(void **state)
 {
     struct sb_pg_placement ring, clock;
@@ -778,6 +887,7 @@ int main(void)
         cmocka_unit_test(test_jobs),           cmocka_unit_test(test_jobs_small_pool),
         cmocka_unit_test(test_jobs_row_width), cmocka_unit_test(test_check_keys),
         cmocka_unit_test(test_record),
+        cmocka_unit_test(test_record_rounds),
         cmocka_unit_test(test_occupancy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -367,6 +367,52 @@ static void test_no_sweep(void **state)
     json_decref(doc);
 }
 
+/* Runs that name their own pairs (scanbench pg's rounds: paired_with) are compared as named,
+ * a name of no run or of the run itself left out; without them, each against its op's first. */
+static void test_paired_with(void **state)
+{
+    json_t *runs = json_array(), *doc, *b, *c;
+    const json_t *list, *first, *second;
+    (void)state;
+
+    json_array_append_new(runs, steady("count", "clock", 16 * MB, 100.0));
+    b = steady("count", "ring", 256 * KB, 200.0);
+    c = steady("count", "clock", 1 * MB, 100.0);
+    json_array_append(runs, b);
+    json_array_append(runs, c);
+    doc = report(runs, "", "", NULL);
+    json_object_del(doc, "thread");
+    json_object_set_new(doc, "analysis", sb_analysis_build(doc));
+    list = json_object_get(json_object_get(doc, "analysis"), "comparisons");
+    assert_int_equal(json_array_size(list), 2); /* b / first, c / first */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 1), "b")),
+                        "test op=count policy=clock pool=16777216");
+
+    json_object_set_new(b, "paired_with", json_pack("[s]",
+                                                    "test op=count policy=clock pool=16777216"));
+    json_object_set_new(c, "paired_with", json_pack("[s, s, s]",
+                                                    "test op=count policy=ring pool=262144",
+                                                    "no such run",
+                                                    "test op=count policy=clock pool=1048576"));
+    json_object_set_new(doc, "analysis", sb_analysis_build(doc));
+    list = json_object_get(json_object_get(doc, "analysis"), "comparisons");
+    assert_int_equal(json_array_size(list), 2);
+    first = json_array_get(list, 0);
+    second = json_array_get(list, 1);
+    assert_string_equal(json_string_value(json_object_get(first, "a")),
+                        "test op=count policy=ring pool=262144");
+    assert_string_equal(json_string_value(json_object_get(first, "call")), "faster");
+    assert_true(fabs(json_number_value(json_object_get(first, "ratio")) - 2.0) < 1e-9);
+    assert_string_equal(json_string_value(json_object_get(second, "a")),
+                        "test op=count policy=clock pool=1048576");
+    assert_string_equal(json_string_value(json_object_get(second, "b")),
+                        "test op=count policy=ring pool=262144");
+    assert_string_equal(json_string_value(json_object_get(second, "call")), "slower");
+    json_decref(b);
+    json_decref(c);
+    json_decref(doc);
+}
+
 /* Schema 1: runs without scans: the analysis says it needs rounds. */
 static void test_schema_1(void **state)
 {
@@ -432,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_no_sweep),
         cmocka_unit_test(test_schema_1),
         cmocka_unit_test(test_report_runs),
+        cmocka_unit_test(test_paired_with),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,510 @@
+/* rounds.c: clusters side by side, timed in shuffled rounds (see rounds.h). */
+#include "config.h"
+#include "pg/rounds.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "pg/client.h"
+#include "pg/record.h"
+#include "pg/runner.h"
+#include "pg/server.h"
+#include "pg/session.h"
+#include "pg/table.h"
+#include "stats/stats.h"
+
+#define STATEMENT_MAX 160
+
+/* One cluster: a server, a pool, a table, and which backend of a job's several it is. */
+struct cluster {
+    size_t server;
+    uint64_t pool;
+    struct sb_pg_table_shape table;
+    uint32_t backend;
+    struct sb_pg_session *session;
+};
+
+/* The timed scans of one timed item, in the order they ran. */
+struct timings {
+    double *seconds, *at, *backend_seconds;
+    uint32_t *rounds, *positions;
+    uint32_t n;
+};
+
+/* What is timed once per round: a job on one server, on its clusters (one per backend). */
+struct unit {
+    const struct sb_pg_job *job;
+    size_t server;
+    struct cluster **clusters; /* job->threads of them */
+    uint32_t nclusters;
+    struct sb_pg_measurement m;
+    struct timings t;
+    char name[SB_RUN_NAME_MAX + 48];
+};
+
+struct sb_pg_fleet {
+    struct sb_pg_rounds_params p;
+    char versions[SB_PG_SERVERS_MAX][128];
+    int nums[SB_PG_SERVERS_MAX];
+    size_t nservers;
+    struct cluster *clusters;
+    size_t nclusters;
+    struct unit *units;
+    size_t nunits;
+    struct timings reference; /* the first unit's second timing in each round */
+    uint32_t cap;             /* rounds at most */
+    uint32_t rounds;          /* rounds finished */
+    size_t current;           /* the unit in flight (a stop's) */
+    const char *stopped_by;
+};
+
+static void progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(bool quiet, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (quiet)
+        return;
+    va_start(ap, fmt);
+    fprintf(stderr, "scanbench: pg: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}
+
+static int timings_alloc(struct timings *t, uint32_t cap, uint32_t backends)
+{
+    size_t n = cap ? cap : 1;
+
+    t->seconds = calloc(n, sizeof *t->seconds);
+    t->at = calloc(n, sizeof *t->at);
+    t->backend_seconds = calloc(n * (backends ? backends : 1), sizeof *t->backend_seconds);
+    t->rounds = calloc(n, sizeof *t->rounds);
+    t->positions = calloc(n, sizeof *t->positions);
+    return t->seconds && t->at && t->backend_seconds && t->rounds && t->positions ? 0 : -1;
+}
+
+static void timings_free(struct timings *t)
+{
+    free(t->seconds);
+    free(t->at);
+    free(t->backend_seconds);
+    free(t->rounds);
+    free(t->positions);
+}
+
+/* The server's version, short: "8.1.21", "15.20". */
+static void short_version(const char *version, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.*s", (int)strcspn(version, " "), version);
+}
+
+/* The cluster for (server, the job's pool and table, backend), made when there is none yet. */
+static struct cluster *cluster_for(struct sb_pg_fleet *f, size_t server,
+                                   const struct sb_pg_job *job, uint32_t backend)
+{
+    struct cluster *c;
+
+    for (size_t i = 0; i < f->nclusters; i++) {
+        c = &f->clusters[i];
+        if (c->server == server && c->pool == job->pool_size && c->backend == backend &&
+            sb_pg_table_same(&c->table, &job->table))
+            return c;
+    }
+    c = &f->clusters[f->nclusters++];
+    *c = (struct cluster){server, job->pool_size, job->table, backend, NULL};
+    return c;
+}
+
+/* Every (server, job) a unit, with its clusters; every cluster listed once. */
+static int plan_units(struct sb_pg_fleet *f, const struct sb_pg_jobs *jobs, struct sb_error *err)
+{
+    size_t most = 0;
+
+    for (size_t j = 0; j < jobs->n; j++)
+        most += jobs->jobs[j].threads ? jobs->jobs[j].threads : 1;
+    f->units = calloc(jobs->n * f->nservers + 1, sizeof *f->units);
+    f->clusters = calloc(most * f->nservers + 1, sizeof *f->clusters);
+    if (!f->units || !f->clusters)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    for (size_t v = 0; v < f->nservers; v++)
+        for (size_t j = 0; j < jobs->n; j++) {
+            struct unit *u = &f->units[f->nunits++];
+            char version[64];
+            u->job = &jobs->jobs[j];
+            u->server = v;
+            u->nclusters = u->job->threads ? u->job->threads : 1;
+            u->clusters = calloc(u->nclusters, sizeof *u->clusters);
+            if (!u->clusters || timings_alloc(&u->t, f->cap, u->nclusters) != 0)
+                return sb_fail(err, SB_ERR_RUN, "out of memory");
+            for (uint32_t b = 0; b < u->nclusters; b++)
+                u->clusters[b] = cluster_for(f, v, u->job, b);
+            short_version(f->versions[v], version, sizeof version);
+            if (f->nservers > 1)
+                snprintf(u->name, sizeof u->name, "%s server=%s", u->job->run->name, version);
+            else
+                snprintf(u->name, sizeof u->name, "%s", u->job->run->name);
+        }
+    if (timings_alloc(&f->reference, f->cap, f->units[0].nclusters) != 0)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    return SB_OK;
+}
+
+/* The servers, each found and checked, none twice. */
+static int find_servers(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    f->nservers = f->p.nservers ? f->p.nservers : 1;
+    for (size_t v = 0; v < f->nservers; v++) {
+        const char *bindir = f->p.nservers ? f->p.servers[v] : NULL;
+        int status = sb_pg_session_find_server(bindir, f->versions[v], sizeof f->versions[v],
+                                               &f->nums[v], err);
+        if (status != SB_OK)
+            return status;
+        for (size_t w = 0; w < v; w++)
+            if (strcmp(f->versions[w], f->versions[v]) == 0)
+                return sb_fail(err, SB_ERR_INPUT, "--server %s: PostgreSQL %s is given twice "
+                               "(also --server %s)", bindir, f->versions[v], f->p.servers[w]);
+    }
+    return SB_OK;
+}
+
+/* Every cluster's disk: twice its table and an eighth (it moves between tablespaces), and 256MB
+ * for the cluster and its WAL. */
+static int check_disk(const struct sb_pg_fleet *f, struct sb_error *err)
+{
+    uint64_t need = 0, largest = 0;
+
+    for (size_t i = 0; i < f->nclusters; i++) {
+        uint64_t t = f->clusters[i].table.table_size;
+        need += 2 * t + t / 8 + (256ull << 20);
+        largest = t > largest ? t : largest;
+    }
+    return sb_pg_check_disk(sb_pg_parent_dir(), need, largest, err);
+}
+
+int sb_pg_fleet_open(struct sb_pg_fleet **out, const struct sb_pg_jobs *jobs,
+                     const struct sb_pg_rounds_params *params, struct sb_error *err)
+{
+    struct sb_pg_fleet *f = calloc(1, sizeof *f);
+    int status;
+
+    *out = f;
+    if (!f)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    f->p = *params;
+    f->cap = params->rounds ? params->rounds : SB_PG_ROUNDS_MAX;
+    if (jobs->n == 0)
+        return sb_fail(err, SB_ERR_INPUT, "no server runs");
+    status = find_servers(f, err);
+    if (status == SB_OK)
+        status = plan_units(f, jobs, err);
+    if (status == SB_OK)
+        status = check_disk(f, err);
+    for (size_t i = 0; i < f->nclusters && status == SB_OK; i++) {
+        struct cluster *c = &f->clusters[i];
+        status = sb_pg_session_open_at(&c->session, f->p.nservers ? f->p.servers[c->server] : NULL,
+                                       c->pool, jobs, f->p.quiet, err);
+    }
+    if (status == SB_OK)
+        progress(f->p.quiet, "%zu clusters side by side (%zu server%s), timed in shuffled rounds",
+                 f->nclusters, f->nservers, f->nservers == 1 ? "" : "s");
+    return status;
+}
+
+size_t sb_pg_fleet_clusters(const struct sb_pg_fleet *f) { return f ? f->nclusters : 0; }
+
+size_t sb_pg_fleet_runs(const struct sb_pg_fleet *f) { return f ? f->nunits : 0; }
+
+uint32_t sb_pg_fleet_rounds_done(const struct sb_pg_fleet *f, size_t *unit, const char **name)
+{
+    *unit = f && f->nunits ? f->current : 0;
+    *name = f && f->nunits ? f->units[f->current].name : "";
+    return f ? f->rounds : 0;
+}
+
+/* Each unit's job prepared on each of its clusters (the table loaded, the untimed scans): the
+ * first cluster's measurement is the record's, the others' a scratch one. */
+static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    int status = SB_OK;
+
+    for (size_t i = 0; i < f->nunits && status == SB_OK; i++) {
+        struct unit *u = &f->units[i];
+        char what[SB_RUN_NAME_MAX + 96];
+        f->current = i;
+        snprintf(what, sizeof what, "pg run %zu/%zu %s (preparing)", i + 1, f->nunits, u->name);
+        sb_watchdog_arm(u->job->run->run_timeout, what);
+        u->m.counts_ok = true;
+        for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
+            struct sb_pg_measurement scratch;
+            memset(&scratch, 0, sizeof scratch);
+            scratch.counts_ok = true;
+            status = sb_pg_session_prepare(u->clusters[b]->session, u->job, f->p.quiet,
+                                           b == 0 ? &u->m : &scratch, err);
+        }
+        sb_watchdog_disarm();
+        if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
+            status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
+                             "stopped", what, u->job->run->run_timeout);
+        progress(f->p.quiet || status != SB_OK, "%s: %s", u->name, u->m.placement.why);
+    }
+    return status;
+}
+
+/* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
+ * the time into t (round r, position p, at seconds since the rounds began). */
+static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t, uint32_t r,
+                     uint32_t p, double t0, struct sb_error *err)
+{
+    struct sb_pg_client *clients[SB_PG_CLIENTS_MAX];
+    char sql[SB_PG_CLIENTS_MAX][STATEMENT_MAX];
+    const char *texts[SB_PG_CLIENTS_MAX];
+    char (*values)[SB_PG_VALUE_MAX] = calloc(u->nclusters, sizeof *values);
+    double each[SB_PG_CLIENTS_MAX], wall = 0.0, at = 0.0;
+    int status = values ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
+
+    (void)f;
+    for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
+        struct sb_pg_session *s = u->clusters[b]->session;
+        status = sb_pg_session_evict(s, b == 0 ? &u->m : NULL, err);
+        sb_pg_session_statement(s, u->job, sql[b], sizeof sql[b]);
+        texts[b] = sql[b];
+        clients[b] = sb_pg_session_client(s);
+    }
+    if (status == SB_OK) {
+        at = sb_timer_now() - t0;
+        status = sb_pg_client_exec_all(clients, u->nclusters, texts, values, each, &wall, err);
+    }
+    for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++)
+        status = sb_pg_session_check_count(u->job, values[b], &u->m, err);
+    if (status == SB_OK) {
+        t->seconds[t->n] = wall;
+        t->at[t->n] = at;
+        t->rounds[t->n] = r;
+        t->positions[t->n] = p;
+        memcpy(&t->backend_seconds[(size_t)t->n * u->nclusters], each,
+               u->nclusters * sizeof *each);
+        t->n++;
+    }
+    free(values);
+    return status;
+}
+
+/* Round r: every unit once in the round's shuffle, the first unit a second time. */
+static int one_round(struct sb_pg_fleet *f, uint32_t r, double t0, struct sb_error *err)
+{
+    uint32_t n = (uint32_t)f->nunits + 1, *order = calloc(n, sizeof *order);
+    int status = order ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
+
+    if (order)
+        sb_schedule_round_order(f->p.seed, r, n, order);
+    for (uint32_t p = 0; p < n && status == SB_OK; p++) {
+        bool second = order[p] == n - 1;
+        struct unit *u = &f->units[second ? 0 : order[p]];
+        char what[SB_RUN_NAME_MAX + 96];
+        f->current = second ? 0 : order[p];
+        snprintf(what, sizeof what, "pg round %u, %s", r + 1, u->name);
+        sb_watchdog_arm(u->job->run->run_timeout, what);
+        status = time_unit(f, u, second ? &f->reference : &u->t, r, p, t0, err);
+        sb_watchdog_disarm();
+        if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
+            status = sb_fail(err, SB_ERR_RUN, "%s: one scan ran longer than its run_timeout of "
+                             "%.0f s: stopped", what, u->job->run->run_timeout);
+    }
+    free(order);
+    return status;
+}
+
+/* Keeps the first `rounds` rounds of t (a round stopped half-way is dropped). */
+static void keep_rounds(struct timings *t, uint32_t rounds)
+{
+    while (t->n > 0 && t->rounds[t->n - 1] >= rounds)
+        t->n--;
+}
+
+/* The rounds: repetitions of them, or (auto) until time_budget, within the bounds. */
+static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    double t0 = sb_timer_now();
+    int status = SB_OK;
+
+    for (uint32_t r = 0; r < f->cap && status == SB_OK; r++) {
+        double start = sb_timer_now();
+        status = one_round(f, r, t0, err);
+        if (status != SB_OK)
+            break;
+        f->rounds = r + 1;
+        progress(f->p.quiet, "round %u done (%.1f s)", r + 1, sb_timer_now() - start);
+        if (!f->p.rounds && f->rounds >= SB_PG_ROUNDS_MIN &&
+            sb_timer_now() - t0 + (sb_timer_now() - start) > f->p.time_budget) {
+            f->stopped_by = "time_budget";
+            break;
+        }
+    }
+    if (!f->stopped_by)
+        f->stopped_by = status == SB_OK ? (f->p.rounds ? "repetitions" : "max_rounds") : "stop";
+    for (size_t i = 0; i < f->nunits; i++)
+        keep_rounds(&f->units[i].t, f->rounds);
+    keep_rounds(&f->reference, f->rounds);
+    return status;
+}
+
+/* The unit's measurement pointed at its timings. */
+static void attach(struct sb_pg_measurement *m, const struct timings *t, uint32_t backends,
+                   const char *name)
+{
+    m->nreps = t->n;
+    m->seconds = t->seconds;
+    m->rounds = t->rounds;
+    m->positions = t->positions;
+    m->at = t->at;
+    m->backends = backends;
+    m->backend_seconds = t->backend_seconds;
+    m->name = name;
+}
+
+static json_t *schedule_json(const struct sb_pg_fleet *f)
+{
+    struct sb_pg_measurement ref = f->units[0].m;
+
+    attach(&ref, &f->reference, f->units[0].nclusters, f->units[0].name);
+    return json_pack(
+        "{s:s, s:I, s:s, s:i, s:o, s:s, s:s, s:i, s:s, s:{s:s, s:i, s:s, s:o}}", "kind",
+        "interleaved", "seed", (json_int_t)f->p.seed, "seed_from", "schedule_seed", "rounds",
+        (int)f->rounds, "rounds_planned",
+        f->p.rounds ? json_integer(f->p.rounds) : json_string("auto"), "stopped_by",
+        f->stopped_by, "how",
+        "every server and setting a cluster of its own, all running side by side (nothing "
+        "restarted between timed scans); each round times every run once in a seeded shuffle "
+        "(each followed by its reverse), each scan after an eviction of its table's buffers",
+        "clusters", (int)f->nclusters, "paired", "round by round, each run against the first run of its op on its server, and "
+        "(with several servers) against the same setting on the first server",
+        "reference", "run", f->units[0].name, "run_index", 0, "why",
+        "the first run timed a second time in each round (an A-A pair): the noise floor",
+        "scans", sb_pg_scans_json(&ref));
+}
+
+/* After the rounds (all of them finished): each unit's evidence on its first cluster. */
+static int finish_units(struct sb_pg_fleet *f, bool partial, struct sb_error *err)
+{
+    int status = SB_OK;
+
+    for (size_t i = 0; i < f->nunits && status == SB_OK; i++) {
+        struct unit *u = &f->units[i];
+        if (partial) {
+            snprintf(u->m.occupancy_why, sizeof u->m.occupancy_why, "not measured: the rounds "
+                     "were stopped");
+            snprintf(u->m.later_scan.why, sizeof u->m.later_scan.why, "not measured: the rounds "
+                     "were stopped");
+            continue;
+        }
+        sb_watchdog_arm(u->job->run->run_timeout, u->name);
+        status = sb_pg_session_finish(u->clusters[0]->session, u->job, &u->m, err);
+        sb_watchdog_disarm();
+    }
+    return status;
+}
+
+/* The runs unit u is compared against, round by round (report/analysis.h's paired_with): the
+ * first run of its op on its server (the settings' effect), and with several servers the same
+ * job on the first server (the version's effect). */
+static json_t *paired_with(const struct sb_pg_fleet *f, size_t u)
+{
+    const struct unit *me = &f->units[u];
+    json_t *list = json_array();
+
+    for (size_t i = 0; i < f->nunits; i++) {
+        const struct unit *o = &f->units[i];
+        if (o->server == me->server && strcmp(o->job->op, me->job->op) == 0) {
+            if (i != u)
+                json_array_append_new(list, json_string(o->name));
+            break;
+        }
+    }
+    if (me->server != 0)
+        for (size_t i = 0; i < f->nunits; i++)
+            if (f->units[i].server == 0 && f->units[i].job == me->job)
+                json_array_append_new(list, json_string(f->units[i].name));
+    return list;
+}
+
+int sb_pg_fleet_run(struct sb_pg_fleet *f, json_t *runs, json_t **schedule, bool *partial,
+                    struct sb_error *err)
+{
+    int status = prepare_units(f, err);
+
+    *partial = false;
+    *schedule = NULL;
+    if (status != SB_OK) {
+        if (sb_stop_requested()) /* the report says what was planned */
+            *schedule = schedule_json(f);
+        return status;
+    }
+    status = run_rounds(f, err);
+    *partial = status != SB_OK && sb_stop_requested() && f->rounds > 0;
+    if (status != SB_OK && !*partial)
+        return status;
+    if (status == SB_OK)
+        status = finish_units(f, false, err);
+    else
+        finish_units(f, true, err);
+    for (size_t i = 0; i < f->nunits && (status == SB_OK || *partial); i++) {
+        struct unit *u = &f->units[i];
+        json_t *record;
+        attach(&u->m, &u->t, u->nclusters, u->name);
+        record = sb_pg_record(u->job, &u->m);
+        json_object_set_new(record, "paired_with", paired_with(f, i));
+        json_array_append_new(runs, record);
+    }
+    *schedule = schedule_json(f);
+    return status;
+}
+
+json_t *sb_pg_fleet_json(const struct sb_pg_fleet *f)
+{
+    json_t *block = sb_pg_session_json(f->clusters[0].session), *servers = json_array();
+    json_t *clusters = json_array();
+
+    for (size_t v = 0; v < f->nservers; v++) {
+        const struct cluster *first = NULL;
+        for (size_t i = 0; i < f->nclusters && !first; i++)
+            if (f->clusters[i].server == v)
+                first = &f->clusters[i];
+        json_array_append_new(servers, first ? sb_pg_session_json(first->session) : json_null());
+    }
+    for (size_t i = 0; i < f->nclusters; i++) {
+        const struct cluster *c = &f->clusters[i];
+        json_array_append_new(clusters, json_pack("{s:s, s:I, s:I, s:i}", "server",
+                                                  f->versions[c->server], "shared_buffers",
+                                                  (json_int_t)c->pool, "table_size",
+                                                  (json_int_t)c->table.table_size, "backend",
+                                                  (int)c->backend));
+    }
+    json_object_set_new(block, "servers", servers);
+    json_object_set_new(block, "clusters", clusters);
+    json_object_set_new(block, "cluster", json_string(
+        "one per server, shared_buffers, table and backend, each initdb'd into a new directory "
+        "under $TMPDIR (else /tmp) with its own Unix socket, all running side by side; removed "
+        "at exit"));
+    return block;
+}
+
+void sb_pg_fleet_close(struct sb_pg_fleet *f)
+{
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->nclusters; i++)
+        sb_pg_session_close(f->clusters[i].session);
+    for (size_t i = 0; i < f->nunits; i++) {
+        free(f->units[i].clusters);
+        timings_free(&f->units[i].t);
+    }
+    timings_free(&f->reference);
+    free(f->units);
+    free(f->clusters);
+    free(f);
+}

@@ -1,0 +1,65 @@
+/* rounds.h: `scanbench pg`'s interleaved schedule: every setting that needs a server of its
+ * own (a server version, a shared_buffers, a table, a backend of several) gets a cluster of its
+ * own, all running side by side, each on its own socket, so that nothing is restarted between
+ * timed scans; then the timed scans run in rounds, every (server, job) once per round in a
+ * seeded shuffle (stats/schedule.h: each shuffle followed by its reverse), the first of them a
+ * second time (the A-A pair of the noise floor), each after an eviction of its table's buffers.
+ * The host's drift lands on every server and setting alike, and each round is a paired sample:
+ * the report's analysis pairs runs by round as it does for `run`. A job with threads = N sends
+ * its statement at once to N clusters of its server and pool, each scanning its own copy of the
+ * table (Greenplum's segments are PostgreSQL instances of their own): MB/s summed. */
+#ifndef SB_PG_ROUNDS_H
+#define SB_PG_ROUNDS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "pg/jobs.h"
+
+#define SB_PG_SERVERS_MAX 8
+#define SB_PG_ROUNDS_MIN 10  /* repetitions = auto: at least this many rounds */
+#define SB_PG_ROUNDS_MAX 200 /* and at most this many */
+
+struct sb_pg_rounds_params {
+    const char *servers[SB_PG_SERVERS_MAX]; /* bin directories (--server); none: discovery */
+    size_t nservers;
+    uint32_t rounds;    /* repetitions; 0: auto (rounds until time_budget, within the bounds) */
+    double time_budget; /* seconds of rounds, for auto */
+    uint64_t seed;      /* the shuffles' */
+    bool quiet;
+};
+
+struct sb_pg_fleet;
+
+/* The servers found (each refused as server.h refuses one; the same server twice is bad
+ * input), the disk checked for every cluster, the clusters created and started. */
+int sb_pg_fleet_open(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
+                     const struct sb_pg_rounds_params *params, struct sb_error *err);
+
+/* How many clusters the fleet runs; how many runs (a record each: servers x jobs). */
+size_t sb_pg_fleet_clusters(const struct sb_pg_fleet *fleet);
+size_t sb_pg_fleet_runs(const struct sb_pg_fleet *fleet);
+
+/* After a stop: the whole rounds finished, and the run in flight (its 0-based index among the
+ * runs, its name). */
+uint32_t sb_pg_fleet_rounds_done(const struct sb_pg_fleet *fleet, size_t *unit,
+                                 const char **name);
+
+/* Prepares every job on its clusters, times the rounds, appends one record per (server, job)
+ * to runs (named "RUN server=VERSION" with several servers) and sets *schedule to the report's
+ * schedule block (with the reference's second timings). A stop (signal, watchdog) during the
+ * rounds keeps the rounds finished: the records are built from them, *partial true. */
+int sb_pg_fleet_run(struct sb_pg_fleet *fleet, json_t *runs, json_t **schedule, bool *partial,
+                    struct sb_error *err);
+
+/* The report's `postgresql` block: the first cluster's (server.h), with every server and
+ * cluster listed. */
+json_t *sb_pg_fleet_json(const struct sb_pg_fleet *fleet);
+
+/* Stops every server, removes every cluster; NULL is fine. */
+void sb_pg_fleet_close(struct sb_pg_fleet *fleet);
+
+#endif
