@@ -39,7 +39,11 @@ struct reproduction {
     char names[MAX_EXPERIMENTS][64];
     int n;
     struct sb_setup setups[MAX_EXPERIMENTS]; /* each experiment read and planned */
-    bool pg;   /* --pg: also on a live PostgreSQL server */
+    bool pg;   /* --pg: also on live PostgreSQL servers */
+    const char *servers[SB_RUN_ARGS_MAX_SERVERS]; /* --server BINDIR..., in order */
+    int nservers;
+    struct sb_pg_session *sessions[SB_RUN_ARGS_MAX_SERVERS]; /* a cluster per server */
+    int nsessions;
     bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
@@ -112,6 +116,13 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
             *quick = true;
         else if (strcmp(a, "--pg") == 0)
             r->pg = true;
+        else if (strcmp(a, "--server") == 0 && i + 1 < argc) {
+            if (r->nservers == SB_RUN_ARGS_MAX_SERVERS)
+                return sb_fail(err, SB_ERR_INPUT, "--server %s: at most %d servers",
+                               argv[i + 1], SB_RUN_ARGS_MAX_SERVERS);
+            r->servers[r->nservers++] = argv[++i];
+            r->pg = true; /* a server is measured: --pg */
+        }
         else if (strcmp(a, "--twice") == 0)
             r->twice = true;
         else if (strcmp(a, "-o") == 0 && i + 1 < argc && *outdir)
@@ -480,8 +491,9 @@ static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
 }
 
 /* --pg: the server measurements of every experiment (pools below PostgreSQL's minimum left out
- * with a note), and the cluster that makes them, opened before any run. */
-static int open_pg(struct reproduction *r, struct sb_pg_session **session, struct sb_error *err)
+ * with a note), and a cluster per server (each --server, else the one found) to make them,
+ * opened before any run; the same server twice is bad input. */
+static int open_pg(struct reproduction *r, struct sb_error *err)
 {
     char why[256];
     int status = SB_OK;
@@ -494,25 +506,51 @@ static int open_pg(struct reproduction *r, struct sb_pg_session **session, struc
         if (status == SB_OK)
             status = sb_pg_jobs_append(&r->pg_all, &r->pg_jobs[i], err);
     }
-    if (status != SB_OK)
-        return status;
-    return sb_pg_session_open(session, NULL, &r->pg_all, false, err);
+    for (int v = 0; v < r->nservers && status == SB_OK; v++) {
+        static char versions[SB_RUN_ARGS_MAX_SERVERS][128];
+        int num;
+        status = sb_pg_session_find_server(r->servers[v], versions[v], sizeof versions[v], &num,
+                                           err);
+        for (int w = 0; w < v && status == SB_OK; w++)
+            if (strcmp(versions[w], versions[v]) == 0)
+                status = sb_fail(err, SB_ERR_INPUT, "--server %s: PostgreSQL %s is given "
+                                 "twice (also --server %s)", r->servers[v], versions[v],
+                                 r->servers[w]);
+    }
+    for (int v = 0; v < (r->nservers ? r->nservers : 1) && status == SB_OK; v++) {
+        status = sb_pg_session_open(&r->sessions[v], r->nservers ? r->servers[v] : NULL,
+                                    &r->pg_all, false, err);
+        r->nsessions = v + 1;
+    }
+    return status;
 }
 
-/* The experiment's server runs, as the report's `postgresql` block (when stopped, the runs
- * finished). */
-static int add_pg_runs(struct reproduction *r, int i, struct sb_pg_session *session,
-                       json_t *report, struct sb_error *err)
+/* The experiment's server runs on every server, one after another, as the report's
+ * `postgresql` block: the first server's {server, runs, notes}, and with several `servers`,
+ * one such block each (when stopped, the runs finished). */
+static int add_pg_runs(struct reproduction *r, int i, json_t *report, struct sb_error *err)
 {
-    json_t *runs = json_array();
-    int status = sb_pg_session_run(session, &r->pg_jobs[i], runs, true, err);
+    json_t *servers = json_array(), *first = NULL;
+    int status = SB_OK;
 
-    if (status == SB_OK || sb_stop_requested())
-        json_object_set_new(report, "postgresql",
-                            json_pack("{s:o, s:o, s:s}", "server", sb_pg_session_json(session),
-                                      "runs", runs, "notes", r->pg_jobs[i].notes));
-    else
-        json_decref(runs);
+    for (int v = 0; v < r->nsessions && (status == SB_OK); v++) {
+        json_t *runs = json_array();
+        status = sb_pg_session_run(r->sessions[v], &r->pg_jobs[i], runs, true, err);
+        if (status == SB_OK || sb_stop_requested())
+            json_array_append_new(servers, json_pack("{s:o, s:o, s:s}", "server",
+                                                     sb_pg_session_json(r->sessions[v]), "runs",
+                                                     runs, "notes", r->pg_jobs[i].notes));
+        else
+            json_decref(runs);
+    }
+    first = json_array_get(servers, 0);
+    if (first) {
+        json_t *block = json_deep_copy(first);
+        if (r->nsessions > 1)
+            json_object_set(block, "servers", servers);
+        json_object_set_new(report, "postgresql", block);
+    }
+    json_decref(servers);
     return status;
 }
 
@@ -600,8 +638,8 @@ static int emulate(struct reproduction *r, int i, struct sb_error *err)
 
 /* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
  * runs, the analysis and the verdict. The report is set even when it fails. */
-static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
-                         struct sb_pg_session *session, json_t **out, struct sb_error *err)
+static int reproduce_one(struct reproduction *r, int i, int pass, double budget, json_t **out,
+                         struct sb_error *err)
 {
     struct sb_setup *s = &r->setups[i];
     json_t *report;
@@ -621,8 +659,8 @@ static int reproduce_one(struct reproduction *r, int i, int pass, double budget,
         json_object_set(report, "emulation", r->emulations[i]);
     if (status == SB_OK && json_object_get(report, "thread"))
         json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
-    if (status == SB_OK && session && pass == 0)
-        status = add_pg_runs(r, i, session, report, err);
+    if (status == SB_OK && r->nsessions && pass == 0)
+        status = add_pg_runs(r, i, report, err);
     json_object_set_new(report, "analysis", sb_analysis_build(report));
     json_object_set_new(report, "verdict",
                         sb_verdict_build(report, json_object_get(report, "analysis")));
@@ -678,12 +716,11 @@ struct progress {
 
 /* One schedule of experiment i (pass 1: --twice's second): run, printed into out with its
  * verdict (and, after the second, whether the two agree), counted into t, its report kept. */
-static int reproduce_pass(struct reproduction *r, int i, int pass, double budget,
-                          struct sb_pg_session *session, FILE *out, struct sb_outdir *dir,
-                          json_t *reports[2], struct sb_reproduction_tally *t,
-                          struct sb_error *err)
+static int reproduce_pass(struct reproduction *r, int i, int pass, double budget, FILE *out,
+                          struct sb_outdir *dir, json_t *reports[2],
+                          struct sb_reproduction_tally *t, struct sb_error *err)
 {
-    int status = reproduce_one(r, i, pass, budget, session, &reports[pass], err);
+    int status = reproduce_one(r, i, pass, budget, &reports[pass], err);
     bool stopped = status != SB_OK && sb_stop_requested();
 
     if (status == SB_OK && i == r->n - 1 && pass == (r->twice ? 1 : 0))
@@ -705,9 +742,8 @@ static int reproduce_pass(struct reproduction *r, int i, int pass, double budget
 }
 
 /* Every experiment (twice with --twice), its table and verdict into out, its reports saved. */
-static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, FILE *out,
-                         struct sb_outdir *dir, struct sb_reproduction_tally *t,
-                         struct sb_error *err)
+static int reproduce_all(struct reproduction *r, FILE *out, struct sb_outdir *dir,
+                         struct sb_reproduction_tally *t, struct sb_error *err)
 {
     struct progress p = {0, 0, 0, sb_timer_now(), 0.0};
     int status = SB_OK;
@@ -732,7 +768,7 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
                 r->twice ? ", twice" : "");
         for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
             double start = sb_timer_now();
-            status = reproduce_pass(r, i, pass, budget, session, out, dir, reports, t, err);
+            status = reproduce_pass(r, i, pass, budget, out, dir, reports, t, err);
             if (reports[pass]) {
                 p.outside += outside_rounds(reports[pass], sb_timer_now() - start);
                 p.runs_done += nruns;
@@ -749,7 +785,7 @@ static int reproduce_all(struct reproduction *r, struct sb_pg_session *session, 
 /* Everything before the first run: the command line, every experiment read and planned, the
  * output directory made, the signals caught, the --pg cluster started. */
 static int start(struct reproduction *r, int argc, char **argv, const char **outdir,
-                 struct sb_outdir *dir, struct sb_pg_session **session, struct sb_error *err)
+                 struct sb_outdir *dir, struct sb_error *err)
 {
     const char *sets[256];
     int nsets = 0, status;
@@ -767,7 +803,7 @@ static int start(struct reproduction *r, int argc, char **argv, const char **out
     if (status == SB_OK)
         sb_stop_install();
     if (status == SB_OK && r->pg)
-        status = open_pg(r, session, err);
+        status = open_pg(r, err);
     return status;
 }
 
@@ -785,7 +821,6 @@ static int print_text(const char *text, struct sb_outdir *dir, int status, struc
 
 int sb_cmd_reproduce(int argc, char **argv)
 {
-    struct sb_pg_session *session = NULL;
     static struct reproduction r;
     static struct sb_outdir dir;
     const char *outdir = NULL;
@@ -798,12 +833,12 @@ int sb_cmd_reproduce(int argc, char **argv)
     int status;
 
     memset(&r, 0, sizeof r);
-    status = start(&r, argc, argv, &outdir, &dir, &session, &err);
+    status = start(&r, argc, argv, &outdir, &dir, &err);
     if (status == SB_OK && !(out = open_memstream(&text, &text_len)))
         status = sb_fail(&err, SB_ERR_RUN, "out of memory");
     if (status != SB_OK)
         goto out;
-    status = reproduce_all(&r, session, out, outdir ? &dir : NULL, &t, &err);
+    status = reproduce_all(&r, out, outdir ? &dir : NULL, &t, &err);
     if (status == SB_OK)
         sb_render_reproduction_overall(out, &t);
     fflush(out);
@@ -824,7 +859,8 @@ int sb_cmd_reproduce(int argc, char **argv)
                 "the tables, pools, validation and replays, is spent whatever the budget)\n",
                 r.budget, SB_AUTO_ROUNDS_MIN);
 out:
-    sb_pg_session_close(session);
+    for (int v = 0; v < r.nsessions; v++)
+        sb_pg_session_close(r.sessions[v]);
     if (status != SB_OK)
         fprintf(stderr, "scanbench: %s\n", err.msg);
     if (out)

@@ -7,7 +7,7 @@
  * NAME --help` and the errors that quote the usage all print these). */
 #define SB_ARGS_RUN "[EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q] [--twice]"
 #define SB_ARGS_PG "[EXPERIMENT.ini] [--server BINDIR]... [--set KEY=VALUE]... [-o REPORT.json] [-q]"
-#define SB_ARGS_REPRODUCE "[NAME...|all] [--quick] [--twice] [--pg] [-o DIR] [--set KEY=VALUE]..."
+#define SB_ARGS_REPRODUCE "[NAME...|all] [--quick] [--twice] [--pg] [--server BINDIR]... [-o DIR] [--set KEY=VALUE]..."
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 #define SB_ARGS_EVENTS "[--set events=FILE]"

@@ -47,6 +47,8 @@ static const struct {
      "(default all)\n"
      "  --quick           a 64MB table, five repetitions, no warm-up\n"
      "  --pg              also on a live PostgreSQL server (a column beside this host's)\n"
+     "  --server BINDIR   also on this server (again for another: a column each; implies\n"
+     "                    --pg)\n"
      "  -o DIR            a new directory: one report per experiment and reproduction.txt\n"
      SET_HELP},
     {"compare", sb_cmd_compare, SB_ARGS_COMPARE, "runs matched across reports",

@@ -47,7 +47,6 @@ static const struct {
     {SB_K_OVERSUBSCRIBE, "scanbench pg runs one client"},
     {SB_K_CONTENTION, "scanbench pg runs no aggressor beside the server"},
     {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
-    {SB_K_STATEMENTS, "scanbench pg runs each op on its own"},
     {SB_K_EXTRA_COPY, "the server's scans copy what they read, nothing more"},
 };
 
@@ -140,9 +139,35 @@ static uint32_t backends_of(const struct sb_run_params *run, bool strict)
     return strict && run->threads > 1 ? run->threads : 1;
 }
 
+/* The ops the run's statements put before its op (the last is the op; none: no statement). */
+static uint32_t before_of(const struct sb_run_params *run, const char **names)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k + 1 < run->nstatements; k++)
+        if (strcmp(run->statements[k]->name, "none") != 0)
+            names[n++] = run->statements[k]->name;
+    return n;
+}
+
+/* Whether the job runs the run's statements before its op. */
+static bool same_before(const struct sb_pg_job *job, const struct sb_run_params *run)
+{
+    const char *names[SB_MAX_STATEMENTS];
+    uint32_t n = before_of(run, names);
+
+    if (job->nbefore != n)
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (strcmp(job->before[k], names[k]) != 0)
+            return false;
+    return true;
+}
+
 static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *run, bool strict)
 {
     return strcmp(job->op, run->op->name) == 0 && job->pool_size == run->pool_size &&
+           same_before(job, run) &&
            job->threads == backends_of(run, strict) &&
            job->table.table_size == run->table_size && job->table.page_size == run->page_size &&
            job->table.row_width == run->layout.row_width &&
@@ -197,6 +222,7 @@ static int add_job(const struct sb_run_params *run, const struct sb_experiment *
     job->repetitions = run->repetitions;
     job->warmup = run->warmup;
     job->threads = backends_of(run, strict);
+    job->nbefore = before_of(run, job->before);
     jobs->n++;
     return SB_OK;
 }

@@ -23,6 +23,10 @@ struct sb_pg_job {
     const char *op;                  /* "count" or "vacuum" */
     uint32_t repetitions, warmup;
     uint32_t threads;                /* backends at once (scanbench pg, interleaved); else 1 */
+    /* key statements: the ops run, untimed, after each timed scan's eviction and before its
+     * statement ("select, vacuum": a count, then the VACUUM timed: the thread's history) */
+    const char *before[SB_MAX_STATEMENTS];
+    uint32_t nbefore;
 };
 
 struct sb_pg_jobs {

@@ -294,6 +294,16 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "counters", counters_json(),
         "postgresql", postgresql_json(job, m, pages));
     block = json_object_get(record, "postgresql");
+    if (record && job->nbefore) { /* key statements: run's format, the last one timed */
+        json_t *list = json_array();
+        for (uint32_t k = 0; k <= job->nbefore; k++)
+            json_array_append_new(list, json_pack(
+                "{s:s, s:b, s:s}", "op", k < job->nbefore ? job->before[k] : job->op,
+                "measured", k == job->nbefore, "shape", k < job->nbefore
+                    ? "untimed, right after each timed scan's eviction, on the same backend"
+                    : "timed, right after the statements before it"));
+        json_object_set_new(record, "statements", list);
+    }
     if (block && backends_of(m) > 1)
         json_object_set_new(block, "backends", json_pack(
             "{s:i, s:s}", "count", (int)backends_of(m), "how",

@@ -271,6 +271,8 @@ static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t, u
     for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
         struct sb_pg_session *s = u->clusters[b]->session;
         status = sb_pg_session_evict(s, b == 0 ? &u->m : NULL, err);
+        if (status == SB_OK)
+            status = sb_pg_session_before(s, u->job, &u->m, err);
         sb_pg_session_statement(s, u->job, sql[b], sizeof sql[b]);
         texts[b] = sql[b];
         clients[b] = sb_pg_session_client(s);
@@ -381,8 +383,8 @@ static json_t *schedule_json(const struct sb_pg_fleet *f)
         "every server and setting a cluster of its own, all running side by side (nothing "
         "restarted between timed scans); each round times every run once in a seeded shuffle "
         "(each followed by its reverse), each scan after an eviction of its table's buffers",
-        "clusters", (int)f->nclusters, "paired", "round by round, each run against the first run of its op on its server, and "
-        "(with several servers) against the same setting on the first server",
+        "clusters", (int)f->nclusters, "paired", "round by round, each run against the first run of its op and backends on its "
+        "server, and (with several servers) against the same setting on the first server",
         "reference", "run", f->units[0].name, "run_index", 0, "why",
         "the first run timed a second time in each round (an A-A pair): the noise floor",
         "scans", sb_pg_scans_json(&ref));
@@ -410,8 +412,8 @@ static int finish_units(struct sb_pg_fleet *f, bool partial, struct sb_error *er
 }
 
 /* The runs unit u is compared against, round by round (report/analysis.h's paired_with): the
- * first run of its op on its server (the settings' effect), and with several servers the same
- * job on the first server (the version's effect). */
+ * first run of its op and backends on its server (the pool's or table's effect, at as many
+ * backends), and with several servers the same job on the first server (the version's). */
 static json_t *paired_with(const struct sb_pg_fleet *f, size_t u)
 {
     const struct unit *me = &f->units[u];
@@ -419,7 +421,8 @@ static json_t *paired_with(const struct sb_pg_fleet *f, size_t u)
 
     for (size_t i = 0; i < f->nunits; i++) {
         const struct unit *o = &f->units[i];
-        if (o->server == me->server && strcmp(o->job->op, me->job->op) == 0) {
+        if (o->server == me->server && strcmp(o->job->op, me->job->op) == 0 &&
+            o->nclusters == me->nclusters) {
             if (i != u)
                 json_array_append_new(list, json_string(o->name));
             break;

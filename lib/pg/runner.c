@@ -629,7 +629,35 @@ static int untimed_scans(struct sb_pg_session *s, const struct sb_pg_job *job,
     return status;
 }
 
-/* The untimed scans, then the timed repetitions into seconds[]; each after an eviction. */
+int sb_pg_session_before(struct sb_pg_session *s, const struct sb_pg_job *job,
+                         struct sb_pg_measurement *m, struct sb_error *err)
+{
+    char sql[96], value[64];
+    int status = SB_OK;
+
+    for (uint32_t k = 0; k < job->nbefore && status == SB_OK; k++) {
+        bool counts = strcmp(job->before[k], "count") == 0;
+        if (counts)
+            snprintf(sql, sizeof sql, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
+        else
+            sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, sql, sizeof sql);
+        status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+        if (status != SB_OK || !counts || !m)
+            continue;
+        m->rows_counted = strtoull(value, NULL, 10);
+        m->scans_counted++;
+        if (m->rows_counted != job->table.rows_live) {
+            m->counts_ok = false;
+            status = sb_fail(err, SB_ERR_RUN, "%s: count(*) before the timed statement returned "
+                             "%" PRIu64 ", but %" PRIu64 " live rows were loaded",
+                             job->run->name, m->rows_counted, job->table.rows_live);
+        }
+    }
+    return status;
+}
+
+/* The untimed scans, then the timed repetitions into seconds[]; each after an eviction (and
+ * the statements before the op). */
 static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
                      struct sb_pg_measurement *m, struct sb_error *err)
 {
@@ -637,6 +665,8 @@ static int job_scans(struct sb_pg_session *s, const struct sb_pg_job *job, doubl
 
     for (uint32_t r = 0; r < job->repetitions && status == SB_OK; r++) {
         status = evict(s, m, err);
+        if (status == SB_OK)
+            status = sb_pg_session_before(s, job, m, err);
         if (status == SB_OK)
             status = scan(s, job, &seconds[r], m, err);
         if (status == SB_OK)

@@ -44,6 +44,16 @@ json_t *sb_pg_session_json(const struct sb_pg_session *session)
 
 void sb_pg_session_close(struct sb_pg_session *session) { (void)session; }
 
+int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
+                              struct sb_error *err)
+{
+    (void)bindir;
+    (void)len;
+    version[0] = '\0';
+    *num = 0;
+    return sb_fail(err, SB_ERR_INPUT, "%s", WHY);
+}
+
 int sb_pg_fleet_open(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
                      const struct sb_pg_rounds_params *params, struct sb_error *err)
 {

@@ -24,11 +24,6 @@ struct sb_pg_session;
 int sb_pg_session_open_at(struct sb_pg_session **session, const char *bindir, uint64_t pool,
                           const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err);
 
-/* The server in bindir (as above): its version string and number, without a cluster;
- * SB_ERR_INPUT when there is none, or one scanbench pg does not measure. */
-int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
-                              struct sb_error *err);
-
 /* The job's table loaded (when its shape is not the one loaded; the pool restarted only for
  * a load in a tiny pool), the server on the job's pool, m begun (a backend whose record is
  * another's gets a scratch one), then the untimed scans, each after an eviction. */
@@ -38,6 +33,12 @@ int sb_pg_session_prepare(struct sb_pg_session *s, const struct sb_pg_job *job, 
 /* The table's buffers dropped and its file read into the OS cache (m may be NULL). */
 int sb_pg_session_evict(struct sb_pg_session *s, struct sb_pg_measurement *m,
                         struct sb_error *err);
+
+/* The statements the job runs, untimed, after an eviction and before its timed one (key
+ * statements: "select, vacuum" counts, then the VACUUM is timed); each count checked into m
+ * (NULL: not checked). */
+int sb_pg_session_before(struct sb_pg_session *s, const struct sb_pg_job *job,
+                         struct sb_pg_measurement *m, struct sb_error *err);
 
 /* The job's statement as this server speaks it. */
 void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_job *job,

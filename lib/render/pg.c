@@ -258,6 +258,28 @@ static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring, bo
                      "is only in scanbench's own column (scanbench run --set policy=clock).\n");
 }
 
+/* Key statements: each run's sequence, the earlier ones untimed after each eviction. */
+static void pg_statements(FILE *out, const json_t *runs, bool servers)
+{
+    size_t i, k;
+    json_t *run, *st;
+    char a[96];
+
+    json_array_foreach(runs, i, run) {
+        const json_t *list = json_object_get(run, "statements");
+        if (!json_array_size(list))
+            continue;
+        who(run, servers, a, sizeof a);
+        fprintf(out, "statements, %s, %s: after each eviction", op_label(run), a);
+        json_array_foreach(list, k, st) {
+            const struct sb_op *o = sb_op_find(text(json_object_get(st, "op")));
+            fprintf(out, "%s%s (%s)", k ? ", then " : " ", o ? o->label : "?",
+                    json_is_true(json_object_get(st, "measured")) ? "timed" : "untimed");
+        }
+        fprintf(out, "\n");
+    }
+}
+
 static long long count_of(const json_t *o, const char *key)
 {
     return (long long)json_integer_value(json_object_get(o, key));
@@ -342,7 +364,8 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
         return;
     }
     fprintf(out, "\nPaired by round (%lld rounds; each run against its op's first on its "
-            "server, and against the same setting on the first server; exp(median of ln(a/b)) "
+            "server at as many backends, and against the same setting on the first server; "
+            "exp(median of ln(a/b)) "
             "[95%% interval, Bonferroni over %zu comparisons]):\n",
             (long long)json_integer_value(json_object_get(analysis, "rounds")),
             json_array_size(json_object_get(analysis, "comparisons")));
@@ -387,5 +410,6 @@ void sb_render_pg(FILE *out, const json_t *report)
     ratios(out, runs, servers);
     pg_paired(out, report, servers);
     pg_rules_and_method(out, runs, any_ring, servers);
+    pg_statements(out, runs, servers);
     pg_writes(out, runs, servers);
 }

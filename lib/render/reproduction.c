@@ -22,8 +22,30 @@ static void cell(FILE *out, const json_t *v)
         fprintf(out, " %9s", "-");
 }
 
-/* --pg: the live server's run measured for the same op, table and pool as a run here. */
-static const json_t *pg_run_for(const json_t *report, const json_t *run)
+/* --pg: server v's block ({server, runs, notes}): one of `postgresql.servers`, or with one
+ * server `postgresql` itself; NULL past the last. */
+static const json_t *pg_block(const json_t *report, int v)
+{
+    const json_t *block = json_object_get(report, "postgresql");
+    const json_t *servers = json_object_get(block, "servers");
+
+    if (json_is_array(servers))
+        return json_array_get(servers, (size_t)v);
+    return v == 0 && json_is_object(block) ? block : NULL;
+}
+
+/* How many servers the report's --pg measured. */
+static int pg_count(const json_t *report)
+{
+    int n = 0;
+
+    while (n < 8 && pg_block(report, n))
+        n++;
+    return n;
+}
+
+/* --pg: server v's run measured for the same op, table and pool as a run here. */
+static const json_t *pg_run_for(const json_t *report, int v, const json_t *run)
 {
     static const char *const keys[] = {"op", "table_size", "pool_size", "page_size", "row_width",
                                         "dead_pct"};
@@ -32,7 +54,7 @@ static const json_t *pg_run_for(const json_t *report, const json_t *run)
 
     if (!run)
         return NULL;
-    json_array_foreach(json_object_get(json_object_get(report, "postgresql"), "runs"), i, pg) {
+    json_array_foreach(json_object_get(pg_block(report, v), "runs"), i, pg) {
         size_t k = 0;
         while (k < 6 && json_equal(json_object_get(pg, keys[k]), json_object_get(run, keys[k])))
             k++;
@@ -100,7 +122,8 @@ struct layout {
     const char *ops[8];
     int np, nops;
     uint64_t l2;
-    bool pg, any_counters;
+    int pg; /* servers measured by --pg (a column each) */
+    bool any_counters;
 };
 
 /* The scaled placement of a thread placement (its slow or fast), or NULL. */
@@ -174,7 +197,7 @@ static void collect_layout(const json_t *report, struct layout *t)
     t->scaled = json_object_get(t->thread, "scaled");
     t->emulation = json_object_get(report, "emulation");
     t->l2 = sb_report_cache_size(report, "L2");
-    t->pg = json_is_object(json_object_get(report, "postgresql"));
+    t->pg = pg_count(report);
     json_array_foreach(t->runs, i, run) {
         char p[64];
         const char *op = text(json_object_get(run, "op"));
@@ -219,12 +242,24 @@ static void column_heads(FILE *out, const struct layout *t)
     fprintf(out, "%-26s", "placement");
     for (int k = 0; k < t->nops; k++) {
         const struct sb_op *o = sb_op_find(t->ops[k]);
-        fprintf(out, t->pg ? " | %-54s" : " | %-41s", o ? o->label : t->ops[k]);
+        fprintf(out, " | %-*s", 41 + 13 * t->pg, o ? o->label : t->ops[k]);
     }
     fprintf(out, "\n%-26s", "");
-    for (int k = 0; k < t->nops; k++)
-        fprintf(out, t->pg ? " | %9s %9s %9s %9s %-12s " : " | %9s %9s %9s %9s  ", "thread",
-                "predicted", "here", "scaled", "postgresql");
+    for (int k = 0; k < t->nops; k++) {
+        fprintf(out, " | %9s %9s %9s %9s", "thread", "predicted", "here", "scaled");
+        for (int v = 0; v < t->pg; v++) {
+            char label[16];
+            const char *version = text(json_object_get(json_object_get(pg_block(t->report, v),
+                                                                       "server"),
+                                                       "server_version"));
+            if (t->pg == 1)
+                snprintf(label, sizeof label, "postgresql");
+            else
+                snprintf(label, sizeof label, "pg %.*s", (int)strcspn(version, " "), version);
+            fprintf(out, " %-12s", label);
+        }
+        fprintf(out, t->pg ? " " : "  ");
+    }
     fprintf(out, "\n");
 }
 
@@ -253,20 +288,20 @@ static void placement_row(FILE *out, const struct layout *t, int p)
         predicted_cell(out, t, t->ops[k], placement);
         cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
         cell(out, rs ? json_object_get(json_object_get(rs, "mbps"), "median") : NULL);
-        if (t->pg)
-            pg_cell(out, pg_run_for(t->report, r));
+        for (int v = 0; v < t->pg; v++)
+            pg_cell(out, pg_run_for(t->report, v, r));
         fprintf(out, "  ");
     }
     fprintf(out, "\n");
 }
 
-/* The server's fast/slow ratio for op, from its runs at the thread's two placements. */
-static void pg_ratio_cell(FILE *out, const struct layout *t, const char *op)
+/* Server v's fast/slow ratio for op, from its runs at the thread's two placements. */
+static void pg_ratio_cell(FILE *out, const struct layout *t, int v, const char *op)
 {
-    const json_t *f = pg_run_for(t->report, sb_find_run(t->runs, op, text(json_object_get(
-                                                            t->thread, "fast"))));
-    const json_t *sl = pg_run_for(t->report, sb_find_run(t->runs, op, text(json_object_get(
-                                                             t->thread, "slow"))));
+    const json_t *f = pg_run_for(t->report, v, sb_find_run(t->runs, op, text(json_object_get(
+                                                               t->thread, "fast"))));
+    const json_t *sl = pg_run_for(t->report, v, sb_find_run(t->runs, op, text(json_object_get(
+                                                                t->thread, "slow"))));
 
     if (f && sl && sb_run_median_mbps(sl) > 0)
         fprintf(out, " %6.2f      ", sb_run_median_mbps(f) / sb_run_median_mbps(sl));
@@ -311,7 +346,7 @@ static void ratio_row(FILE *out, const struct layout *t)
     for (int k = 0; k < t->nops; k++) {
         const json_t *cmp = entry_for_op(comparisons, t->ops[k]), *pred;
         if (!cmp) {
-            fprintf(out, t->pg ? " | %54s" : " | %41s", "");
+            fprintf(out, " | %*s", 41 + 13 * t->pg, "");
             continue;
         }
         fprintf(out, " |");
@@ -323,9 +358,9 @@ static void ratio_row(FILE *out, const struct layout *t)
         ratio_cell(out, cmp, "ratio_here", true);
         ratio_cell(out, entry_for_op(json_object_get(t->verdict, "scaled"), t->ops[k]),
                    "ratio_here", true);
-        if (t->pg)
-            pg_ratio_cell(out, t, t->ops[k]);
-        else
+        for (int v = 0; v < t->pg; v++)
+            pg_ratio_cell(out, t, v, t->ops[k]);
+        if (!t->pg)
             fprintf(out, "  ");
     }
     fprintf(out, "\n");
@@ -348,13 +383,21 @@ static void legend(FILE *out, const struct layout *t)
                     : "");
     if (t->pg) {
         const json_t *block = json_object_get(t->report, "postgresql");
-        fprintf(out, "postgresql = PostgreSQL %s on this host: the same table and op, "
+        char versions[256] = "";
+        for (int v = 0; v < t->pg; v++)
+            snprintf(versions + strlen(versions), sizeof versions - strlen(versions), "%s%s",
+                     v ? ", " : "", text(json_object_get(json_object_get(pg_block(t->report, v),
+                                                                         "server"),
+                                                         "server_version")));
+        fprintf(out, "%s = PostgreSQL %s on this host%s: the same table and op, "
                      "shared_buffers = the pool, every scan reading every page from the OS "
-                     "cache; `ring` or `clock` is what its own rule chose (its ring when the "
-                     "table is larger than shared_buffers / 4, and always for VACUUM). No setting "
-                     "turns the ring off: 8.2's clock sweep over a smaller pool is only in the "
-                     "`here` column.%s%s\n",
-                text(json_object_get(json_object_get(block, "server"), "server_version")),
+                     "cache, each server's runs one after another; `ring` or `clock` is what its "
+                     "own rule chose (from 8.3 its ring when the table is larger than "
+                     "shared_buffers / 4, and always for VACUUM; before 8.3 the clock sweep over "
+                     "all of shared_buffers). No setting turns the ring off from 8.3 on: there, "
+                     "8.2's clock sweep over a smaller pool is only in the `here` column.%s%s\n",
+                t->pg > 1 ? "pg VERSION" : "postgresql", versions,
+                t->pg > 1 ? " (a column each)" : "",
                 *text(json_object_get(block, "notes")) ? " Note: " : "",
                 text(json_object_get(block, "notes")));
     }

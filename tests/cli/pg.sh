@@ -224,6 +224,16 @@ if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
     no_cluster_left "after two backends"
 fi
 
+# statements = select, vacuum: the thread's VACUUM right after a SELECT; each count checked
+expect_status 0 "VACUUM right after a SELECT" env TMPDIR="$PGTMP" $S pg $SMALL \
+    --set "statements=select, vacuum" -q -o "$SCRATCH/statements.json"
+check "a count before every timed VACUUM, checked" jq -e '.runs[0] | .op == "vacuum" and
+    ([.statements[] | .op + " " + (.measured | tostring)] == ["count false", "vacuum true"]) and
+    .validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked >= 2' \
+    "$SCRATCH/statements.json"
+out_contains "after each eviction SELECT COUNT(*) (untimed), then VACUUM (timed)"
+no_cluster_left "after statements"
+
 # PostgreSQL's minimum pool, 128kB (16 buffers), end to end: a 2-buffer ring
 expect_status 0 "minimum pool" env TMPDIR="$PGTMP" $S pg --set table_size=1M --set pool_size=128K \
     --set op=count --set repetitions=1 -q -o "$SCRATCH/min.json"
@@ -241,6 +251,12 @@ check "the first VACUUM writes, a later one does not" jq -e '.runs[0].postgresql
      .agreement == "agrees" and .counters.backend + .counters.checkpointer > 0) and
     (.later_scan | .shared_dirtied == 0 and .agreement == "disagrees")' "$SCRATCH/vacuum.json"
 no_cluster_left "after the first VACUUM"
+
+# reproduce --server: a column per server; the same one twice is refused before any run
+expect_status 2 "reproduce, the same server twice" env TMPDIR="$PGTMP" $S reproduce \
+    x4500-memtable --quick --server "$bindir" --server "$bindir/" --set table_size=4M
+err_is_one_line_containing "--server $bindir/: PostgreSQL $version is given twice (also --server $bindir)"
+no_cluster_left "after reproduce with the same server twice"
 
 # reproduce --pg: a postgresql column beside this host's figures
 expect_status 0 "reproduce --pg" env TMPDIR="$PGTMP" $S reproduce x4500-memtable --quick --pg \

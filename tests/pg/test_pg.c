@@ -774,6 +774,51 @@ static void test_record(void **state)
     sb_experiment_free(&exp);
 }
 
+/* Key statements on the server: "select, vacuum" is a VACUUM timed right after an untimed
+ * count (the thread's history), a job of its own beside a plain VACUUM; the record lists both
+ * statements, the last the one timed. */
+static void test_statements(void **state)
+{
+    static const char *const sets[] = {"table_size=4M", "statements=select, vacuum", NULL};
+    static const double seconds[] = {0.004};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_pg_jobs jobs;
+    struct sb_pg_measurement m;
+    struct sb_error err = {0};
+    json_t *run, *list;
+    (void)state;
+
+    assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
+    assert_int_equal(sb_pg_check_keys(&exp, true, &err), SB_OK);
+    assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
+    assert_int_equal(jobs.n, plan.nruns);
+    assert_string_equal(jobs.jobs[0].op, "vacuum");
+    assert_int_equal(jobs.jobs[0].nbefore, 1);
+    assert_string_equal(jobs.jobs[0].before[0], "count");
+    assert_ptr_equal(sb_pg_jobs_find(&jobs, &plan.runs[0]), &jobs.jobs[0]);
+    memset(&m, 0, sizeof m);
+    snprintf(m.server_version, sizeof m.server_version, "8.1.21");
+    m.relation_bytes = 4u << 20;
+    m.block_size = 8192;
+    m.nreps = 1;
+    m.seconds = seconds;
+    sb_pg_placement_decide("vacuum", 512, 2048, 8192, 80121, &m.placement);
+    run = sb_pg_record(&jobs.jobs[0], &m);
+    list = json_object_get(run, "statements");
+    assert_int_equal(json_array_size(list), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 0), "op")),
+                        "count");
+    assert_true(json_is_false(json_object_get(json_array_get(list, 0), "measured")));
+    assert_string_equal(json_string_value(json_object_get(json_array_get(list, 1), "op")),
+                        "vacuum");
+    assert_true(json_is_true(json_object_get(json_array_get(list, 1), "measured")));
+    json_decref(run);
+    sb_pg_jobs_free(&jobs);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
 /* A run of the interleaved schedule with two backends: each scan's round, position and time,
  * its bytes both tables' (MB/s summed), each backend's own seconds; the record's own name. */
 static void test_record_rounds(void **state)
@@ -888,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_jobs_row_width), cmocka_unit_test(test_check_keys),
         cmocka_unit_test(test_record),
         cmocka_unit_test(test_record_rounds),
+        cmocka_unit_test(test_statements),
         cmocka_unit_test(test_occupancy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

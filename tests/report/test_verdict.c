@@ -413,6 +413,55 @@ static void test_paired_with(void **state)
     json_decref(doc);
 }
 
+/* A pg run like run (the same op, table and pool) at mbps, its policy the server's. */
+static json_t *pg_like(const json_t *run, double mbps, const char *policy)
+{
+    json_t *pg = json_deep_copy(run);
+
+    json_object_set_new(json_object_get(pg, "mbps"), "median", json_real(mbps));
+    json_object_set_new(pg, "policy", json_string(policy));
+    return pg;
+}
+
+/* reproduce --pg with two servers: a column each, headed by its version, with its MB/s and its
+ * own fast/slow ratio; the legend names both. */
+static void test_pg_columns(void **state)
+{
+    json_t *runs = json_array(), *doc, *slow, *fast, *servers;
+    char *text;
+    (void)state;
+
+    slow = steady("vacuum", "clock", 16 * MB, 1000.0);
+    fast = steady("vacuum", "clock", 680 * KB, 1200.0);
+    for (int k = 0; k < 2; k++) { /* the table's shape, which a server's run is matched by */
+        json_object_set_new(k ? fast : slow, "row_width", json_integer(100));
+        json_object_set_new(k ? fast : slow, "dead_pct", json_integer(10));
+    }
+    json_array_append(runs, slow);
+    json_array_append(runs, fast);
+    servers = json_pack("[{s:{s:s}, s:[o, o], s:s}, {s:{s:s}, s:[o, o], s:s}]", "server",
+                        "server_version", "8.1.21", "runs", pg_like(slow, 2000.0, "clock"),
+                        pg_like(fast, 3000.0, "clock"), "notes", "", "server",
+                        "server_version", "15.20 (Debian 15.20-0+deb12u1)", "runs",
+                        pg_like(slow, 1000.0, "ring"), pg_like(fast, 900.0, "ring"), "notes",
+                        "");
+    assert_non_null(servers);
+    doc = report(runs, "clock 16MB", "clock 680KB", NULL);
+    json_object_set_new(doc, "postgresql", json_deep_copy(json_array_get(servers, 0)));
+    json_object_set_new(json_object_get(doc, "postgresql"), "servers", servers);
+    judge(doc);
+    text = rendered(doc);
+    if (!strstr(text, "pg 8.1.21") || !strstr(text, "pg 15.20 ") ||
+        !strstr(text, "   2000 clock   1000 ring") || !strstr(text, "   1.50         0.90") ||
+        !strstr(text, "PostgreSQL 8.1.21, 15.20 (Debian 15.20-0+deb12u1) on this host (a column "
+                      "each)"))
+        fail_msg("the servers' columns are not as expected:\n%s", text);
+    free(text);
+    json_decref(slow);
+    json_decref(fast);
+    json_decref(doc);
+}
+
 /* Schema 1: runs without scans: the analysis says it needs rounds. */
 static void test_schema_1(void **state)
 {
@@ -479,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_schema_1),
         cmocka_unit_test(test_report_runs),
         cmocka_unit_test(test_paired_with),
+        cmocka_unit_test(test_pg_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
