@@ -294,6 +294,11 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "counters", counters_json(),
         "postgresql", postgresql_json(job, m, pages));
     block = json_object_get(record, "postgresql");
+    if (block && job->nbefore) /* the statements before it ran on the evicted table */
+        json_object_set_new(block, "each_timed_scan", json_string(
+            "its eviction (none of the table's pages in shared_buffers, its file read into the "
+            "OS cache) is followed by the statements before it, untimed, which leave some of the "
+            "table's pages in shared_buffers"));
     if (record && job->nbefore) { /* key statements: run's format, the last one timed */
         json_t *list = json_array();
         for (uint32_t k = 0; k <= job->nbefore; k++)

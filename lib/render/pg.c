@@ -270,7 +270,8 @@ static void pg_statements(FILE *out, const json_t *runs, bool servers)
         if (!json_array_size(list))
             continue;
         who(run, servers, a, sizeof a);
-        fprintf(out, "statements, %s, %s: after each eviction", op_label(run), a);
+        fprintf(out, "statements, %s, %s (the earlier leave some of the table's pages in "
+                "shared_buffers): after each eviction", op_label(run), a);
         json_array_foreach(list, k, st) {
             const struct sb_op *o = sb_op_find(text(json_object_get(st, "op")));
             fprintf(out, "%s%s (%s)", k ? ", then " : " ", o ? o->label : "?",

@@ -231,7 +231,7 @@ check "a count before every timed VACUUM, checked" jq -e '.runs[0] | .op == "vac
     ([.statements[] | .op + " " + (.measured | tostring)] == ["count false", "vacuum true"]) and
     .validation.ok and .validation.rows_counted == 28103 and .validation.scans_row_checked >= 2' \
     "$SCRATCH/statements.json"
-out_contains "after each eviction SELECT COUNT(*) (untimed), then VACUUM (timed)"
+out_contains "shared_buffers): after each eviction SELECT COUNT(*) (untimed), then VACUUM (timed)"
 no_cluster_left "after statements"
 
 # PostgreSQL's minimum pool, 128kB (16 buffers), end to end: a 2-buffer ring

@@ -813,6 +813,9 @@ static void test_statements(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(list, 1), "op")),
                         "vacuum");
     assert_true(json_is_true(json_object_get(json_array_get(list, 1), "measured")));
+    assert_non_null(strstr(json_string_value(json_object_get(json_object_get(run, "postgresql"),
+                                                             "each_timed_scan")),
+                           "followed by the statements before it"));
     json_decref(run);
     sb_pg_jobs_free(&jobs);
     sb_plan_free(&plan);
