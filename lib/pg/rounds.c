@@ -3,7 +3,6 @@
 #include "pg/rounds.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,20 +60,6 @@ struct sb_pg_fleet {
     size_t current;           /* the unit in flight (a stop's) */
     const char *stopped_by;
 };
-
-static void progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(bool quiet, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (quiet)
-        return;
-    va_start(ap, fmt);
-    fprintf(stderr, "scanbench: pg: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
 
 static int timings_alloc(struct timings *t, uint32_t cap, uint32_t backends)
 {
@@ -210,8 +195,8 @@ int sb_pg_fleet_open(struct sb_pg_fleet **out, const struct sb_pg_jobs *jobs,
                                        c->pool, jobs, f->p.quiet, err);
     }
     if (status == SB_OK)
-        progress(f->p.quiet, "%zu clusters side by side (%zu server%s), timed in shuffled rounds",
-                 f->nclusters, f->nservers, f->nservers == 1 ? "" : "s");
+        sb_pg_progress(f->p.quiet, "%zu clusters side by side (%zu server%s), timed in shuffled "
+                       "rounds", f->nclusters, f->nservers, f->nservers == 1 ? "" : "s");
     return status;
 }
 
@@ -250,7 +235,7 @@ static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
         if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
             status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
                              "stopped", what, u->job->run->run_timeout);
-        progress(f->p.quiet || status != SB_OK, "%s: %s", u->name, u->m.placement.why);
+        sb_pg_progress(f->p.quiet || status != SB_OK, "%s: %s", u->name, u->m.placement.why);
     }
     return status;
 }
@@ -340,7 +325,7 @@ static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
         if (status != SB_OK)
             break;
         f->rounds = r + 1;
-        progress(f->p.quiet, "round %u done (%.1f s)", r + 1, sb_timer_now() - start);
+        sb_pg_progress(f->p.quiet, "round %u done (%.1f s)", r + 1, sb_timer_now() - start);
         if (!f->p.rounds && f->rounds >= SB_PG_ROUNDS_MIN &&
             sb_timer_now() - t0 + (sb_timer_now() - start) > f->p.time_budget) {
             f->stopped_by = "time_budget";
@@ -383,8 +368,9 @@ static json_t *schedule_json(const struct sb_pg_fleet *f)
         "every server and setting a cluster of its own, all running side by side (nothing "
         "restarted between timed scans); each round times every run once in a seeded shuffle "
         "(each followed by its reverse), each scan after an eviction of its table's buffers",
-        "clusters", (int)f->nclusters, "paired", "round by round, each run against the first run of its op and backends on its "
-        "server, and (with several servers) against the same setting on the first server",
+        "clusters", (int)f->nclusters, "paired",
+        "round by round, each run against the first run of its op and backends on its server, "
+        "and (with several servers) against the same setting on the first server",
         "reference", "run", f->units[0].name, "run_index", 0, "why",
         "the first run timed a second time in each round (an A-A pair): the noise floor",
         "scans", sb_pg_scans_json(&ref));

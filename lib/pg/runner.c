@@ -54,8 +54,7 @@ bool sb_pg_built(char *why, size_t len)
     return true;
 }
 
-static void progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(bool quiet, const char *fmt, ...)
+void sb_pg_progress(bool quiet, const char *fmt, ...)
 {
     va_list ap;
 
@@ -188,15 +187,15 @@ static int open_cluster(struct sb_pg_session **out, const char *bindir, uint64_t
     status = sb_pg_cluster_create(&s->server, sb_pg_parent_dir(), err);
     if (status != SB_OK)
         return status;
-    progress(quiet, "PostgreSQL %s (%s), cluster in %s, run as %s", s->server.version,
-             s->server.bindir, s->server.dir, s->server.user);
+    sb_pg_progress(quiet, "PostgreSQL %s (%s), cluster in %s, run as %s", s->server.version,
+                   s->server.bindir, s->server.dir, s->server.user);
     status = start_with_pool(s, pool, err);
     if (status == SB_OK)
         status = prepare_cluster(s, jobs, err);
     if (status == SB_OK)
-        progress(quiet, "server up, shared_buffers %s, pg_buffercache %s",
-                 sb_format_size(s->running_pool, size, sizeof size),
-                 s->buffercache ? "available" : "unavailable");
+        sb_pg_progress(quiet, "server up, shared_buffers %s, pg_buffercache %s",
+                       sb_format_size(s->running_pool, size, sizeof size),
+                       s->buffercache ? "available" : "unavailable");
     return status;
 }
 
@@ -258,10 +257,10 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
 
     s->have_table = false;
     sb_stop_test_pause("load");
-    progress(quiet, "loading a %s table: %" PRIu64 " rows of %u bytes, %u%% deleted "
-             "(INSERT ... SELECT over generate_series)",
-             sb_format_size(shape->table_size, size, sizeof size), shape->rows, shape->row_width,
-             shape->dead_pct);
+    sb_pg_progress(quiet, "loading a %s table: %" PRIu64 " rows of %u bytes, %u%% deleted "
+                   "(INSERT ... SELECT over generate_series)",
+                   sb_format_size(shape->table_size, size, sizeof size), shape->rows,
+                   shape->row_width, shape->dead_pct);
     status = exec_sql(s, "BEGIN", err);
     for (int step = SB_PG_LOAD_DROP; status == SB_OK; step++) {
         const char *stmt = sb_pg_table_load_sql(shape, "sb_a", step, sql, sizeof sql);
@@ -290,9 +289,9 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
         return status;
     seconds = sb_timer_now() - t0;
     if (s->relation_bytes != shape->pages * shape->page_size)
-        progress(quiet, "note: the table has %" PRIu64 " pages, not %" PRIu64 " (%u rows a page "
-                 "expected): MB/s counts its real size", s->relation_bytes / shape->page_size,
-                 shape->pages, shape->rows_per_page);
+        sb_pg_progress(quiet, "note: the table has %" PRIu64 " pages, not %" PRIu64 " (%u rows "
+                       "a page expected): MB/s counts its real size",
+                       s->relation_bytes / shape->page_size, shape->pages, shape->rows_per_page);
     json_array_append_new(s->loads, json_pack("{s:I, s:I, s:I, s:I, s:f}", "table_size",
                                               (json_int_t)shape->table_size, "relation_bytes",
                                               (json_int_t)s->relation_bytes, "rows",
@@ -693,9 +692,9 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
     if (status != SB_OK)
         goto out;
     measurement_start(s, job, nbuffers, seconds, &m);
-    progress(quiet, "%s: %s, %s table, shared_buffers %s: %s", job->run->name, job->op,
-             sb_format_size(job->table.table_size, size, sizeof size),
-             sb_format_size(job->pool_size, pool, sizeof pool), m.placement.why);
+    sb_pg_progress(quiet, "%s: %s, %s table, shared_buffers %s: %s", job->run->name, job->op,
+                   sb_format_size(job->table.table_size, size, sizeof size),
+                   sb_format_size(job->pool_size, pool, sizeof pool), m.placement.why);
     status = job_scans(s, job, seconds, &m, err);
     if (status == SB_OK)
         status = occupancy(s, &m, err);

@@ -18,6 +18,9 @@
 
 struct sb_pg_session;
 
+/* A progress line on stderr, "scanbench: pg: ...", unless quiet. */
+void sb_pg_progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A cluster of the server in bindir (NULL: SCANBENCH_PG_BINDIR, else the discovery of
  * server.h) started with shared_buffers = pool; jobs: for the block-size check. The disk is
  * the caller's to check. */

@@ -276,40 +276,40 @@ check "reproduce --pg keeps the server's runs in the report" jq -e --arg v "$ver
       == ["postgresql clock", "postgresql ring", "postgresql ring", "postgresql ring"])' \
     "$SCRATCH/repro/x4500-memtable.json"
 
+# sigterm_mid_run WHAT STARTED INTERRUPTED ARGS...: scanbench pg with ARGS in the background,
+# a SIGTERM once stderr says STARTED: exit 143, stderr says INTERRUPTED (a grep pattern), no
+# cluster or server left
+sigterm_mid_run() {
+    local what=$1 started=$2 interrupted=$3 pid got
+    shift 3
+    TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 "$@" \
+        >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+    pid=$!
+    wait_for_stderr "$SCRATCH/sig.err" "$started" "$pid" ||
+        fail "$what: the scans never started: $(cat "$SCRATCH/sig.err")"
+    sleep 0.5
+    kill -TERM "$pid"
+    wait "$pid"
+    got=$?
+    if [ "$got" -eq 143 ]; then pass; else fail "$what: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
+    if grep -q "$interrupted" "$SCRATCH/sig.err"; then pass; else
+        fail "$what: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
+    no_cluster_left "after $what"
+}
+
 # SIGTERM while the servers work: the clusters and the servers go, the signal ends scanbench;
 # on the interleaved schedule the report keeps the whole rounds finished
-TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
-    -o "$SCRATCH/sig.json" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
-pid=$!
-wait_for_stderr "$SCRATCH/sig.err" "round 1 done" "$pid" ||
-    fail "SIGTERM: the rounds never started: $(cat "$SCRATCH/sig.err")"
-sleep 0.5
-kill -TERM "$pid"
-wait "$pid"
-got=$?
-if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
-if grep -q "interrupted (SIGTERM) during pg round .*: the report keeps the [0-9]* whole rounds of its 2 runs" "$SCRATCH/sig.err"; then pass; else
-    fail "SIGTERM: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
+sigterm_mid_run "SIGTERM" "round 1 done" \
+    "interrupted (SIGTERM) during pg round .*: the report keeps the [0-9]* whole rounds of its 2 runs" \
+    -o "$SCRATCH/sig.json"
 check "SIGTERM: the whole rounds kept, marked incomplete" jq -e '.incomplete and
     .interrupted.by == "SIGTERM" and .interrupted.rounds_done >= 1 and
     (.runs | length == 2 and all(.scans | length == $r)) and .analysis.available' \
     --argjson r "$(jq .interrupted.rounds_done "$SCRATCH/sig.json" 2>/dev/null || echo -1)" \
     "$SCRATCH/sig.json"
-no_cluster_left "after SIGTERM"
 # the same on the blocked schedule: the runs finished kept
-TMPDIR="$PGTMP" $S pg --set table_size=64M --set pool_size=16M --set repetitions=100 \
-    --set schedule=blocked >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
-pid=$!
-wait_for_stderr "$SCRATCH/sig.err" "$SCANS_STARTED" "$pid" ||
-    fail "SIGTERM, blocked: the scans never started: $(cat "$SCRATCH/sig.err")"
-sleep 0.5
-kill -TERM "$pid"
-wait "$pid"
-got=$?
-if [ "$got" -eq 143 ]; then pass; else fail "SIGTERM, blocked: exit status $got, want 143: $(cat "$SCRATCH/sig.err")"; fi
-if grep -q "interrupted (SIGTERM) during pg run 1/2" "$SCRATCH/sig.err"; then pass; else
-    fail "SIGTERM, blocked: no 'interrupted' line: $(cat "$SCRATCH/sig.err")"; fi
-no_cluster_left "after SIGTERM, blocked"
+sigterm_mid_run "SIGTERM, blocked" "$SCANS_STARTED" "interrupted (SIGTERM) during pg run 1/2" \
+    --set schedule=blocked
 
 # run_timeout bounds each server run, its table's load included (the watchdog cancels the
 # statement in flight): exit 1 naming the run, long before the 1000 scans would end and before
