@@ -132,8 +132,23 @@ int sb_outfile_temp(const char *path, const char *suffix, char *tmp, struct sb_e
     return fd;
 }
 
+/* The file a temporary name stands for (NAME.tmp.XXXXXX.ext -> NAME.ext): what a message names,
+ * the temporary being gone by the time the user reads it. */
+static const char *target_of(const char *tmp, char *buf, size_t len)
+{
+    const char *at = NULL, *p = tmp;
+
+    while ((p = strstr(p, ".tmp.")) != NULL)
+        at = p++;
+    if (!at || strlen(at) < strlen(".tmp.XXXXXX"))
+        return tmp;
+    snprintf(buf, len, "%.*s%s", (int)(at - tmp), tmp, at + strlen(".tmp.XXXXXX"));
+    return buf;
+}
+
 int sb_outfile_put(int fd, const char *tmp, const void *data, size_t len, struct sb_error *err)
 {
+    char target[SB_OUTFILE_MAX];
     struct sigaction ignore, before;
     const char *p = data;
     int status = SB_OK;
@@ -147,7 +162,8 @@ int sb_outfile_put(int fd, const char *tmp, const void *data, size_t len, struct
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s", tmp,
+            status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
+                             target_of(tmp, target, sizeof target),
                              n < 0 ? strerror(errno) : "nothing written");
         else {
             p += n;
@@ -155,7 +171,8 @@ int sb_outfile_put(int fd, const char *tmp, const void *data, size_t len, struct
         }
     }
     if (status == SB_OK && fsync(fd) != 0)
-        status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s", tmp, strerror(errno));
+        status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
+                         target_of(tmp, target, sizeof target), strerror(errno));
     sigaction(SIGXFSZ, &before, NULL);
     return status;
 }
@@ -195,7 +212,9 @@ int sb_outfile_write(const char *path, const void *data, size_t len, char *used,
     fd = sb_outfile_temp(path, "", tmp, err);
     status = fd < 0 ? SB_ERR_RUN : sb_outfile_put(fd, tmp, data, len, err);
     if (fd >= 0 && close(fd) != 0 && status == SB_OK)
-        status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s", tmp, strerror(errno));
+        status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
+                         target_of(tmp, (char[SB_OUTFILE_MAX]){0}, SB_OUTFILE_MAX),
+                         strerror(errno));
     if (status == SB_OK)
         status = sb_outfile_publish(tmp, path, used, err);
     else if (fd >= 0)

@@ -354,13 +354,14 @@ int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *pl
     return SB_OK;
 }
 
-/* An interleaved schedule holds every run's pools and models, and every table, at once, and the
- * aggressor's buffers. */
+/* An interleaved schedule holds every run's pools and models, and every table, at once, every
+ * run's scanner threads (each run's team starts when it is prepared, before the rounds), and
+ * the aggressor's buffers. */
 int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
                                   const struct sb_mem_limit *limit, struct sb_error *err)
 {
-    uint64_t need = SB_RUN_OVERHEAD_BYTES, tables = 0, pools = 0, models = 0;
-    char a[32], b[32], c[32], d[32], e[48] = "", what[1024];
+    uint64_t need = SB_RUN_OVERHEAD_BYTES, tables = 0, pools = 0, models = 0, stacks = 0;
+    char a[32], b[32], c[32], d[32], e[48] = "", s[48] = "", what[1024];
     bool overflow = false;
 
     for (size_t i = 0; i < plan->nruns; i++) {
@@ -375,22 +376,26 @@ int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct 
         if (j == i)
             overflow |= __builtin_add_overflow(tables, run->table_size * most, &tables);
         overflow |= __builtin_add_overflow(pools, run->pool_size * sb_run_pools(run), &pools);
+        overflow |= __builtin_add_overflow(stacks, thread_bytes(run), &stacks);
         if (model_bytes(run) > models) /* one model at a time: made for the replays, then freed */
             models = model_bytes(run);
     }
     overflow |= __builtin_add_overflow(need, tables, &need) ||
                 __builtin_add_overflow(need, pools, &need) ||
                 __builtin_add_overflow(need, models, &need) ||
+                __builtin_add_overflow(need, stacks, &need) ||
                 __builtin_add_overflow(need, aggressor_bytes(plan), &need);
     if (!overflow && need <= limit->bytes)
         return SB_OK;
     if (aggressor_bytes(plan))
         snprintf(e, sizeof e, " + the aggressor %s",
                  sb_format_size(aggressor_bytes(plan), (char[32]){0}, 32));
-    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s + a model "
+    if (stacks)
+        snprintf(s, sizeof s, " + stacks %s", sb_format_size(stacks & ~4095ull, (char[32]){0}, 32));
+    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s%s + a model "
              "%s%s + %s overhead at once: more than this host can give (%s, %s); "
              "schedule=blocked holds one run at a time", plan->nruns,
-             sb_format_size(tables, a, sizeof a), sb_format_size(pools, b, sizeof b),
+             sb_format_size(tables, a, sizeof a), sb_format_size(pools, b, sizeof b), s,
              sb_format_size(models, c, sizeof c), e,
              sb_format_size(SB_RUN_OVERHEAD_BYTES, d, sizeof d),
              sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),

@@ -45,8 +45,8 @@ K=$(kept_dir)
 jq -e '.incomplete == false and (.runs | length) > 0' "$K/r.json" >/dev/null && pass ||
     fail "run: the kept report is not whole"
 [ "$(wc -l <"$K/r.csv")" -ge 3 ] && pass || fail "run: no CSV beside the kept report"
-tail -1 "$SCRATCH/err" | grep -qF "No space left on device; the report is kept as $K/r.json" &&
-    pass || fail "run: stderr does not say where the report is: $(cat "$SCRATCH/err")"
+tail -1 "$SCRATCH/err" | grep -qF "cannot write $FULL/r.json: No space left on device; the report is kept as $K/r.json" &&
+    pass || fail "run: stderr does not name the report and where it is kept: $(cat "$SCRATCH/err")"
 [ "$(ls -A "$FULL")" = fill ] && pass || fail "run: left on the full disk: $(ls -A "$FULL")"
 rm -rf "$KEEP"/*
 

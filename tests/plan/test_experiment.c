@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/mem.h"
 #include "core/units.h"
 #include "core/utf8.h"
 #include "plan/experiment.h"
@@ -891,6 +892,36 @@ static void test_plan_errors(void **state)
                       "overhead is more than this host can give (64MB, test)");
 }
 
+/* The interleaved schedule holds every run at once, the scanner threads' stacks included (each
+ * run's team starts before the rounds): two runs of two scanners that fit one at a time and
+ * whose tables and pools fit together are refused for their four stacks (issue 25, item 9). */
+static void test_memory_together_stacks(void **state)
+{
+    static const char *const sets[] = {"table_size=4M", "threads=2", "oversubscribe=yes",
+                                       "pool_size=1M,2M", "op=count", NULL};
+    uint64_t t = sb_mem_thread_bytes();
+    /* alone, the 2MB run: tables 2 x 4MB + pools 2 x 2MB + 2 stacks + 16MB = 28MB + 2t;
+     * together: 8MB + 6MB + 4 stacks + 16MB = 30MB + 4t */
+    const struct sb_mem_limit limit = {.bytes = (30ull << 20) + 2 * t, .source = "test"};
+    const struct sb_mem_limit roomy = {.bytes = (30ull << 20) + 4 * t, .source = "test"};
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    (void)state;
+
+    sbtest_experiment_from_sets(&exp, sets);
+    assert_int_equal(sb_plan_build(&exp, &limit, &plan, &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "the 2 runs interleaved hold tables 8MB + pools 6MB + "
+                                    "stacks "));
+    assert_non_null(strstr(err.msg, "schedule=blocked holds one run at a time"));
+    sb_experiment_free(&exp);
+    sbtest_experiment_from_sets(&exp, sets);
+    assert_int_equal(sb_plan_build(&exp, &roomy, &plan, &err), SB_OK);
+    assert_int_equal(plan.nruns, 2);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
 static void test_plan_error_file_origin(void **state)
 {
     const struct sb_mem_limit limit64 = {.bytes = 64ull << 20, .source = "test"};
@@ -1040,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_statements),
         cmocka_unit_test(test_writeback_keys),
         cmocka_unit_test(test_plan_error_file_origin),
+        cmocka_unit_test(test_memory_together_stacks),
         cmocka_unit_test(test_sweep_order),
         cmocka_unit_test(test_kernel_all),
         cmocka_unit_test(test_too_many_runs),
