@@ -209,7 +209,9 @@ static json_t *validation_json(const struct sb_pg_job *job, const struct sb_pg_m
 {
     return json_pack("{s:b, s:[s, s], s:I, s:I, s:I}", "ok", m->counts_ok, "checked",
                      counts ? "count(*) of every scan against the live rows loaded"
-                            : "VACUUM completed every time",
+                     : job->nbefore ? "VACUUM completed every time, and the count(*) before it "
+                                      "against the live rows loaded"
+                                    : "VACUUM completed every time",
                      "rows inserted and deleted by the load (PQcmdTuples)", "rows_expected",
                      (json_int_t)job->table.rows_live, "scans_row_checked",
                      (json_int_t)m->scans_counted, "rows_counted", (json_int_t)m->rows_counted);

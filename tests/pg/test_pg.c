@@ -816,6 +816,9 @@ static void test_statements(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(json_object_get(run, "postgresql"),
                                                              "each_timed_scan")),
                            "followed by the statements before it"));
+    assert_non_null(strstr(json_string_value(json_array_get(json_object_get(json_object_get(
+                               run, "validation"), "checked"), 0)),
+                           "and the count(*) before it"));
     json_decref(run);
     sb_pg_jobs_free(&jobs);
     sb_plan_free(&plan);
