@@ -613,8 +613,21 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
                            s->server.num, &m->placement);
 }
 
+/* The occupancy query once, its answer dropped: the backend's catalog caches then hold what
+ * it needs (pg_buffercache's view and function), so that the query that counts reads no catalog
+ * page into shared_buffers after the scan. Without it, in an 85-buffer pool of 8.1 and 8.2 the
+ * first count found 34 to 39 of the table's pages where the next, minutes later, found 85. */
+static int warm_occupancy(struct sb_pg_session *s, struct sb_error *err)
+{
+    struct sb_pg_measurement scratch;
+
+    memset(&scratch, 0, sizeof scratch);
+    return occupancy(s, &scratch, err);
+}
+
 /* The first scan (hint bits set for count, dead rows removed for vacuum; instrumented when it
- * is the table's first since its load) and the warm-up; each after an eviction. */
+ * is the table's first since its load) and the warm-up; each after an eviction; then the
+ * occupancy query warmed. */
 static int untimed_scans(struct sb_pg_session *s, const struct sb_pg_job *job,
                          struct sb_pg_measurement *m, struct sb_error *err)
 {
@@ -625,6 +638,8 @@ static int untimed_scans(struct sb_pg_session *s, const struct sb_pg_job *job,
         if (status == SB_OK)
             status = w == 0 ? first_scan(s, job, m, err) : scan(s, job, NULL, m, err);
     }
+    if (status == SB_OK)
+        status = warm_occupancy(s, err);
     return status;
 }
 
@@ -770,7 +785,10 @@ int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,
 int sb_pg_session_finish(struct sb_pg_session *s, const struct sb_pg_job *job,
                          struct sb_pg_measurement *m, struct sb_error *err)
 {
-    int status = evict(s, m, err);
+    int status = warm_occupancy(s, err);
+
+    if (status == SB_OK)
+        status = evict(s, m, err);
 
     if (status == SB_OK)
         status = scan(s, job, NULL, m, err);
