@@ -54,6 +54,9 @@ static void mark_stopped(const struct sb_pg_jobs *jobs, json_t *report, struct s
             "%zu runs finished, marked incomplete%s", why, done + 1, jobs->n, name, done, more);
 }
 
+/* every --server fits the rounds' servers */
+_Static_assert(SB_RUN_ARGS_MAX_SERVERS <= SB_PG_SERVERS_MAX, "--server: more than pg measures");
+
 static bool interleaved(const struct sb_experiment *exp)
 {
     return strcmp(exp->settings[SB_K_SCHEDULE].values[0], "blocked") != 0;

@@ -40,9 +40,9 @@ struct reproduction {
     int n;
     struct sb_setup setups[MAX_EXPERIMENTS]; /* each experiment read and planned */
     bool pg;   /* --pg: also on live PostgreSQL servers */
-    const char *servers[SB_RUN_ARGS_MAX_SERVERS]; /* --server BINDIR..., in order */
+    const char *servers[SB_PG_SERVERS_MAX]; /* --server BINDIR..., in order */
     int nservers;
-    struct sb_pg_session *sessions[SB_RUN_ARGS_MAX_SERVERS]; /* a cluster per server */
+    struct sb_pg_session *sessions[SB_PG_SERVERS_MAX]; /* a cluster per server */
     int nsessions;
     bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
@@ -117,9 +117,9 @@ static int pick(struct reproduction *r, int argc, char **argv, const char **sets
         else if (strcmp(a, "--pg") == 0)
             r->pg = true;
         else if (strcmp(a, "--server") == 0 && i + 1 < argc) {
-            if (r->nservers == SB_RUN_ARGS_MAX_SERVERS)
+            if (r->nservers == SB_PG_SERVERS_MAX)
                 return sb_fail(err, SB_ERR_INPUT, "--server %s: at most %d servers",
-                               argv[i + 1], SB_RUN_ARGS_MAX_SERVERS);
+                               argv[i + 1], SB_PG_SERVERS_MAX);
             r->servers[r->nservers++] = argv[++i];
             r->pg = true; /* a server is measured: --pg */
         }
@@ -506,16 +506,9 @@ static int open_pg(struct reproduction *r, struct sb_error *err)
         if (status == SB_OK)
             status = sb_pg_jobs_append(&r->pg_all, &r->pg_jobs[i], err);
     }
-    for (int v = 0; v < r->nservers && status == SB_OK; v++) {
-        static char versions[SB_RUN_ARGS_MAX_SERVERS][128];
-        int num;
-        status = sb_pg_session_find_server(r->servers[v], versions[v], sizeof versions[v], &num,
-                                           err);
-        for (int w = 0; w < v && status == SB_OK; w++)
-            if (strcmp(versions[w], versions[v]) == 0)
-                status = sb_fail(err, SB_ERR_INPUT, "--server %s: PostgreSQL %s is given "
-                                 "twice (also --server %s)", r->servers[v], versions[v],
-                                 r->servers[w]);
+    if (status == SB_OK && r->nservers) {
+        static char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
+        status = sb_pg_servers_find(r->servers, (size_t)r->nservers, versions, err);
     }
     for (int v = 0; v < (r->nservers ? r->nservers : 1) && status == SB_OK; v++) {
         status = sb_pg_session_open(&r->sessions[v], r->nservers ? r->servers[v] : NULL,

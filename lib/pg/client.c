@@ -115,39 +115,47 @@ int sb_pg_client_stop_check(struct sb_error *err)
     return sb_stop_check(err);
 }
 
+/* A statement's result (NULL: none came): an error in err, else its first value into value
+ * (may be NULL) and the rows it affected into c->affected (0 on an error). */
+static int take_result(struct sb_pg_client *c, PGresult *res, const char *sql, char *value,
+                       size_t len, struct sb_error *err)
+{
+    ExecStatusType st = PQresultStatus(res);
+
+    c->affected = 0;
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(c->conn);
+        int status = sb_fail(err, SB_ERR_RUN, "the server refused `%.120s%s`: %s", sql,
+                             strlen(sql) > 120 ? "..." : "", msg);
+        err->msg[strcspn(err->msg, "\n")] = '\0';
+        return status;
+    }
+    if (value)
+        snprintf(value, len, "%s", st == PGRES_TUPLES_OK && PQntuples(res) > 0 &&
+                                   PQnfields(res) > 0 ? PQgetvalue(res, 0, 0) : "");
+    c->affected = strtoull(PQcmdTuples(res), NULL, 10);
+    return SB_OK;
+}
+
 int sb_pg_client_exec(struct sb_pg_client *c, const char *sql, char *value, size_t len,
                       double *seconds, struct sb_error *err)
 {
     PGresult *res;
-    ExecStatusType st;
     double t0, t1;
-    int status = SB_OK;
+    int status = sb_pg_client_stop_check(err);
 
-    status = sb_pg_client_stop_check(err);
     if (status != SB_OK)
         return status;
     t0 = sb_timer_now();
     res = PQexec(c->conn, sql);
     t1 = sb_timer_now();
-    st = PQresultStatus(res);
     c->affected = 0;
     /* cancelled or to be stopped: the stop, not the server's message, says why */
     status = sb_pg_client_stop_check(err);
-    if (status == SB_OK && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(c->conn);
-        status = sb_fail(err, SB_ERR_RUN, "the server refused `%.120s%s`: %s", sql,
-                         strlen(sql) > 120 ? "..." : "", msg);
-        err->msg[strcspn(err->msg, "\n")] = '\0';
-    } else if (status == SB_OK) {
-        c->affected = strtoull(PQcmdTuples(res), NULL, 10);
-        if (seconds)
-            *seconds = t1 - t0;
-        if (value) {
-            const char *v = st == PGRES_TUPLES_OK && PQntuples(res) > 0 && PQnfields(res) > 0
-                                ? PQgetvalue(res, 0, 0) : "";
-            snprintf(value, len, "%s", v);
-        }
-    }
+    if (status == SB_OK)
+        status = take_result(c, res, sql, value, len, err);
+    if (status == SB_OK && seconds)
+        *seconds = t1 - t0;
     PQclear(res);
     return status;
 }
@@ -164,25 +172,6 @@ int sb_pg_client_u64(struct sb_pg_client *c, const char *sql, uint64_t *out,
     if (end == value || *end != '\0')
         return sb_fail(err, SB_ERR_RUN, "`%s` returned \"%s\", not a number", sql, value);
     return SB_OK;
-}
-
-/* The first result of client k's statement: its status and first value; an error in err. */
-static int take_result(struct sb_pg_client *c, PGresult *res, const char *sql, char *value,
-                       size_t len, struct sb_error *err)
-{
-    ExecStatusType st = PQresultStatus(res);
-    int status = SB_OK;
-
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        status = sb_fail(err, SB_ERR_RUN, "the server refused `%.120s%s`: %s", sql,
-                         strlen(sql) > 120 ? "..." : "", PQresultErrorMessage(res));
-        err->msg[strcspn(err->msg, "\n")] = '\0';
-    } else if (value) {
-        snprintf(value, len, "%s", st == PGRES_TUPLES_OK && PQntuples(res) > 0 &&
-                                   PQnfields(res) > 0 ? PQgetvalue(res, 0, 0) : "");
-    }
-    c->affected = strtoull(PQcmdTuples(res), NULL, 10);
-    return status;
 }
 
 /* Reads what client k's server sent; *done once its statement's results are all in. */
@@ -231,9 +220,12 @@ int sb_pg_client_exec_all(struct sb_pg_client *const *clients, size_t n, const c
         /* the clock starts before the send: taken after it, a client descheduled while the
          * server scans (two CPUs, a backend and the OS's writeback) timed a 5 ms scan as 20 us */
         t0[k] = sb_timer_now();
-        if (!PQsendQuery(clients[k]->conn, sql[k]))
-            return sb_fail(err, SB_ERR_RUN, "cannot send `%.80s`: %s", sql[k],
-                           PQerrorMessage(clients[k]->conn));
+        if (!PQsendQuery(clients[k]->conn, sql[k])) {
+            first_error = sb_fail(err, SB_ERR_RUN, "cannot send `%.80s`: %s", sql[k],
+                                  PQerrorMessage(clients[k]->conn));
+            n = left = k; /* the statements sent are still waited for */
+            break;
+        }
         fds[k] = (struct pollfd){.fd = PQsocket(clients[k]->conn), .events = POLLIN};
     }
     /* every statement is waited for, an error or a stop included (the stop hook cancels them

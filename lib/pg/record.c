@@ -226,6 +226,22 @@ static json_t *counters_json(void)
                      "accuracy");
 }
 
+/* How each timed scan starts: the eviction (a move to the other tablespace, or a restart where
+ * ALTER TABLE ran out of unpinned buffers), then with key statements the ones before it. */
+static const char *each_timed_scan(const struct sb_pg_job *job, const struct sb_pg_measurement *m)
+{
+    if (job->nbefore)
+        return "its eviction (none of the table's pages in shared_buffers, its file read into "
+               "the OS cache) is followed by the statements before it, untimed, which leave some "
+               "of the table's pages in shared_buffers";
+    return m->evictions_by_restart
+               ? "starts with none of the table's pages in shared_buffers (the server restarted "
+                 "just before: ALTER TABLE ran out of unpinned buffers in this pool) and its file "
+                 "read into the OS cache"
+               : "starts with none of the table's pages in shared_buffers (the table moved to "
+                 "the other tablespace just before) and its file read into the OS cache";
+}
+
 /* The server's side: version, placement rule, pool and relation, timing, buffers, occupancy,
  * the statement and how each timed scan starts. */
 static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_measurement *m,
@@ -244,13 +260,7 @@ static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_m
         "buffers", buffers_json(m), "occupancy", occupancy_json(job, m),
         "writes", writes_json(job, m),
         "statement", m->statement,
-        "each_timed_scan", m->evictions_by_restart
-                               ? "starts with none of the table's pages in shared_buffers (the "
-                                 "server restarted just before: ALTER TABLE ran out of unpinned "
-                                 "buffers in this pool) and its file read into the OS cache"
-                               : "starts with none of the table's pages in shared_buffers (the "
-                                 "table moved to the other tablespace just before) and its file "
-                                 "read into the OS cache",
+        "each_timed_scan", each_timed_scan(job, m),
         "evictions_by_restart", (int)m->evictions_by_restart);
 }
 
@@ -296,11 +306,6 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "counters", counters_json(),
         "postgresql", postgresql_json(job, m, pages));
     block = json_object_get(record, "postgresql");
-    if (block && job->nbefore) /* the statements before it ran on the evicted table */
-        json_object_set_new(block, "each_timed_scan", json_string(
-            "its eviction (none of the table's pages in shared_buffers, its file read into the "
-            "OS cache) is followed by the statements before it, untimed, which leave some of the "
-            "table's pages in shared_buffers"));
     if (record && job->nbefore) { /* key statements: run's format, the last one timed */
         json_t *list = json_array();
         for (uint32_t k = 0; k <= job->nbefore; k++)

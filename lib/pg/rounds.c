@@ -47,8 +47,7 @@ struct unit {
 
 struct sb_pg_fleet {
     struct sb_pg_rounds_params p;
-    char versions[SB_PG_SERVERS_MAX][128];
-    int nums[SB_PG_SERVERS_MAX];
+    char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
     size_t nservers;
     struct cluster *clusters;
     size_t nclusters;
@@ -139,24 +138,6 @@ static int plan_units(struct sb_pg_fleet *f, const struct sb_pg_jobs *jobs, stru
     return SB_OK;
 }
 
-/* The servers, each found and checked, none twice. */
-static int find_servers(struct sb_pg_fleet *f, struct sb_error *err)
-{
-    f->nservers = f->p.nservers ? f->p.nservers : 1;
-    for (size_t v = 0; v < f->nservers; v++) {
-        const char *bindir = f->p.nservers ? f->p.servers[v] : NULL;
-        int status = sb_pg_session_find_server(bindir, f->versions[v], sizeof f->versions[v],
-                                               &f->nums[v], err);
-        if (status != SB_OK)
-            return status;
-        for (size_t w = 0; w < v; w++)
-            if (strcmp(f->versions[w], f->versions[v]) == 0)
-                return sb_fail(err, SB_ERR_INPUT, "--server %s: PostgreSQL %s is given twice "
-                               "(also --server %s)", bindir, f->versions[v], f->p.servers[w]);
-    }
-    return SB_OK;
-}
-
 /* Every cluster's disk: twice its table and an eighth (it moves between tablespaces), and 256MB
  * for the cluster and its WAL. */
 static int check_disk(const struct sb_pg_fleet *f, struct sb_error *err)
@@ -184,7 +165,8 @@ int sb_pg_fleet_open(struct sb_pg_fleet **out, const struct sb_pg_jobs *jobs,
     f->cap = params->rounds ? params->rounds : SB_PG_ROUNDS_MAX;
     if (jobs->n == 0)
         return sb_fail(err, SB_ERR_INPUT, "no server runs");
-    status = find_servers(f, err);
+    f->nservers = params->nservers ? params->nservers : 1;
+    status = sb_pg_servers_find(params->servers, params->nservers, f->versions, err);
     if (status == SB_OK)
         status = plan_units(f, jobs, err);
     if (status == SB_OK)
@@ -199,8 +181,6 @@ int sb_pg_fleet_open(struct sb_pg_fleet **out, const struct sb_pg_jobs *jobs,
                        "rounds", f->nclusters, f->nservers, f->nservers == 1 ? "" : "s");
     return status;
 }
-
-size_t sb_pg_fleet_clusters(const struct sb_pg_fleet *f) { return f ? f->nclusters : 0; }
 
 size_t sb_pg_fleet_runs(const struct sb_pg_fleet *f) { return f ? f->nunits : 0; }
 
@@ -242,17 +222,15 @@ static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
 
 /* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
  * the time into t (round r, position p, at seconds since the rounds began). */
-static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t, uint32_t r,
-                     uint32_t p, double t0, struct sb_error *err)
+static int time_unit(struct unit *u, struct timings *t, uint32_t r, uint32_t p, double t0,
+                     struct sb_error *err)
 {
     struct sb_pg_client *clients[SB_PG_CLIENTS_MAX];
-    char sql[SB_PG_CLIENTS_MAX][STATEMENT_MAX];
+    char sql[SB_PG_CLIENTS_MAX][STATEMENT_MAX], values[SB_PG_CLIENTS_MAX][SB_PG_VALUE_MAX];
     const char *texts[SB_PG_CLIENTS_MAX];
-    char (*values)[SB_PG_VALUE_MAX] = calloc(u->nclusters, sizeof *values);
     double each[SB_PG_CLIENTS_MAX], wall = 0.0, at = 0.0;
-    int status = values ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
+    int status = SB_OK;
 
-    (void)f;
     for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
         struct sb_pg_session *s = u->clusters[b]->session;
         status = sb_pg_session_evict(s, b == 0 ? &u->m : NULL, err);
@@ -277,7 +255,6 @@ static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t, u
                u->nclusters * sizeof *each);
         t->n++;
     }
-    free(values);
     return status;
 }
 
@@ -296,7 +273,7 @@ static int one_round(struct sb_pg_fleet *f, uint32_t r, double t0, struct sb_err
         f->current = second ? 0 : order[p];
         snprintf(what, sizeof what, "pg round %u, %s", r + 1, u->name);
         sb_watchdog_arm(u->job->run->run_timeout, what);
-        status = time_unit(f, u, second ? &f->reference : &u->t, r, p, t0, err);
+        status = time_unit(u, second ? &f->reference : &u->t, r, p, t0, err);
         sb_watchdog_disarm();
         if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
             status = sb_fail(err, SB_ERR_RUN, "%s: one scan ran longer than its run_timeout of "

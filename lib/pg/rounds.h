@@ -18,8 +18,8 @@
 
 #include "core/core.h"
 #include "pg/jobs.h"
+#include "pg/runner.h"
 
-#define SB_PG_SERVERS_MAX 8
 #define SB_PG_ROUNDS_MIN 10  /* repetitions = auto: at least this many rounds */
 #define SB_PG_ROUNDS_MAX 200 /* and at most this many */
 
@@ -39,8 +39,7 @@ struct sb_pg_fleet;
 int sb_pg_fleet_open(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
                      const struct sb_pg_rounds_params *params, struct sb_error *err);
 
-/* How many clusters the fleet runs; how many runs (a record each: servers x jobs). */
-size_t sb_pg_fleet_clusters(const struct sb_pg_fleet *fleet);
+/* How many runs the fleet times (a record each: servers x jobs). */
 size_t sb_pg_fleet_runs(const struct sb_pg_fleet *fleet);
 
 /* After a stop: the whole rounds finished, and the run in flight (its 0-based index among the

@@ -167,9 +167,8 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
     return status;
 }
 
-/* A cluster of the server in bindir (NULL: the discovery of server.h) started with pool. */
-static int open_cluster(struct sb_pg_session **out, const char *bindir, uint64_t pool,
-                        const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
+int sb_pg_session_open_at(struct sb_pg_session **out, const char *bindir, uint64_t pool,
+                          const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
 {
     struct sb_pg_session *s = calloc(1, sizeof *s);
     char size[32];
@@ -208,29 +207,28 @@ int sb_pg_session_open(struct sb_pg_session **out, const char *bindir,
     *out = NULL;
     if (status != SB_OK)
         return status;
-    return open_cluster(out, bindir, jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
-                        jobs, quiet, err);
+    return sb_pg_session_open_at(out, bindir,
+                                 jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
+                                 jobs, quiet, err);
 }
 
-int sb_pg_session_open_at(struct sb_pg_session **out, const char *bindir, uint64_t pool,
-                          const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
+int sb_pg_servers_find(const char *const *bindirs, size_t n,
+                       char (*versions)[SB_PG_VERSION_MAX], struct sb_error *err)
 {
-    return open_cluster(out, bindir, pool, jobs, quiet, err);
-}
-
-int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
-                              struct sb_error *err)
-{
-    struct sb_pg_server server;
-    int status;
-
-    memset(&server, 0, sizeof server);
-    status = sb_pg_server_find(&server, bindir, err);
-    if (status == SB_OK) {
-        snprintf(version, len, "%s", server.version);
-        *num = server.num;
+    for (size_t v = 0; v < (n ? n : 1); v++) {
+        struct sb_pg_server server;
+        int status;
+        memset(&server, 0, sizeof server);
+        status = sb_pg_server_find(&server, n ? bindirs[v] : NULL, err);
+        if (status != SB_OK)
+            return status;
+        snprintf(versions[v], SB_PG_VERSION_MAX, "%s", server.version);
+        for (size_t w = 0; w < v; w++)
+            if (strcmp(versions[w], versions[v]) == 0)
+                return sb_fail(err, SB_ERR_INPUT, "--server %s: PostgreSQL %s is given twice "
+                               "(also --server %s)", bindirs[v], versions[v], bindirs[w]);
     }
-    return status;
+    return SB_OK;
 }
 
 /* The rows a load statement just inserted or deleted (PQcmdTuples), against the shape's. */
@@ -379,28 +377,41 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
 }
 
 /* One scan of the job's op; count(*) is checked against the live rows. */
+/* Op's statement (count, vacuum) as this server speaks it. */
+static void op_statement(const struct sb_pg_session *s, const char *op, char *buf, size_t len)
+{
+    if (strcmp(op, "count") == 0)
+        snprintf(buf, len, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
+    else
+        sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, buf, len);
+}
+
+/* A count(*)'s value (which: "" for the job's own, or which statement it was) against the live
+ * rows loaded, counted into m. */
+static int check_rows(const struct sb_pg_job *job, const char *value, const char *which,
+                      struct sb_pg_measurement *m, struct sb_error *err)
+{
+    m->rows_counted = strtoull(value, NULL, 10);
+    m->scans_counted++;
+    if (m->rows_counted == job->table.rows_live)
+        return SB_OK;
+    m->counts_ok = false;
+    return sb_fail(err, SB_ERR_RUN, "%s: count(*)%s returned %" PRIu64 ", but %" PRIu64 " live "
+                   "rows were loaded", job->run->name, which, m->rows_counted,
+                   job->table.rows_live);
+}
+
 static int scan(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
                 struct sb_pg_measurement *m, struct sb_error *err)
 {
-    char value[64], vacuum[96];
-    bool counts = strcmp(job->op, "count") == 0;
+    char value[64], sql[96];
     int status;
 
-    sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, vacuum, sizeof vacuum);
-    status = sb_pg_client_exec(&s->client, counts ? "SELECT count(*) FROM " SB_PG_TABLE_NAME
-                               : vacuum, value, sizeof value, seconds, err);
-
-    if (status != SB_OK || !counts)
+    op_statement(s, job->op, sql, sizeof sql);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, seconds, err);
+    if (status != SB_OK || strcmp(job->op, "count") != 0)
         return status;
-    m->rows_counted = strtoull(value, NULL, 10);
-    m->scans_counted++;
-    if (m->rows_counted != job->table.rows_live) {
-        m->counts_ok = false;
-        return sb_fail(err, SB_ERR_RUN, "%s: count(*) returned %" PRIu64 ", but %" PRIu64
-                       " live rows were loaded", job->run->name, m->rows_counted,
-                       job->table.rows_live);
-    }
-    return SB_OK;
+    return check_rows(job, value, "", m, err);
 }
 
 /* The table's buffers after a scan. The query names the file and the database by number, so
@@ -650,22 +661,10 @@ int sb_pg_session_before(struct sb_pg_session *s, const struct sb_pg_job *job,
     int status = SB_OK;
 
     for (uint32_t k = 0; k < job->nbefore && status == SB_OK; k++) {
-        bool counts = strcmp(job->before[k], "count") == 0;
-        if (counts)
-            snprintf(sql, sizeof sql, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
-        else
-            sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, sql, sizeof sql);
+        op_statement(s, job->before[k], sql, sizeof sql);
         status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
-        if (status != SB_OK || !counts || !m)
-            continue;
-        m->rows_counted = strtoull(value, NULL, 10);
-        m->scans_counted++;
-        if (m->rows_counted != job->table.rows_live) {
-            m->counts_ok = false;
-            status = sb_fail(err, SB_ERR_RUN, "%s: count(*) before the timed statement returned "
-                             "%" PRIu64 ", but %" PRIu64 " live rows were loaded",
-                             job->run->name, m->rows_counted, job->table.rows_live);
-        }
+        if (status == SB_OK && m && strcmp(job->before[k], "count") == 0)
+            status = check_rows(job, value, " before the timed statement", m, err);
     }
     return status;
 }
@@ -752,10 +751,7 @@ int sb_pg_session_evict(struct sb_pg_session *s, struct sb_pg_measurement *m,
 void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_job *job,
                              char *buf, size_t len)
 {
-    if (strcmp(job->op, "count") == 0)
-        snprintf(buf, len, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
-    else
-        sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, buf, len);
+    op_statement(s, job->op, buf, len);
 }
 
 struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s)
@@ -763,23 +759,10 @@ struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s)
     return &s->client;
 }
 
-uint64_t sb_pg_session_relation_bytes(const struct sb_pg_session *s)
-{
-    return s->relation_bytes;
-}
-
 int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,
                               struct sb_pg_measurement *m, struct sb_error *err)
 {
-    if (strcmp(job->op, "count") != 0)
-        return SB_OK;
-    m->rows_counted = strtoull(value, NULL, 10);
-    m->scans_counted++;
-    if (m->rows_counted == job->table.rows_live)
-        return SB_OK;
-    m->counts_ok = false;
-    return sb_fail(err, SB_ERR_RUN, "%s: count(*) returned %" PRIu64 ", but %" PRIu64 " live "
-                   "rows were loaded", job->run->name, m->rows_counted, job->table.rows_live);
+    return strcmp(job->op, "count") == 0 ? check_rows(job, value, "", m, err) : SB_OK;
 }
 
 int sb_pg_session_finish(struct sb_pg_session *s, const struct sb_pg_job *job,
@@ -789,7 +772,6 @@ int sb_pg_session_finish(struct sb_pg_session *s, const struct sb_pg_job *job,
 
     if (status == SB_OK)
         status = evict(s, m, err);
-
     if (status == SB_OK)
         status = scan(s, job, NULL, m, err);
     if (status == SB_OK)

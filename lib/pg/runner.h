@@ -31,11 +31,15 @@ bool sb_pg_built(char *why, size_t len);
 
 /* jobs: every job the session will run (for the disk check and the first shared_buffers);
  * bindir: the server's (NULL: SCANBENCH_PG_BINDIR, else the discovery of server.h). */
-/* The server in bindir (NULL: SCANBENCH_PG_BINDIR, else the discovery of server.h): its
- * version string ("8.1.21", "15.20 (Debian ...)") and number, without a cluster; SB_ERR_INPUT
- * when there is none, or one scanbench pg does not measure. */
-int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
-                              struct sb_error *err);
+#define SB_PG_SERVERS_MAX 8  /* servers measured at once (--server) */
+#define SB_PG_VERSION_MAX 128
+
+/* The servers in bindirs[0..n-1] (n 0: the one of SCANBENCH_PG_BINDIR, else the discovery of
+ * server.h), without a cluster: each version string ("8.1.21", "15.20 (Debian ...)") into
+ * versions[]; SB_ERR_INPUT when one has none, is one scanbench pg does not measure, or is
+ * given twice (naming both --server). */
+int sb_pg_servers_find(const char *const *bindirs, size_t n,
+                       char (*versions)[SB_PG_VERSION_MAX], struct sb_error *err);
 
 int sb_pg_session_open(struct sb_pg_session **session, const char *bindir,
                        const struct sb_pg_jobs *jobs, bool quiet,

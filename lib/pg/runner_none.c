@@ -44,13 +44,12 @@ json_t *sb_pg_session_json(const struct sb_pg_session *session)
 
 void sb_pg_session_close(struct sb_pg_session *session) { (void)session; }
 
-int sb_pg_session_find_server(const char *bindir, char *version, size_t len, int *num,
-                              struct sb_error *err)
+int sb_pg_servers_find(const char *const *bindirs, size_t n,
+                       char (*versions)[SB_PG_VERSION_MAX], struct sb_error *err)
 {
-    (void)bindir;
-    (void)len;
-    version[0] = '\0';
-    *num = 0;
+    (void)bindirs;
+    (void)n;
+    (void)versions;
     return sb_fail(err, SB_ERR_INPUT, "%s", WHY);
 }
 
@@ -61,12 +60,6 @@ int sb_pg_fleet_open(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
     (void)params;
     *fleet = NULL;
     return sb_fail(err, SB_ERR_INPUT, "%s", WHY);
-}
-
-size_t sb_pg_fleet_clusters(const struct sb_pg_fleet *fleet)
-{
-    (void)fleet;
-    return 0;
 }
 
 size_t sb_pg_fleet_runs(const struct sb_pg_fleet *fleet)

@@ -48,7 +48,6 @@ void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_j
                              char *buf, size_t len);
 
 struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s);
-uint64_t sb_pg_session_relation_bytes(const struct sb_pg_session *s);
 
 /* A count(*)'s value against the live rows loaded (SB_OK for vacuum). */
 int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,

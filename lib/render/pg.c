@@ -29,20 +29,33 @@ static void short_version(const json_t *run, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)strcspn(v, " "), v);
 }
 
+/* The servers' versions, short, each once: "8.1.21, 8.2.23, 15.20". */
+static void versions(const json_t *runs, char *buf, size_t len)
+{
+    size_t i, k;
+    json_t *run;
+
+    buf[0] = '\0';
+    json_array_foreach(runs, i, run) {
+        char v[64], w[64];
+        bool seen = false;
+        short_version(run, v, sizeof v);
+        for (k = 0; k < i && !seen; k++) {
+            short_version(json_array_get(runs, k), w, sizeof w);
+            seen = strcmp(v, w) == 0;
+        }
+        if (!seen)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", v);
+    }
+}
+
 /* Whether the runs are on more than one server. */
 static bool several_servers(const json_t *runs)
 {
-    char first[64], v[64];
-    size_t i;
-    json_t *run;
+    char all[256];
 
-    short_version(json_array_get(runs, 0), first, sizeof first);
-    json_array_foreach(runs, i, run) {
-        short_version(run, v, sizeof v);
-        if (strcmp(v, first) != 0)
-            return true;
-    }
-    return false;
+    versions(runs, all, sizeof all);
+    return strchr(all, ',') != NULL;
 }
 
 /* Backends at once (threads; 0 or 1: one). */
@@ -137,26 +150,6 @@ static void ratios(FILE *out, const json_t *runs, bool servers)
                 servers ? ", PostgreSQL " : "", v, r / c,
                 sb_format_size(size_of(ring, "pool_size"), a, sizeof a),
                 sb_format_size(size_of(clock, "pool_size"), b, sizeof b));
-    }
-}
-
-/* The servers' versions, short, each once: "8.1.21, 8.2.23, 15.20". */
-static void versions(const json_t *runs, char *buf, size_t len)
-{
-    size_t i, k;
-    json_t *run;
-
-    buf[0] = '\0';
-    json_array_foreach(runs, i, run) {
-        char v[64], w[64];
-        bool seen = false;
-        short_version(run, v, sizeof v);
-        for (k = 0; k < i && !seen; k++) {
-            short_version(json_array_get(runs, k), w, sizeof w);
-            seen = strcmp(v, w) == 0;
-        }
-        if (!seen)
-            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", v);
     }
 }
 

@@ -37,11 +37,12 @@ static const json_t *pg_block(const json_t *report, int v)
 /* How many servers the report's --pg measured. */
 static int pg_count(const json_t *report)
 {
-    int n = 0;
+    const json_t *block = json_object_get(report, "postgresql");
+    const json_t *servers = json_object_get(block, "servers");
 
-    while (n < 8 && pg_block(report, n))
-        n++;
-    return n;
+    if (json_is_array(servers))
+        return (int)json_array_size(servers);
+    return json_is_object(block) ? 1 : 0;
 }
 
 /* --pg: server v's run measured for the same op, table and pool as a run here. */

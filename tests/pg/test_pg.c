@@ -684,6 +684,22 @@ static void test_check_keys(void **state)
     }
 }
 
+/* A measurement of a 4MB table (512 pages of 8KB) by server version (num: its
+ * server_version_num) in a pool of nbuffers, op placed by the server's rule, timed
+ * nreps times. */
+static void measured(struct sb_pg_measurement *m, const char *version, int num, const char *op,
+                     uint64_t nbuffers, const double *seconds, uint32_t nreps)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->server_version, sizeof m->server_version, "%s", version);
+    m->relation_bytes = 4u << 20;
+    m->block_size = 8192;
+    m->nbuffers = nbuffers;
+    sb_pg_placement_decide(op, 512, nbuffers, 8192, num, &m->placement);
+    m->nreps = nreps;
+    m->seconds = seconds;
+}
+
 static void test_record(void **state)
 {
     static const char *const sets[] = {"name=t", "table_size=4M", "pool_size=1M", NULL};
@@ -700,14 +716,7 @@ static void test_record(void **state)
 
     assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
     assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
-    memset(&m, 0, sizeof m);
-    snprintf(m.server_version, sizeof m.server_version, "15.20 (Debian)");
-    m.relation_bytes = 4u << 20;
-    m.block_size = 8192;
-    m.nbuffers = 128;
-    sb_pg_placement_decide("count", 512, 128, 8192, 150020, &m.placement);
-    m.nreps = 2;
-    m.seconds = seconds;
+    measured(&m, "15.20 (Debian)", 150020, "count", 128, seconds, 2);
     m.counts_ok = true;
     m.scans_counted = 4;
     m.buffers.have = true;
@@ -797,13 +806,7 @@ static void test_statements(void **state)
     assert_int_equal(jobs.jobs[0].nbefore, 1);
     assert_string_equal(jobs.jobs[0].before[0], "count");
     assert_ptr_equal(sb_pg_jobs_find(&jobs, &plan.runs[0]), &jobs.jobs[0]);
-    memset(&m, 0, sizeof m);
-    snprintf(m.server_version, sizeof m.server_version, "8.1.21");
-    m.relation_bytes = 4u << 20;
-    m.block_size = 8192;
-    m.nreps = 1;
-    m.seconds = seconds;
-    sb_pg_placement_decide("vacuum", 512, 2048, 8192, 80121, &m.placement);
+    measured(&m, "8.1.21", 80121, "vacuum", 2048, seconds, 1);
     run = sb_pg_record(&jobs.jobs[0], &m);
     list = json_object_get(run, "statements");
     assert_int_equal(json_array_size(list), 2);
@@ -843,15 +846,8 @@ static void test_record_rounds(void **state)
 
     assert_int_equal(plan_of(sets, &exp, &plan), SB_OK);
     assert_int_equal(sb_pg_jobs_build(&plan, &exp, true, &jobs, &err), SB_OK);
-    memset(&m, 0, sizeof m);
-    snprintf(m.server_version, sizeof m.server_version, "8.1.21");
+    measured(&m, "8.1.21", 80121, "count", 128, seconds, 2);
     snprintf(m.statement, sizeof m.statement, "VACUUM lineitem");
-    m.relation_bytes = 4u << 20;
-    m.block_size = 8192;
-    m.nbuffers = 128;
-    sb_pg_placement_decide("count", 512, 128, 8192, 80121, &m.placement);
-    m.nreps = 2;
-    m.seconds = seconds;
     m.rounds = rounds;
     m.positions = positions;
     m.at = at;
