@@ -38,6 +38,9 @@ int sb_cmd_list(int argc, char **argv)
     printf("ops\n");
     for (const struct sb_op *o = sb_ops; o->name; o++)
         printf("  %-8s %s\n", o->name, o->description);
+    printf("executors (key executor: whose work count and vacuum do)\n");
+    for (const struct sb_executor *e = sb_executors; e->name; e++)
+        printf("  %-8s %s\n", e->name, e->description);
     printf("sources\n");
     for (const struct sb_source *s = sb_sources; s->name; s++)
         printf("  %-8s %s\n", s->name, s->description);

@@ -64,7 +64,7 @@ int sb_sim_open(struct sb_counters *c, const struct sb_counting *run, struct sb_
                          run->name);
         goto out;
     }
-    if (run->op->pass && run->op->pass != sb_heap_count && run->op->pass != sb_heap_vacuum) {
+    if (run->op->pass && run->op->kind == SB_OP_KIND_NONE) {
         c->status = "unavailable";
         snprintf(c->reason, sizeof c->reason, "the model does not know the accesses of op %s",
                  run->op->name);

@@ -87,51 +87,71 @@ static inline void add_lines(struct op_out *out, const struct op_lines *o, uint3
 }
 
 /* Whether the op stores hint bits into the tuple at off of page src (heap.c, after
- * PostgreSQL's tqual.c: HeapTupleSatisfiesMVCC for count, HeapTupleSatisfiesVacuum for a dead
- * tuple under vacuum, each followed by SetBufferCommitInfoNeedsSave): count, when t_infomask
- * lacks XMIN_COMMITTED and XMAX_COMMITTED (deleted: t_xmax set) or XMAX_INVALID; vacuum's dead
- * tuple, when it lacks XMIN_COMMITTED or XMAX_COMMITTED. (A live tuple's store under vacuum is
- * unconditional.) */
-static inline bool tuple_gets_hint(const uint8_t *src, uint32_t off, bool vacuum)
+ * PostgreSQL's tqual.c: HeapTupleSatisfiesMVCC for count, HeapTupleSatisfiesVacuum under
+ * vacuum, each followed by SetBufferCommitInfoNeedsSave): count, when t_infomask lacks
+ * XMIN_COMMITTED and XMAX_COMMITTED (deleted: t_xmax set) or XMAX_INVALID; vacuum, when a live
+ * tuple lacks XMIN_COMMITTED or XMAX_INVALID, a dead one XMIN_COMMITTED or XMAX_COMMITTED. */
+static inline bool tuple_gets_hint(const uint8_t *src, uint32_t off, bool vacuum, bool is_live)
 {
     const uint16_t infomask = sb_tuple_infomask(src, off);
-    const uint16_t want = vacuum ? SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_COMMITTED
-                          : SB_HEAP_XMIN_COMMITTED | (sb_tuple_xmax(src, off) != 0
-                                                          ? SB_HEAP_XMAX_COMMITTED
-                                                          : SB_HEAP_XMAX_INVALID);
+    const uint16_t want =
+        !vacuum ? sb_tuple_hint_want(sb_tuple_xmax(src, off))
+        : is_live ? SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_INVALID
+                  : SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_COMMITTED;
     return (infomask & want) != want;
 }
 
-/* Whether the op (pass; NULL: none) leaves page src dirty: vacuum always; count when some
- * tuple gets hint bits (a `set` table never). The walk's verdict, without its accesses. */
-static bool op_dirties(sb_op_fn pass, const uint8_t *src, uint32_t page_size)
+/* Whether the op (kind) leaves page src dirty: count when some tuple gets hint bits (a `set`
+ * table never); vacuum when some tuple gets hint bits or is dead (pruned), or pd_prune_xid is
+ * set (cleared); vacuum-dirty always. The walk's verdict, without its accesses. */
+static bool op_dirties(const struct sb_op *op, const uint8_t *src, uint32_t page_size)
 {
     const uint32_t n = sb_page_nitems(src);
+    const bool vacuum = op->kind == SB_OP_KIND_VACUUM;
     uint32_t off;
 
-    if (pass == sb_heap_vacuum)
-        return true;
-    if (pass != sb_heap_count)
+    if (op->kind == SB_OP_KIND_NONE)
         return false;
-    for (uint32_t i = 0; i < n; i++)
-        if (sb_page_tuple(src, i, page_size, &off) && tuple_gets_hint(src, off, false))
+    if (op->dirties_always)
+        return true;
+    if (vacuum && sb_load32(src + SB_PD_PRUNE_XID) != 0)
+        return true;
+    for (uint32_t i = 0; i < n; i++) {
+        bool is_live;
+        if (!sb_page_tuple(src, i, page_size, &off))
+            continue;
+        is_live = sb_tuple_is_live(src, off);
+        if ((vacuum && !is_live) || tuple_gets_hint(src, off, vacuum, is_live))
             return true;
+    }
     return false;
+}
+
+/* How walk_op walks an op: count's accesses, vacuum's, or vacuum-dirty's (vacuum's with a store
+ * into every live tuple's t_infomask and pd_prune_xid). */
+enum { WALK_COUNT, WALK_VACUUM, WALK_VACUUM_DIRTY };
+
+static unsigned walk_mode(const struct sb_op *op)
+{
+    if (op->kind != SB_OP_KIND_VACUUM)
+        return WALK_COUNT;
+    return op->dirties_always ? WALK_VACUUM_DIRTY : WALK_VACUUM;
 }
 
 /* The op's accesses to its page, in the order heap.c makes them, walked on the source page src
  * (what the op saw: the copy is exact). count: pd_lower, then per line pointer its 4
  * bytes and, for a normal one, the tuple header bytes read (t_xmax at +4 .. t_infomask at +21),
  * then t_infomask written if the tuple lacks its hint bits (tuple_gets_hint).
- * vacuum: the same reads, then a live tuple's t_infomask written (hint bits), or a dead tuple's
- * t_infomask written if it lacks its hint bits and then its line pointer written (unused); at
- * the end pd_flags (if it pruned) and pd_prune_xid written.
+ * vacuum: the same reads and hint writes (its own wants), then a dead tuple's line pointer
+ * written (unused); at the end pd_flags written (if it pruned), pd_prune_xid read and written
+ * (if set). vacuum-dirty: every live tuple's t_infomask written, pd_prune_xid written, unread.
  * split false: fed to out->sim (whose slice o is); true: into every slice's list. Returns the
  * live tuples; *dirtied: whether the op stored into the page. */
 static inline __attribute__((always_inline)) uint64_t
-walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uint8_t *src,
+walk_op(struct op_out *out, const struct op_lines *lines, unsigned mode, const uint8_t *src,
         uint32_t page_size, const bool split, bool *dirtied)
 {
+    const bool vacuum = mode != WALK_COUNT, always = mode == WALK_VACUUM_DIRTY;
     const uint32_t W = SB_CACHESIM_LINE_WRITE;
     const struct op_lines o = *lines; /* in locals: the entries' stores may alias it */
     const uint32_t n = sb_page_nitems(src);
@@ -157,18 +177,11 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
         add_lines(out, &o, off + SB_T_XMAX, SB_T_INFOMASK + 2 - SB_T_XMAX, 0, split);
         is_live = sb_tuple_is_live(src, off);
         live += is_live;
-        if (!vacuum) {
-            if (tuple_gets_hint(src, off, false)) {
-                add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* hint bits */
-                hinted = true;
-            }
-            continue;
-        }
-        if (is_live) {
+        if ((always && is_live) || tuple_gets_hint(src, off, vacuum, is_live)) {
             add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* hint bits */
-        } else {
-            if (tuple_gets_hint(src, off, true))
-                add_lines(out, &o, off + SB_T_INFOMASK, 2, W, split); /* its hint bits */
+            hinted = true;
+        }
+        if (vacuum && !is_live) {
             add_line(out, &o, lp >> o.line_shift, W, split); /* unused */
             pruned = true;
         }
@@ -176,9 +189,14 @@ walk_op(struct op_out *out, const struct op_lines *lines, bool vacuum, const uin
     if (vacuum) {
         if (pruned)
             add_lines(out, &o, SB_PD_FLAGS, 2, W, split);     /* pd_flags |= ... */
-        add_lines(out, &o, SB_PD_PRUNE_XID, 4, W, split); /* pd_prune_xid = 0 */
+        if (!always)
+            add_lines(out, &o, SB_PD_PRUNE_XID, 4, 0, split); /* pd_prune_xid read */
+        if (always || sb_load32(src + SB_PD_PRUNE_XID) != 0) {
+            add_lines(out, &o, SB_PD_PRUNE_XID, 4, W, split); /* pd_prune_xid = 0 */
+            hinted = true;
+        }
     }
-    *dirtied = vacuum || hinted;
+    *dirtied = hinted || pruned || always;
     return live;
 }
 
@@ -204,7 +222,7 @@ static uint64_t first_line(const struct sb_scan_trace *t, uint64_t block,
 
 /* The op's walk of page block, fed to sim (a slice, or the whole model); *dirtied: whether the
  * op stored into the page. */
-static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, bool vacuum,
+static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, unsigned mode,
                         const struct sb_scan_trace *t, uint64_t block, bool *dirtied)
 {
     uint16_t entry[BATCH_LINES];
@@ -215,7 +233,7 @@ static uint64_t feed_op(struct sb_cachesim *sim, const struct op_lines *lines, b
     out.first = first_line(t, block, lines);
     out.list[0] = out.end[0] = entry;
     out.limit[0] = entry + BATCH_LINES;
-    live = walk_op(&out, lines, vacuum, table_page(t, block), t->page_size, false, dirtied);
+    live = walk_op(&out, lines, mode, table_page(t, block), t->page_size, false, dirtied);
     sb_cachesim_access_lines(sim, out.first, entry, (size_t)(out.end[0] - entry));
     return live;
 }
@@ -321,7 +339,7 @@ static void pool_state_start(struct pool_state *ps, const struct sb_scan_trace *
         ps->tenant[t->victims[block]] = block;
     for (uint32_t b = 0; b < ps->nbuffers; b++)
         if (ps->tenant[b] != NO_TENANT && ps->tenant[b] >= cleaned)
-            ps->dirty[b] = op_dirties(t->op->pass, table_page(t, ps->tenant[b]), t->page_size);
+            ps->dirty[b] = op_dirties(t->op, table_page(t, ps->tenant[b]), t->page_size);
 }
 
 static void pool_state_copy(struct pool_state *to, const struct pool_state *from)
@@ -422,7 +440,7 @@ struct scan_feed {
     struct sb_cachesim *sim;
     const struct sb_scan_trace *t;
     struct op_lines lines; /* the model's own */
-    bool vacuum;
+    unsigned vacuum; /* walk_mode */
     struct pool_state *pool; /* NULL with writeback none */
     uint32_t checkpoint_pages; /* 0: no checkpoints */
     struct phase_split split;
@@ -435,7 +453,7 @@ static void scan_feed_start(struct scan_feed *f, struct sb_cachesim *sim,
     f->sim = sim;
     f->t = t;
     op_lines_of(sim, &f->lines);
-    f->vacuum = t->op->pass == sb_heap_vacuum;
+    f->vacuum = walk_mode(t->op);
     f->pool = t->writeback != SB_WRITEBACK_NONE ? pool : NULL;
     f->checkpoint_pages = f->pool ? checkpoint_every(t, pool->nbuffers) : 0;
     phase_start(&f->split, sim, phases);
@@ -550,7 +568,7 @@ struct shared_walk {
     const struct sb_scan_trace *trace;
     struct op_lines lines; /* the whole model's, with slice_mask = slices - 1 */
     unsigned nslices;
-    bool vacuum;
+    unsigned vacuum; /* walk_mode */
     _Alignas(SB_HOST_LINE) _Atomic uint64_t next; /* the next page to claim */
     struct {
         _Alignas(SB_HOST_LINE) _Atomic uint64_t pages; /* pages the slice has replayed: each
@@ -800,7 +818,7 @@ int sb_sim_model_replay_phases(struct sb_sim_model *m, const struct sb_scan_trac
         walk->lines.slice_mask = m->nslices - 1;
         walk->lines.slice_index = 0;
         walk->nslices = m->nslices;
-        walk->vacuum = trace->op->pass == sb_heap_vacuum;
+        walk->vacuum = walk_mode(trace->op);
     }
     for (unsigned i = 0; i < m->nslices; i++)
         jobs[i] = (struct slice_job){.sim = m->slice[i], .index = i, .trace = trace,

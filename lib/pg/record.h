@@ -64,9 +64,10 @@ struct sb_pg_measurement {
 };
 
 /* What scanbench's model (writeback = evict) expects of a scan in kind, "writes" or "writes
- * nothing": vacuum dirties every page it reads; count dirties a page only while its hint bits
- * are unset, that is in the first scan after the load (the server's load leaves them unset;
- * that scan sets them), and later counts write nothing. */
+ * nothing": count and vacuum dirty a page only when they change it (hint bits missing, and for
+ * vacuum dead rows to prune), that is in the first scan after the load (the server's load
+ * leaves the hint bits unset; that scan sets them, and a first VACUUM prunes), and later ones
+ * write nothing. */
 const char *sb_pg_model_expects(const char *op, bool first_after_load);
 
 /* What the server did in kind: "writes" when the statement dirtied or wrote a shared buffer

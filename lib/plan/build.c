@@ -168,6 +168,25 @@ static int check_statements(const struct sb_experiment *exp, struct sb_error *er
     return SB_OK;
 }
 
+/* Every executor given runs every op and statement given (vacuum-dirty: minimal only). */
+static int check_executor(const struct sb_experiment *exp, struct sb_error *err)
+{
+    const struct sb_setting *ex = &exp->settings[SB_K_EXECUTOR], *op = &exp->settings[SB_K_OP];
+    const struct sb_op *ops[SB_MAX_STATEMENTS + SB_MAX_LIST];
+    uint32_t n = 0;
+    int status = sb_statements_parse(exp->settings[SB_K_STATEMENTS].values[0], ops, &n, err);
+
+    for (int i = 0; status == SB_OK && i < op->nvalues; i++)
+        ops[n++] = sb_op_find(op->values[i]);
+    for (int e = 0; status == SB_OK && e < ex->nvalues; e++)
+        for (uint32_t i = 0; status == SB_OK && i < n; i++)
+            if (!sb_op_with_executor(ops[i], ex->values[e]))
+                status = sb_fail(err, SB_ERR_INPUT, "%s: executor: %s does not run op %s (it "
+                                 "is scanbench's own: executor = minimal)", ex->origin,
+                                 ex->values[e], ops[i]->name);
+    return status;
+}
+
 /* The schedule's keys; an automatic seed from the clock. */
 static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
 {
@@ -262,6 +281,11 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
                         &run->nstatements, &(struct sb_error){0});
     if (run->nstatements)
         run->op = run->statements[run->nstatements - 1];
+    /* the executor's row of each (checked when read: every executor runs every op) */
+    run->op = sb_op_with_executor(run->op, text_of(exp, idx, SB_K_EXECUTOR));
+    for (uint32_t i = 0; i < run->nstatements; i++)
+        run->statements[i] = sb_op_with_executor(run->statements[i],
+                                                 text_of(exp, idx, SB_K_EXECUTOR));
     run->kernel = sb_kernel_find(text_of(exp, idx, SB_K_KERNEL));
     run->policy = sb_policy_find(text_of(exp, idx, SB_K_POLICY));
     run->writeback = sb_writeback_find(text_of(exp, idx, SB_K_WRITEBACK))->mode;
@@ -370,6 +394,8 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
     status = sb_plan_check_data_dir(exp, err);
     if (status == SB_OK)
         status = check_statements(exp, err);
+    if (status == SB_OK)
+        status = check_executor(exp, err);
     if (status == SB_OK)
         status = sb_plan_check_sim_threads(exp, err);
     if (status == SB_OK)

@@ -46,6 +46,10 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                        "table"},
     [SB_K_OP] = {.name = "op", .type = SB_INI_WORD, .list = true, .default_value = "count",
                  .help = "the executor pass over each page"},
+    [SB_K_EXECUTOR] = {.name = "executor", .type = SB_INI_WORD, .list = true,
+                       .default_value = "minimal", .help = "whose per-tuple work count and "
+                       "vacuum do: minimal (the page's own), pg81 or pg82 (PostgreSQL 8.1's or "
+                       "8.2's code besides; the same page bytes)"},
     [SB_K_KERNEL] = {.name = "kernel", .type = SB_INI_WORD, .list = true,
                      .default_value = "memcpy", .help = "how each page is copied"},
     [SB_K_POOL_SIZE] = {.name = "pool_size", .type = SB_INI_SIZE, .list = true, .min = 1,
@@ -240,6 +244,11 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
         if (sb_op_find(value))
             return SB_OK;
         KNOWN(sb_ops);
+        break;
+    case SB_K_EXECUTOR:
+        if (sb_executor_find(value))
+            return SB_OK;
+        KNOWN(sb_executors);
         break;
     case SB_K_POLICY:
         if (sb_policy_find(value))

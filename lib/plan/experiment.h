@@ -16,7 +16,7 @@ struct sb_op; /* vocab/op.h */
 enum sb_key_id {
     SB_K_NAME, SB_K_DESCRIPTION, SB_K_SOURCE, SB_K_BIGTABLE, SB_K_DATA_DIR, SB_K_TABLE_SIZE,
     SB_K_PAGE_SIZE, SB_K_ROW_WIDTH,
-    SB_K_DEAD_PCT, SB_K_OP, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
+    SB_K_DEAD_PCT, SB_K_OP, SB_K_EXECUTOR, SB_K_KERNEL, SB_K_POOL_SIZE, SB_K_POLICY, SB_K_RING_SIZE,
     SB_K_STATEMENTS,
     SB_K_WRITEBACK, SB_K_CHECKPOINT_PAGES, SB_K_WRITEBACK_KERNEL, SB_K_HINT_BITS,
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
@@ -34,7 +34,7 @@ enum sb_key_id {
  * so that it is the [experiment] section's table itself. The types: TEXT free text; SIZE a size
  * (8192, 256K, 16MB), with or_word "auto" (number 0) for the topology overrides; UINT a whole
  * number within [min, max], "auto" where or_word says; YESNO yes/no; WORD a name from a registry
- * (kernel, policy, op, source, counters, machine, prefetch, schedule, writeback,
+ * (kernel, policy, op, executor, source, counters, machine, prefetch, schedule, writeback,
  * writeback_kernel, hint_bits, contention; extra_copy, a fraction from 0 to 0.5 whose number is in
  * millionths), checked here: kernel also
  * takes `all` (every kernel this CPU can run), the NUMA placements (iocache_node, pool_node) take

@@ -335,10 +335,10 @@ static void pg_writes(FILE *out, const json_t *runs, bool servers)
             vacuum_disagrees = true;
     }
     if (vacuum_disagrees)
-        fprintf(out, "note: the later VACUUMs find no dead row left (the first removed them) "
-                     "and every page already marked all-visible: the server dirties no page of "
-                     "the table then, where scanbench's vacuum stores into every page it "
-                     "reads.\n");
+        fprintf(out, "note: a later VACUUM that wrote found something to change: dead rows "
+                     "left, hint bits missing, or (8.4 and later) a page not yet marked "
+                     "all-visible; scanbench's vacuum finds nothing to change after the first "
+                     "and writes nothing.\n");
 }
 
 /* The interleaved schedule's paired comparisons (report/analysis.h): each run against its op's

@@ -15,7 +15,7 @@
 #define MAX_SWEEP 1024
 
 /* Keys that runs of one sweep share: everything but the pool. */
-static const char *const sweep_keys[] = {"op", "kernel", "table_size", "page_size", "row_width",
+static const char *const sweep_keys[] = {"op", "executor", "kernel", "table_size", "page_size", "row_width",
                                          "dead_pct", "source", "bigtable", "threads",
                                          "shared_table", "shared_pool", "writeback",
                                          "checkpoint_pages", "writeback_kernel", "hint_bits",

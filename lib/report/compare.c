@@ -24,11 +24,13 @@ static const char *const derived_keys[] = {"l2_miss_per_page", "l2_writeback_per
 /* Parameters reports before them lack: a run without one had it false. */
 static const char *const optional_keys[] = {"bigtable", "shared_table", "shared_pool", NULL};
 
-/* Parameters reports before issue 18 lack, and the value a run without one had (its
- * checkpoint_pages and writeback_kernel were null: no write-back). */
+/* Parameters reports before issue 18 (writeback, hint_bits) and issue 28 (executor) lack, and
+ * the value a run without one had (its checkpoint_pages and writeback_kernel were null: no
+ * write-back). */
 static const struct {
     const char *key, *before;
-} optional_words[] = {{"writeback", "none"}, {"hint_bits", "set"}, {NULL, NULL}};
+} optional_words[] = {{"writeback", "none"}, {"hint_bits", "set"}, {"executor", "minimal"},
+                      {NULL, NULL}};
 static const char *const optional_or_null[] = {"checkpoint_pages", "writeback_kernel", NULL};
 
 static const char *word_or(const json_t *run, const char *key, const char *before)

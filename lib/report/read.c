@@ -42,12 +42,17 @@ static bool scan_writeback_ok(const json_t *scan)
     return true;
 }
 
-/* A run's write-back and hint bits (issue 18): absent in reports before it, else their words. */
+/* A run's write-back and hint bits (issue 18) and executor (issue 28): absent in reports before
+ * them, else their words. */
 static bool run_writeback_ok(const json_t *run)
 {
     const json_t *writeback = json_object_get(run, "writeback");
     const json_t *hint_bits = json_object_get(run, "hint_bits");
 
+    const json_t *executor = json_object_get(run, "executor");
+
+    if (executor && !(json_is_string(executor) && sb_executor_find(json_string_value(executor))))
+        return false;
     return (!writeback || (json_is_string(writeback) &&
                            sb_writeback_find(json_string_value(writeback)))) &&
            (!hint_bits || (json_is_string(hint_bits) &&
@@ -239,8 +244,8 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
                            "wrong type", path, i, run_fields[f].key);
     }
     if (!run_writeback_ok(run))
-        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"writeback\" or \"hint_bits\" is not "
-                       "one of their words", path, i);
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"writeback\", \"hint_bits\" or "
+                       "\"executor\" is not one of their words", path, i);
     if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median")))
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"", path,
                        i);

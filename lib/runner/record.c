@@ -275,6 +275,7 @@ static json_t *run_params_json(const struct sb_run_params *p)
         put(run, "rows_per_page", json_integer((int)p->layout.rows_per_page)) &&
         put(run, "kernel", json_string(p->kernel->name)) &&
         put(run, "op", json_string(p->op->name)) &&
+        put(run, "executor", json_string(p->op->executor)) &&
         put(run, "threads", json_integer((int)p->threads)) &&
         put(run, "warmup", json_integer((int)p->warmup)) &&
         put(run, "dead_pct", json_integer((int)p->layout.dead_pct)) &&

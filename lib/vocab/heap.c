@@ -174,9 +174,58 @@ uint32_t sb_heap_count(void *page_mem, uint32_t page_size, bool *dirtied)
     return visible;
 }
 
-/* VACUUM: a live tuple's hint bits stored; a dead one's hinted first where its bits are missing
- * (HeapTupleSatisfiesVacuum), then its line pointer freed; pd_flags and pd_prune_xid stored. */
+/* VACUUM as 8.1's lazy_scan_heap does it (vacuumlazy.c): each tuple's visibility
+ * (HeapTupleSatisfiesVacuum), storing the hint bits it finds missing; a dead tuple's line
+ * pointer freed; pd_flags and pd_prune_xid stored where they change. A page nothing changed is
+ * released, not dirtied (`if (pgchanged) WriteBuffer(buf); else ReleaseBuffer(buf);`). */
 uint32_t sb_heap_vacuum(void *page_mem, uint32_t page_size, bool *dirtied)
+{
+    uint8_t *page = page_mem;
+    uint32_t n = sb_page_nitems(page);
+    uint32_t live = 0, pruned = 0;
+    bool changed = false;
+    const uint16_t dead_hints = SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_COMMITTED;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *lp = page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE, *tup;
+        uint32_t off;
+        uint16_t infomask, want;
+        bool is_live;
+
+        if (!sb_page_tuple(page, i, page_size, &off))
+            continue;
+        tup = page + off;
+        infomask = sb_load16(tup + T_INFOMASK);
+        is_live = sb_tuple_is_live(page, off);
+        want = is_live ? SB_HEAP_XMIN_COMMITTED | SB_HEAP_XMAX_INVALID : dead_hints;
+        if ((infomask & want) != want) {
+            store16(tup + T_INFOMASK, (uint16_t)(infomask | want));
+            changed = true;
+        }
+        if (is_live) {
+            live++;
+        } else {
+            store32(lp, item_pack(0, SB_LP_UNUSED, 0));
+            pruned++;
+        }
+    }
+    if (pruned) {
+        store16(page + PD_FLAGS, (uint16_t)(sb_load16(page + PD_FLAGS) | SB_PD_HAS_FREE_LINES));
+        changed = true;
+    }
+    if (sb_load32(page + PD_PRUNE_XID) != 0) {
+        store32(page + PD_PRUNE_XID, 0);
+        changed = true;
+    }
+    if (dirtied)
+        *dirtied = changed;
+    return live;
+}
+
+/* vacuum-dirty: vacuum's bytes, but every live tuple's hint bits and pd_prune_xid stored
+ * whether they change or not, and the page always dirtied (scanbench's vacuum before issue 28;
+ * kept for the write-back's experiments and tests). */
+uint32_t sb_heap_vacuum_dirty(void *page_mem, uint32_t page_size, bool *dirtied)
 {
     uint8_t *page = page_mem;
     uint32_t n = sb_page_nitems(page);

@@ -1,8 +1,9 @@
 /* heap.h: heap pages in PostgreSQL's on-disk layout (PageHeaderData, ItemIdData line pointers,
  * HeapTupleHeaderData tuples, MAXALIGNed), a per-page checksum, and the two executor passes
  * over a page: `count` (SELECT COUNT(*): reads line pointers and tuple headers, and sets a
- * tuple's commit hint bits where they are missing) and `vacuum` (VACUUM: reads every tuple
- * header, sets hint bits, prunes dead tuples: writes the page).
+ * tuple's commit hint bits where they are missing) and `vacuum` (VACUUM as 8.1's lazy_scan_heap:
+ * reads every tuple header, sets the hint bits it finds missing, prunes dead tuples; it dirties
+ * the page only when it changed it).
  *
  * A page has three states, in order: 0 as generated, 1 hinted (count's output; the same bytes
  * as 0 when the table was generated with its hint bits set), 2 vacuumed (vacuum's output).
@@ -69,9 +70,15 @@ uint32_t sb_page_checksum(const void *page, uint32_t page_size);
 
 /* The executor passes. Each returns the number of live (visible) tuples it saw, and sets
  * *dirtied (when dirtied is not NULL) to whether it stored into the page: count when it set a
- * hint bit (tqual.c HeapTupleSatisfiesMVCC -> SetBufferCommitInfoNeedsSave), vacuum always. */
+ * hint bit (tqual.c HeapTupleSatisfiesMVCC -> SetBufferCommitInfoNeedsSave), vacuum when it
+ * stored a missing hint bit, pruned a dead tuple or cleared pd_prune_xid (vacuumlazy.c
+ * lazy_scan_heap: `if (pgchanged) WriteBuffer(buf); else ReleaseBuffer(buf);`): a clean
+ * hinted page without dead tuples comes out of vacuum untouched. */
 uint32_t sb_heap_count(void *page, uint32_t page_size, bool *dirtied);
 uint32_t sb_heap_vacuum(void *page, uint32_t page_size, bool *dirtied);
+/* vacuum's bytes and rows, with a store into every live tuple's t_infomask and pd_prune_xid:
+ * always dirtied (the op vacuum-dirty). */
+uint32_t sb_heap_vacuum_dirty(void *page, uint32_t page_size, bool *dirtied);
 
 /* The hint bits a tuple's visibility check wants: XMIN_COMMITTED and, with a deleter,
  * XMAX_COMMITTED, else XMAX_INVALID (every generated transaction committed). */

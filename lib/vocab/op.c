@@ -1,19 +1,55 @@
-/* op.c: the executor-pass registry (one row per op; adding an op is one function + one row). */
+/* op.c: the executor-pass registry (one row per op and executor; adding an op is one function +
+ * one row) and the executors. */
 #include "config.h"
 #include "vocab/op.h"
 
 #include <string.h>
 
+#include "vocab/executor.h"
 #include "vocab/heap.h"
 
+#define COUNT_DESCRIPTION                                                                    \
+    "SELECT COUNT(*): walk the line pointers, read each tuple header, count the visible, set " \
+    "the hint bits it finds missing (dirtying the page)"
+#define VACUUM_DESCRIPTION                                                                   \
+    "VACUUM as 8.1's lazy_scan_heap: read every tuple header, set the hint bits it finds "  \
+    "missing, prune dead tuples; a page it changed is dirtied, a clean one released untouched"
+
 const struct sb_op sb_ops[] = {
-    {"none", "copy only", "no executor pass: the copy alone", NULL, false, false},
-    {"count", "SELECT COUNT(*)", "SELECT COUNT(*): walk the line pointers, read each tuple "
-     "header, count the visible, set the hint bits it finds missing (dirtying the page)",
-     sb_heap_count, false, true},
-    {"vacuum", "VACUUM", "VACUUM: read every tuple header, set hint bits, prune dead tuples (writes the page)",
-     sb_heap_vacuum, true, true},
-    {NULL, NULL, NULL, NULL, false, false},
+    {"none", "copy only", "no executor pass: the copy alone", "minimal", NULL, SB_OP_KIND_NONE,
+     false, false},
+    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "minimal", sb_heap_count, SB_OP_KIND_COUNT,
+     true, false},
+    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "minimal", sb_heap_vacuum, SB_OP_KIND_VACUUM, true,
+     false},
+    {"vacuum-dirty", "VACUUM (dirtying)", "vacuum's bytes, but a store into every live tuple's "
+     "hint bits and pd_prune_xid whether they change or not: every page dirtied (scanbench's "
+     "vacuum before issue 28; for the write-back's experiments, not as PostgreSQL did it)",
+     "minimal", sb_heap_vacuum_dirty, SB_OP_KIND_VACUUM, true, true},
+    {NULL, NULL, NULL, NULL, NULL, SB_OP_KIND_NONE, false, false},
+};
+
+/* The same ops with the per-tuple work of another executor (vocab/executor.h). */
+static const struct sb_op executor_ops[] = {
+    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "pg81", sb_exec81_count, SB_OP_KIND_COUNT,
+     true, false},
+    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "pg81", sb_exec81_vacuum, SB_OP_KIND_VACUUM, true,
+     false},
+    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "pg82", sb_exec82_count, SB_OP_KIND_COUNT,
+     true, false},
+    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "pg82", sb_exec82_vacuum, SB_OP_KIND_VACUUM, true,
+     false},
+    {NULL, NULL, NULL, NULL, NULL, SB_OP_KIND_NONE, false, false},
+};
+
+const struct sb_executor sb_executors[] = {
+    {"minimal", "the page's own work: line pointers, tuple headers, hint bits, pruning"},
+    {"pg81", "PostgreSQL 8.1's per-tuple work besides: heapgettup's lock per tuple, the buffer "
+             "pin of each slot store, the snapshot test, the aggregate's call through fmgr; "
+             "lazy_scan_heap's vacuum test, freeze test and free-space note"},
+    {"pg82", "PostgreSQL 8.2's: as pg81, but the scan's visibility page at a time "
+             "(heapgetpage: one lock per page)"},
+    {NULL, NULL},
 };
 
 const struct sb_op *sb_op_find(const char *name)
@@ -24,6 +60,28 @@ const struct sb_op *sb_op_find(const char *name)
     return NULL;
 }
 
+const struct sb_executor *sb_executor_find(const char *name)
+{
+    for (const struct sb_executor *e = sb_executors; e->name; e++)
+        if (strcmp(e->name, name) == 0)
+            return e;
+    return NULL;
+}
+
+const struct sb_op *sb_op_with_executor(const struct sb_op *op, const char *executor)
+{
+    if (!sb_executor_find(executor))
+        return NULL;
+    if (strcmp(executor, "minimal") == 0 || op->kind == SB_OP_KIND_NONE)
+        return op;
+    if (op->dirties_always)
+        return NULL; /* vacuum-dirty: scanbench's own, with no server's work to add */
+    for (const struct sb_op *o = executor_ops; o->name; o++)
+        if (strcmp(o->name, op->name) == 0 && strcmp(o->executor, executor) == 0)
+            return o;
+    return NULL;
+}
+
 const struct sb_op *sb_statement_find(const char *name)
 {
     return sb_op_find(strcmp(name, "select") == 0 ? "count" : name);
@@ -31,7 +89,7 @@ const struct sb_op *sb_statement_find(const char *name)
 
 unsigned sb_op_state(const struct sb_op *op)
 {
-    if (op->pass == sb_heap_vacuum)
+    if (op->kind == SB_OP_KIND_VACUUM)
         return SB_PAGE_VACUUMED;
-    return op->pass == sb_heap_count ? SB_PAGE_HINTED : SB_PAGE_GENERATED;
+    return op->kind == SB_OP_KIND_COUNT ? SB_PAGE_HINTED : SB_PAGE_GENERATED;
 }

@@ -63,7 +63,7 @@ expect_status 2 "op against statements" $S run --set statements=select,vacuum --
 err_is_one_line_containing '--set op=count: op: op = count disagrees with statements = select,vacuum'
 
 expect_status 2 "unknown op" $S run --set op=select
-err_is_one_line_containing 'op: "select" is not a known op (known: none, count, vacuum)'
+err_is_one_line_containing 'op: "select" is not a known op (known: none, count, vacuum, vacuum-dirty)'
 
 expect_status 2 "unknown source" $S run --set source=disk
 err_is_one_line_containing 'source: "disk" is not a known source'

@@ -264,33 +264,42 @@ static void test_nt_any_placement(void **state)
 
 /* The op's walk: count reads pd_lower (the header line), each of the 61 line pointers and
  * each tuple header (one line each: tuples are 128-byte aligned), all in L1d just after the
- * copy: 123 L1d hits per page and nothing else changes. vacuum adds one write per tuple (hint
- * bits of a live one, or the line pointer of a dead one), pd_prune_xid, and pd_flags on the
- * pages it prunes; all L1d hits on lines the copy already dirtied. */
+ * copy: 123 L1d hits per page and nothing else changes. vacuum (the table's hint bits set)
+ * adds a read of pd_prune_xid, a write of each dead tuple's line pointer, and on the pages it
+ * prunes pd_flags and pd_prune_xid; vacuum-dirty one write per tuple (hint bits of a live one,
+ * or the line pointer of a dead one), pd_prune_xid, and pd_flags on the pages it prunes; all
+ * L1d hits on lines the copy already dirtied. */
 static void test_op_walks(void **state)
 {
     struct sb_machine m = test_machine();
-    struct sb_run_result none, count, vacuum;
-    uint64_t pruning_pages = 0;
+    struct sb_run_result none, count, vacuum, dirty;
+    uint64_t pruning_pages = 0, dead = 0;
     uint8_t *page = malloc(PAGE);
 
     (void)state;
     assert_non_null(page);
     for (uint64_t b = 0; b < NPAGES; b++) {
+        uint32_t live;
         memcpy(page, sb_iocache_page(&table, b), PAGE);
-        pruning_pages += sb_heap_count(page, PAGE, NULL) < 61;
+        live = sb_heap_count(page, PAGE, NULL);
+        pruning_pages += live < 61;
+        dead += 61 - live;
     }
     free(page);
     run_sim(&m, "clock", "memcpy", "none", -1, &none);
     run_sim(&m, "clock", "memcpy", "count", -1, &count);
     run_sim(&m, "clock", "memcpy", "vacuum", -1, &vacuum);
+    run_sim(&m, "clock", "memcpy", "vacuum-dirty", -1, &dirty);
     for (int r = 1; r < REPS; r++) {
         assert_int_equal(VAL(count, r, L1D_HIT), NPAGES * 123);
-        assert_int_equal(VAL(vacuum, r, L1D_HIT), NPAGES * (123 + 61 + 1) + pruning_pages);
+        assert_int_equal(VAL(vacuum, r, L1D_HIT), NPAGES * (123 + 1) + dead + 2 * pruning_pages);
+        assert_int_equal(VAL(dirty, r, L1D_HIT), NPAGES * (123 + 61 + 1) + pruning_pages);
         assert_int_equal(VAL(count, r, L2_MISS), VAL(none, r, L2_MISS));
         assert_int_equal(VAL(vacuum, r, L2_WRITEBACK), VAL(none, r, L2_WRITEBACK));
+        assert_int_equal(VAL(dirty, r, L2_WRITEBACK), VAL(none, r, L2_WRITEBACK));
         assert_int_equal(VAL(vacuum, r, MEM_WRITE_BYTES), VAL(none, r, MEM_WRITE_BYTES));
     }
+    sb_run_result_free(&dirty);
     sb_run_result_free(&none);
     sb_run_result_free(&count);
     sb_run_result_free(&vacuum);

@@ -209,7 +209,7 @@ static void test_evict_temporal_pool_in_l2(void **state)
     const uint64_t op_hits = NPAGES * (123 + 61 + 1);
 
     (void)state;
-    wb_run_init(&r, true, 4, "vacuum", SB_WRITEBACK_EVICT, "memcpy");
+    wb_run_init(&r, true, 4, "vacuum-dirty", SB_WRITEBACK_EVICT, "memcpy");
     feed(&r.trace, 3, &n, ph);
     expect(&ph[SB_PHASE_WRITEBACK], NPAGES,
            (struct per_page){256, 0, 128, 256, 0, 256, 0, 0, 0, 0}, "write-back");
@@ -265,7 +265,7 @@ static void test_evict_solaris_nta_pool_in_l2(void **state)
     const uint64_t q = NPAGES / 4; /* steps with b = 3 */
 
     (void)state;
-    wb_run_init(&r, true, 4, "vacuum", SB_WRITEBACK_EVICT, "solaris-nta");
+    wb_run_init(&r, true, 4, "vacuum-dirty", SB_WRITEBACK_EVICT, "solaris-nta");
     feed(&r.trace, 3, &n, ph);
     expect(&ph[SB_PHASE_WRITEBACK], 1,
            (struct per_page){4 * NPAGES, 124 * NPAGES, 4 * NPAGES, 132 * NPAGES - 4 * q,
@@ -303,7 +303,7 @@ static void test_evict_temporal_pool_beyond_l2(void **state)
     struct sb_cachesim_counts n, ph[SB_NPHASES];
 
     (void)state;
-    wb_run_init(&r, true, 32, "vacuum", SB_WRITEBACK_EVICT, "memcpy");
+    wb_run_init(&r, true, 32, "vacuum-dirty", SB_WRITEBACK_EVICT, "memcpy");
     feed(&r.trace, 3, &n, ph);
     expect(&ph[SB_PHASE_WRITEBACK], NPAGES,
            (struct per_page){256, 0, 128, 0, 256, 256, 128, 0, 2 * PAGE, PAGE}, "write-back");
@@ -352,7 +352,7 @@ static void test_checkpoint_pages(void **state)
     struct sb_cachesim_counts n, ph[SB_NPHASES];
 
     (void)state;
-    wb_run_init(&r, true, 4, "vacuum", SB_WRITEBACK_CHECKPOINT, "nt");
+    wb_run_init(&r, true, 4, "vacuum-dirty", SB_WRITEBACK_CHECKPOINT, "nt");
     feed(&r.trace, 2, &n, ph);
     assert_int_equal(ph[SB_PHASE_WRITEBACK].wc_full_lines, NPAGES * LINES);
     assert_int_equal(ph[SB_PHASE_WRITEBACK].mem_write_bytes, NPAGES * PAGE);
@@ -376,11 +376,11 @@ static void test_slices_write_back(void **state)
     for (int mode = SB_WRITEBACK_EVICT; mode <= SB_WRITEBACK_CHECKPOINT; mode++)
         for (size_t k = 0; k < 4; k++)
             for (size_t p = 0; p < 2; p++)
-                for (int vacuum = 0; vacuum < 2; vacuum++) {
+                for (int o = 0; o < 3; o++) {
+                    static const char *const ops[] = {"count", "vacuum", "vacuum-dirty"};
                     struct sb_cachesim_counts whole[2][1 + SB_NPHASES];
                     struct wb_run r;
-                    wb_run_init(&r, false, pools[p], vacuum ? "vacuum" : "count", mode,
-                                kernels[k]);
+                    wb_run_init(&r, false, pools[p], ops[o], mode, kernels[k]);
                     r.trace.checkpoint_pages = 5;
                     for (unsigned want = 1; want <= 8; want *= 2) {
                         struct sb_sim_model *model = NULL;

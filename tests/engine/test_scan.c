@@ -307,10 +307,10 @@ static uint32_t scribble_pass(void *page, uint32_t page_size, bool *dirtied)
     return sb_heap_count(page, page_size, dirtied);
 }
 
-static const struct sb_op miscount_op = {"miscount", "MISCOUNT", "count, wrong", miscount_pass,
-                                         false, true};
-static const struct sb_op scribble_op = {"scribble", "SCRIBBLE", "count, scribbling",
-                                         scribble_pass, true, true};
+static const struct sb_op miscount_op = {"miscount", "MISCOUNT", "count, wrong", "minimal",
+                                         miscount_pass, SB_OP_KIND_COUNT, true, false};
+static const struct sb_op scribble_op = {"scribble", "SCRIBBLE", "count, scribbling", "minimal",
+                                         scribble_pass, SB_OP_KIND_COUNT, true, false};
 
 /* Runs p; expects SB_ERR_RUN and a message that starts with want_prefix. */
 static void expect_failure(struct sb_iocache *ioc, const struct sb_run_params *p,

@@ -145,7 +145,7 @@ static void test_evict_vacuum_ring(void **state)
         struct sb_run_result res;
         struct sb_iocache ioc;
 
-        make_params(&p, sources[s], "ring", "vacuum", SB_WRITEBACK_EVICT, true);
+        make_params(&p, sources[s], "ring", "vacuum-dirty", SB_WRITEBACK_EVICT, true);
         run(&p, &ioc, &res);
         assert_int_equal(res.validation.writebacks_checked, 60);
         expect_scans(&res, 64, 0);
@@ -171,7 +171,7 @@ static void test_evict_kernels(void **state)
 
         if (!kernels[k] || !kernels[k]->supported())
             continue;
-        make_params(&p, "memory", "ring", "vacuum", SB_WRITEBACK_EVICT, true);
+        make_params(&p, "memory", "ring", "vacuum-dirty", SB_WRITEBACK_EVICT, true);
         p.writeback_kernel = kernels[k];
         run(&p, &ioc, &res);
         assert_int_equal(res.validation.writebacks_checked, 60);
@@ -197,7 +197,7 @@ static void test_checkpoint_ring(void **state)
         struct sb_run_result res;
         struct sb_iocache ioc;
 
-        make_params(&p, sources[s], "ring", "vacuum", SB_WRITEBACK_CHECKPOINT, true);
+        make_params(&p, sources[s], "ring", "vacuum-dirty", SB_WRITEBACK_CHECKPOINT, true);
         p.checkpoint_pages = 8;
         run(&p, &ioc, &res);
         assert_int_equal(res.validation.writebacks_checked, 64);
@@ -221,7 +221,7 @@ static void test_checkpoint_clock(void **state)
     struct sb_iocache ioc;
     (void)state;
 
-    make_params(&p, "memory", "clock", "vacuum", SB_WRITEBACK_CHECKPOINT, true);
+    make_params(&p, "memory", "clock", "vacuum-dirty", SB_WRITEBACK_CHECKPOINT, true);
     run(&p, &ioc, &res);
     assert_int_equal(res.validation.writebacks_checked, 64);
     expect_scans(&res, 0, 64);
@@ -314,7 +314,7 @@ static void test_bigtable_file(void **state)
     struct sb_iocache ioc;
     (void)state;
 
-    make_params(&p, "file", "ring", "vacuum", SB_WRITEBACK_EVICT, true);
+    make_params(&p, "file", "ring", "vacuum-dirty", SB_WRITEBACK_EVICT, true);
     p.bigtable = true;
     run(&p, &ioc, &res);
     expect_scans(&res, 64, 0);
@@ -433,14 +433,14 @@ static void test_broken_writeback(void **state)
     struct sb_error err = {0};
     (void)state;
 
-    make_params(&p, "memory", "ring", "vacuum", SB_WRITEBACK_EVICT, true);
+    make_params(&p, "memory", "ring", "vacuum-dirty", SB_WRITEBACK_EVICT, true);
     p.writeback_kernel = &broken_kernel;
     build(&ioc, &p);
     calls = 0;
     corrupt_call = 1;
     assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_ERR_RUN);
     assert_false(res.validation.ok);
-    sbtest_assert_error_contains(&err, SB_ERR_RUN, "t memory ring vacuum evict: validation "
+    sbtest_assert_error_contains(&err, SB_ERR_RUN, "t memory ring vacuum-dirty evict: validation "
                                  "failed: page 0 written back from buffer 0 (eviction, kernel "
                                  "broken) has checksum ");
     sb_run_result_free(&res);

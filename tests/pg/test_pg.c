@@ -498,7 +498,7 @@ static void test_write_agreement(void **state)
     assert_string_equal(sb_pg_model_expects("count", true), "writes");
     assert_string_equal(sb_pg_model_expects("count", false), "writes nothing");
     assert_string_equal(sb_pg_model_expects("vacuum", true), "writes");
-    assert_string_equal(sb_pg_model_expects("vacuum", false), "writes");
+    assert_string_equal(sb_pg_model_expects("vacuum", false), "writes nothing");
 
     memset(&w, 0, sizeof w);
     assert_null(sb_pg_server_writes(&w)); /* not measured */

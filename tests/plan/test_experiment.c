@@ -324,7 +324,7 @@ static void test_file_unknown_names(void **state)
     expect_file_error("[experiment]\npolicy = clock, lru\n", 2,
                       "policy: \"lru\" is not a known policy (known: clock, ring, single, random, pg82)");
     expect_file_error("[experiment]\nop = select\n", 2,
-                      "op: \"select\" is not a known op (known: none, count, vacuum)");
+                      "op: \"select\" is not a known op (known: none, count, vacuum, vacuum-dirty)");
     expect_file_error("[experiment]\nsource = disk\n", 2,
                       "source: \"disk\" is not a known source (known: memory, file)");
     {   /* the known backends, from the registry (more are added as they are built) */
@@ -847,7 +847,7 @@ static void test_statements(void **state)
                       "(shared_pool = yes, --set shared_pool=yes) runs one op, not a sequence");
     expect_file_error("[experiment]\nstatements = select, analyze\n", 2,
                       "statements: \"analyze\" in \"select, analyze\" is not a statement (known: "
-                      "select, none, count, vacuum)");
+                      "select, none, count, vacuum, vacuum-dirty)");
 }
 
 static void test_plan_errors(void **state)

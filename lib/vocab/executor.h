@@ -1,0 +1,57 @@
+/* executor.h: count and vacuum with the per-tuple work of PostgreSQL 8.1's and 8.2's code
+ * (key executor = pg81 | pg82; op.h). Each pass leaves a page in exactly the bytes the minimal
+ * pass of its op leaves (heap.h: sb_heap_count, sb_heap_vacuum), returns the same live rows and
+ * dirties the page in the same cases; besides, it does, as real instructions on this host, the
+ * steps the server's code took for that page, each named after its function in the 8.1 or 8.2
+ * sources (executor.c cites file and commit): the buffer lookup and pin, the content lock
+ * (LWLockAcquire/LWLockRelease: a spinlock's test-and-set and the lock's counters), the
+ * snapshot test, the statistics count, the slot store with its buffer pin and the resource owner's bookkeeping, the
+ * aggregate's transition call through the function manager; for VACUUM the vacuum test, the
+ * freeze test, the dead-tuple note and the free-space note.
+ *
+ * What it is not: PostgreSQL's code. The structures are small stand-ins (one buffer, one lock,
+ * one resource owner) that live in L1; the steps are what the functions do, not their every
+ * instruction. Its use: COUNT's and VACUUM's relative CPU cost from the shape of their code,
+ * not from our simplest loops. The cache model walks the page's accesses only (the stand-ins
+ * are not pages). */
+#ifndef SB_EXECUTOR_H
+#define SB_EXECUTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The steps a pass took over one page, counted where they happen. */
+struct sb_exec_steps {
+    uint64_t pages;            /* pages the pass ran over */
+    uint64_t tuples;           /* normal line pointers it looked at */
+    uint64_t buffer_reads;     /* ReadBuffer / ReleaseAndReadBuffer: the mapping lookup */
+    uint64_t pins;             /* PinBuffer and IncrBufferRefCount */
+    uint64_t unpins;           /* ReleaseBuffer (UnpinBuffer when the last) */
+    uint64_t lwlock_ops;       /* LWLockAcquire and LWLockRelease (content and mapping locks) */
+    uint64_t spinlock_ops;     /* test-and-set acquisitions (lock mutexes, buffer headers) */
+    uint64_t resowner_ops;     /* ResourceOwnerRememberBuffer and ResourceOwnerForgetBuffer */
+    uint64_t visibility_tests; /* HeapTupleSatisfiesSnapshot / HeapTupleSatisfiesVacuum */
+    uint64_t slot_stores;      /* ExecStoreTuple */
+    uint64_t stats_counted;    /* pgstat_count_heap_getnext: a returned tuple counted */
+    uint64_t agg_calls;        /* advance_transition_function -> int8inc through fmgr */
+    uint64_t freeze_tests;     /* the freeze test of a live tuple (8.1 inline, 8.2
+                                  heap_freeze_tuple) */
+    uint64_t oid_warnings;     /* 8.1 lazy_scan_heap: a live tuple without its OID (never) */
+    uint64_t dead_noted;       /* lazy_record_dead_tuple */
+    uint64_t free_space_notes; /* lazy_record_free_space */
+};
+
+/* The passes (op.h's sb_op_fn). */
+uint32_t sb_exec81_count(void *page, uint32_t page_size, bool *dirtied);
+uint32_t sb_exec81_vacuum(void *page, uint32_t page_size, bool *dirtied);
+uint32_t sb_exec82_count(void *page, uint32_t page_size, bool *dirtied);
+uint32_t sb_exec82_vacuum(void *page, uint32_t page_size, bool *dirtied);
+
+/* The same, adding the steps they took to *steps (the tests' hand counts). */
+enum sb_exec_version { SB_EXEC_PG81, SB_EXEC_PG82 };
+uint32_t sb_exec_count_steps(enum sb_exec_version v, void *page, uint32_t page_size,
+                             bool *dirtied, struct sb_exec_steps *steps);
+uint32_t sb_exec_vacuum_steps(enum sb_exec_version v, void *page, uint32_t page_size,
+                              bool *dirtied, struct sb_exec_steps *steps);
+
+#endif

@@ -1,0 +1,218 @@
+#include "config.h"
+/* test_executor.c: unit tests for lib/vocab/executor.h, count and vacuum with PostgreSQL 8.1's
+ * and 8.2's per-tuple work. Each pass against its minimal op (heap.h) on tables with 0, 10 and
+ * 100% dead tuples, hint bits set and unset, and on pages already counted or vacuumed: the same
+ * bytes, the same live rows, dirtied in the same cases. The steps each takes over one page
+ * against counts worked out by hand from the functions executor.c names. And the registry:
+ * op.h's sb_op_with_executor finds every executor's row of count and vacuum. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vocab/executor.h"
+#include "vocab/heap.h"
+#include "vocab/op.h"
+
+#define PAGE 8192u
+
+typedef uint32_t (*pass_fn)(void *, uint32_t, bool *);
+
+/* pass and reference on copies of src: the same bytes, rows and dirtiness. */
+static void same_as(pass_fn pass, pass_fn reference, const uint8_t *src, uint8_t *a, uint8_t *b)
+{
+    bool da = false, db = false;
+    uint32_t ra, rb;
+
+    memcpy(a, src, PAGE);
+    memcpy(b, src, PAGE);
+    ra = pass(a, PAGE, &da);
+    rb = reference(b, PAGE, &db);
+    assert_int_equal(ra, rb);
+    assert_int_equal(da, db);
+    assert_memory_equal(a, b, PAGE);
+}
+
+static void test_same_pages_as_minimal(void **state)
+{
+    const pass_fn counts[] = {sb_exec81_count, sb_exec82_count};
+    const pass_fn vacuums[] = {sb_exec81_vacuum, sb_exec82_vacuum};
+    const uint32_t dead[] = {0, 10, 100};
+    uint8_t *x = malloc(PAGE), *y = malloc(PAGE), *a = malloc(PAGE), *b = malloc(PAGE);
+    struct sb_heap_layout l;
+    (void)state;
+
+    assert_true(x && y && a && b);
+    for (size_t d = 0; d < 3; d++)
+        for (int set = 0; set < 2; set++) {
+            assert_true(sb_heap_layout_init(&l, PAGE, 100, dead[d]));
+            l.hint_bits_set = set;
+            for (uint64_t block = 0; block < 20; block++) {
+                sb_heap_fill_page(&l, x, block);
+                for (int e = 0; e < 2; e++) {
+                    same_as(counts[e], sb_heap_count, x, a, b);
+                    same_as(vacuums[e], sb_heap_vacuum, x, a, b);
+                    /* and on the page the other op left */
+                    memcpy(y, x, PAGE);
+                    sb_heap_count(y, PAGE, NULL);
+                    same_as(vacuums[e], sb_heap_vacuum, y, a, b);
+                    sb_heap_vacuum(y, PAGE, NULL);
+                    same_as(counts[e], sb_heap_count, y, a, b);
+                    same_as(vacuums[e], sb_heap_vacuum, y, a, b);
+                }
+            }
+        }
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+}
+
+/* A page of 61 tuples (100-byte rows), `live` of them visible. */
+static uint32_t page_of(uint8_t *page, uint32_t dead_pct, bool hints, uint64_t block)
+{
+    struct sb_heap_layout l;
+    assert_true(sb_heap_layout_init(&l, PAGE, 100, dead_pct));
+    l.hint_bits_set = hints;
+    return sb_heap_fill_page(&l, page, block);
+}
+
+/* COUNT, 8.1 (heapgettup, a tuple a call): V visible of N tuples. The buffer read once
+ * (BufMappingLock shared and released: 2 lock ops) and pinned (1 pin); each of the V+1 calls
+ * takes and drops the content lock (the last finds no tuple: 2(V+1) lock ops); every tuple
+ * tested once; each visible one counted in the statistics, stored in the slot (ExecClearTuple
+ * releases the previous pin from the second on: V-1 unpins; IncrBufferRefCount: V pins) and
+ * counted by the aggregate (V calls of int8inc); at
+ * the page's end the slot's pin and the scan's released (2 unpins). Spinlocks: one per lock
+ * op, the first pin's and the last unpin's header lock, and one for the first hint stored. */
+static void test_count81_steps(void **state)
+{
+    uint8_t *page = malloc(PAGE);
+    (void)state;
+
+    assert_non_null(page);
+    for (int hints = 0; hints < 2; hints++)
+        for (uint32_t dead_pct = 0; dead_pct <= 10; dead_pct += 10) {
+            uint64_t v = page_of(page, dead_pct, hints, 5);
+            struct sb_exec_steps s = {0};
+            bool dirtied;
+            assert_int_equal(sb_exec_count_steps(SB_EXEC_PG81, page, PAGE, &dirtied, &s), v);
+            assert_int_equal(s.pages, 1);
+            assert_int_equal(s.tuples, 61);
+            assert_int_equal(s.visibility_tests, 61);
+            assert_int_equal(s.buffer_reads, 1);
+            assert_int_equal(s.lwlock_ops, 2 + 2 * (v + 1));
+            assert_int_equal(s.pins, 1 + v);
+            assert_int_equal(s.unpins, (v - 1) + 2);
+            assert_int_equal(s.resowner_ops, s.pins + s.unpins);
+            assert_int_equal(s.slot_stores, v);
+            assert_int_equal(s.stats_counted, v);
+            assert_int_equal(s.agg_calls, v);
+            assert_int_equal(s.spinlock_ops, s.lwlock_ops + 2 + !hints);
+            assert_int_equal(dirtied, !hints);
+            assert_int_equal(s.freeze_tests + s.dead_noted + s.free_space_notes, 0);
+        }
+    free(page);
+}
+
+/* COUNT, 8.2 (heapgetpage, a page at a time): the content lock once (2 lock ops), the same
+ * tests, slot stores, statistics counts and calls as 8.1; the slot pins the page once (its
+ * first store) instead of per tuple: 2 pins, 2 unpins. */
+static void test_count82_steps(void **state)
+{
+    uint8_t *page = malloc(PAGE);
+    uint64_t v;
+    struct sb_exec_steps s = {0};
+    (void)state;
+
+    assert_non_null(page);
+    v = page_of(page, 10, true, 7);
+    assert_true(v > 0 && v < 61);
+    assert_int_equal(sb_exec_count_steps(SB_EXEC_PG82, page, PAGE, NULL, &s), v);
+    assert_int_equal(s.tuples, 61);
+    assert_int_equal(s.visibility_tests, 61);
+    assert_int_equal(s.lwlock_ops, 4);
+    assert_int_equal(s.pins, 2);
+    assert_int_equal(s.unpins, 2);
+    assert_int_equal(s.resowner_ops, 4);
+    assert_int_equal(s.slot_stores, v);
+    assert_int_equal(s.stats_counted, v);
+    assert_int_equal(s.agg_calls, v);
+    assert_int_equal(s.spinlock_ops, 4 + 2);
+    free(page);
+}
+
+/* VACUUM (lazy_scan_heap): the buffer read and pinned once, the content lock once (2 + 2 lock
+ * ops), every tuple's vacuum test, a live one's freeze test, a dead one noted; the free space
+ * noted only on a page without dead tuples; one pin, one unpin. A clean hinted page without
+ * dead tuples is not dirtied and keeps its checksum; a page with dead tuples or missing hints
+ * is dirtied (once: a second pass finds nothing to change). */
+static void test_vacuum_steps(void **state)
+{
+    uint8_t *page = malloc(PAGE);
+    (void)state;
+
+    assert_non_null(page);
+    for (int v = SB_EXEC_PG81; v <= SB_EXEC_PG82; v++)
+        for (int hints = 0; hints < 2; hints++)
+            for (uint32_t dead_pct = 0; dead_pct <= 10; dead_pct += 10) {
+                uint64_t live = page_of(page, dead_pct, hints, 9);
+                uint32_t sum = sb_page_checksum(page, PAGE);
+                struct sb_exec_steps s = {0};
+                bool dirtied;
+                assert_int_equal(sb_exec_vacuum_steps(v, page, PAGE, &dirtied, &s), live);
+                assert_int_equal(s.visibility_tests, 61);
+                assert_int_equal(s.freeze_tests, live);
+                assert_int_equal(s.dead_noted, 61 - live);
+                assert_int_equal(s.free_space_notes, dead_pct == 0);
+                assert_int_equal(s.lwlock_ops, 4);
+                assert_int_equal(s.pins, 1);
+                assert_int_equal(s.unpins, 1);
+                assert_int_equal(s.slot_stores + s.agg_calls + s.stats_counted, 0);
+                assert_int_equal(dirtied, !hints || dead_pct > 0);
+                if (!dirtied)
+                    assert_int_equal(sb_page_checksum(page, PAGE), sum);
+                sum = sb_page_checksum(page, PAGE);
+                assert_int_equal(sb_exec_vacuum_steps(v, page, PAGE, &dirtied, &s), live);
+                assert_false(dirtied);
+                assert_int_equal(sb_page_checksum(page, PAGE), sum);
+            }
+    free(page);
+}
+
+static void test_registry(void **state)
+{
+    const char *ops[] = {"count", "vacuum"};
+    (void)state;
+
+    for (const struct sb_executor *e = sb_executors; e->name; e++)
+        for (int i = 0; i < 2; i++) {
+            const struct sb_op *base = sb_op_find(ops[i]);
+            const struct sb_op *o = sb_op_with_executor(base, e->name);
+            assert_non_null(o);
+            assert_string_equal(o->name, ops[i]);
+            assert_string_equal(o->executor, e->name);
+            assert_int_equal(o->kind, base->kind);
+            assert_true(strcmp(e->name, "minimal") != 0 || o == base);
+        }
+    assert_ptr_equal(sb_op_with_executor(sb_op_find("none"), "pg81"), sb_op_find("none"));
+    assert_null(sb_op_with_executor(sb_op_find("count"), "pg90"));
+    assert_null(sb_executor_find("pg90"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_pages_as_minimal),
+        cmocka_unit_test(test_count81_steps),
+        cmocka_unit_test(test_count82_steps),
+        cmocka_unit_test(test_vacuum_steps),
+        cmocka_unit_test(test_registry),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
