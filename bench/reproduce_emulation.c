@@ -99,6 +99,24 @@ static int predicted_parts(const json_t *run, double *memory, double *cpu, doubl
     return 2;
 }
 
+/* A run's predicted bus seconds (the memory's busy time, its sharing scanners' together); 0 in
+ * a report from before the overlapping time model, whose memory seconds held it. */
+static double bus_of(const json_t *run)
+{
+    const json_t *b = json_object_get(json_object_get(run, "predicted"), "bus_seconds");
+    return json_is_number(b) ? json_number_value(b) : 0.0;
+}
+
+/* MB/s of a scan of bytes with those parts, under the time model's overlap rules (timemodel.h:
+ * max(stalls + core, bus)). */
+static double scan_mbps(double bytes, double memory, double cpu, double bus)
+{
+    struct sb_time_scan t;
+
+    sb_time_scan_combine(memory, cpu, bus, 1, &t);
+    return bytes / t.seconds / 1e6;
+}
+
 /* Runs configuration v (the reproduction's sets, then the emulation's, then v's) into *out. */
 static int run_variant(const char *path, const char *const *sets, int nsets,
                        const char *const *common, int ncommon, const struct variant *v,
@@ -173,7 +191,7 @@ static void complete_with(const json_t *run, double factor, double memory, doubl
 
     *cpu = json_number_value(json_object_get(p, "op_host_ns_per_page")) * 1e-9 * bytes / page *
            factor / (double)(scanners > 0 ? scanners : 1);
-    *mbps = bytes / (memory + *cpu) / 1e6;
+    *mbps = scan_mbps(bytes, memory, *cpu, bus_of(run));
 }
 
 /* The CPU seconds of op at placement in the configuration with every mechanism (0 when it has
@@ -202,8 +220,8 @@ static double base_cpu(const json_t *base, const char *op, const char *placement
 
 /* The predictions of configuration v from its report: per run its placement (the footprint's
  * one buffer stands for both placements) and MB/s; a variant's MB/s is the bytes per scan over
- * its memory seconds plus the CPU seconds of the configuration with every mechanism (the one
- * core factor, never fitted again). A run predicted in its memory part only (the machine could
+ * the time model's combination of its own memory and bus seconds with the CPU seconds of the
+ * configuration with every mechanism (the one core factor, never fitted again). A run predicted in its memory part only (the machine could
  * not be calibrated) gives bytes / memory seconds, marked memory_only; why gets the first
  * run's reason for not predicting MB/s. */
 static void add_predictions(json_t *preds, const json_t *vreport, const struct variant *v,
@@ -239,9 +257,9 @@ static void add_predictions(json_t *preds, const json_t *vreport, const struct v
         for (int k = 0; k < (footprint ? 2 : 1); k++) {
             const char *pl = footprint ? (k ? fast : slow) : placement;
             if (have == 1)
-                mbps = bytes / memory / 1e6;
+                mbps = scan_mbps(bytes, memory, 0.0, bus_of(run));
             else if (strcmp(v->mechanism, "all") != 0)
-                mbps = bytes / (memory + base_cpu(base, op, pl, factor)) / 1e6;
+                mbps = scan_mbps(bytes, memory, base_cpu(base, op, pl, factor), bus_of(run));
             json_array_append_new(preds, json_pack("{s:s, s:s, s:s, s:f, s:s, s:b, s:O*}", "op",
                                                    op, "placement", pl, "variant",
                                                    v->mechanism, "mbps", mbps, "note", v->note,

@@ -43,6 +43,8 @@ double sb_time_model_parts(const struct sb_machine_costs *c, const struct sb_tim
     for (int l = 0; l < 3; l++)
         parts->hits += (double)ev->hits[l] * c->hit_cycles[l] * cycle;
     parts->fills = fill_seconds(c, ev);
+    if (c->mem_read_gbps > 0)
+        parts->bus_reads = (double)ev->fills * ev->line_size / (c->mem_read_gbps * 1e9);
     if (c->mem_write_gbps > 0)
         parts->writebacks = (double)ev->writeback_bytes / (c->mem_write_gbps * 1e9);
     if (c->nt_write_gbps > 0)
@@ -54,4 +56,14 @@ double sb_time_model_seconds(const struct sb_machine_costs *c, const struct sb_t
 {
     struct sb_time_parts parts;
     return sb_time_model_parts(c, ev, &parts);
+}
+
+void sb_time_scan_combine(double stalls, double core, double bus, unsigned sharing,
+                          struct sb_time_scan *out)
+{
+    out->stalls = stalls;
+    out->core = core;
+    out->bus = bus * (sharing ? sharing : 1);
+    out->memory_bound = out->bus > stalls + core;
+    out->seconds = out->memory_bound ? out->bus : stalls + core;
 }

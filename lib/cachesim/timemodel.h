@@ -8,10 +8,24 @@
  *     fill (a stream of one line) costs mem_latency_ns;
  *   - bytes written back to memory at mem_write_gbps;
  *   - bytes of WC streaming stores at nt_write_gbps.
- * The parts add up (nothing overlaps); the CPU work of the op is the caller's. */
+ * Those are a phase's parts. A scan's time overlaps them (sb_time_scan_combine), an
+ * Execution-Cache-Memory / roofline-class rule (Treibig and Hager 2010; Williams, Waterman and
+ * Patterson 2009), doc/cache-model.md "The time model":
+ *   1. the core's work (the op's CPU work, the caller's) and what it waits for (the hits and
+ *      the demand fills from memory, a miss costing more than the reorder buffer hides) add up:
+ *      the stalls;
+ *   2. dirty write-backs and WC flushes are posted: the core does not wait for them; they cost
+ *      the memory's time only;
+ *   3. the memory moves one transfer at a time: its busy time is every line filled at
+ *      mem_read_gbps, every byte written back at mem_write_gbps, every WC byte at
+ *      nt_write_gbps; `sharing` scanners on one memory each take that much of it for their own
+ *      share, so a scanner's bus time is theirs summed (sharing times its own);
+ *   4. the scan takes the larger of the two: max(stalls + core, bus), memory-bound when the
+ *      bus is the larger. A prefetcher's part is in the fills' cost above (prefetch_hidden). */
 #ifndef SB_TIMEMODEL_H
 #define SB_TIMEMODEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cachesim/costs.h"
@@ -27,12 +41,23 @@ struct sb_time_events {
     uint32_t line_size;       /* bytes a fill brings */
 };
 
-/* The seconds each part took (sb_time_model_parts). */
+/* The seconds each part took (sb_time_model_parts); bus_reads: the fills' transfer time alone
+ * (fills x line / mem_read_gbps), the memory's share of them. */
 struct sb_time_parts {
     double hits;
     double fills;
     double writebacks;
     double wc;
+    double bus_reads;
+};
+
+/* A scan's time under the overlap rules (see above). */
+struct sb_time_scan {
+    double stalls;     /* the hits and demand fills the core waited for */
+    double core;       /* the op's CPU work */
+    double bus;        /* the memory's busy time, the sharing scanners' together */
+    double seconds;    /* max(stalls + core, bus) */
+    bool memory_bound; /* bus > stalls + core */
 };
 
 /* A phase's events from the model's counts n over `pages` pages (each page one stream of
@@ -40,9 +65,16 @@ struct sb_time_parts {
 void sb_time_events_from_counts(const struct sb_cachesim_counts *n, uint64_t pages,
                                 uint32_t line_size, struct sb_time_events *ev);
 
-/* The seconds the events take on a machine with costs c (see above), and its parts. */
+/* The seconds the events' parts take on a machine with costs c (see above), added up (hits +
+ * fills + writebacks + wc: what a phase would take if nothing overlapped), and its parts. */
 double sb_time_model_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev);
 double sb_time_model_parts(const struct sb_machine_costs *c, const struct sb_time_events *ev,
                            struct sb_time_parts *parts);
+
+/* Rules 1 to 4 over a scan's parts: stalls (its phases' hits + fills), core (the CPU work),
+ * bus (its phases' bus_reads + writebacks + wc: one scanner's) and the scanners sharing its
+ * memory (0 or 1: none). */
+void sb_time_scan_combine(double stalls, double core, double bus, unsigned sharing,
+                          struct sb_time_scan *out);
 
 #endif

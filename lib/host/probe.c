@@ -170,6 +170,17 @@ static int plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe
     return SB_OK;
 }
 
+double sb_probe_clock_ghz(unsigned rounds, double seconds)
+{
+    double best = 0;
+
+    for (unsigned r = 0; r < rounds; r++) {
+        double ghz = sb_add_chain_ghz(seconds);
+        best = ghz > best ? ghz : best;
+    }
+    return best;
+}
+
 int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *opt,
                  struct sb_probe *p, FILE *progress, struct sb_error *err)
 {
@@ -192,11 +203,7 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
     if (!buf)
         return sb_fail(err, SB_ERR_RUN, "probe: cannot map %llu bytes for memory's working set",
                        (unsigned long long)p->level[SB_PROBE_MEM].working_set);
-    p->clock_ghz = 0;
-    for (unsigned r = 0; r < p->repetitions; r++) {
-        double ghz = sb_add_chain_ghz(p->ms_per_measurement / 1000);
-        p->clock_ghz = ghz > p->clock_ghz ? ghz : p->clock_ghz;
-    }
+    p->clock_ghz = sb_probe_clock_ghz(p->repetitions, p->ms_per_measurement / 1000);
     for (int l = 0; l < SB_PROBE_LEVELS; l++)
         if (p->level[l].measured)
             measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);

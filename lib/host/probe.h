@@ -53,6 +53,10 @@ struct sb_probe {
 /* Measures every level the topology knows (L1d and L2 required: SB_ERR_INPUT otherwise) and
  * memory. SB_ERR_RUN when the working set cannot be mapped. progress, when not NULL, gets one
  * line per level as it is done. */
+/* This core's clock (GHz): the best of `rounds` dependent add chains of `seconds` each (one add
+ * a cycle), as sb_probe_run measures clock_ghz. */
+double sb_probe_clock_ghz(unsigned rounds, double seconds);
+
 int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *opt,
                  struct sb_probe *out, FILE *progress, struct sb_error *err);
 

@@ -431,6 +431,7 @@ static void scanners_line(FILE *out, const struct layout *t)
     json_int_t n = json_integer_value(json_object_get(t->thread, "scanners")), sharing = 1;
     size_t i;
     const json_t *run;
+    bool bus = false; /* the overlapping time model's reports: the bus is what they share */
 
     if (n <= 1)
         return;
@@ -438,11 +439,46 @@ static void scanners_line(FILE *out, const struct layout *t)
         const json_t *s = json_object_get(json_object_get(run, "predicted"), "sharing");
         if (json_is_integer(s) && json_integer_value(s) > sharing)
             sharing = json_integer_value(s);
+        bus |= json_is_number(json_object_get(json_object_get(run, "predicted"), "bus_seconds"));
     }
     fprintf(out, "  for %lld scanners at once, each on a core of its own with 1/%lld of the "
-                 "table, %lld sharing each memory's bandwidths ([thread] scanners; why: the "
+                 "table, %lld sharing each memory's %s ([thread] scanners; why: the "
                  "report's thread.scanners_source)\n",
-            (long long)n, (long long)n, (long long)sharing);
+            (long long)n, (long long)n, (long long)sharing,
+            bus ? "bus (its busy time theirs summed)" : "bandwidths");
+}
+
+/* The calibration's core factor beside what the clocks and cores alone give (the emulated
+ * runs' predicted.calibration.clocks; runner/predict.h). */
+static void clocks_line(FILE *out, const struct layout *t)
+{
+    size_t i;
+    const json_t *run;
+
+    json_array_foreach(json_object_get(t->emulation, "runs"), i, run) {
+        const json_t *cal = json_object_get(json_object_get(run, "predicted"), "calibration");
+        const json_t *c = json_object_get(cal, "clocks");
+        const char *verdict = text(json_object_get(c, "verdict"));
+        if (!json_is_object(c))
+            continue;
+        fprintf(out, "  core factor %.3g (%s's %s); the clocks alone give %.3g (this host's "
+                     "%.2f GHz add chain / the %s's %.2f GHz), with an IPC ratio of 1 to %.0f "
+                     "(assumed) %.3g to %.3g: %s\n",
+                json_number_value(json_object_get(cal, "factor")),
+                text(json_object_get(cal, "experiment")), text(json_object_get(cal, "figure")),
+                json_number_value(json_object_get(c, "ratio")),
+                json_number_value(json_object_get(c, "host_ghz")),
+                text(json_object_get(t->emulation, "machine")),
+                json_number_value(json_object_get(c, "machine_ghz")),
+                json_number_value(json_object_get(c, "ipc_ratio_max")),
+                json_number_value(json_object_get(c, "ratio")),
+                json_number_value(json_object_get(c, "factor_high")),
+                strcmp(verdict, "above") == 0   ? "above it: the factor absorbs work the model lacks"
+                : strcmp(verdict, "below") == 0 ? "below it: the model charges work the machine "
+                                                  "did not do"
+                                                : "within it");
+        return;
+    }
 }
 
 /* Each prediction against each thread figure (the calibration one marked), and the emulated
@@ -473,6 +509,7 @@ static void prediction_lines(FILE *out, const struct layout *t)
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
             text(json_object_get(e, "calibration")));
     scanners_line(out, t);
+    clocks_line(out, t);
     json_array_foreach(json_object_get(e, "errors"), i, v) {
         const json_t *pred = json_object_get(v, "predicted_mbps");
         fprintf(out, "  %-24s thread %6.0f MB/s, predicted ",

@@ -1,6 +1,6 @@
 /* predict.c: a run's predicted seconds per timed scan on the machine it emulates (predict.h):
- * the time model over each phase's simulated counts, plus the op's CPU work measured here and
- * scaled by the machine's one core factor. */
+ * the time model over each phase's simulated counts, the op's CPU work measured here and scaled
+ * by the machine's one core factor, combined by the time model's overlap rules. */
 #include "config.h"
 #include "runner/predict.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "host/host.h"
 
 #define OP_ROUNDS 7      /* the best of these */
 #define OP_PASSES 2000   /* passes over the page a round */
@@ -59,14 +60,15 @@ out:
     return ns;
 }
 
-/* The phase's seconds per pass, averaged over the replayed scans; false when none was. The op's
- * L1d hits are its CPU work, measured apart: not costed here. */
+/* The phase's stalls and bus seconds per pass (timemodel.h), averaged over the replayed scans;
+ * false when none was. The op's L1d hits are its CPU work, measured apart: not costed here. */
 static bool phase_seconds(const struct sb_counters *c, const struct sb_machine_costs *costs,
-                          uint64_t pages, double seconds[SB_NPHASES])
+                          uint64_t pages, double stalls[SB_NPHASES], double bus[SB_NPHASES])
 {
     unsigned replayed = 0;
 
-    memset(seconds, 0, SB_NPHASES * sizeof *seconds);
+    memset(stalls, 0, SB_NPHASES * sizeof *stalls);
+    memset(bus, 0, SB_NPHASES * sizeof *bus);
     for (unsigned rep = 0; rep < c->nreps; rep++) {
         const struct sb_cachesim_counts *n = &c->phase_counts[rep * SB_NPHASES];
         if (n[SB_PHASE_COPY_IN].line_accesses == 0)
@@ -74,34 +76,39 @@ static bool phase_seconds(const struct sb_counters *c, const struct sb_machine_c
         replayed++;
         for (int p = 0; p < SB_NPHASES; p++) {
             struct sb_time_events ev;
+            struct sb_time_parts parts;
             sb_time_events_from_counts(&n[p], pages, c->line_size, &ev);
             if (p == SB_PHASE_OP)
                 ev.hits[0] = 0;
-            seconds[p] += sb_time_model_seconds(costs, &ev);
+            sb_time_model_parts(costs, &ev, &parts);
+            stalls[p] += parts.hits + parts.fills;
+            bus[p] += parts.bus_reads + parts.writebacks + parts.wc;
         }
     }
-    for (int p = 0; p < SB_NPHASES && replayed; p++)
-        seconds[p] /= replayed;
+    for (int p = 0; p < SB_NPHASES && replayed; p++) {
+        stalls[p] /= replayed;
+        bus[p] /= replayed;
+    }
     return replayed > 0;
 }
 
-/* One scanner's costs when `sharing` scanners share each memory: its bandwidths divided. */
-static struct sb_machine_costs shared_costs(const struct sb_machine_costs *c, unsigned sharing)
+/* The scan's time from its parts (timemodel.h rules 1 to 4). */
+static void combine(struct sb_prediction *out, double bus_one)
 {
-    struct sb_machine_costs one = *c;
+    struct sb_time_scan t;
 
-    one.mem_read_gbps /= sharing;
-    one.mem_write_gbps /= sharing;
-    one.nt_write_gbps /= sharing;
-    return one;
+    sb_time_scan_combine(out->memory_seconds, out->cpu_seconds, bus_one, out->sharing, &t);
+    out->bus_seconds = t.bus;
+    out->memory_bound = t.memory_bound;
+    out->seconds_per_scan = t.seconds;
 }
 
 int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
                    const struct sb_machine *m, double core_factor, unsigned scanners,
                    struct sb_prediction *out)
 {
-    double per_pass[SB_NPHASES], passes = res->passes ? res->passes : 1;
-    struct sb_machine_costs costs;
+    double stalls[SB_NPHASES], bus[SB_NPHASES], bus_one = 0;
+    double passes = res->passes ? res->passes : 1;
     unsigned controllers;
 
     memset(out, 0, sizeof *out);
@@ -116,20 +123,20 @@ int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
     }
     controllers = m->costs.memory_controllers ? m->costs.memory_controllers : 1;
     out->sharing = (out->scanners + controllers - 1) / controllers;
-    costs = shared_costs(&m->costs, out->sharing);
     if (!c->simulated || !c->have_phases || !c->phase_counts || !c->line_size ||
-        !phase_seconds(c, &costs, res->pages_per_scan, per_pass)) {
+        !phase_seconds(c, &m->costs, res->pages_per_scan, stalls, bus)) {
         snprintf(out->reason, sizeof out->reason, "no simulated counts by phase (counters=sim)");
         return SB_OK;
     }
     out->have_memory = true;
     for (int p = 0; p < SB_NPHASES; p++) {
-        out->seconds[p] = per_pass[p] * passes / out->scanners;
+        out->seconds[p] = stalls[p] * passes / out->scanners;
         out->memory_seconds += out->seconds[p];
+        bus_one += bus[p] * passes / out->scanners;
     }
-    out->seconds_per_scan = out->memory_seconds;
     out->host_cpu_seconds = res->op_host_ns_per_page * 1e-9 * (double)res->pages_per_scan *
                             passes / out->scanners;
+    combine(out, bus_one);
     if (core_factor <= 0) {
         snprintf(out->reason, sizeof out->reason, "no core factor for %s: no calibration "
                  "figure of this machine was run with it (calibrate = OP POLICY SIZE in an "
@@ -138,7 +145,7 @@ int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
     }
     out->core_factor = core_factor;
     out->cpu_seconds = out->host_cpu_seconds * core_factor;
-    out->seconds_per_scan = out->memory_seconds + out->cpu_seconds;
+    combine(out, bus_one);
     if (out->seconds_per_scan > 0) {
         out->mbps = (double)res->bytes_per_scan / out->seconds_per_scan / 1e6;
         out->have = true;
@@ -157,10 +164,12 @@ bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, 
                  p->reason);
         return false;
     }
-    if (p->memory_seconds >= thread_seconds) {
-        snprintf(reason, reason_len, "the memory part alone (%.4g s a scan) is no faster than "
-                 "the calibration figure (%.4g s a scan): no core factor can make it so",
-                 p->memory_seconds, thread_seconds);
+    if (p->memory_seconds >= thread_seconds || p->bus_seconds >= thread_seconds) {
+        snprintf(reason, reason_len, "the %s alone (%.4g s a scan) is no faster than the "
+                 "calibration figure (%.4g s a scan): no core factor can make it so",
+                 p->memory_seconds >= thread_seconds ? "memory part" : "memory's bus",
+                 p->memory_seconds >= thread_seconds ? p->memory_seconds : p->bus_seconds,
+                 thread_seconds);
         return false;
     }
     if (!(host_cpu > 0)) {
@@ -173,6 +182,29 @@ bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, 
 
 /* --- a plan's predictions ------------------------------------------------------------------ */
 
+const char *sb_predict_clock_verdict(double factor, double low, double high)
+{
+    if (!(low > 0) || !(high > 0))
+        return "unknown";
+    return factor > high ? "above" : factor < low ? "below" : "within";
+}
+
+/* The calibration's object: the figure, the factor and the clocks' band beside it. */
+static json_t *calibration_json(const struct sb_prediction *p, bool is_calibration_run)
+{
+    const double low = p->calibration.clock_low, high = p->calibration.clock_high;
+    json_t *clocks = low > 0
+        ? json_pack("{s:f, s:f, s:f, s:f, s:f, s:s}", "host_ghz", p->calibration.host_clock_ghz,
+                    "machine_ghz", p->calibration.machine_clock_ghz, "ratio", low,
+                    "ipc_ratio_max", SB_PREDICT_IPC_RATIO_MAX, "factor_high", high, "verdict",
+                    sb_predict_clock_verdict(p->calibration.factor, low, high))
+        : json_null();
+
+    return json_pack("{s:s, s:f, s:s, s:b, s:o}", "figure", p->calibration.figure, "factor",
+                     p->calibration.factor, "experiment", p->calibration.experiment, "this_run",
+                     is_calibration_run, "clocks", clocks);
+}
+
 /* The record's "predicted" block (doc/report-schema.md). */
 json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_run)
 {
@@ -182,18 +214,16 @@ json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_ru
                                       "writeback", p->seconds[SB_PHASE_WRITEBACK], "cpu",
                                       p->have ? json_real(p->cpu_seconds) : json_null())
                           : json_null();
-    json_t *calibration = p->calibrated
-                              ? json_pack("{s:s, s:f, s:s, s:b}", "figure", p->calibration.figure,
-                                          "factor", p->calibration.factor, "experiment",
-                                          p->calibration.experiment, "this_run",
-                                          is_calibration_run)
-                              : json_null();
+    json_t *calibration = p->calibrated ? calibration_json(p, is_calibration_run) : json_null();
 
-    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:f, s:o, s:i, s:i, s:o}", "label",
-                     "predicted", "machine", p->machine, "mbps",
+    return json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:f, s:o, s:i, s:i, s:o}",
+                     "label", "predicted", "machine", p->machine, "mbps",
                      p->have ? json_real(p->mbps) : json_null(), "reason", p->reason,
                      "seconds_per_scan", seconds, "memory_seconds",
                      p->have_memory ? json_real(p->memory_seconds) : json_null(),
+                     "bus_seconds", p->have_memory ? json_real(p->bus_seconds) : json_null(),
+                     "bound", p->have ? json_string(p->memory_bound ? "memory" : "core")
+                                      : json_null(),
                      "op_host_ns_per_page", p->op_host_ns_per_page, "core_factor",
                      p->core_factor > 0 ? json_real(p->core_factor) : json_null(), "scanners",
                      (int)p->scanners, "sharing", (int)p->sharing, "calibration", calibration);
@@ -277,6 +307,22 @@ static double plan_factor(const struct sb_plan *plan, struct sb_run_result *cons
     return factor;
 }
 
+/* The clocks' band beside the calibration (predict.h): this host's clock measured once a
+ * process (its add chain, best of 3 rounds of 20 ms), the machine's from its costs. */
+static void clock_band(const struct sb_machine *m, struct sb_prediction *pred)
+{
+    static double host_ghz;
+
+    if (!(host_ghz > 0))
+        host_ghz = sb_probe_clock_ghz(3, 0.02);
+    if (!(host_ghz > 0) || !(m->costs.clock_ghz > 0))
+        return;
+    pred->calibration.host_clock_ghz = host_ghz;
+    pred->calibration.machine_clock_ghz = m->costs.clock_ghz;
+    pred->calibration.clock_low = host_ghz / m->costs.clock_ghz;
+    pred->calibration.clock_high = pred->calibration.clock_low * SB_PREDICT_IPC_RATIO_MAX;
+}
+
 void sb_predict_plan(const struct sb_plan *plan, struct sb_run_result *const *results,
                      json_t *const *records)
 {
@@ -304,6 +350,7 @@ void sb_predict_plan(const struct sb_plan *plan, struct sb_run_result *const *re
             snprintf(pred.calibration.experiment, sizeof pred.calibration.experiment, "%s",
                      plan->experiment);
             pred.calibration.factor = factor;
+            clock_band(m, &pred);
         } else if (same && !pred.have)
             snprintf(pred.reason, sizeof pred.reason, "%s", why);
         json_object_set_new(records[i], "predicted",

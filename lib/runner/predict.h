@@ -1,17 +1,19 @@
 /* predict.h: a run's predicted seconds per timed scan on the machine it emulates (counters=sim
  * with a machine that has [costs]): each phase's events (copy_in, op, writeback: the cache
  * model's counts, kept per phase by the sim backend) costed by the time model
- * (cachesim/timemodel.h), plus the op's CPU work: its time per page on this host with the page
- * in L1 (sb_op_host_ns_per_page) times ONE factor per machine (its clock and slower core),
- * fitted to ONE figure of the thread (an experiment's `calibrate = OP POLICY SIZE`,
- * sb_predict_calibrate). Every other figure is then a prediction.
+ * (cachesim/timemodel.h) into what the core waits for (hits, demand fills) and what the memory
+ * is busy with (fills, write-backs, WC flushes), the op's CPU work besides: its time per page
+ * on this host with the page in L1 (sb_op_host_ns_per_page) times ONE factor per machine (its
+ * clock and slower core), fitted to ONE figure of the thread (an experiment's
+ * `calibrate = OP POLICY SIZE`, sb_predict_calibrate). The scan takes max(stalls + CPU work,
+ * bus): write-backs drain behind the core's work until the memory is the bound. Every other
+ * figure is then a prediction.
  *
  * A thread whose figures ran N scans at once ([thread] scanners: GPDB's segments, each its own
  * server with its own shared_buffers on a core of its own) is predicted for N: each scans 1/N
- * of the table, and the k = ceil(N / memory_controllers) that share one memory share its
- * bandwidths, so one scanner's costs are the machine's with every bandwidth divided by k; the
- * whole table then takes one scanner's time over it at those costs, divided by N (its share),
- * the CPU work too. */
+ * of the table on a core of its own (its stalls and CPU work at one core's costs), and the
+ * k = ceil(N / memory_controllers) that share one memory share its bus: each takes k times its
+ * own bus time. The whole table then takes one scanner's time over its share. */
 #ifndef SB_RUNNER_PREDICT_H
 #define SB_RUNNER_PREDICT_H
 
@@ -30,11 +32,15 @@ struct sb_prediction {
     bool have;                 /* mbps predicted (memory and a core factor) */
     char reason[384];          /* why not (have false), else "" */
     char machine[64];          /* the emulated machine */
-    double seconds[SB_NPHASES]; /* per timed scan: copy_in, op (its memory part), writeback */
+    double seconds[SB_NPHASES]; /* per timed scan: copy_in, op (its memory part), writeback:
+                                   the hits and demand fills the core waits for */
     double cpu_seconds;        /* per timed scan: the op's CPU work on the machine */
     double host_cpu_seconds;   /* per timed scan: the op's CPU work on this host (L1-resident) */
-    double memory_seconds;     /* the phases' sum */
-    double seconds_per_scan;   /* memory_seconds + cpu_seconds */
+    double memory_seconds;     /* the phases' sum (the stalls) */
+    double bus_seconds;        /* per timed scan: the memory's busy time, the sharing scanners'
+                                  together (timemodel.h rule 3) */
+    bool memory_bound;         /* bus_seconds is the larger */
+    double seconds_per_scan;   /* max(memory_seconds + cpu_seconds, bus_seconds) */
     double mbps;               /* bytes_per_scan / seconds_per_scan / 1e6 */
     double op_host_ns_per_page; /* the op's time per L1-resident page on this host */
     double core_factor;        /* the machine's time per host time for the op (0: none) */
@@ -45,8 +51,24 @@ struct sb_prediction {
         char figure[64];       /* "count clock 16MB" */
         char experiment[64];   /* the experiment file's name that names it */
         double factor;
+        /* what the clocks and cores alone suggest (sb_predict_clock_band): this host's clock
+           (its add chain), the machine's (clock_ghz), their ratio and the band of factors
+           an IPC ratio from 1 to SB_PREDICT_IPC_RATIO_MAX gives; 0 where unknown */
+        double host_clock_ghz, machine_clock_ghz, clock_low, clock_high;
     } calibration;
 };
+
+/* The band of core factors the clocks and cores alone give: host clock / machine clock times
+ * the host core's instructions per clock over the machine's, from 1 (no better per clock) to
+ * SB_PREDICT_IPC_RATIO_MAX. Assumed: no published measurement compares these cores' IPC on
+ * one workload (the machines are 2005-2007 K8, P6 and NetBurst parts; SPEC CPU2006 and 2017
+ * share no benchmark run on both); 4 is the bound taken, a factor beyond it absorbs work the
+ * model lacks (doc/cache-model.md, Calibration). */
+#define SB_PREDICT_IPC_RATIO_MAX 4.0
+
+/* "within", "above" (absorbs work the model lacks) or "below" (the model charges work the
+ * machine did not do) the clock band of a calibration; "unknown" without clocks. */
+const char *sb_predict_clock_verdict(double factor, double low, double high);
 
 /* The op's time per page on this host with the page already in L1d: the best of several
  * rounds of many passes over an L1-resident copy of one page of the table's layout (a fresh
@@ -65,15 +87,16 @@ int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
 
 /* The core factor that makes p's seconds per scan equal thread_seconds (the calibration
  * figure's time per timed scan at this run's bytes): (thread_seconds - memory) / host CPU.
- * false with the reason when the memory part alone is no faster than the figure (no factor can
- * make it so) or p has no memory part or no CPU work. */
+ * false with the reason when the memory part or the bus alone is no faster than the figure (no
+ * factor can make it so) or p has no memory part or no CPU work. */
 bool sb_predict_calibrate(const struct sb_prediction *p, double thread_seconds, double *factor,
                           char *reason, size_t reason_len);
 
 /* The record's "predicted" block (doc/report-schema.md): label "predicted", machine, mbps (null
  * with the reason when not predicted), seconds_per_scan by phase and cpu, memory_seconds,
+ * bus_seconds, bound ("memory" or "core"),
  * op_host_ns_per_page, core_factor, scanners and sharing, calibration (figure, factor,
- * experiment, this_run) or null. */
+ * experiment, this_run, clocks) or null. */
 json_t *sb_prediction_json(const struct sb_prediction *p, bool is_calibration_run);
 
 /* A whole plan's predictions, after its runs: each run that emulates a machine with [costs]

@@ -92,6 +92,37 @@ static void test_hits_at_their_cycles(void **state)
     assert_float_equal(sb_time_model_seconds(&c, &ev), 5400 / 2e9, 1e-15);
 }
 
+/* The overlap rules (timemodel.h 1 to 4) on hand-worked parts: the fills' bus time is their
+ * transfer alone (128 lines at 10 ns, not the first fill's 100 ns latency); the scan is the
+ * larger of stalls + core and the bus, the bus times the scanners sharing the memory. */
+static void test_overlap_rules(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.fills = 128, .streams = 1, .line_size = 64,
+                                .writeback_bytes = 6400};
+    struct sb_time_parts parts;
+    struct sb_time_scan t;
+
+    (void)state;
+    sb_time_model_parts(&c, &ev, &parts);
+    assert_float_equal(parts.bus_reads, 1280e-9, 1e-15);
+    assert_float_equal(parts.writebacks, 2000e-9, 1e-15); /* 6400 B at 3.2 GB/s */
+    /* core-bound: 1370 ns of stalls + 3000 ns of work > 3280 ns of bus: the write-backs hidden */
+    sb_time_scan_combine(parts.hits + parts.fills, 3000e-9, parts.bus_reads + parts.writebacks,
+                         1, &t);
+    assert_false(t.memory_bound);
+    assert_float_equal(t.seconds, 4370e-9, 1e-15);
+    /* two on the memory: 6560 ns of bus: memory-bound */
+    sb_time_scan_combine(parts.hits + parts.fills, 3000e-9, parts.bus_reads + parts.writebacks,
+                         2, &t);
+    assert_true(t.memory_bound);
+    assert_float_equal(t.bus, 6560e-9, 1e-15);
+    assert_float_equal(t.seconds, 6560e-9, 1e-15);
+    /* no work: the bus bound (3280) against the stalls (1370) */
+    sb_time_scan_combine(parts.hits + parts.fills, 0, parts.bus_reads + parts.writebacks, 0, &t);
+    assert_float_equal(t.seconds, 3280e-9, 1e-15);
+}
+
 static void test_events_from_counts(void **state)
 {
     struct sb_cachesim_counts n;
@@ -226,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_isolated_misses_latency_bound),
         cmocka_unit_test(test_wc_and_writebacks_at_their_bandwidth),
         cmocka_unit_test(test_hits_at_their_cycles),
+        cmocka_unit_test(test_overlap_rules),
         cmocka_unit_test(test_events_from_counts),
         cmocka_unit_test(test_costs_parsed),
         cmocka_unit_test(test_costs_without_source_refused),
