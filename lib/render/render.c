@@ -15,7 +15,7 @@
 #define LABEL_LEN 96
 
 /* Keys that, when they differ between runs, become part of the column label. */
-static const char *const distinguishing[] = {"kernel", "table_size", "page_size", "row_width",
+static const char *const distinguishing[] = {"executor", "kernel", "table_size", "page_size", "row_width",
                                             "source", "bigtable", "dead_pct", "threads",
                                             "shared_table", "shared_pool", "seed", "writeback",
                                             "checkpoint_pages", "writeback_kernel", "hint_bits",
