@@ -15,6 +15,7 @@
  *     prefetch_hidden = 0.5        ; the fraction of a sequential fill's latency hidden
  *     mlp = 6                      ; fills in flight one stream keeps
  *     memory_controllers = 2       ; optional (1): memories each with the bandwidths above
+ *     l2_read_gbps = 60            ; optional: a stream of hits in L2 (l3_read_gbps: in L3)
  * each followed (or preceded) by its KEY_source. memory_controllers matters only to a thread
  * that ran several scanners at once (experiment.h: [thread] scanners): runner/predict.h. */
 #ifndef SB_COSTS_H
@@ -35,6 +36,8 @@ enum sb_cost_key {
     SB_COST_PREFETCH_HIDDEN,
     SB_COST_MLP,
     SB_COST_MEMORY_CONTROLLERS,
+    SB_COST_L2_READ_GBPS,
+    SB_COST_L3_READ_GBPS,
     SB_COST_KEYS
 };
 
@@ -54,6 +57,8 @@ struct sb_machine_costs {
     unsigned mlp;            /* misses in flight a stream keeps (at least 1) */
     unsigned memory_controllers; /* memories with bandwidths of their own (sockets with their
                                     controller); optional, 1 when not given */
+    double hit_read_gbps[3]; /* a sequential stream of hits in L2 ([1]) or L3 ([2]); optional,
+                                0 when not given: every hit at its full latency */
     char source[SB_COST_KEYS][SB_COST_SOURCE_MAX]; /* each value's KEY_source */
 };
 

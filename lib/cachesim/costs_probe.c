@@ -51,6 +51,11 @@ static void hit_costs(const struct sb_probe *p, const char *host, const char *da
         say(c, SB_COST_L1D_HIT_CYCLES + l, host, date, "pointer chase over a random cyclic "
             "permutation of the 64B lines of %s, median of %u repetitions: %.2f ns x clock_ghz",
             set_words(p, l, set, sizeof set), p->repetitions, lv->latency_ns);
+        if (l == SB_L1D || !(lv->read_gbps > 0))
+            continue;
+        c->hit_read_gbps[l] = lv->read_gbps;
+        say(c, SB_COST_L2_READ_GBPS + l - SB_L2, host, date, "streaming read of %s, best of %u "
+            "repetitions", set_words(p, l, set, sizeof set), p->repetitions);
     }
 }
 
@@ -96,7 +101,7 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
     memset(c, 0, sizeof *c);
     c->present = true;
     c->clock_ghz = p->clock_ghz;
-    say(c, SB_COST_CLOCK_GHZ, host, date, "a chain of dependent adds (one cycle each) timed "
+    say(c, SB_COST_CLOCK_GHZ, host, date, "a chain of dependent adds of a register (one cycle each) timed "
         "against the wall clock (%s), best of %u runs of %.0f ms; /proc/cpuinfo's MHz (%.0f) not "
         "used (a VM's is the nominal clock)", sb_timer_clock_name(), p->repetitions,
         p->ms_per_measurement, p->cpuinfo_mhz);

@@ -70,6 +70,8 @@ static const struct sb_ini_key cost_keys[] = {
     COST_KEY("prefetch_hidden", "the fraction (0 to 1) of a sequential fill's latency hidden"),
     COST_KEY("mlp", "fills in flight one stream keeps (a whole number, at least 1)"),
     COST_KEY("memory_controllers", "memories with bandwidths of their own (optional, 1)"),
+    COST_KEY("l2_read_gbps", "a stream of L2 hits, GB/s (optional)"),
+    COST_KEY("l3_read_gbps", "a stream of L3 hits, GB/s (optional, with an [L3])"),
     COST_SOURCE("clock_ghz"),
     COST_SOURCE("l1d_hit_cycles"),
     COST_SOURCE("l2_hit_cycles"),
@@ -81,6 +83,8 @@ static const struct sb_ini_key cost_keys[] = {
     COST_SOURCE("prefetch_hidden"),
     COST_SOURCE("mlp"),
     COST_SOURCE("memory_controllers"),
+    COST_SOURCE("l2_read_gbps"),
+    COST_SOURCE("l3_read_gbps"),
     {0},
 };
 
@@ -255,6 +259,10 @@ static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v
     case SB_COST_MEMORY_CONTROLLERS:
         c->memory_controllers = (unsigned)x;
         break;
+    case SB_COST_L2_READ_GBPS:
+    case SB_COST_L3_READ_GBPS:
+        c->hit_read_gbps[1 + v->key - SB_COST_L2_READ_GBPS] = x;
+        break;
     default:
         c->mlp = (unsigned)x;
         break;
@@ -284,7 +292,8 @@ static const struct sb_ini_spec machine_spec = {
 };
 
 /* [costs], when given: every value (l3_hit_cycles exactly when there is an [L3];
- * memory_controllers optional, 1) with its source, and no source without its value. */
+ * memory_controllers optional, 1; l2_read_gbps and l3_read_gbps optional, the latter only with
+ * an [L3]) with its source, and no source without its value. */
 static int check_costs(struct parse_state *ps)
 {
     const int *line = ps->line_of[SEC_COSTS];
@@ -294,7 +303,7 @@ static int check_costs(struct parse_state *ps)
         return SB_OK;
     for (int k = 0; k < SB_COST_KEYS; k++) {
         const char *name = sb_cost_key_names[k];
-        if (k == SB_COST_L3_HIT_CYCLES && !l3) {
+        if ((k == SB_COST_L3_HIT_CYCLES || k == SB_COST_L3_READ_GBPS) && !l3) {
             if (line[k] || line[SB_COST_KEYS + k])
                 return fail_at(ps, line[k] ? line[k] : line[SB_COST_KEYS + k], name,
                                "the machine has no [L3]");
@@ -304,6 +313,9 @@ static int check_costs(struct parse_state *ps)
             ps->m->costs.memory_controllers = 1;
             continue;
         }
+        if ((k == SB_COST_L2_READ_GBPS || k == SB_COST_L3_READ_GBPS) && !line[k] &&
+            !line[SB_COST_KEYS + k])
+            continue; /* optional: hits at their full latency */
         if (!line[k])
             return fail_at(ps, line[SB_COST_KEYS + k] ? line[SB_COST_KEYS + k]
                                                        : ps->section_line[SEC_COSTS], name,

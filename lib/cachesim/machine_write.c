@@ -51,6 +51,9 @@ static double cost_value(const struct sb_machine_costs *c, int key)
         return c->prefetch_hidden;
     case SB_COST_MEMORY_CONTROLLERS:
         return c->memory_controllers;
+    case SB_COST_L2_READ_GBPS:
+    case SB_COST_L3_READ_GBPS:
+        return c->hit_read_gbps[1 + key - SB_COST_L2_READ_GBPS];
     default:
         return c->mlp;
     }
@@ -62,7 +65,9 @@ static void write_costs(FILE *out, const struct sb_machine *m)
     for (int k = 0; k < SB_COST_KEYS; k++) {
         char key[64];
         if ((k == SB_COST_L3_HIT_CYCLES && m->config.nlevels < 3) ||
-            (k == SB_COST_MEMORY_CONTROLLERS && m->costs.memory_controllers <= 1))
+            (k == SB_COST_MEMORY_CONTROLLERS && m->costs.memory_controllers <= 1) ||
+            ((k == SB_COST_L2_READ_GBPS || k == SB_COST_L3_READ_GBPS) &&
+             !(cost_value(&m->costs, k) > 0)))
             continue;
         fprintf(out, "%s = %.17g\n", sb_cost_key_names[k], cost_value(&m->costs, k));
         snprintf(key, sizeof key, "%s_source", sb_cost_key_names[k]);

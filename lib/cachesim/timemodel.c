@@ -13,35 +13,56 @@ void sb_time_events_from_counts(const struct sb_cachesim_counts *n, uint64_t pag
     for (int l = 0; l < 3; l++)
         ev->hits[l] = n->level[l].hits;
     ev->line_size = line_size;
+    ev->pages = pages;
     ev->fills = line_size ? n->mem_read_bytes / line_size : 0;
     ev->streams = pages < ev->fills ? pages : ev->fills;
     ev->wc_bytes = wc < n->mem_write_bytes ? wc : n->mem_write_bytes;
     ev->writeback_bytes = n->mem_write_bytes - ev->wc_bytes;
 }
 
-/* The fills: each stream's first at the full latency, the rest at the larger of the transfer
- * time and the latency left after the prefetcher, shared by the fills in flight. */
-static double fill_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+/* n accesses in `streams` sequential streams at a level of this latency and bandwidth: each
+ * stream's first at the full latency, the rest at the larger of the transfer time and the
+ * latency left after the prefetcher, shared by the accesses in flight. */
+static double stream_seconds(const struct sb_machine_costs *c, uint64_t n, uint64_t streams,
+                             double latency, double gbps, uint32_t line_size)
 {
-    double latency = c->mem_latency_ns * 1e-9;
-    double transfer = c->mem_read_gbps > 0 ? ev->line_size / (c->mem_read_gbps * 1e9) : 0;
+    double transfer = gbps > 0 ? line_size / (gbps * 1e9) : 0;
     double overlapped = latency * (1 - c->prefetch_hidden) / (c->mlp ? c->mlp : 1);
-    uint64_t streams = ev->streams ? ev->streams : ev->fills;
     double next = transfer > overlapped ? transfer : overlapped;
 
-    if (streams > ev->fills)
-        streams = ev->fills;
-    return (double)streams * latency + (double)(ev->fills - streams) * next;
+    if (!streams || streams > n)
+        streams = n;
+    return (double)streams * latency + (double)(n - streams) * next;
+}
+
+/* The fills: streams of fills from memory. */
+static double fill_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+{
+    return stream_seconds(c, ev->fills, ev->streams, c->mem_latency_ns * 1e-9,
+                          c->mem_read_gbps, ev->line_size);
+}
+
+/* The hits: at their latency each, or in streams where the level's bandwidth is given. */
+static double hit_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+{
+    double cycle = c->clock_ghz > 0 ? 1e-9 / c->clock_ghz : 0, total = 0;
+
+    for (int l = 0; l < 3; l++) {
+        double latency = c->hit_cycles[l] * cycle;
+        if (l > 0 && c->hit_read_gbps[l] > 0 && ev->pages > 0)
+            total += stream_seconds(c, ev->hits[l], ev->pages, latency, c->hit_read_gbps[l],
+                                    ev->line_size);
+        else
+            total += (double)ev->hits[l] * latency;
+    }
+    return total;
 }
 
 double sb_time_model_parts(const struct sb_machine_costs *c, const struct sb_time_events *ev,
                            struct sb_time_parts *parts)
 {
-    double cycle = c->clock_ghz > 0 ? 1e-9 / c->clock_ghz : 0;
-
     memset(parts, 0, sizeof *parts);
-    for (int l = 0; l < 3; l++)
-        parts->hits += (double)ev->hits[l] * c->hit_cycles[l] * cycle;
+    parts->hits = hit_seconds(c, ev);
     parts->fills = fill_seconds(c, ev);
     if (c->mem_read_gbps > 0)
         parts->bus_reads = (double)ev->fills * ev->line_size / (c->mem_read_gbps * 1e9);

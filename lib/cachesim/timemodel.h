@@ -1,6 +1,10 @@
 /* timemodel.h: a machine's events turned into seconds with its costs (costs.h). A phase's
  * events (what the cache model counted while the phase ran) cost:
- *   - each hit at level l: hit_cycles[l] / clock;
+ *   - each hit at level l: hit_cycles[l] / clock; where the machine gives the level's stream
+ *     bandwidth (hit_read_gbps: l2_read_gbps, l3_read_gbps), the hits in L2 or L3 come in
+ *     `pages` sequential streams as the fills do: each stream's first hit at that latency, each
+ *     further one at the larger of line / hit_read_gbps and the latency less what the
+ *     prefetcher hides, shared by the mlp in flight (the ECM model's in-cache transfers);
  *   - fills from memory, in `streams` independent sequential streams (a page's lines): the first
  *     fill of a stream its full latency, each further one the larger of its transfer time
  *     (line / mem_read_gbps: bandwidth-bound) and its latency less what the prefetcher hides,
@@ -39,6 +43,7 @@ struct sb_time_events {
     uint64_t writeback_bytes; /* dirty lines written back to memory */
     uint64_t wc_bytes;        /* WC streaming stores (whole lines and partial flushes) */
     uint32_t line_size;       /* bytes a fill brings */
+    uint64_t pages;           /* the pages: a stream each, of hits at a level as of fills */
 };
 
 /* The seconds each part took (sb_time_model_parts); bus_reads: the fills' transfer time alone

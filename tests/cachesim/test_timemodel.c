@@ -92,6 +92,31 @@ static void test_hits_at_their_cycles(void **state)
     assert_float_equal(sb_time_model_seconds(&c, &ev), 5400 / 2e9, 1e-15);
 }
 
+/* Hits in streams where the level's bandwidth is given: 2 pages, 128 L2 hits and 64 L3 hits
+ * each. L2 at 32 GB/s: each stream's first hit 10 cycles = 5ns, the rest max(64B / 32GB/s =
+ * 2ns, 5ns x (1 - 0) / 16 = 0.3125ns) = 2ns; L3 without a bandwidth: 40 cycles = 20ns each;
+ * L1d always at its cycles. With prefetch_hidden 0 and mlp 1 the latency term wins: 5ns. */
+static void test_hits_in_streams(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.hits = {1000, 256, 128}, .line_size = 64, .pages = 2};
+
+    (void)state;
+    c.hit_read_gbps[1] = 32;
+    assert_float_equal(sb_time_model_seconds(&c, &ev),
+                       (1000 * 2 + 2 * 5 + 254 * 2 + 128 * 20) * 1e-9, 1e-15);
+    c.hit_read_gbps[2] = 6.4; /* L3: first 20ns, then max(10ns, 20ns / 16) = 10ns */
+    assert_float_equal(sb_time_model_seconds(&c, &ev),
+                       (1000 * 2 + 2 * 5 + 254 * 2 + 2 * 20 + 126 * 10) * 1e-9, 1e-15);
+    c.mlp = 1; /* L2's rest at max(2ns, 5ns) = 5ns, L3's at max(10ns, 20ns) = 20ns */
+    assert_float_equal(sb_time_model_seconds(&c, &ev),
+                       (1000 * 2 + 256 * 5 + 128 * 20) * 1e-9, 1e-15);
+    ev.pages = 0; /* no pages said: every hit at its latency */
+    c.mlp = 16;
+    assert_float_equal(sb_time_model_seconds(&c, &ev), (1000 * 2 + 256 * 5 + 128 * 20) * 1e-9,
+                       1e-15);
+}
+
 /* The overlap rules (timemodel.h 1 to 4) on hand-worked parts: the fills' bus time is their
  * transfer alone (128 lines at 10 ns, not the first fill's 100 ns latency); the scan is the
  * larger of stalls + core and the bus, the bus times the scanners sharing the memory. */
@@ -188,6 +213,11 @@ static void test_costs_parsed(void **state)
                                            "memory_controllers_source = two sockets\n",
                                       "two.ini", &m, &err), SB_OK);
     assert_int_equal(m.costs.memory_controllers, 2);
+    assert_float_equal(m.costs.hit_read_gbps[1], 0, 0); /* optional: hits at their latency */
+    assert_int_equal(sb_machine_parse(HEAD COSTS MLP "l2_read_gbps = 40\n"
+                                           "l2_read_gbps_source = a streaming read\n",
+                                      "l2.ini", &m, &err), SB_OK);
+    assert_float_equal(m.costs.hit_read_gbps[1], 40, 1e-12);
     assert_int_equal(sb_machine_parse(HEAD, "plain.ini", &m, &err), SB_OK);
     assert_false(m.costs.present);
 }
@@ -206,6 +236,9 @@ static void test_costs_without_source_refused(void **state)
                    "memory_controllers: no memory_controllers_source");
     expect_refused(HEAD COSTS MLP "memory_controllers = 1.5\nmemory_controllers_source = x\n",
                    "is not a whole number");
+    expect_refused(HEAD COSTS MLP "l2_read_gbps = 40\n", "l2_read_gbps: no l2_read_gbps_source");
+    expect_refused(HEAD COSTS MLP "l3_read_gbps = 40\nl3_read_gbps_source = x\n",
+                   "l3_read_gbps: the machine has no [L3]");
     expect_refused(HEAD "[costs]\nprefetch_hidden = 1.5\n", "not a fraction from 0 to 1");
     expect_refused(HEAD "[costs]\nclock_ghz = fast\n", "\"fast\" is not a positive number");
 }
@@ -229,7 +262,9 @@ static void test_machine_files_have_costs(void **state)
         assert_true(m.costs.present);
         for (int k = 0; k < SB_COST_KEYS; k++)
             if ((k != SB_COST_L3_HIT_CYCLES || m.config.nlevels == 3) &&
-                (k != SB_COST_MEMORY_CONTROLLERS || m.costs.memory_controllers > 1))
+                (k != SB_COST_MEMORY_CONTROLLERS || m.costs.memory_controllers > 1) &&
+                ((k != SB_COST_L2_READ_GBPS && k != SB_COST_L3_READ_GBPS) ||
+                 m.costs.hit_read_gbps[1 + k - SB_COST_L2_READ_GBPS] > 0))
                 assert_true(strlen(m.costs.source[k]) > 0);
         assert_true(m.costs.memory_controllers >= 1);
         f = open_memstream(&text, &len);
@@ -243,6 +278,8 @@ static void test_machine_files_have_costs(void **state)
         assert_float_equal(back.costs.mem_read_gbps, m.costs.mem_read_gbps, 1e-12);
         assert_int_equal(back.costs.mlp, m.costs.mlp);
         assert_int_equal(back.costs.memory_controllers, m.costs.memory_controllers);
+        assert_memory_equal(back.costs.hit_read_gbps, m.costs.hit_read_gbps,
+                            sizeof m.costs.hit_read_gbps);
         assert_string_equal(back.costs.source[SB_COST_CLOCK_GHZ],
                             m.costs.source[SB_COST_CLOCK_GHZ]);
         free(text);
@@ -257,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_isolated_misses_latency_bound),
         cmocka_unit_test(test_wc_and_writebacks_at_their_bandwidth),
         cmocka_unit_test(test_hits_at_their_cycles),
+        cmocka_unit_test(test_hits_in_streams),
         cmocka_unit_test(test_overlap_rules),
         cmocka_unit_test(test_events_from_counts),
         cmocka_unit_test(test_costs_parsed),
