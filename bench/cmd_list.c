@@ -25,6 +25,10 @@ int sb_cmd_list(int argc, char **argv)
     }
     printf("  %-11s %-14s %s\n", sb_kernel_pread.name, "(source file)",
            sb_kernel_pread.description);
+    printf("  %-11s %-14s %s\n", sb_kernel_read.name, "(half a copy)",
+           sb_kernel_read.description);
+    printf("  %-11s %-14s %s\n", sb_kernel_write.name, "(half a copy)",
+           sb_kernel_write.description);
     printf("  %-11s %-14s %s\n", sb_kernel_solaris_nta.name, "(write-back)",
            sb_kernel_solaris_nta.description);
     printf("  %-11s %-14s %s\n", sb_kernel_pwrite.name, "(write-back)",

@@ -123,7 +123,8 @@ int main(int argc, char **argv)
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
         struct sb_scan_trace trace = {ioc.pages, ioc.npages, ioc.page_size, run.op,
                                       run.kernel->temporal, run.bigtable, NULL, victims,
-                                      SB_WRITEBACK_NONE, 0, NULL, ps.nbuffers};
+                                      SB_WRITEBACK_NONE, 0, NULL, ps.nbuffers,
+                                      SB_KERNEL_COPY};
         struct sb_cachesim_counts n;
         double t0, t1, c0, c1;
 

@@ -104,6 +104,7 @@ struct sb_scan_trace {
     uint32_t checkpoint_pages;
     const struct sb_kernel *writeback_kernel;
     uint32_t nbuffers;             /* the pool's buffers */
+    int side;                      /* enum sb_kernel_side: a copy, or its read or write side */
 };
 
 struct sb_counter_backend {

@@ -259,6 +259,17 @@ static void feed_copy(struct sb_cachesim *sim, const struct sb_scan_trace *t, ui
         sb_cachesim_stream_store(sim, src, page_size);
         sb_cachesim_fence(sim);
     }
+    /* a half kernel: the source page loaded and its fold stored into the buffer's first line,
+     * or the buffer stored whole */
+    if (t->side == SB_KERNEL_READ) {
+        sb_cachesim_access(sim, src, page_size, false);
+        sb_cachesim_access(sim, dst, 8, true);
+        return;
+    }
+    if (t->side == SB_KERNEL_WRITE) {
+        sb_cachesim_access(sim, dst, page_size, true);
+        return;
+    }
     /* the copy, one source line then the destination line, through the page */
     sb_cachesim_copy(sim, src, dst, page_size, !temporal);
     if (!temporal)

@@ -93,6 +93,7 @@ void sb_sim_key_add(struct sb_sim_key *k, const struct sb_scan_trace *t)
     mix(k->h, t->checkpoint_pages);
     mix_text(k->h, t->writeback_kernel ? t->writeback_kernel->name : NULL);
     mix(k->h, t->nbuffers);
+    mix(k->h, (uint64_t)t->side);
 }
 
 bool sb_sim_reuse_find(const struct sb_sim_key *k, unsigned nscans, struct sb_cachesim_counts *n,

@@ -470,7 +470,8 @@ static void replay(struct sb_config *cfg)
                                       (int)cfg->p->writeback,
                                       wb ? sb_scanner_checkpoint_pages(s) : 0,
                                       wb ? sb_scanner_writeback_kernel(s) : NULL,
-                                      cfg->slots[0].pool.nbuffers};
+                                      cfg->slots[0].pool.nbuffers,
+                                      (int)cfg->p->kernel->side};
         c->backend->replay(c, rep, &trace);
     }
     if (c->backend && c->backend->finish)

@@ -358,8 +358,17 @@ static int validate_page(struct sb_scanner *s, uint32_t b, uint64_t block, unsig
     const struct sb_run_params *p = s->p;
     const struct sb_iocache *ioc = s->ioc;
     uint8_t *dst = (s->shared ? s->shared->buffers : s->pool->buffers) + (size_t)b * p->page_size;
-    uint32_t sum = sb_page_checksum(dst, p->page_size), want;
+    uint32_t sum, want;
 
+    if (p->kernel->side != SB_KERNEL_COPY) { /* op none, no write-back: sb_plan_check_half_kernel */
+        if (!sb_kernel_half_done(p->kernel, dst, sb_iocache_page(ioc, block), p->page_size))
+            return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u does not hold "
+                           "what kernel %s leaves for page %llu", p->name, b, p->kernel->name,
+                           (unsigned long long)block);
+        v->pages_checked_after_copy++;
+        return SB_OK;
+    }
+    sum = sb_page_checksum(dst, p->page_size);
     want = state_in ? ioc->state_sums[state_in][block] : ioc->sum_copy[block];
     if (sum != want)
         return sb_fail(err, SB_ERR_RUN, "%s: validation failed: page %llu copied by kernel %s "
@@ -460,6 +469,16 @@ int sb_pool_check(const struct sb_scanner *s, uint64_t *touched, uint64_t *check
         if (pool->tag[b] < 0)
             continue;
         (*touched)++;
+        if (p->kernel->side != SB_KERNEL_COPY) {
+            if (!sb_kernel_half_done(p->kernel, pool->buffers + (size_t)b * p->page_size,
+                                     sb_iocache_page(s->ioc, (uint64_t)pool->tag[b]),
+                                     p->page_size))
+                return sb_fail(err, SB_ERR_RUN, "%s: validation failed: buffer %u does not "
+                               "hold what kernel %s leaves for page %lld", p->name, b,
+                               p->kernel->name, (long long)pool->tag[b]);
+            (*checked)++;
+            continue;
+        }
         /* the original loop keeps no per-buffer state: its pages were copied in state 0 */
         want = original || !pool->applied[b]
                    ? sb_iocache_sums_after(s->ioc, s->op)[pool->tag[b]]

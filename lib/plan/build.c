@@ -312,7 +312,8 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
 }
 
 /* Every run of the lists, filled, checked and named into plan->runs (room for total); a file
- * run copies with pread whatever the kernel: one run, not one per kernel. */
+ * run copies with pread whatever copy kernel the list names: one run, not one per kernel (a
+ * half kernel, `read` or `write`, is refused with source file). */
 static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                      size_t total, struct sb_plan *plan, struct sb_error *err)
 {
@@ -323,13 +324,15 @@ static int plan_runs(const struct sb_experiment *exp, const struct sb_mem_limit 
     for (size_t r = 0; r < total && status == SB_OK; r++) {
         struct sb_run_params *run = &plan->runs[plan->nruns];
         fill_run(exp, r, idx, plan, run);
-        if (run->source->is_file && idx[SB_K_KERNEL] > 0)
+        if (run->source->is_file && idx[SB_K_KERNEL] > 0 && run->kernel->side == SB_KERNEL_COPY)
             continue;
         status = sb_plan_check_run(exp, idx, run, limit, err);
         if (status == SB_OK)
             status = sb_plan_check_source(exp, run, &host, err);
         if (status == SB_OK)
             status = sb_plan_check_writeback(exp, idx, run, err);
+        if (status == SB_OK)
+            status = sb_plan_check_half_kernel(exp, idx, run, err);
         if (status == SB_OK)
             sb_plan_slices(plan, run, &host);
         name_run(exp, idx, run, plan);

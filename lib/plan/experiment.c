@@ -51,7 +51,8 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                        "vacuum do: minimal (the page's own), pg81 or pg82 (PostgreSQL 8.1's or "
                        "8.2's code besides; the same page bytes)"},
     [SB_K_KERNEL] = {.name = "kernel", .type = SB_INI_WORD, .list = true,
-                     .default_value = "memcpy", .help = "how each page is copied"},
+                     .default_value = "memcpy", .help = "how each page is copied (read, write: "
+                     "only one side of a copy, with op none)"},
     [SB_K_POOL_SIZE] = {.name = "pool_size", .type = SB_INI_SIZE, .list = true, .min = 1,
                         .max = 1ull << 50, .default_value = "16M", .help = "bytes of buffers in "
                         "the pool (shared_buffers)"},
@@ -239,6 +240,9 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
         if ((k = sb_kernel_find(value)))
             return kernel_runs_here(k, value, err);
         KNOWN(sb_kernels);
+        used += (size_t)snprintf(known + used, used < sizeof known ? sizeof known - used : 0,
+                                 ", %s, %s, %s", sb_kernel_pread.name, sb_kernel_read.name,
+                                 sb_kernel_write.name);
         break;
     case SB_K_OP:
         if (sb_op_find(value))

@@ -186,6 +186,9 @@ int sb_plan_check_source(const struct sb_experiment *exp, struct sb_run_params *
     struct statvfs fs;
     uint64_t need, free_bytes;
 
+    if (run->kernel->side != SB_KERNEL_COPY && run->source->is_file)
+        return bad(err, exp, SB_K_KERNEL, "%s is one side of a CPU copy: it needs source memory "
+                   "(source %s copies with pread)", run->kernel->name, run->source->name);
     if (!run->source->is_file) {
         if (run->kernel == &sb_kernel_pread)
             return bad(err, exp, SB_K_KERNEL, "pread reads a file: it needs source file (source "
@@ -245,6 +248,29 @@ int sb_plan_check_writeback(const struct sb_experiment *exp, const int *idx,
         return bad(err, exp, SB_K_WRITEBACK, "%s: scanners sharing one table cannot each write "
                    "it back (shared_table = yes; writeback = none, or shared_table = no)",
                    text_of(exp, idx, SB_K_WRITEBACK));
+    return SB_OK;
+}
+
+int sb_plan_check_half_kernel(const struct sb_experiment *exp, const int *idx,
+                              const struct sb_run_params *run, struct sb_error *err)
+{
+    const char *k = run->kernel->name;
+
+    if (run->kernel->side == SB_KERNEL_COPY)
+        return SB_OK;
+    if (run->op->pass || run->nstatements > 1)
+        return bad(err, exp, run->nstatements > 1 ? SB_K_STATEMENTS : SB_K_OP, "kernel %s "
+                   "leaves no page in the buffer for an executor pass: it needs op none and no "
+                   "statements", k);
+    if (run->writeback != SB_WRITEBACK_NONE)
+        return bad(err, exp, SB_K_WRITEBACK, "%s: kernel %s leaves no page to write back "
+                   "(writeback = none)", text_of(exp, idx, SB_K_WRITEBACK), k);
+    if (run->extra_ppm)
+        return bad(err, exp, SB_K_EXTRA_COPY, "kernel %s: the extra copies are checked as "
+                   "copies (extra_copy = 0)", k);
+    if (run->shared_pool)
+        return bad(err, exp, SB_K_SHARED_POOL, "kernel %s: the shared pool's buffers are "
+                   "checked as copies (shared_pool = no)", k);
     return SB_OK;
 }
 

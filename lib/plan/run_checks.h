@@ -34,6 +34,10 @@ int sb_plan_check_source(const struct sb_experiment *exp, struct sb_run_params *
  * sb_plan_check_source (which decides a file run's copy). */
 int sb_plan_check_writeback(const struct sb_experiment *exp, const int *idx,
                             struct sb_run_params *run, struct sb_error *err);
+/* A half kernel (`read`, `write`) leaves no copy of the page in its buffer: op none, no
+ * statements, no write-back, no extra copies, no shared pool. */
+int sb_plan_check_half_kernel(const struct sb_experiment *exp, const int *idx,
+                              const struct sb_run_params *run, struct sb_error *err);
 int sb_plan_check_placements(const struct sb_experiment *exp, const struct sb_run_params *run,
                              struct sb_error *err);
 int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,

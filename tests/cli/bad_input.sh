@@ -84,6 +84,16 @@ expect_status 2 "pwrite with source memory" $S run --set writeback=evict --set w
 err_is_one_line_containing '--set writeback_kernel=pwrite: writeback_kernel: pwrite writes into a file: it needs source file'
 expect_status 2 "a CPU kernel with source file" $S run --set source=file --set writeback_kernel=memcpy
 err_is_one_line_containing '--set writeback_kernel=memcpy: writeback_kernel: source file writes back with pwrite'
+expect_status 2 "a half kernel with an executor pass" $S run --set kernel=read
+err_is_one_line_containing 'embedded default:17: op: kernel read leaves no page in the buffer for an executor pass: it needs op none'
+expect_status 2 "a half kernel with a write-back" $S run --set kernel=write --set op=none --set writeback=evict
+err_is_one_line_containing '--set writeback=evict: writeback: evict: kernel write leaves no page to write back'
+expect_status 2 "a half kernel with source file" $S run --set kernel=memcpy,read --set op=none --set source=file
+err_is_one_line_containing '--set kernel=memcpy,read: kernel: read is one side of a CPU copy: it needs source memory'
+expect_status 2 "a half kernel with extra copies" $S run --set kernel=read --set op=none --set extra_copy=0.1
+err_is_one_line_containing '--set extra_copy=0.1: extra_copy: kernel read: the extra copies are checked as copies'
+expect_status 2 "a half kernel writing back" $S run --set writeback=evict --set writeback_kernel=read
+err_is_one_line_containing '--set writeback_kernel=read: writeback_kernel: "read" is not a known writeback_kernel'
 expect_status 2 "unknown hint_bits" $S run --set hint_bits=maybe
 err_is_one_line_containing '--set hint_bits=maybe: hint_bits: "maybe" is not a known hint_bits (known: set, unset)'
 expect_status 2 "write-back with the shared pool" $S run --set writeback=evict --set shared_pool=yes --set threads=2 --set oversubscribe=yes

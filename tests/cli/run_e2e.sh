@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_e2e.sh: `scanbench run` end to end on a small table: the table on stdout, the JSON report
-# with every documented key, validation ok, sweeps from lists, the kernels experiment, a report
-# never overwritten, and `topo` / `list`.
+# with every documented key, validation ok, sweeps from lists, the kernels experiment, the halves
+# of a copy (kernels read and write), a report never overwritten, and `topo` / `list`.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 R="$SCRATCH/r.json"
@@ -62,6 +62,13 @@ expect_status 0 "kernels.ini" $S run "$top_srcdir/configs/experiments/kernels.in
 supported=$($S list | awk '$2 == "supported" { n++ } END { print n }')
 check "every supported kernel in both placements" jq -e --argjson n "$supported" '.runs | length == 2 * $n' "$SCRATCH/k.json"
 check "op none validated by checksums" jq -e '.runs | all(.op == "none" and .validation.ok)' "$SCRATCH/k.json"
+
+# the halves of a copy: the read side leaves the source's fold, the write side fills the buffer;
+# both validated on every page, after the copy and in the pool at the end
+expect_status 0 "read and write" $S run $SMALL --set op=none --set policy=clock --set kernel=read,write -o "$SCRATCH/halves.json"
+check "halves validated on every page" jq -e '[.runs[].kernel] == ["read", "write"] and
+    (.runs | all(.validation.ok and .validation.pages_checked_after_copy == 512))' "$SCRATCH/halves.json"
+out_contains "clock 1MB read"
 
 expect_status 0 "topo" $S topo
 out_contains "L2 size"

@@ -262,6 +262,65 @@ static void test_nt_any_placement(void **state)
     }
 }
 
+/* The halves of a copy. read: the source's 128 lines loaded, the fold stored into the buffer's
+ * first line. Over the clock's 16MB pool that line is new each page (a store miss reads it:
+ * 129 L2 misses a page) and leaves L2 dirty: the first lines of the buffers share the 8 sets
+ * (b * 128) % 1024, which receive one source and one buffer line per 8 pages, so a buffer line
+ * ages out of 16 ways after 64 pages: 1 write-back a page in steady state, 64 bytes written.
+ * The ring's 32 buffers are 8KB apart, so their first lines share one L1d set (8 ways, which the
+ * source passes through too): each misses L1d and leaves it dirty a page later, but stays in
+ * L2 (its set sees 4 source lines and 3 ring lines between two of its uses): 1 L2 hit a page,
+ * no write-back from L2, nothing written to memory.
+ * write: the buffer's 128 lines stored, the source unread. The clock's buffers miss (read for
+ * ownership) and each set now receives buffer lines only: 128 write-backs a page once L2 is
+ * full (after 128 pages of scan 0); the ring's 256KB stays in L2 after its first lap. */
+static void test_halves(void **state)
+{
+    struct sb_machine m = test_machine();
+    struct sb_run_result res;
+
+    (void)state;
+    run_sim(&m, "clock", "read", "none", -1, &res);
+    for (int r = 1; r < REPS; r++) {
+        assert_int_equal(VAL(res, r, L1D_MISS), NPAGES * 129);
+        assert_int_equal(VAL(res, r, L2_MISS), NPAGES * 129);
+        assert_int_equal(VAL(res, r, L2_WRITEBACK), NPAGES);
+        assert_int_equal(VAL(res, r, MEM_READ_BYTES), (uint64_t)NPAGES * 129 * 64);
+        assert_int_equal(VAL(res, r, MEM_WRITE_BYTES), (uint64_t)NPAGES * 64);
+    }
+    sb_run_result_free(&res);
+    run_sim(&m, "ring", "read", "none", -1, &res);
+    for (int r = 1; r < REPS; r++) {
+        assert_int_equal(VAL(res, r, L1D_MISS), NPAGES * 129);
+        assert_int_equal(VAL(res, r, L1D_WRITEBACK), NPAGES);
+        assert_int_equal(VAL(res, r, L2_HIT), NPAGES);
+        assert_int_equal(VAL(res, r, L2_MISS), NPAGES * 128);
+        assert_int_equal(VAL(res, r, L2_WRITEBACK), 0);
+        assert_int_equal(VAL(res, r, MEM_WRITE_BYTES), 0);
+    }
+    sb_run_result_free(&res);
+    run_sim(&m, "clock", "write", "none", -1, &res);
+    assert_int_equal(VAL(res, 0, L2_MISS), NPAGES * 128);
+    assert_int_equal(VAL(res, 0, L2_WRITEBACK), (NPAGES - 128) * 128);
+    for (int r = 1; r < REPS; r++) {
+        assert_int_equal(VAL(res, r, L2_MISS), NPAGES * 128);
+        assert_int_equal(VAL(res, r, L2_WRITEBACK), NPAGES * 128);
+        assert_int_equal(VAL(res, r, MEM_READ_BYTES), (uint64_t)NPAGES * 128 * 64);
+        assert_int_equal(VAL(res, r, MEM_WRITE_BYTES), (uint64_t)NPAGES * 128 * 64);
+    }
+    sb_run_result_free(&res);
+    run_sim(&m, "ring", "write", "none", -1, &res);
+    assert_int_equal(VAL(res, 0, L2_MISS), 32 * 128);
+    for (int r = 1; r < REPS; r++) {
+        assert_int_equal(VAL(res, r, L2_MISS), 0);
+        assert_int_equal(VAL(res, r, L2_HIT), NPAGES * 128);
+        assert_int_equal(VAL(res, r, L2_WRITEBACK), 0);
+        assert_int_equal(VAL(res, r, MEM_READ_BYTES), 0);
+        assert_int_equal(VAL(res, r, MEM_WRITE_BYTES), 0);
+    }
+    sb_run_result_free(&res);
+}
+
 /* The op's walk: count reads pd_lower (the header line), each of the 61 line pointers and
  * each tuple header (one line each: tuples are 128-byte aligned), all in L1d just after the
  * copy: 123 L1d hits per page and nothing else changes. vacuum (the table's hint bits set)
@@ -314,7 +373,7 @@ static void test_walk_counts_live_rows(void **state)
     uint32_t *victims = calloc(NPAGES, sizeof *victims);
     struct sb_scan_trace trace = {table.pages, table.npages, table.page_size,
                                   sb_op_find("vacuum"), sb_kernel_find("memcpy")->temporal, false,
-                                  NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0};
+                                  NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0, SB_KERNEL_COPY};
 
     (void)state;
     assert_non_null(victims);
@@ -367,7 +426,8 @@ static void check_slices_on(const struct sb_cachesim_config *cfg, const char *wh
                 struct sb_error err = {0};
                 struct sb_scan_trace trace = {t->pages, t->npages, t->page_size, sb_op_find(op),
                                               sb_kernel_find(kernels[k])->temporal, bigtable,
-                                              NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0};
+                                              NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0,
+                                              SB_KERNEL_COPY};
                 if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
                     fail_msg("%s: %s", what, err.msg);
                 assert_int_equal(sb_sim_model_slices(model), want);
@@ -648,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_ring_temporal),
         cmocka_unit_test(test_single_temporal),
         cmocka_unit_test(test_nt_any_placement),
+        cmocka_unit_test(test_halves),
         cmocka_unit_test(test_op_walks),
         cmocka_unit_test(test_walk_counts_live_rows),
         cmocka_unit_test(test_determinism_and_prefetch),

@@ -53,7 +53,7 @@ static void make(struct inputs *in)
     for (int k = 0; k < 2; k++)
         in->t[k] = (struct sb_scan_trace){in->pages, NPAGES, PAGE, sb_op_find("count"), true,
                                           false, NULL, k ? in->later : in->victims, 0, 0, NULL,
-                                          4};
+                                          4, SB_KERNEL_COPY};
 }
 
 static void key_of(const struct inputs *in, uint64_t l2, struct sb_sim_key *k)
@@ -115,6 +115,10 @@ static void test_any_input_changes_key(void **state)
     key_of(&in, 128 << 10, &k);
     assert_false(same(&base, &k));
     in.t[0].temporal = true;
+    in.t[0].side = SB_KERNEL_READ; /* a half of the copy */
+    key_of(&in, 128 << 10, &k);
+    assert_false(same(&base, &k));
+    in.t[0].side = SB_KERNEL_COPY;
     in.t[0].writeback = 1;
     in.t[0].writeback_kernel = sb_kernel_find("memcpy");
     key_of(&in, 128 << 10, &k);

@@ -108,7 +108,8 @@ static void wb_run_init(struct wb_run *r, bool hints_set, uint32_t pool, const c
         r->victims[k] = k % pool;
     r->trace = (struct sb_scan_trace){r->pages, NPAGES, PAGE, sb_op_find(op), true, false, NULL,
                                       r->victims, writeback, 0,
-                                      kernel ? sb_writeback_kernel_find(kernel) : NULL, pool};
+                                      kernel ? sb_writeback_kernel_find(kernel) : NULL, pool,
+                                      SB_KERNEL_COPY};
     assert_non_null(r->trace.op);
     assert_true(!kernel || r->trace.writeback_kernel);
 }

@@ -292,6 +292,7 @@ static void broken_copy(void *restrict dst, const void *restrict src, size_t len
 
 static const struct sb_kernel broken_kernel = {
     "broken", "flips one byte of one page", broken_copy, "", NULL, true, false,
+    SB_KERNEL_COPY,
 };
 
 static uint32_t miscount_pass(void *page, uint32_t page_size, bool *dirtied)
@@ -370,6 +371,61 @@ static void test_broken_kernel(void **state)
         assert_int_equal(res.validation.pool_pages_checked, 4);
         sb_run_result_free(&res);
     }
+    sb_iocache_destroy(&ioc);
+}
+
+/* The halves, with the corrupt_call-th call leaving the wrong evidence: `read`'s fold with one
+ * bit flipped, `write`'s buffer with its last word unstored. */
+static void broken_read(void *restrict dst, const void *restrict src, size_t len)
+{
+    sb_kernel_read.copy(dst, src, len);
+    if (++calls == corrupt_call)
+        ((uint8_t *)dst)[0] ^= 0x01;
+}
+
+static void broken_write(void *restrict dst, const void *restrict src, size_t len)
+{
+    sb_kernel_write.copy(dst, src, len);
+    if (++calls == corrupt_call)
+        ((uint8_t *)dst)[len - 8] ^= 0x80;
+}
+
+static const struct sb_kernel broken_read_kernel = {
+    "broken-read", "read, one fold wrong", broken_read, "", NULL, true, false, SB_KERNEL_READ,
+};
+static const struct sb_kernel broken_write_kernel = {
+    "broken-write", "write, one word wrong", broken_write, "", NULL, true, false, SB_KERNEL_WRITE,
+};
+
+/* A half kernel is validated on what it documents: the good ones pass, in the validation scan
+ * and in the final pool check; a wrong fold or word is found in either. */
+static void test_half_kernels(void **state)
+{
+    struct sb_iocache ioc;
+    struct sb_run_params p;
+    struct sb_run_result res;
+    struct sb_error err = {0};
+    (void)state;
+
+    make_table(&ioc);
+    for (int w = 0; w < 2; w++) {
+        make_params(&p, "ring", sb_op_find("none"), w ? &sb_kernel_write : &sb_kernel_read, 1, 2);
+        assert_int_equal(sb_scan_run(&p, &ioc, &res, &err), SB_OK);
+        assert_true(res.validation.ok);
+        assert_int_equal(res.validation.pages_checked_after_copy, NPAGES);
+        assert_int_equal(res.validation.pool_pages_checked, 4);
+        sb_run_result_free(&res);
+    }
+    calls = 0;
+    corrupt_call = 6; /* page 5 of the validation scan, into ring buffer 5 % 4 = 1 */
+    make_params(&p, "ring", sb_op_find("none"), &broken_read_kernel, 1, 2);
+    expect_failure(&ioc, &p, "t ring none broken-read: validation failed: buffer 1 does not hold "
+                             "what kernel broken-read leaves for page 5");
+    calls = 0;
+    corrupt_call = 2 * NPAGES + 62; /* page 61 of the last timed scan, left in buffer 1 */
+    make_params(&p, "ring", sb_op_find("none"), &broken_write_kernel, 0, 2);
+    expect_failure(&ioc, &p, "t ring none broken-write: validation failed: buffer 1 does not "
+                             "hold what kernel broken-write leaves for page 61");
     sb_iocache_destroy(&ioc);
 }
 
@@ -603,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_pg82_select_vacuum),
         cmocka_unit_test(test_pg82_vacuum_alone_and_clock),
         cmocka_unit_test(test_broken_kernel),
+        cmocka_unit_test(test_half_kernels),
         cmocka_unit_test(test_broken_kernel_pool_check),
         cmocka_unit_test(test_broken_op_count),
         cmocka_unit_test(test_broken_op_write),

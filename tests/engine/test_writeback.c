@@ -421,6 +421,7 @@ static void broken_copy(void *restrict dst, const void *restrict src, size_t len
 
 static const struct sb_kernel broken_kernel = {
     "broken", "flips one byte of one page", broken_copy, "", NULL, true, false,
+    SB_KERNEL_COPY,
 };
 
 /* The validation scan's first write-back (ring: page 4 evicts buffer 0, holding page 0) goes

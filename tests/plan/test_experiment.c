@@ -316,10 +316,10 @@ static void test_file_unknown_names(void **state)
 #if defined(__x86_64__)
     expect_file_error("[experiment]\nkernel = nope\n", 2,
                       "kernel: \"nope\" is not a known kernel (known: memcpy, movsb, avx2, avx512, "
-                      "nt)");
+                      "nt, pread, read, write)");
 #else
     expect_file_error("[experiment]\nkernel = nope\n", 2,
-                      "kernel: \"nope\" is not a known kernel (known: memcpy)");
+                      "kernel: \"nope\" is not a known kernel (known: memcpy, pread, read, write)");
 #endif
     expect_file_error("[experiment]\npolicy = clock, lru\n", 2,
                       "policy: \"lru\" is not a known policy (known: clock, ring, single, random, pg82)");

@@ -4,7 +4,10 @@
  * and every source and destination misalignment from 0 to 17 bytes, without touching a byte
  * before or after the destination, and without reading or writing past the end of a mapping
  * (source and destination end at a page followed by an inaccessible one). A kernel this CPU
- * cannot run is skipped, but must still be found by name. */
+ * cannot run is skipped, but must still be found by name. The halves `read` and `write` must leave
+ * exactly their documented evidence (the source's xor fold; the source's address in every word)
+ * for every length that is a multiple of 8 up to 8192, touch no byte they do not document, and
+ * be told apart from each other and from a copy by sb_kernel_half_done. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,6 +129,72 @@ static void test_avx512(void **state) { (void)state; check_kernel("avx512"); }
 static void test_nt(void **state) { (void)state; check_kernel("nt"); }
 #endif
 
+/* The xor of the 8-byte words of p, written out word by word: what `read` must store. */
+static uint64_t slow_fold(const uint8_t *p, size_t len)
+{
+    uint64_t x = 0, w;
+
+    for (size_t i = 0; i + 8 <= len; i += 8) {
+        memcpy(&w, p + i, 8);
+        x ^= w;
+    }
+    return x;
+}
+
+/* `read` stores the fold into the first 8 bytes and nothing else; `write` stores the source's
+ * address into every word and reads nothing (its source may be inaccessible). */
+static void test_halves(void **state)
+{
+    const struct sb_kernel *r = sb_kernel_find("read"), *w = sb_kernel_find("write");
+    uint8_t *src = malloc(8192 + GUARD), *dst = malloc(8192 + GUARD);
+    (void)state;
+
+    assert_non_null(r);
+    assert_non_null(w);
+    assert_int_equal(r->side, SB_KERNEL_READ);
+    assert_int_equal(w->side, SB_KERNEL_WRITE);
+    assert_null(sb_writeback_kernel_find("read"));
+    assert_null(sb_writeback_kernel_find("write"));
+    assert_non_null(src);
+    assert_non_null(dst);
+    for (size_t i = 0; i < 8192; i++)
+        src[i] = (uint8_t)(i * 131u + (i >> 8) * 7u + 1u);
+    for (size_t len = 8; len <= 8192; len += len < 264 ? 8 : 1000) {
+        uint64_t want = slow_fold(src, len), got, addr = (uint64_t)(uintptr_t)src;
+
+        memset(dst, GUARD_BYTE, 8192 + GUARD);
+        r->copy(dst, src, len);
+        memcpy(&got, dst, 8);
+        if (got != want)
+            fail_msg("read, %zu bytes: fold %llx, want %llx", len, (unsigned long long)got,
+                     (unsigned long long)want);
+        for (size_t i = 8; i < 8192 + GUARD; i++)
+            assert_int_equal(dst[i], GUARD_BYTE);
+        assert_true(sb_kernel_half_done(r, dst, src, len));
+        assert_false(sb_kernel_half_done(w, dst, src, len));
+        dst[3] ^= 1;
+        assert_false(sb_kernel_half_done(r, dst, src, len));
+
+        memset(dst, GUARD_BYTE, 8192 + GUARD);
+        w->copy(dst, NULL, len); /* reads nothing: a NULL source is never dereferenced */
+        for (size_t i = 0; i < len; i++)
+            assert_int_equal(dst[i], 0);
+        w->copy(dst, src, len);
+        for (size_t i = 0; i < len; i += 8) {
+            memcpy(&got, dst + i, 8);
+            assert_true(got == addr);
+        }
+        for (size_t i = len; i < 8192 + GUARD; i++)
+            assert_int_equal(dst[i], GUARD_BYTE);
+        assert_true(sb_kernel_half_done(w, dst, src, len));
+        assert_false(sb_kernel_half_done(w, dst, src + 8, len)); /* another page's address */
+        dst[len - 1] ^= 1;
+        assert_false(sb_kernel_half_done(w, dst, src, len));
+    }
+    free(src);
+    free(dst);
+}
+
 /* Every registry row is one of the kernels tested above: a new kernel needs a test here. */
 static void test_registry(void **state)
 {
@@ -168,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_avx512),
         cmocka_unit_test(test_nt),
 #endif
+        cmocka_unit_test(test_halves),
         cmocka_unit_test(test_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
