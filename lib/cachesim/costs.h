@@ -43,7 +43,7 @@ enum sb_cost_key {
 
 extern const char *const sb_cost_key_names[SB_COST_KEYS]; /* "clock_ghz", ... */
 
-#define SB_COST_SOURCE_MAX 384
+#define SB_COST_SOURCE_MAX 1024
 
 struct sb_machine_costs {
     bool present;            /* the file had a [costs] section (all of its keys, sourced) */

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "cachesim/cachesim.h"
+#include "cachesim/costs_probe.h"
+#include "host/probe.h"
 
 /* Made-up costs: 2GHz, hits 4/10/40 cycles, 100ns to memory, fills at 6.4 GB/s (64B in 10ns),
  * write-backs at 3.2 GB/s, WC stores at 4 GB/s, nothing hidden, 16 fills in flight. */
@@ -286,6 +288,47 @@ static void test_machine_files_have_costs(void **state)
     }
 }
 
+/* A probe's sources are whole: the longest host name scanbench probe passes (383 characters)
+ * in words, and the longest memory-set description (255) still leave every source short of the limit,
+ * and the file written from them reads back with each source intact. */
+static void test_probe_sources_whole(void **state)
+{
+    struct sb_probe p = {.clock_ghz = 3, .nt_stores = true, .huge_pages = true,
+                         .repetitions = 5, .ms_per_measurement = 20, .mem_in_order_ns = 2};
+    struct sb_machine m, back;
+    struct sb_error err = {0};
+    char host[384], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof host - 1; i++)
+        host[i] = i % 8 == 7 ? ' ' : 'h';
+    host[sizeof host - 1] = '\0';
+    for (size_t i = 0; i < sizeof p.mem_set_why - 1; i++)
+        p.mem_set_why[i] = i % 8 == 7 ? ' ' : 'w';
+    for (int l = 0; l < SB_PROBE_LEVELS; l++)
+        p.level[l] = (struct sb_probe_level){.measured = true, .level_size = 1u << (15 + 5 * l),
+                                             .working_set = 1u << (14 + 5 * l),
+                                             .latency_ns = 1 + 10 * l, .read_gbps = 100 - 20 * l,
+                                             .write_gbps = 80 - 20 * l, .nt_write_gbps = 20};
+    if (sb_machine_load("epyc-zen4", &m, &err) != SB_OK)
+        fail_msg("epyc-zen4: %s", err.msg);
+    sb_costs_from_probe(&p, host, "2026-12-05", &m.costs);
+    for (int k = 0; k < SB_COST_KEYS; k++)
+        assert_true(strlen(m.costs.source[k]) < SB_COST_SOURCE_MAX - 1);
+    assert_non_null(strstr(m.costs.source[SB_COST_MEM_WRITE_GBPS], "no faster than it reads)"));
+    f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(sb_machine_costs_write(f, &m), 0);
+    fclose(f);
+    if (sb_machine_parse(text, "probe.ini", &back, &err) != SB_OK)
+        fail_msg("written back: %s", err.msg);
+    for (int k = 0; k < SB_COST_KEYS; k++)
+        assert_string_equal(back.costs.source[k], m.costs.source[k]);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_costs_parsed),
         cmocka_unit_test(test_costs_without_source_refused),
         cmocka_unit_test(test_machine_files_have_costs),
+        cmocka_unit_test(test_probe_sources_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
