@@ -861,12 +861,29 @@ static void statements_lines(FILE *out, const json_t *runs)
     }
 }
 
+/* A fit row's placement as the tables label its run (the kernel, executor or other swept key
+ * that tells it apart from the rest), else the fit's own placement. */
+static void fit_row_label(const json_t *report, const struct varying *vary, const json_t *r,
+                          char *buf, size_t len)
+{
+    const json_t *run = sb_find_run_named(json_object_get(report, "runs"),
+                                          str_or(json_object_get(r, "name"), ""));
+
+    if (run)
+        column_label(vary, run, buf, len);
+    else
+        snprintf(buf, len, "%s", str_or(json_object_get(r, "placement"), "?"));
+}
+
 /* The host's fit (report/fit.h): each run's predicted against measured MB/s, the median error,
  * the rank correlation and the sentence. A report without its "fit" gets one made here. */
 static void fit_lines(FILE *out, const json_t *report)
 {
     json_t *fit = json_incref(json_object_get(report, "fit"));
     const json_t *rho, *error;
+    struct varying vary;
+    char label[160];
+    int width = 22;
     size_t i;
     json_t *r;
 
@@ -874,19 +891,26 @@ static void fit_lines(FILE *out, const json_t *report)
         fit = sb_fit_build(report);
     if (!fit)
         return;
+    varying_of(json_object_get(report, "runs"), &vary);
+    json_array_foreach(json_object_get(fit, "runs"), i, r) {
+        fit_row_label(report, &vary, r, label, sizeof label);
+        width = (int)strlen(label) > width ? (int)strlen(label) : width;
+    }
     rho = json_object_get(fit, "spearman");
     error = json_object_get(fit, "median_abs_error");
     fprintf(out, "\nfit on this host: predicted MB/s (the time model, machine %s) against "
-            "measured\n  %-8s %-22s %-8s %10s %10s %8s\n", str_or(json_object_get(fit, "machine"),
+            "measured\n  %-8s %-*s %-8s %10s %10s %8s\n", str_or(json_object_get(fit, "machine"),
                                                                   "?"),
-            "op", "placement", "resident", "measured", "predicted", "error");
-    json_array_foreach(json_object_get(fit, "runs"), i, r)
-        fprintf(out, "  %-8s %-22s %-8s %10.0f %10.0f %+7.0f%%\n",
-                str_or(json_object_get(r, "op"), "?"), str_or(json_object_get(r, "placement"), "?"),
+            "op", width, "placement", "resident", "measured", "predicted", "error");
+    json_array_foreach(json_object_get(fit, "runs"), i, r) {
+        fit_row_label(report, &vary, r, label, sizeof label);
+        fprintf(out, "  %-8s %-*s %-8s %10.0f %10.0f %+7.0f%%\n",
+                str_or(json_object_get(r, "op"), "?"), width, label,
                 str_or(json_object_get(r, "resident"), "?"),
                 json_number_value(json_object_get(r, "measured_mbps")),
                 json_number_value(json_object_get(r, "predicted_mbps")),
                 100 * json_number_value(json_object_get(r, "error")));
+    }
     fprintf(out, "  median |error| ");
     fprintf(out, json_is_number(error) ? "%.0f%%" : "n/a", 100 * json_number_value(error));
     fprintf(out, ", Spearman rank correlation ");

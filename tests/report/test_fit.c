@@ -174,6 +174,25 @@ static void few_or_no_predictions(void **state)
     json_decref(report);
 }
 
+/* Runs that differ in kernel (a decomposition's sweep) get their kernel in the fit's rows, as in
+ * the table above it: two rows "clock 64KB" would not say which is which. */
+static void rows_say_what_tells_runs_apart(void **state)
+{
+    const double rows[][3] = {{64, 20000, 22000}, {64, 30000, 24000}};
+    json_t *report = made_up(rows, 2), *runs = json_object_get(report, "runs");
+
+    (void)state;
+    json_object_set_new(json_array_get(runs, 0), "name", json_string("made-up memcpy"));
+    json_object_set_new(json_array_get(runs, 0), "kernel", json_string("memcpy"));
+    json_object_set_new(json_array_get(runs, 1), "name", json_string("made-up read"));
+    json_object_set_new(json_array_get(runs, 1), "kernel", json_string("read"));
+    rendered_has(report, "  none     clock 64KB memcpy      L2            20000      22000     "
+                         "+10%");
+    rendered_has(report, "  none     clock 64KB read        L2            30000      24000     "
+                         "-20%");
+    json_decref(report);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +201,7 @@ int main(void)
         cmocka_unit_test(same_order_far_is_not_explained),
         cmocka_unit_test(scrambled_within_a_group_names_the_run),
         cmocka_unit_test(few_or_no_predictions),
+        cmocka_unit_test(rows_say_what_tells_runs_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
