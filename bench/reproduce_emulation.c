@@ -29,8 +29,6 @@ struct variant {
     char note[256];
 };
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
-
 /* The pool of a placement "clock 16MB" as a size the keys read ("16M"); false if not one. */
 static bool pool_word(const char *placement, char *buf, size_t len)
 {
@@ -103,7 +101,7 @@ static int predicted_parts(const json_t *run, double *memory, double *cpu, doubl
  * a report from before the overlapping time model, whose memory seconds held it. */
 static double bus_of(const json_t *run)
 {
-    const json_t *b = json_object_get(json_object_get(run, "predicted"), "bus_seconds");
+    const json_t *b = sb_field(run, "predicted.bus_seconds");
     return json_is_number(b) ? json_number_value(b) : 0.0;
 }
 
@@ -168,7 +166,7 @@ static void keep_factor(struct sb_machine_factors *f, const char *machine, const
     if (!f || f->n >= SB_MAX_FACTORS || borrowed_factor(f, machine, &from) > 0)
         return;
     json_array_foreach(json_object_get(base, "runs"), i, run) {
-        const json_t *cal = json_object_get(json_object_get(run, "predicted"), "calibration");
+        const json_t *cal = sb_field(run, "predicted.calibration");
         if (json_is_number(json_object_get(cal, "factor"))) {
             snprintf(f->machine[f->n], sizeof f->machine[0], "%s", machine);
             snprintf(f->experiment[f->n], sizeof f->experiment[0], "%s", name);
@@ -207,7 +205,7 @@ static double base_cpu(const json_t *base, const char *op, const char *placement
         double m, c, x;
         int have;
         sb_run_placement(b, bp, sizeof bp);
-        if (strcmp(text(json_object_get(b, "op")), op) != 0 || strcmp(bp, placement) != 0)
+        if (strcmp(sb_field_text(b, "op"), op) != 0 || strcmp(bp, placement) != 0)
             continue;
         have = predicted_parts(b, &m, &c, &x);
         if (have == 1 && factor > 0)
@@ -236,7 +234,7 @@ static void add_predictions(json_t *preds, const json_t *vreport, const struct v
         char placement[64];
         double memory, cpu, mbps, bytes = (double)json_integer_value(json_object_get(
                                                         run, "bytes_per_scan"));
-        const char *op = text(json_object_get(run, "op"));
+        const char *op = sb_field_text(run, "op");
         int have = predicted_parts(run, &memory, &cpu, &mbps);
         sb_run_placement(run, placement, sizeof placement);
         if (have == 1 && factor > 0) { /* the machine's factor from another experiment */
@@ -244,14 +242,14 @@ static void add_predictions(json_t *preds, const json_t *vreport, const struct v
             have = 3;
         }
         if (have == 1 && !why[0])
-            snprintf(why, len, "%s: no prediction: %s", text(json_object_get(run, "name")),
+            snprintf(why, len, "%s: no prediction: %s", sb_field_text(run, "name"),
                      json_is_object(json_object_get(run, "predicted"))
-                         ? text(json_object_get(json_object_get(run, "predicted"), "reason"))
+                         ? sb_field_text(run, "predicted.reason")
                          : "the run has no runs[].predicted");
         if (have == 0) {
             if (!why[0])
                 snprintf(why, len, "%s: no prediction: the run has no runs[].predicted",
-                         text(json_object_get(run, "name")));
+                         sb_field_text(run, "name"));
             continue;
         }
         for (int k = 0; k < (footprint ? 2 : 1); k++) {
@@ -276,7 +274,7 @@ static void copy_predictions(json_t *preds, const struct variant *v)
 
     for (size_t i = 0; i < n; i++) {
         const json_t *p = json_array_get(preds, i);
-        if (strcmp(text(json_object_get(p, "variant")), v->same_as) == 0)
+        if (strcmp(sb_field_text(p, "variant"), v->same_as) == 0)
             json_array_append_new(preds, json_pack("{s:O, s:O, s:s, s:O, s:s, s:O}", "op",
                                                    json_object_get(p, "op"), "placement",
                                                    json_object_get(p, "placement"), "variant",

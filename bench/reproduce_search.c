@@ -18,8 +18,6 @@
 #define SEARCH_MIN_SECONDS 0.02
 #define SEARCH_TRIES 3
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
-
 /* Best ns per page of the policy's search over a pool of nbuffers, pages per scan, and the
  * headers it visited per page; NAN when the state cannot be made. */
 static double search_ns_per_page(const struct sb_policy *p, uint32_t nbuffers, uint32_t nring,
@@ -61,7 +59,7 @@ static double search_ns_per_page(const struct sb_policy *p, uint32_t nbuffers, u
  * run's (its median MB/s), and the share. */
 static json_t *entry(const json_t *run, const char *placement)
 {
-    const struct sb_policy *p = sb_policy_find(text(json_object_get(run, "policy")));
+    const struct sb_policy *p = sb_policy_find(sb_field_text(run, "policy"));
     uint64_t page = (uint64_t)json_integer_value(json_object_get(run, "page_size"));
     uint64_t pool = (uint64_t)json_integer_value(json_object_get(run, "pool_size"));
     uint64_t ring = (uint64_t)json_integer_value(json_object_get(run, "ring_size"));
@@ -71,7 +69,7 @@ static json_t *entry(const json_t *run, const char *placement)
     if (!p || !page || !pool || !table)
         return NULL;
     ns = search_ns_per_page(p, (uint32_t)(pool / page), (uint32_t)(ring / page), table / page,
-                            strcmp(text(json_object_get(run, "op")), "vacuum") == 0, &visits);
+                            strcmp(sb_field_text(run, "op"), "vacuum") == 0, &visits);
     /* the loop's cost per visit times the run's own visits per page, when the run counted
      * them (its first scans may find free buffers the loop's state no longer has) */
     if (json_is_number(json_object_get(run, "clock_visits_per_page")) && visits > 0)
@@ -88,8 +86,8 @@ json_t *sb_reproduce_buffer_search(const json_t *report)
 {
     const json_t *thread = json_object_get(report, "thread"), *runs = json_object_get(report,
                                                                                      "runs");
-    const char *placements[2] = {text(json_object_get(thread, "slow")),
-                                 text(json_object_get(thread, "fast"))};
+    const char *placements[2] = {sb_field_text(thread, "slow"),
+                                 sb_field_text(thread, "fast")};
     json_t *list = json_array(), *run;
     size_t i;
 

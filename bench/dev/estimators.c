@@ -31,6 +31,7 @@
 #include "report/read.h"
 #include "report/runs.h"
 #include "stats/stats.h"
+#include "report/report.h"
 
 #define POWER_TARGET 0.80 /* the detection rate the thresholds are matched at */
 #define MAX_SHIFTS 4      /* 0 (the A-A pair itself), 2%, S, 10% */
@@ -60,8 +61,6 @@ struct window {
     uint64_t seed;
     struct interval est[MAX_SHIFTS][NEST];
 };
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 static bool usable(double x) { return isfinite(x) && x > 0.0; }
 
@@ -206,15 +205,15 @@ static int read_recording(const char *path, struct recording *rec)
         return 1;
     }
     context = json_object_get(report, "context");
-    snprintf(rec->host, sizeof rec->host, "%s", text(json_object_get(context, "host")));
-    snprintf(rec->date, sizeof rec->date, "%s", text(json_object_get(context, "date")));
+    snprintf(rec->host, sizeof rec->host, "%s", sb_field_text(context, "host"));
+    snprintf(rec->date, sizeof rec->date, "%s", sb_field_text(context, "date"));
     run = sb_report_reference_run(report);
     if (!run) {
         fprintf(stderr, "estimators: %s: no A-A pair (schedule.reference: an interleaved run "
                 "is needed)\n", path);
         goto done;
     }
-    snprintf(rec->run, sizeof rec->run, "%s", text(json_object_get(run, "name")));
+    snprintf(rec->run, sizeof rec->run, "%s", sb_field_text(run, "name"));
     rec->rounds = sb_report_rounds(report);
     x1 = sb_run_round_mbps(run, rec->rounds);
     x2 = sb_scans_round_mbps(sb_report_reference_scans(report), rec->rounds);

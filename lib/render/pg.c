@@ -9,8 +9,6 @@
 #include "report/report.h"
 #include "vocab/vocab.h"
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
-
 static uint64_t size_of(const json_t *run, const char *key)
 {
     return (uint64_t)json_integer_value(json_object_get(run, key));
@@ -18,14 +16,14 @@ static uint64_t size_of(const json_t *run, const char *key)
 
 static const char *op_label(const json_t *run)
 {
-    const struct sb_op *o = sb_op_find(text(json_object_get(run, "op")));
-    return o ? o->label : text(json_object_get(run, "op"));
+    const struct sb_op *o = sb_op_find(sb_field_text(run, "op"));
+    return o ? o->label : sb_field_text(run, "op");
 }
 
 /* The server's version, short ("8.1.21", "15.20"). */
 static void short_version(const json_t *run, char *buf, size_t len)
 {
-    const char *v = text(json_object_get(json_object_get(run, "postgresql"), "server_version"));
+    const char *v = sb_field_text(run, "postgresql.server_version");
     snprintf(buf, len, "%.*s", (int)strcspn(v, " "), v);
 }
 
@@ -82,7 +80,7 @@ static void who(const json_t *run, bool servers, char *buf, size_t len)
 static void placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];
-    const char *policy = text(json_object_get(run, "policy"));
+    const char *policy = sb_field_text(run, "policy");
 
     if (strcmp(policy, "ring") == 0)
         snprintf(buf, len, "ring %s", sb_format_size(size_of(run, "ring_size"), size,
@@ -98,7 +96,7 @@ static bool alike(const json_t *a, const json_t *b)
 
     short_version(a, va, sizeof va);
     short_version(b, vb, sizeof vb);
-    return strcmp(text(json_object_get(a, "op")), text(json_object_get(b, "op"))) == 0 &&
+    return strcmp(sb_field_text(a, "op"), sb_field_text(b, "op")) == 0 &&
            size_of(a, "table_size") == size_of(b, "table_size") && strcmp(va, vb) == 0 &&
            backends_of(a) == backends_of(b);
 }
@@ -111,9 +109,9 @@ static double median_of(const json_t *runs, const json_t *like, const char *poli
     json_t *run;
 
     json_array_foreach(runs, i, run)
-        if (alike(run, like) && strcmp(text(json_object_get(run, "policy")), policy) == 0) {
+        if (alike(run, like) && strcmp(sb_field_text(run, "policy"), policy) == 0) {
             *which = run;
-            return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+            return json_number_value(sb_field(run, "mbps.median"));
         }
     return 0;
 }
@@ -163,9 +161,9 @@ static void pg_heading(FILE *out, const json_t *report, bool servers, bool backe
     const json_t *schedule = json_object_get(report, "schedule");
     char all[256];
 
-    fprintf(out, "scanbench pg %s: %s\n", text(json_object_get(exp, "name")),
-            text(json_object_get(exp, "description")));
-    if (strcmp(text(json_object_get(schedule, "kind")), "interleaved") == 0) {
+    fprintf(out, "scanbench pg %s: %s\n", sb_field_text(exp, "name"),
+            sb_field_text(exp, "description"));
+    if (strcmp(sb_field_text(schedule, "kind"), "interleaved") == 0) {
         versions(runs, all, sizeof all);
         fprintf(out, "PostgreSQL %s: %lld throwaway clusters side by side (one per server, pool, "
                 "table and backend), %lld rounds, each run once per round in a shuffled order, "
@@ -176,7 +174,7 @@ static void pg_heading(FILE *out, const json_t *report, bool servers, bool backe
     } else
         fprintf(out, "PostgreSQL %s, a throwaway cluster, one backend (no parallel workers), "
                 "%d timed scans after %d warm-up, each run alone\n\n",
-                text(json_object_get(pg, "server_version")),
+                sb_field_text(pg, "server_version"),
                 (int)json_array_size(json_object_get(first, "repetitions")),
                 (int)json_integer_value(json_object_get(first, "warmup")));
     if (servers)
@@ -210,7 +208,7 @@ static void pg_row(FILE *out, const json_t *run, bool servers, bool backends)
                  json_is_true(json_object_get(occ, "consistent")) ? "as the rule says"
                                                                   : "NOT as the rule says");
     else
-        snprintf(after, sizeof after, "n/a: %s", text(json_object_get(occ, "unavailable")));
+        snprintf(after, sizeof after, "n/a: %s", sb_field_text(occ, "unavailable"));
     if (servers) {
         char v[64];
         short_version(run, v, sizeof v);
@@ -237,7 +235,7 @@ static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring, bo
     json_array_foreach(runs, i, run) {
         who(run, servers, a, sizeof a);
         fprintf(out, "  %s, %s: %s\n", op_label(run), a,
-                text(json_object_get(json_object_get(run, "postgresql"), "rule")));
+                sb_field_text(run, "postgresql.rule"));
     }
     fprintf(out, "\nMB/s = pg_relation_size / seconds / 10^6, seconds on the client's monotonic "
                  "clock around the statement; median of the timed scans; cv: their coefficient "
@@ -266,7 +264,7 @@ static void pg_statements(FILE *out, const json_t *runs, bool servers)
         fprintf(out, "statements, %s, %s (the earlier leave some of the table's pages in "
                 "shared_buffers): after each eviction", op_label(run), a);
         json_array_foreach(list, k, st) {
-            const struct sb_op *o = sb_op_find(text(json_object_get(st, "op")));
+            const struct sb_op *o = sb_op_find(sb_field_text(st, "op"));
             fprintf(out, "%s%s (%s)", k ? ", then " : " ", o ? o->label : "?",
                     json_is_true(json_object_get(st, "measured")) ? "timed" : "untimed");
         }
@@ -303,8 +301,8 @@ static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const c
     who(run, servers, a, sizeof a);
     fprintf(out, "  %s, %s, %s: %s%s: %s; scanbench: %s (%s)\n", op_label(run), a, which, own,
             counters,
-            text(json_object_get(w, "server")), text(json_object_get(w, "scanbench_expects")),
-            strcmp(text(json_object_get(w, "agreement")), "agrees") == 0 ? "agrees"
+            sb_field_text(w, "server"), sb_field_text(w, "scanbench_expects"),
+            strcmp(sb_field_text(w, "agreement"), "agrees") == 0 ? "agrees"
                                                                           : "DISAGREES");
     return true;
 }
@@ -318,7 +316,7 @@ static void pg_writes(FILE *out, const json_t *runs, bool servers)
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const json_t *w = json_object_get(json_object_get(run, "postgresql"), "writes");
+        const json_t *w = sb_field(run, "postgresql.writes");
         const json_t *later = json_object_get(w, "later_scan");
         if (!json_is_object(w))
             continue;
@@ -330,8 +328,8 @@ static void pg_writes(FILE *out, const json_t *runs, bool servers)
         pg_write_line(out, run, json_object_get(w, "first_scan_after_load"),
                       "first scan after load", servers);
         if (pg_write_line(out, run, later, "later scans", servers) &&
-            strcmp(text(json_object_get(run, "op")), "vacuum") == 0 &&
-            strcmp(text(json_object_get(later, "agreement")), "disagrees") == 0)
+            strcmp(sb_field_text(run, "op"), "vacuum") == 0 &&
+            strcmp(sb_field_text(later, "agreement"), "disagrees") == 0)
             vacuum_disagrees = true;
     }
     if (vacuum_disagrees)
@@ -354,7 +352,7 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
     if (!json_is_object(analysis))
         return;
     if (!json_is_true(json_object_get(analysis, "available"))) {
-        fprintf(out, "\nno paired ratios: %s\n", text(json_object_get(analysis, "why")));
+        fprintf(out, "\nno paired ratios: %s\n", sb_field_text(analysis, "why"));
         return;
     }
     fprintf(out, "\nPaired by round (%lld rounds; each run against its op's first on its "
@@ -364,8 +362,8 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
             (long long)json_integer_value(json_object_get(analysis, "rounds")),
             json_array_size(json_object_get(analysis, "comparisons")));
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
-        const json_t *a = sb_find_run_named(runs, text(json_object_get(c, "a")));
-        const json_t *b = sb_find_run_named(runs, text(json_object_get(c, "b")));
+        const json_t *a = sb_find_run_named(runs, sb_field_text(c, "a"));
+        const json_t *b = sb_find_run_named(runs, sb_field_text(c, "b"));
         char la[96], lb[96];
         if (!a || !b)
             continue;
@@ -373,7 +371,7 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
         who(b, servers, lb, sizeof lb);
         fprintf(out, "  %s, %s / %s: %.2fx: %s\n", op_label(a), la, lb,
                 json_number_value(json_object_get(c, "ratio")),
-                text(json_object_get(c, "text")));
+                sb_field_text(c, "text"));
     }
     if (json_is_number(json_object_get(noise, "floor")))
         fprintf(out, "noise floor %.1f%% (the first run timed twice per round), so \"the same\" "
@@ -397,7 +395,7 @@ void sb_render_pg(FILE *out, const json_t *report)
         backends |= backends_of(run) > 1;
     pg_heading(out, report, servers, backends);
     json_array_foreach(runs, i, run) {
-        any_ring |= strcmp(text(json_object_get(run, "policy")), "ring") == 0;
+        any_ring |= strcmp(sb_field_text(run, "policy"), "ring") == 0;
         pg_row(out, run, servers, backends);
     }
     fprintf(out, "\n");

@@ -12,8 +12,6 @@
 #include "render/plot_series.h"
 #include "report/report.h"
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
-
 /* Text from a report (another host's, perhaps hostile) as a gnuplot single-quoted string:
  * quotes doubled, control characters as '?', so it can never end the string, the line or the
  * command (single quotes also stop gnuplot's backquote substitution). Cut to fit buf. */
@@ -59,7 +57,7 @@ static bool has_counters(const json_t *runs)
     size_t i;
     json_t *run;
     json_array_foreach(runs, i, run) {
-        const json_t *d = json_object_get(json_object_get(run, "counters"), "derived");
+        const json_t *d = sb_field(run, "counters.derived");
         if (json_is_number(json_object_get(d, "l2_writeback_per_page")) ||
             json_is_number(json_object_get(d, "mem_read_bytes_per_table_byte")))
             return true;
@@ -92,8 +90,8 @@ static void cache_marks(FILE *f, const json_t *report)
         lo = (lo == 0 || fp < lo) ? fp : lo;
         hi = fp > hi ? fp : hi;
     }
-    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, level) {
-        const json_t *size = json_object_get(json_object_get(level, "size"), "value");
+    json_array_foreach(sb_field(report, "context.caches"), i, level) {
+        const json_t *size = sb_field(level, "size.value");
         double v = (double)json_integer_value(size);
         if (!json_is_integer(size))
             continue;
@@ -103,15 +101,15 @@ static void cache_marks(FILE *f, const json_t *report)
     if (lo > 0)
         fprintf(f, "set xrange [%g:%g]\n", lo / 1.5, hi * 1.5);
 
-    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, level) {
-        const json_t *size = json_object_get(json_object_get(level, "size"), "value");
+    json_array_foreach(sb_field(report, "context.caches"), i, level) {
+        const json_t *size = sb_field(level, "size.value");
         if (!json_is_integer(size))
             continue;
         char name[64];
         fprintf(f, "set arrow from %lld, graph 0 to %lld, graph 1 nohead dashtype 2 lc rgb "
                    "'#888888'\nset label %s at %lld, graph 0.97 offset 0.5,0 tc rgb '#555555'\n",
                 (long long)json_integer_value(size), (long long)json_integer_value(size),
-                gp_quote(text(json_object_get(level, "level")), name, sizeof name),
+                gp_quote(sb_field_text_or(level, "level", "?"), name, sizeof name),
                 (long long)json_integer_value(size));
     }
 }
@@ -125,7 +123,7 @@ static void mbps_block(FILE *f, const json_t *analysis, const json_t *runs,
     for (size_t p = 0; p < s[k].n; p++) {
         const json_t *run = json_array_get(runs, s[k].runs[p]);
         const json_t *iv = sb_analysis_run(analysis, run);
-        const json_t *v = json_object_get(json_object_get(run, "mbps"), "median");
+        const json_t *v = sb_field(run, "mbps.median");
         double median = json_number_value(v);
         bool interval = json_is_number(json_object_get(iv, "lo")) &&
                         json_is_number(json_object_get(iv, "hi"));
@@ -216,15 +214,15 @@ static void plot_title(FILE *f, const json_t *report)
     const json_t *schedule = json_object_get(report, "schedule");
     const json_t *rounds = json_object_get(schedule, "rounds");
     const json_t *floor = sb_report_noise_floor(report);
-    const json_t *contention = json_object_get(json_object_get(schedule, "contention"), "kind");
+    const json_t *contention = sb_field(schedule, "contention.kind");
     char *raw = NULL, *quoted = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&raw, &len);
 
     if (m) {
         fprintf(m, "scanbench %s on %s (%s)",
-                text(json_object_get(json_object_get(report, "experiment"), "name")),
-                text(json_object_get(ctx, "host")), text(json_object_get(ctx, "cpu_model")));
+                sb_field_text_or(report, "experiment.name", "?"),
+                sb_field_text_or(ctx, "host", "?"), sb_field_text_or(ctx, "cpu_model", "?"));
         if (json_is_integer(rounds))
             fprintf(m, ", %lld rounds", (long long)json_integer_value(rounds));
         if (json_is_number(floor))

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "report/report.h"
 
 /* What else may differ between runs of one op, policy and kernel: each splits the line when it
  * varies (the key the footprint is made of, pool_size or ring_size, excepted). The field's path
@@ -29,8 +30,6 @@ static const struct {
     {{"placement", "pool", "asked"}, "pool_node"},
 };
 #define NLINE_KEYS (sizeof line_keys / sizeof line_keys[0])
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
 
 static const json_t *line_key(const json_t *run, size_t k)
 {
@@ -103,8 +102,8 @@ static char *line_title(const json_t *run, const bool *varies)
 
     if (!f)
         return NULL;
-    fprintf(f, "%s %s %s", text(json_object_get(run, "op")), text(json_object_get(run, "policy")),
-            text(json_object_get(run, "kernel")));
+    fprintf(f, "%s %s %s", sb_field_text_or(run, "op", "?"), sb_field_text_or(run, "policy", "?"),
+            sb_field_text_or(run, "kernel", "?"));
     for (size_t k = 0; k < NLINE_KEYS; k++) {
         const json_t *v = line_key(run, k);
         if (!varies[k])
@@ -144,9 +143,9 @@ static int check_points(const json_t *runs, const struct series *s, size_t n,
                 return sb_fail(err, SB_ERR_INPUT, "runs \"%s\" and \"%s\" would be one point of "
                                "the line '%s' (the same footprint, nothing else the plot tells "
                                "apart): plot them from reports of their own",
-                               text(json_object_get(json_array_get(runs, s[k].runs[p - 1]),
-                                                    "name")),
-                               text(json_object_get(json_array_get(runs, s[k].runs[p]), "name")),
+                               sb_field_text_or(json_array_get(runs, s[k].runs[p - 1]), "name",
+                                                "?"),
+                               sb_field_text_or(json_array_get(runs, s[k].runs[p]), "name", "?"),
                                s[k].title);
     return SB_OK;
 }

@@ -21,11 +21,6 @@ static const char *const distinguishing[] = {"executor", "kernel", "table_size",
                                             "checkpoint_pages", "writeback_kernel", "hint_bits",
                                             "extra_copy", NULL};
 
-static const char *str_or(const json_t *v, const char *fallback)
-{
-    return json_is_string(v) ? json_string_value(v) : fallback;
-}
-
 static bool key_varies(const json_t *runs, const char *key)
 {
     const json_t *first = json_object_get(json_array_get(runs, 0), key);
@@ -43,9 +38,9 @@ static bool key_varies(const json_t *runs, const char *key)
 /* The cache model a simulated run used, as a label: "x4500", "x4500+prefetch"; "" if none. */
 static const char *model_tag(const json_t *run, char *buf, size_t len)
 {
-    const json_t *machine = json_object_get(json_object_get(run, "counters"), "machine");
+    const json_t *machine = sb_field(run, "counters.machine");
 
-    snprintf(buf, len, "%s%s", str_or(json_object_get(machine, "name"), ""),
+    snprintf(buf, len, "%s%s", sb_field_text_or(machine, "name", ""),
              json_is_true(json_object_get(machine, "prefetch")) ? "+prefetch" : "");
     return buf;
 }
@@ -71,7 +66,7 @@ static bool slice_varies(const json_t *runs)
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const json_t *v = json_object_get(json_object_get(run, "slice"), "asked_ms");
+        const json_t *v = sb_field(run, "slice.asked_ms");
         if (json_number_value(v) != json_number_value(first))
             return true;
     }
@@ -181,7 +176,7 @@ static void accuracy_lines(FILE *out, const json_t *runs)
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const json_t *accuracy = json_object_get(json_object_get(run, "counters"), "accuracy");
+        const json_t *accuracy = sb_field(run, "counters.accuracy");
         const json_t *tolerance = json_object_get(accuracy, "tolerance");
         bool low = json_is_true(json_object_get(accuracy, "lower_bound_applies"));
 
@@ -192,7 +187,7 @@ static void accuracy_lines(FILE *out, const json_t *runs)
             continue;
         disagree++;
         fprintf(out, "accuracy: %s: memory bytes measured/expected %.2f: DISAGREE (tolerance "
-                "%.2f..%.2f%s)\n", str_or(json_object_get(run, "name"), "?"),
+                "%.2f..%.2f%s)\n", sb_field_text_or(run, "name", "?"),
                 json_number_value(json_object_get(accuracy, "ratio")),
                 low ? json_number_value(json_array_get(tolerance, 0)) : 0.0,
                 json_number_value(json_array_get(tolerance, 1)),
@@ -209,12 +204,12 @@ static void counters_summary(const json_t *run, char *buf, size_t len)
     const json_t *counters = json_object_get(run, "counters");
     bool simulated = json_is_true(json_object_get(counters, "simulated"));
 
-    snprintf(buf, len, "%s, %s%s%s%s%s", str_or(json_object_get(counters, "backend"), "?"),
-             str_or(json_object_get(counters, "status"), "?"),
+    snprintf(buf, len, "%s, %s%s%s%s%s", sb_field_text_or(counters, "backend", "?"),
+             sb_field_text_or(counters, "status", "?"),
              json_is_string(json_object_get(counters, "reason")) ? ": " : "",
-             str_or(json_object_get(counters, "reason"), ""),
+             sb_field_text_or(counters, "reason", ""),
              simulated ? ", simulated: " : "",
-             simulated ? str_or(json_object_get(counters, "model"), "?") : "");
+             simulated ? sb_field_text_or(counters, "model", "?") : "");
 }
 
 /* The derived counter figures the counters table shows, their headings and formats. */
@@ -237,7 +232,7 @@ static int counter_col_width(size_t c)
 /* Whether a run's counters gave any of the table's figures. */
 static bool has_counter_figures(const json_t *run)
 {
-    const json_t *derived = json_object_get(json_object_get(run, "counters"), "derived");
+    const json_t *derived = sb_field(run, "counters.derived");
     bool any = false;
 
     for (size_t c = 0; c < N_COUNTER_COLS; c++)
@@ -263,10 +258,10 @@ static char *counters_source(const json_t *runs, bool *uniform, bool *all_simula
             continue;
         if (json_is_true(json_object_get(counters, "simulated"))) {
             snprintf(here, sizeof here, "simulated: %s",
-                     str_or(json_object_get(counters, "model"), "?"));
+                     sb_field_text_or(counters, "model", "?"));
         } else {
             snprintf(here, sizeof here, "measured: %s",
-                     str_or(json_object_get(counters, "backend"), "?"));
+                     sb_field_text_or(counters, "backend", "?"));
             *all_simulated = false;
         }
         if (!source) {
@@ -311,7 +306,7 @@ static void counters_row(FILE *out, const struct varying *vary, const json_t *ru
 {
     const json_t *counters = json_object_get(run, "counters");
     const json_t *derived = json_object_get(counters, "derived");
-    const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+    const struct sb_op *op = sb_op_find(sb_field_text_or(run, "op", ""));
     char label[LABEL_LEN], row[2 * LABEL_LEN];
 
     column_label(vary, run, label, sizeof label);
@@ -322,8 +317,8 @@ static void counters_row(FILE *out, const struct varying *vary, const json_t *ru
         fprintf(out, " | %s %s", json_is_true(json_object_get(counters, "simulated"))
                                      ? "simulated:" : "measured:",
                 json_is_true(json_object_get(counters, "simulated"))
-                    ? str_or(json_object_get(json_object_get(counters, "machine"), "name"), "?")
-                    : str_or(json_object_get(counters, "backend"), "?"));
+                    ? sb_field_text_or(counters, "machine.name", "?")
+                    : sb_field_text_or(counters, "backend", "?"));
     fprintf(out, "\n");
 }
 
@@ -396,12 +391,12 @@ static void mbps_cell(FILE *out, const json_t *report, const json_t *run)
         snprintf(cell, sizeof cell, "-");
     else if (json_is_number(json_object_get(iv, "lo")))
         snprintf(cell, sizeof cell, "%.0f [%.0f, %.0f]",
-                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")),
+                 json_number_value(sb_field(run, "mbps.median")),
                  json_number_value(json_object_get(iv, "lo")),
                  json_number_value(json_object_get(iv, "hi")));
     else
         snprintf(cell, sizeof cell, "%.0f",
-                 json_number_value(json_object_get(json_object_get(run, "mbps"), "median")));
+                 json_number_value(sb_field(run, "mbps.median")));
     fprintf(out, " | %22s", cell);
 }
 
@@ -475,7 +470,7 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
     fprintf(out, "%-16s | %-*s | %22s | %24s\n", "Operation", width, "Configuration",
             "MB/s [95% interval]", "ratio to the first");
     json_array_foreach(runs, i, run) {
-        const struct sb_op *op = sb_op_find(str_or(json_object_get(run, "op"), ""));
+        const struct sb_op *op = sb_op_find(sb_field_text_or(run, "op", ""));
         const json_t *cmp = sb_analysis_comparison(json_object_get(report, "analysis"), run);
         char label[LABEL_LEN];
         column_label(&vary, run, label, sizeof label);
@@ -493,7 +488,7 @@ static void rows_table(FILE *out, const json_t *report, const json_t *runs)
 static void contention_line(FILE *out, const json_t *schedule)
 {
     const json_t *c = json_object_get(schedule, "contention");
-    const char *kind = str_or(json_object_get(c, "kind"), "none");
+    const char *kind = sb_field_text_or(c, "kind", "none");
     long long buffers = json_integer_value(json_object_get(c, "buffers"));
     char size[32];
 
@@ -518,8 +513,8 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
     long long page = json_integer_value(json_object_get(first, "page_size"));
     char size[32], threads[96];
 
-    fprintf(out, "scanbench %s: %s\n", str_or(json_object_get(exp, "name"), "?"),
-            str_or(json_object_get(exp, "description"), ""));
+    fprintf(out, "scanbench %s: %s\n", sb_field_text_or(exp, "name", "?"),
+            sb_field_text_or(exp, "description", ""));
     if (!first)
         return;
     fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s; %lld "
@@ -529,11 +524,11 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
             (long long)(json_integer_value(json_object_get(first, "table_size")) /
                         (page ? page : 1)),
             page, (long long)json_integer_value(json_object_get(first, "rows_per_page")),
-            str_or(json_object_get(first, "source"), "?"),
+            sb_field_text_or(first, "source", "?"),
             json_is_true(json_object_get(first, "bigtable")) ? " (bigtable)" : "",
             scanners_note(runs, threads, sizeof threads),
             (long long)json_array_size(json_object_get(first, "repetitions")),
-            str_or(json_object_get(schedule, "kind"), "blocked"),
+            sb_field_text_or(schedule, "kind", "blocked"),
             (long long)json_integer_value(json_object_get(first, "warmup")));
     contention_line(out, schedule);
     fputc('\n', out);
@@ -572,7 +567,7 @@ static void writeback_lines(FILE *out, const json_t *runs)
     json_t *run;
 
     json_array_foreach(runs, i, run) {
-        const char *mode = str_or(json_object_get(run, "writeback"), "none");
+        const char *mode = sb_field_text_or(run, "writeback", "none");
         char in[32], back[32];
         if (strcmp(mode, "none") == 0)
             continue;
@@ -581,9 +576,9 @@ static void writeback_lines(FILE *out, const json_t *runs)
         any = true;
         fprintf(out, "  %s: writeback %s, kernel %s, hint bits %s: %llu pages written back at "
                 "eviction, %llu by checkpoints; %s copied in, %s written back\n",
-                str_or(json_object_get(run, "name"), "?"), mode,
-                str_or(json_object_get(run, "writeback_kernel"), "?"),
-                str_or(json_object_get(run, "hint_bits"), "?"),
+                sb_field_text_or(run, "name", "?"), mode,
+                sb_field_text_or(run, "writeback_kernel", "?"),
+                sb_field_text_or(run, "hint_bits", "?"),
                 (unsigned long long)scans_median(run, "written_evict"),
                 (unsigned long long)scans_median(run, "written_checkpoint"),
                 sb_format_size(scans_median(run, "bytes_copied_in"), in, sizeof in),
@@ -603,17 +598,17 @@ static void prediction_line(FILE *out, const json_t *run, const json_t *p)
 {
     const json_t *sec = json_object_get(p, "seconds_per_scan");
     const json_t *cal = json_object_get(p, "calibration");
-    double measured = number_or(json_object_get(json_object_get(run, "mbps"), "median"), 0);
+    double measured = number_or(sb_field(run, "mbps.median"), 0);
 
-    fprintf(out, "  %s: ", str_or(json_object_get(run, "name"), "?"));
+    fprintf(out, "  %s: ", sb_field_text_or(run, "name", "?"));
     if (json_is_number(json_object_get(p, "mbps")))
         fprintf(out, "predicted %.0f MB/s on %s, measured %.0f MB/s here",
                 number_or(json_object_get(p, "mbps"), 0),
-                str_or(json_object_get(p, "machine"), "?"), measured);
+                sb_field_text_or(p, "machine", "?"), measured);
     else
         fprintf(out, "not predicted on %s (%s); measured %.0f MB/s here",
-                str_or(json_object_get(p, "machine"), "?"),
-                str_or(json_object_get(p, "reason"), "?"), measured);
+                sb_field_text_or(p, "machine", "?"),
+                sb_field_text_or(p, "reason", "?"), measured);
     if (json_is_object(sec))
         fprintf(out, "\n    predicted seconds a scan: copy-in %.4g, op %.4g, write-back %.4g, "
                      "op CPU %s",
@@ -626,8 +621,8 @@ static void prediction_line(FILE *out, const json_t *run, const json_t *p)
     if (json_is_object(cal))
         fprintf(out, "; core factor %.3g fitted to \"%s\" (%s)%s",
                 number_or(json_object_get(cal, "factor"), 0),
-                str_or(json_object_get(cal, "figure"), "?"),
-                str_or(json_object_get(cal, "experiment"), "?"),
+                sb_field_text_or(cal, "figure", "?"),
+                sb_field_text_or(cal, "experiment", "?"),
                 json_is_true(json_object_get(cal, "this_run"))
                     ? ": this run is the calibration, not a prediction" : "");
     fprintf(out, "\n");
@@ -654,14 +649,14 @@ static void prediction_lines(FILE *out, const json_t *runs)
 /* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
 static void knee_lines(FILE *out, const json_t *report)
 {
-    const json_t *knees = json_object_get(json_object_get(report, "analysis"), "knees");
+    const json_t *knees = sb_field(report, "analysis.knees");
     size_t i;
     json_t *k;
 
     if (json_array_size(knees))
         fprintf(out, "knees (pool-size sweeps of the clock policy):\n");
     json_array_foreach(knees, i, k)
-        fprintf(out, "  %s\n", str_or(json_object_get(k, "text"), "?"));
+        fprintf(out, "  %s\n", sb_field_text_or(k, "text", "?"));
 }
 
 /* A comparison's side ("a" or "b") as its column is labelled (the placement, and the swept
@@ -670,16 +665,16 @@ static const char *side_label(const json_t *report, const struct varying *vary,
                               const json_t *c, const char *side, char *buf, size_t len)
 {
     const json_t *runs = json_object_get(report, "runs"), *run;
-    const char *name = str_or(json_object_get(c, side), "");
+    const char *name = sb_text_or(json_object_get(c, side), "");
     size_t i;
 
     json_array_foreach(runs, i, run) {
-        if (strcmp(str_or(json_object_get(run, "name"), ""), name) == 0) {
+        if (strcmp(sb_field_text_or(run, "name", ""), name) == 0) {
             column_label(vary, run, buf, len);
             return buf;
         }
     }
-    snprintf(buf, len, "%s", str_or(json_object_get(c, strcmp(side, "a") == 0 ? "a_placement"
+    snprintf(buf, len, "%s", sb_text_or(json_object_get(c, strcmp(side, "a") == 0 ? "a_placement"
                                                                             : "b_placement"),
                                     "?"));
     return buf;
@@ -690,7 +685,7 @@ static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
     /* what more rounds take: none past the most a report holds; else more time */
-    const char *more = strcmp(str_or(json_object_get(json_object_get(report, "schedule"),
+    const char *more = strcmp(sb_text_or(json_object_get(json_object_get(report, "schedule"),
                                                      "stopped_by"), ""), "max_rounds") == 0
                            ? "the most a report holds; a quieter host narrows it"
                            : "more time: --set time_budget=S";
@@ -701,9 +696,9 @@ static void undecided_lines(FILE *out, const json_t *report)
 
     varying_of(json_object_get(report, "runs"), &vary);
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
-        const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
+        const struct sb_op *op = sb_op_find(sb_field_text_or(c, "op", ""));
         const json_t *resolvable = json_object_get(c, "resolvable");
-        if (strcmp(str_or(json_object_get(c, "call"), ""), "inconclusive") != 0 ||
+        if (strcmp(sb_field_text_or(c, "call", ""), "inconclusive") != 0 ||
             !json_is_number(resolvable) || sb_level_call(c, NULL, NULL))
             continue;
         fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
@@ -728,7 +723,7 @@ static void host_level_lines(FILE *out, const json_t *report)
 
     varying_of(json_object_get(report, "runs"), &vary);
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
-        const struct sb_op *op = sb_op_find(str_or(json_object_get(c, "op"), ""));
+        const struct sb_op *op = sb_op_find(sb_field_text_or(c, "op", ""));
         const json_t *h = json_object_get(c, "host_level");
         const json_t *from[3] = {json_object_get(h, "quiet"), json_object_get(h, "busy"), h};
         double v[9]; /* quiet, busy: ratio, lo, hi; rho, lo, hi */
@@ -741,7 +736,7 @@ static void host_level_lines(FILE *out, const json_t *report)
         for (int t = 0; t < 2; t++)
             if (json_is_string(json_object_get(from[t], "call")))
                 snprintf(calls[t], sizeof calls[t], " %s",
-                         str_or(json_object_get(from[t], "call"), ""));
+                         sb_field_text_or(from[t], "call", ""));
         fprintf(out, "  %s %s / %s depends on the host's level: %.2fx [%.2f, %.2f]%s when quiet, "
                      "%.2fx [%.2f, %.2f]%s when busy (rho %.2f [%.2f, %.2f], %lld rounds)\n",
                 op ? op->label : "?", side_label(report, &vary, c, "a", la, sizeof la),
@@ -758,7 +753,7 @@ static bool any_sliced(const json_t *report)
     size_t i;
 
     json_array_foreach(json_object_get(report, "runs"), i, run)
-        if (json_is_integer(json_object_get(json_object_get(run, "slice"), "pages")))
+        if (json_is_integer(sb_field(run, "slice.pages")))
             return true;
     return false;
 }
@@ -815,7 +810,7 @@ static void footer(FILE *out, const json_t *report, bool ratios)
                     : "");
     else if (ratios)
         fprintf(out, ";\nno ratios: %s",
-                str_or(json_object_get(analysis, "why"),
+                sb_text_or(json_object_get(analysis, "why"),
                        "the report has no analysis"));
     fprintf(out, ".\n");
     slices_line(out, report);
@@ -844,12 +839,12 @@ static void statements_lines(FILE *out, const json_t *runs)
             continue;
         fprintf(out, "statements of %s, in order (the earlier untimed before each timed scan; "
                      "buffers of the last timed scan's last pass):\n",
-                str_or(json_object_get(run, "name"), "?"));
+                sb_field_text_or(run, "name", "?"));
         json_array_foreach(list, j, st) {
             const json_t *visits = json_object_get(st, "buffers_visited_per_page");
             const json_t *footprint = json_object_get(st, "footprint_buffers");
-            fprintf(out, "  %zu. %-7s %s", j + 1, str_or(json_object_get(st, "op"), "?"),
-                    str_or(json_object_get(st, "shape"), "buffers not recorded"));
+            fprintf(out, "  %zu. %-7s %s", j + 1, sb_field_text_or(st, "op", "?"),
+                    sb_field_text_or(st, "shape", "buffers not recorded"));
             if (json_is_integer(footprint))
                 fprintf(out, ", %lld buffer%s written", (long long)json_integer_value(footprint),
                         json_integer_value(footprint) == 1 ? "" : "s");
@@ -867,12 +862,12 @@ static void fit_row_label(const json_t *report, const struct varying *vary, cons
                           char *buf, size_t len)
 {
     const json_t *run = sb_find_run_named(json_object_get(report, "runs"),
-                                          str_or(json_object_get(r, "name"), ""));
+                                          sb_field_text_or(r, "name", ""));
 
     if (run)
         column_label(vary, run, buf, len);
     else
-        snprintf(buf, len, "%s", str_or(json_object_get(r, "placement"), "?"));
+        snprintf(buf, len, "%s", sb_field_text_or(r, "placement", "?"));
 }
 
 /* The host's fit (report/fit.h): each run's predicted against measured MB/s, the median error,
@@ -899,14 +894,13 @@ static void fit_lines(FILE *out, const json_t *report)
     rho = json_object_get(fit, "spearman");
     error = json_object_get(fit, "median_abs_error");
     fprintf(out, "\nfit on this host: predicted MB/s (the time model, machine %s) against "
-            "measured\n  %-8s %-*s %-8s %10s %10s %8s\n", str_or(json_object_get(fit, "machine"),
-                                                                  "?"),
+            "measured\n  %-8s %-*s %-8s %10s %10s %8s\n", sb_field_text_or(fit, "machine", "?"),
             "op", width, "placement", "resident", "measured", "predicted", "error");
     json_array_foreach(json_object_get(fit, "runs"), i, r) {
         fit_row_label(report, &vary, r, label, sizeof label);
         fprintf(out, "  %-8s %-*s %-8s %10.0f %10.0f %+7.0f%%\n",
-                str_or(json_object_get(r, "op"), "?"), width, label,
-                str_or(json_object_get(r, "resident"), "?"),
+                sb_field_text_or(r, "op", "?"), width, label,
+                sb_field_text_or(r, "resident", "?"),
                 json_number_value(json_object_get(r, "measured_mbps")),
                 json_number_value(json_object_get(r, "predicted_mbps")),
                 100 * json_number_value(json_object_get(r, "error")));
@@ -916,7 +910,7 @@ static void fit_lines(FILE *out, const json_t *report)
     fprintf(out, ", Spearman rank correlation ");
     fprintf(out, json_is_number(rho) ? "%.2f" : "n/a", json_number_value(rho));
     fprintf(out, " over %lld runs\n%s\n", (long long)json_integer_value(json_object_get(fit, "n")),
-            str_or(json_object_get(fit, "text"), ""));
+            sb_field_text_or(fit, "text", ""));
     json_decref(fit);
 }
 
@@ -963,7 +957,7 @@ int sb_render_table(FILE *out, const json_t *given)
         else
             json_array_foreach(runs, i, run) {
                 counters_summary(run, here, sizeof here);
-                fprintf(out, "counters of %s: %s\n", str_or(json_object_get(run, "name"), "?"),
+                fprintf(out, "counters of %s: %s\n", sb_field_text_or(run, "name", "?"),
                         here);
             }
     }

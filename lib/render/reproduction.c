@@ -12,8 +12,6 @@
 
 #define MAX_PLACEMENTS 64
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
-
 static void cell(FILE *out, const json_t *v)
 {
     if (json_is_number(v))
@@ -69,7 +67,7 @@ static const json_t *pg_run_for(const json_t *report, int v, const json_t *run)
 static void pg_cell(FILE *out, const json_t *pg)
 {
     if (pg)
-        fprintf(out, " %6.0f %-5s", sb_run_median_mbps(pg), text(json_object_get(pg, "policy")));
+        fprintf(out, " %6.0f %-5s", sb_run_median_mbps(pg), sb_field_text(pg, "policy"));
     else
         fprintf(out, " %6s %-5s", "-", "");
 }
@@ -77,7 +75,7 @@ static void pg_cell(FILE *out, const json_t *pg)
 /* The host's noise, as the analysis measured it, and the schedule that timed the runs. */
 static void noise_lines(FILE *out, const json_t *report)
 {
-    const json_t *noise = json_object_get(json_object_get(report, "verdict"), "noise");
+    const json_t *noise = sb_field(report, "verdict.noise");
     const json_t *schedule = json_object_get(report, "schedule");
     const json_t *floor = json_object_get(noise, "floor");
     const json_t *drift = json_object_get(noise, "drift_per_minute");
@@ -92,9 +90,9 @@ static void noise_lines(FILE *out, const json_t *report)
     if (json_is_number(drift))
         fprintf(out, ", drift %+.1f%%/min", 100.0 * json_number_value(drift));
     fprintf(out, "; %s schedule, %lld rounds (%s), seed %lld.%s\n",
-            text(json_object_get(schedule, "kind")),
+            sb_field_text(schedule, "kind"),
             (long long)json_integer_value(json_object_get(schedule, "rounds")),
-            text(json_object_get(schedule, "stopped_by")),
+            sb_field_text(schedule, "stopped_by"),
             (long long)json_integer_value(json_object_get(schedule, "seed")),
             "");
     if (json_is_true(json_object_get(noise, "too_noisy")))
@@ -136,8 +134,8 @@ static const char *scaled_of(const struct layout *t, const char *placement)
         return NULL;
     for (int k = 0; k < 2; k++) {
         const json_t *s = json_object_get(t->scaled, roles[k]);
-        if (strcmp(text(json_object_get(s, "thread")), placement) == 0)
-            return text(json_object_get(s, "here"));
+        if (strcmp(sb_field_text(s, "thread"), placement) == 0)
+            return sb_field_text(s, "here");
     }
     return NULL;
 }
@@ -150,11 +148,11 @@ static bool scaled_only(const struct layout *t, const char *placement)
 
     if (!json_is_true(json_object_get(t->scaled, "available")))
         return false;
-    if (strcmp(text(json_object_get(t->thread, "slow")), placement) == 0 ||
-        strcmp(text(json_object_get(t->thread, "fast")), placement) == 0)
+    if (strcmp(sb_field_text(t->thread, "slow"), placement) == 0 ||
+        strcmp(sb_field_text(t->thread, "fast"), placement) == 0)
         return false;
     for (int k = 0; k < 2; k++)
-        if (strcmp(text(json_object_get(json_object_get(t->scaled, roles[k]), "here")),
+        if (strcmp(sb_text(json_object_get(json_object_get(t->scaled, roles[k]), "here")),
                    placement) == 0)
             return true;
     return false;
@@ -167,8 +165,8 @@ static const json_t *predicted_mbps(const struct layout *t, const char *op, cons
     const json_t *p;
 
     json_array_foreach(json_object_get(t->emulation, "runs"), i, p)
-        if (strcmp(text(json_object_get(p, "op")), op) == 0 &&
-            strcmp(text(json_object_get(p, "placement")), placement) == 0)
+        if (strcmp(sb_field_text(p, "op"), op) == 0 &&
+            strcmp(sb_field_text(p, "placement"), placement) == 0)
             return json_object_get(p, "mbps");
     return NULL;
 }
@@ -201,7 +199,7 @@ static void collect_layout(const json_t *report, struct layout *t)
     t->pg = pg_count(report);
     json_array_foreach(t->runs, i, run) {
         char p[64];
-        const char *op = text(json_object_get(run, "op"));
+        const char *op = sb_field_text(run, "op");
         int k;
         sb_run_placement(run, p, sizeof p);
         for (k = 0; k < t->np && strcmp(t->placements[k], p) != 0; k++)
@@ -213,7 +211,7 @@ static void collect_layout(const json_t *report, struct layout *t)
         if (k == t->nops && t->nops < 8)
             t->ops[t->nops++] = op;
         t->any_counters |= json_is_number(json_object_get(
-            json_object_get(json_object_get(run, "counters"), "derived"), "l2_writeback_per_page"));
+            sb_field(run, "counters.derived"), "l2_writeback_per_page"));
     }
 }
 
@@ -225,11 +223,11 @@ static void heading(FILE *out, const struct layout *t)
     uint64_t l3 = sb_report_cache_size(t->report, "L3");
     char a[32], b[32], c[32];
 
-    fprintf(out, "== %s: %s\n", text(json_object_get(exp, "name")),
-            text(json_object_get(exp, "description")));
-    fprintf(out, "thread: %s\n", text(json_object_get(t->thread, "who")));
+    fprintf(out, "== %s: %s\n", sb_field_text(exp, "name"),
+            sb_field_text(exp, "description"));
+    fprintf(out, "thread: %s\n", sb_field_text(t->thread, "who"));
     fprintf(out, "table: %s; here %s (host L2 %s, L3 %s)\n\n",
-            text(json_object_get(t->thread, "table")),
+            sb_field_text(t->thread, "table"),
             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "table_size")), a,
                            sizeof a),
             t->l2 ? sb_format_size(t->l2, b, sizeof b) : "unknown",
@@ -250,7 +248,7 @@ static void column_heads(FILE *out, const struct layout *t)
         fprintf(out, " | %9s %9s %9s %9s", "thread", "predicted", "here", "scaled");
         for (int v = 0; v < t->pg; v++) {
             char label[16];
-            const char *version = text(json_object_get(json_object_get(pg_block(t->report, v),
+            const char *version = sb_text(json_object_get(json_object_get(pg_block(t->report, v),
                                                                        "server"),
                                                        "server_version"));
             if (t->pg == 1)
@@ -287,8 +285,8 @@ static void placement_row(FILE *out, const struct layout *t, int p)
         const json_t *rs = scaled ? sb_find_run(t->runs, t->ops[k], scaled) : NULL;
         cell(out, json_object_get(sb_find_thread_figure(t->thread, t->ops[k], placement), "mbps"));
         predicted_cell(out, t, t->ops[k], placement);
-        cell(out, r ? json_object_get(json_object_get(r, "mbps"), "median") : NULL);
-        cell(out, rs ? json_object_get(json_object_get(rs, "mbps"), "median") : NULL);
+        cell(out, r ? sb_field(r, "mbps.median") : NULL);
+        cell(out, rs ? sb_field(rs, "mbps.median") : NULL);
         for (int v = 0; v < t->pg; v++)
             pg_cell(out, pg_run_for(t->report, v, r));
         fprintf(out, "  ");
@@ -299,9 +297,9 @@ static void placement_row(FILE *out, const struct layout *t, int p)
 /* Server v's fast/slow ratio for op, from its runs at the thread's two placements. */
 static void pg_ratio_cell(FILE *out, const struct layout *t, int v, const char *op)
 {
-    const json_t *f = pg_run_for(t->report, v, sb_find_run(t->runs, op, text(json_object_get(
+    const json_t *f = pg_run_for(t->report, v, sb_find_run(t->runs, op, sb_text(json_object_get(
                                                                t->thread, "fast"))));
-    const json_t *sl = pg_run_for(t->report, v, sb_find_run(t->runs, op, text(json_object_get(
+    const json_t *sl = pg_run_for(t->report, v, sb_find_run(t->runs, op, sb_text(json_object_get(
                                                                 t->thread, "slow"))));
 
     if (f && sl && sb_run_median_mbps(sl) > 0)
@@ -317,7 +315,7 @@ static const json_t *entry_for_op(const json_t *list, const char *op)
     size_t i;
 
     json_array_foreach(list, i, v)
-        if (strcmp(text(json_object_get(v, "op")), op) == 0)
+        if (strcmp(sb_field_text(v, "op"), op) == 0)
             found = v;
     return found;
 }
@@ -353,7 +351,7 @@ static void ratio_row(FILE *out, const struct layout *t)
         fprintf(out, " |");
         ratio_cell(out, cmp, "ratio_thread", false);
         pred = entry_for_op(json_object_get(t->emulation, "pairs"), t->ops[k]);
-        ratio_cell(out, strcmp(text(json_object_get(pred, "basis")), "predicted") == 0 ? pred
+        ratio_cell(out, strcmp(sb_field_text(pred, "basis"), "predicted") == 0 ? pred
                                                                                        : NULL,
                    "ratio_predicted", false);
         ratio_cell(out, cmp, "ratio_here", true);
@@ -376,7 +374,7 @@ static void legend(FILE *out, const struct layout *t)
         fprintf(out, "fast/slow = %s / %s, paired by round: \"+\" faster, \"-\" slower, \"=\" "
                      "the same within the threshold, \"?\" inconclusive%s; intervals in the "
                      "verdict below.\n",
-                text(json_object_get(t->thread, "fast")), text(json_object_get(t->thread, "slow")),
+                sb_field_text(t->thread, "fast"), sb_field_text(t->thread, "slow"),
                 sb_any_level_call(json_object_get(t->verdict, "comparisons")) ||
                         sb_any_level_call(json_object_get(t->verdict, "scaled"))
                     ? ", \"-/+\" called when the host is quiet / when it is busy (inconclusive "
@@ -387,7 +385,7 @@ static void legend(FILE *out, const struct layout *t)
         char versions[256] = "";
         for (int v = 0; v < t->pg; v++)
             snprintf(versions + strlen(versions), sizeof versions - strlen(versions), "%s%s",
-                     v ? ", " : "", text(json_object_get(json_object_get(pg_block(t->report, v),
+                     v ? ", " : "", sb_text(json_object_get(json_object_get(pg_block(t->report, v),
                                                                          "server"),
                                                          "server_version")));
         fprintf(out, "%s = PostgreSQL %s on this host%s: the same table and op, "
@@ -399,8 +397,8 @@ static void legend(FILE *out, const struct layout *t)
                      "8.2's clock sweep over a smaller pool is only in the `here` column.%s%s\n",
                 t->pg > 1 ? "pg VERSION" : "postgresql", versions,
                 t->pg > 1 ? " (a column each)" : "",
-                *text(json_object_get(block, "notes")) ? " Note: " : "",
-                text(json_object_get(block, "notes")));
+                *sb_field_text(block, "notes") ? " Note: " : "",
+                sb_field_text(block, "notes"));
     }
 }
 
@@ -412,15 +410,15 @@ static void scaled_lines(FILE *out, const struct layout *t)
     if (!json_is_object(t->scaled))
         return;
     if (!json_is_true(json_object_get(t->scaled, "available"))) {
-        fprintf(out, "scaled = none: %s\n", text(json_object_get(t->scaled, "why")));
+        fprintf(out, "scaled = none: %s\n", sb_field_text(t->scaled, "why"));
         return;
     }
     fprintf(out, "scaled = this host measured at the thread's sizes scaled to this host, in the "
                  "same rounds (its ratio paired by round as here's):\n");
     for (int k = 0; k < 2; k++) {
         const json_t *s = json_object_get(t->scaled, roles[k]);
-        fprintf(out, "  %s %s -> %s: %s\n", roles[k], text(json_object_get(s, "thread")),
-                text(json_object_get(s, "here")), text(json_object_get(s, "how")));
+        fprintf(out, "  %s %s -> %s: %s\n", roles[k], sb_field_text(s, "thread"),
+                sb_field_text(s, "here"), sb_field_text(s, "how"));
     }
 }
 
@@ -436,10 +434,10 @@ static void scanners_line(FILE *out, const struct layout *t)
     if (n <= 1)
         return;
     json_array_foreach(json_object_get(t->emulation, "runs"), i, run) {
-        const json_t *s = json_object_get(json_object_get(run, "predicted"), "sharing");
+        const json_t *s = sb_field(run, "predicted.sharing");
         if (json_is_integer(s) && json_integer_value(s) > sharing)
             sharing = json_integer_value(s);
-        bus |= json_is_number(json_object_get(json_object_get(run, "predicted"), "bus_seconds"));
+        bus |= json_is_number(sb_field(run, "predicted.bus_seconds"));
     }
     fprintf(out, "  for %lld scanners at once, each on a core of its own with 1/%lld of the "
                  "table, %lld sharing each memory's %s ([thread] scanners; why: the "
@@ -456,19 +454,19 @@ static void clocks_line(FILE *out, const struct layout *t)
     const json_t *run;
 
     json_array_foreach(json_object_get(t->emulation, "runs"), i, run) {
-        const json_t *cal = json_object_get(json_object_get(run, "predicted"), "calibration");
+        const json_t *cal = sb_field(run, "predicted.calibration");
         const json_t *c = json_object_get(cal, "clocks");
-        const char *verdict = text(json_object_get(c, "verdict"));
+        const char *verdict = sb_field_text(c, "verdict");
         if (!json_is_object(c))
             continue;
         fprintf(out, "  core factor %.3g (%s's %s); the clocks alone give %.3g (this host's "
                      "%.2f GHz add chain / the %s's %.2f GHz), with an IPC ratio of 1 to %.0f "
                      "(assumed) %.3g to %.3g: %s\n",
                 json_number_value(json_object_get(cal, "factor")),
-                text(json_object_get(cal, "experiment")), text(json_object_get(cal, "figure")),
+                sb_field_text(cal, "experiment"), sb_field_text(cal, "figure"),
                 json_number_value(json_object_get(c, "ratio")),
                 json_number_value(json_object_get(c, "host_ghz")),
-                text(json_object_get(t->emulation, "machine")),
+                sb_field_text(t->emulation, "machine"),
                 json_number_value(json_object_get(c, "machine_ghz")),
                 json_number_value(json_object_get(c, "ipc_ratio_max")),
                 json_number_value(json_object_get(c, "ratio")),
@@ -486,34 +484,34 @@ static void clocks_line(FILE *out, const struct layout *t)
 static void prediction_lines(FILE *out, const struct layout *t)
 {
     const json_t *e = t->emulation, *v;
-    const char *machine = text(json_object_get(e, "machine"));
+    const char *machine = sb_field_text(e, "machine");
     size_t i;
 
     if (!json_is_true(json_object_get(e, "available"))) {
         fprintf(out, "predicted = not predicted: %s\n", json_is_object(e)
-                ? text(json_object_get(e, "why")) : "no emulation of the thread's machine in "
+                ? sb_field_text(e, "why") : "no emulation of the thread's machine in "
                                                      "this report");
         return;
     }
-    if (*text(json_object_get(e, "why")))
-        fprintf(out, "predicted: some runs not predicted: %s\n", text(json_object_get(e, "why")));
+    if (*sb_field_text(e, "why"))
+        fprintf(out, "predicted: some runs not predicted: %s\n", sb_field_text(e, "why"));
     if (json_is_object(json_object_get(e, "calibration_borrowed")))
         fprintf(out, "predicted with the core factor %.4g of %s's calibration (one per "
                      "machine)\n",
                 json_number_value(json_object_get(json_object_get(e, "calibration_borrowed"),
                                                   "factor")),
-                text(json_object_get(json_object_get(e, "calibration_borrowed"),
+                sb_text(json_object_get(json_object_get(e, "calibration_borrowed"),
                                      "experiment")));
     fprintf(out, "predicted = PREDICTED MB/s of the emulated %s (its cache model and costs, at "
                  "the thread's sizes)%s%s:\n", machine,
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",
-            text(json_object_get(e, "calibration")));
+            sb_field_text(e, "calibration"));
     scanners_line(out, t);
     clocks_line(out, t);
     json_array_foreach(json_object_get(e, "errors"), i, v) {
         const json_t *pred = json_object_get(v, "predicted_mbps");
         fprintf(out, "  %-24s thread %6.0f MB/s, predicted ",
-                text(json_object_get(v, "figure")),
+                sb_field_text(v, "figure"),
                 json_number_value(json_object_get(v, "thread_mbps")));
         if (!json_is_number(pred))
             fprintf(out, "%6s: not predicted\n", "-");
@@ -525,17 +523,17 @@ static void prediction_lines(FILE *out, const struct layout *t)
                     100.0 * json_number_value(json_object_get(v, "error")));
     }
     json_array_foreach(json_object_get(e, "pairs"), i, v) {
-        const struct sb_op *o = sb_op_find(text(json_object_get(v, "op")));
+        const struct sb_op *o = sb_op_find(sb_field_text(v, "op"));
         const json_t *tr = json_object_get(v, "ratio_thread");
-        if (strcmp(text(json_object_get(v, "basis")), "predicted") != 0)
+        if (strcmp(sb_field_text(v, "basis"), "predicted") != 0)
             continue;
         fprintf(out, "  emulated %s, %s: %s predicted %.2fx %s (PREDICTED, no interval: called "
                      "beyond %.0f%%): %s", machine, o ? o->label : "",
-                text(json_object_get(v, "fast")),
+                sb_field_text(v, "fast"),
                 json_number_value(json_object_get(v, "ratio_predicted")),
-                text(json_object_get(v, "slow")),
+                sb_field_text(v, "slow"),
                 100.0 * json_number_value(json_object_get(e, "delta")),
-                text(json_object_get(v, "call")));
+                sb_field_text(v, "call"));
         if (json_is_number(tr))
             fprintf(out, "; the thread saw %.2fx", json_number_value(tr));
         fprintf(out, ".\n");
@@ -553,19 +551,19 @@ static void attribution_lines(FILE *out, const struct layout *t)
 
     if (!json_array_size(json_object_get(t->emulation, "pairs")))
         return;
-    basis = text(json_object_get(json_array_get(json_object_get(t->emulation, "pairs"), 0),
+    basis = sb_text(json_object_get(json_array_get(json_object_get(t->emulation, "pairs"), 0),
                                  "basis"));
     full = strcmp(basis, "predicted") == 0;
     fprintf(out, "\nattribution (emulated %s, PREDICTED%s%s): each mechanism switched off in "
                  "turn; share = (ln all - ln off) / ln all of the predicted fast/slow\n",
-            text(json_object_get(t->emulation, "machine")), full ? "" : "; ", full ? "" : basis);
+            sb_field_text(t->emulation, "machine"), full ? "" : "; ", full ? "" : basis);
     fprintf(out, "  %-8s %-16s %9s %9s %7s\n", "op", "mechanism", "all", "off", "share");
     json_array_foreach(json_object_get(t->emulation, "pairs"), i, pair) {
         json_array_foreach(json_object_get(pair, "attribution"), j, row) {
             const json_t *off = json_object_get(row, "ratio_off");
             const json_t *share = json_object_get(row, "share");
-            fprintf(out, "  %-8s %-16s %9.3f", text(json_object_get(pair, "op")),
-                    text(json_object_get(row, "mechanism")),
+            fprintf(out, "  %-8s %-16s %9.3f", sb_field_text(pair, "op"),
+                    sb_field_text(row, "mechanism"),
                     json_number_value(json_object_get(pair, "ratio_predicted")));
             if (json_is_number(off))
                 fprintf(out, " %9.3f", json_number_value(off));
@@ -575,17 +573,17 @@ static void attribution_lines(FILE *out, const struct layout *t)
                 fprintf(out, " %6.0f%%", 100.0 * json_number_value(share));
             else
                 fprintf(out, " %7s", "n/a");
-            fprintf(out, "%s%s\n", *text(json_object_get(row, "note")) ? "  " : "",
-                    text(json_object_get(row, "note")));
+            fprintf(out, "%s%s\n", *sb_field_text(row, "note") ? "  " : "",
+                    sb_field_text(row, "note"));
         }
         json_array_foreach(json_object_get(pair, "absent"), j, row)
             if (i == 0)
-                fprintf(out, "  %-8s %-16s no row: %s\n", "", text(json_object_get(row,
+                fprintf(out, "  %-8s %-16s no row: %s\n", "", sb_text(json_object_get(row,
                                                                                "mechanism")),
-                        text(json_object_get(row, "why")));
+                        sb_field_text(row, "why"));
     }
     json_array_foreach(json_object_get(t->emulation, "switches"), i, row)
-        fprintf(out, "  %s\n", text(row));
+        fprintf(out, "  %s\n", sb_text(row));
 }
 
 /* Mark Kirkwood's "searching for a new buffer": the buffer search's share of this host's time
@@ -598,12 +596,12 @@ static void search_lines(FILE *out, const struct layout *t)
     if (!json_array_size(json_object_get(b, "runs")))
         return;
     fprintf(out, "\nbuffer search (this host, measured: %s):\n",
-            text(json_object_get(b, "method")));
+            sb_field_text(b, "method"));
     json_array_foreach(json_object_get(b, "runs"), i, v) {
         const json_t *share = json_object_get(v, "share");
         fprintf(out, "  %-8s %-14s %6.2f visits/page (loop %.2f): %7.2f ns of %7.1f ns per "
                      "page",
-                text(json_object_get(v, "op")), text(json_object_get(v, "placement")),
+                sb_field_text(v, "op"), sb_field_text(v, "placement"),
                 json_number_value(json_object_get(v, "run_visits_per_page")),
                 json_number_value(json_object_get(v, "loop_visits_per_page")),
                 json_number_value(json_object_get(v, "search_ns_per_page")),
@@ -665,21 +663,21 @@ static void counters_lines(FILE *out, const struct layout *t)
     if (!t->any_counters) {
         const json_t *reason = json_object_get(counters, "reason");
         fprintf(out, "\ncounters: none available (%s)\n",
-                json_is_string(reason) ? text(reason) : "no counter backend was used");
+                json_is_string(reason) ? sb_text(reason) : "no counter backend was used");
         return;
     }
     fprintf(out, "\ncounters per page, %s (%s%s%s):\n",
             json_is_true(json_object_get(counters, "simulated")) ? "SIMULATED" : "measured",
-            text(json_object_get(counters, "backend")),
+            sb_field_text(counters, "backend"),
             json_is_string(json_object_get(counters, "model")) ? ", model " : "",
-            text(json_object_get(counters, "model")));
+            sb_field_text(counters, "model"));
     fprintf(out, "%-26s %-16s %10s %10s %10s\n", "placement", "op", "L2 wb", "mem rd B",
             "mem wr B");
     json_array_foreach(t->runs, i, v) {
         char p[64];
         sb_run_placement(v, p, sizeof p);
-        fprintf(out, "%-26s %-16s", p, text(json_object_get(v, "op")));
-        per_page_cells(out, v, json_object_get(json_object_get(v, "counters"), "derived"));
+        fprintf(out, "%-26s %-16s", p, sb_field_text(v, "op"));
+        per_page_cells(out, v, sb_field(v, "counters.derived"));
         phase_lines(out, v);
         any_phases |= sb_run_has_phases(v);
     }
@@ -695,11 +693,11 @@ static void verdict_lines(FILE *out, const struct layout *t)
 
     fprintf(out, "\nverdict:\n");
     json_array_foreach(json_object_get(t->verdict, "comparisons"), i, v)
-        fprintf(out, "  %s\n", text(json_object_get(v, "text")));
+        fprintf(out, "  %s\n", sb_field_text(v, "text"));
     json_array_foreach(json_object_get(t->verdict, "scaled"), i, v)
-        fprintf(out, "  %s\n", text(json_object_get(v, "text")));
+        fprintf(out, "  %s\n", sb_field_text(v, "text"));
     json_array_foreach(json_object_get(t->verdict, "knees"), i, v)
-        fprintf(out, "  %s\n", text(json_object_get(v, "text")));
+        fprintf(out, "  %s\n", sb_field_text(v, "text"));
     noise_lines(out, t->report);
 }
 

@@ -13,12 +13,11 @@
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
+#include "report/field.h"
 
 #define MAX_COMPARISONS 4096
 /* The shortest trace (seconds from the first timing to the last) whose drift is reported. */
 #define SB_DRIFT_MIN_SPAN 30.0
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 /* A figure, or null where there is none (NaN) or it overflowed (a drift over milliseconds). */
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -75,7 +74,7 @@ static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, d
     free(a);
     free(b);
     return json_pack("{s:o, s:o, s:o, s:f, s:b, s:o, s:o, s:s}", "run",
-                     run ? json_string(text(json_object_get(run, "name"))) : json_null(),
+                     run ? json_string(sb_field_text(run, "name")) : json_null(),
                      "floor", number(*floor), "bound", number(bound), "delta", *delta,
                      "too_noisy", !isnan(bound) && bound > SB_NOISE_FLOOR_MAX,
                      "drift_per_minute", number(drift),
@@ -104,7 +103,7 @@ static json_t *runs_json(const json_t *runs, size_t nrounds)
         }
         free(x);
         json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o}", "name",
-                                              text(json_object_get(run, "name")), "median",
+                                              sb_field_text(run, "name"), "median",
                                               number(median), "lo", number(lo), "hi",
                                               number(hi)));
     }
@@ -138,7 +137,7 @@ static size_t named_pairs(const json_t *runs, struct pair *pairs, size_t max)
 
     json_array_foreach(runs, i, run)
         json_array_foreach(json_object_get(run, "paired_with"), k, name) {
-            const json_t *other = sb_find_run_named(runs, text(name));
+            const json_t *other = sb_find_run_named(runs, sb_text(name));
             if (other && other != run && n < max)
                 pairs[n++] = (struct pair){i, index_of(runs, other), false};
         }
@@ -151,7 +150,7 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
 {
     const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
                                                                                     "thread");
-    const char *slow = text(json_object_get(thread, "slow")), *fast = text(json_object_get(thread,
+    const char *slow = sb_field_text(thread, "slow"), *fast = sb_text(json_object_get(thread,
                                                                                         "fast"));
     size_t n = named_pairs(runs, pairs, max), i, j;
     json_t *run;
@@ -162,8 +161,8 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
         return 0; /* a reproduction without a slow/fast pair: its sweep's knee says it all */
     if (*slow && *fast) {
         const json_t *scaled = json_object_get(thread, "scaled");
-        const char *sslow = text(json_object_get(json_object_get(scaled, "slow"), "here"));
-        const char *sfast = text(json_object_get(json_object_get(scaled, "fast"), "here"));
+        const char *sslow = sb_field_text(scaled, "slow.here");
+        const char *sfast = sb_field_text(scaled, "fast.here");
         for (const struct sb_op *o = sb_ops; o->name && n < max; o++) {
             const json_t *f = sb_find_run(runs, o->name, fast), *s = sb_find_run(runs, o->name,
                                                                                 slow);
@@ -181,8 +180,8 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
         return n;
     }
     json_array_foreach(runs, i, run) {
-        const char *op = text(json_object_get(run, "op"));
-        for (j = 0; j < i && strcmp(text(json_object_get(json_array_get(runs, j), "op")), op); j++)
+        const char *op = sb_field_text(run, "op");
+        for (j = 0; j < i && strcmp(sb_field_text(json_array_get(runs, j), "op"), op); j++)
             ;
         if (j < i && n < max)
             pairs[n++] = (struct pair){i, j, false};
@@ -235,8 +234,8 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
     call_text(&e, call, delta, resolvable, what, sizeof what);
     return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, "
                      "s:s, s:f, s:o}", "pair", pr->scaled ? "scaled" : "thread",
-                     "op", text(json_object_get(a, "op")), "a", text(json_object_get(a, "name")),
-                     "b", text(json_object_get(b, "name")), "a_placement", pa, "b_placement", pb,
+                     "op", sb_field_text(a, "op"), "a", sb_field_text(a, "name"),
+                     "b", sb_field_text(b, "name"), "a_placement", pa, "b_placement", pb,
                      "ratio", number(e.ratio), "lo", number(e.lo), "hi", number(e.hi),
                      "level", e.level, "rounds", (int)e.n, "wilcoxon_p", number(e.wilcoxon.p),
                      "wilcoxon_exact", e.wilcoxon.exact, "call", call, "text", what,

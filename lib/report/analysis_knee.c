@@ -11,6 +11,7 @@
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
+#include "report/field.h"
 
 #define MAX_SWEEP 1024
 
@@ -20,8 +21,6 @@ static const char *const sweep_keys[] = {"op", "executor", "kernel", "table_size
                                          "shared_table", "shared_pool", "writeback",
                                          "checkpoint_pages", "writeback_kernel", "hint_bits",
                                          "extra_copy", NULL};
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 static bool same_sweep(const json_t *a, const json_t *b)
 {
@@ -53,7 +52,7 @@ static size_t sweep_of(const json_t *runs, size_t first, const json_t **sweep, b
 
     json_array_foreach(runs, i, run) {
         bool dup = false;
-        if (i < first || taken[i] || strcmp(text(json_object_get(run, "policy")), "clock") != 0 ||
+        if (i < first || taken[i] || strcmp(sb_field_text(run, "policy"), "clock") != 0 ||
             !same_sweep(lead, run))
             continue;
         taken[i] = true;
@@ -166,7 +165,7 @@ static json_t *knee_json(const json_t *report, const json_t **sweep, size_t n, s
 {
     double *x = malloc(n * sizeof *x), *m = malloc(n * (nrounds ? nrounds : 1) * sizeof *m);
     double *curve = malloc(n * sizeof *curve);
-    const struct sb_op *op = sb_op_find(text(json_object_get(sweep[0], "op")));
+    const struct sb_op *op = sb_op_find(sb_field_text(sweep[0], "op"));
     struct sb_knee k;
     json_t *out = NULL, *pools = json_array(), *cv = json_array();
     char label[128], sentence[640];
@@ -180,7 +179,7 @@ static json_t *knee_json(const json_t *report, const json_t **sweep, size_t n, s
         json_array_append_new(pools, json_integer((json_int_t)x[i]));
     }
     snprintf(label, sizeof label, "%s (clock, kernel %s)", op ? op->label : "?",
-             text(json_object_get(sweep[0], "kernel")));
+             sb_field_text(sweep[0], "kernel"));
     if (x && m && curve && sb_knee_estimate(x, n, m, nrounds, SB_KNEE_LEVEL,
                                             SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 2000 + g,
                                             &k, curve) == 0) {
@@ -189,8 +188,8 @@ static json_t *knee_json(const json_t *report, const json_t **sweep, size_t n, s
         knee_text(&k, sweep, label, sb_report_cache_size(report, "L2"), sentence, sizeof sentence);
         out = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
                         "s:o, s:o, s:b, s:s}",
-                        "op", text(json_object_get(sweep[0], "op")), "kernel",
-                        text(json_object_get(sweep[0], "kernel")), "pools", json_incref(pools),
+                        "op", sb_field_text(sweep[0], "op"), "kernel",
+                        sb_field_text(sweep[0], "kernel"), "pools", json_incref(pools),
                         "kind", sb_knee_kind_names[k.kind], "fall", number(k.fall),
                         "fall_lo", number(k.fall_lo), "fall_hi", number(k.fall_hi),
                         "x50", number(k.x50), "x50_lo", number(k.x50_lo),
@@ -223,7 +222,7 @@ json_t *sb_analysis_knees(const json_t *report, size_t nrounds)
         const json_t *run = json_array_get(runs, i);
         size_t n;
         json_t *knee;
-        if (taken[i] || strcmp(text(json_object_get(run, "policy")), "clock") != 0)
+        if (taken[i] || strcmp(sb_field_text(run, "policy"), "clock") != 0)
             continue;
         n = sweep_of(runs, i, sweep, taken);
         if (n < 3)

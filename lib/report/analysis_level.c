@@ -10,8 +10,7 @@
 
 #include "report/runs.h"
 #include "stats/stats.h"
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+#include "report/field.h"
 
 /* A figure, or null where there is none (NaN). */
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
@@ -168,7 +167,7 @@ static size_t run_index(const json_t *runs, const json_t *name)
     json_t *run;
 
     json_array_foreach(runs, i, run)
-        if (json_is_string(name) && strcmp(text(json_object_get(run, "name")),
+        if (json_is_string(name) && strcmp(sb_field_text(run, "name"),
                                            json_string_value(name)) == 0)
             return i;
     return SIZE_MAX;
@@ -184,7 +183,7 @@ static void level_call_words(const json_t *h, char *buf, size_t len)
     buf[0] = '\0';
     for (int t = 0; t < 2 && used < len; t++) {
         const json_t *third = json_object_get(h, side[t]);
-        const char *call = text(json_object_get(third, "call"));
+        const char *call = sb_field_text(third, "call");
         int k = snprintf(buf + used, len - used, "%s%s %s (%.2fx [%.2f, %.2f])", t ? ", " : "",
                          strcmp(call, "same") == 0 ? "the same" : call, when[t],
                          json_number_value(json_object_get(third, "ratio")),
@@ -205,11 +204,11 @@ bool sb_call_decided(const char *call)
 static void set_level_call(json_t *c)
 {
     const json_t *h = json_object_get(c, "host_level");
-    const char *quiet = text(json_object_get(json_object_get(h, "quiet"), "call")),
-               *busy = text(json_object_get(json_object_get(h, "busy"), "call"));
+    const char *quiet = sb_field_text(h, "quiet.call"),
+               *busy = sb_field_text(h, "busy.call");
     char words[256], joined[768];
 
-    if (strcmp(text(json_object_get(c, "call")), "inconclusive") != 0 ||
+    if (strcmp(sb_field_text(c, "call"), "inconclusive") != 0 ||
         !json_is_true(json_object_get(h, "depends")) || !sb_call_decided(quiet) ||
         !sb_call_decided(busy))
         return;
@@ -217,14 +216,14 @@ static void set_level_call(json_t *c)
     json_object_set_new(c, "level_call", json_pack("{s:s, s:s, s:s}", "quiet", quiet, "busy",
                                                    busy, "text", words));
     snprintf(joined, sizeof joined, "%s; by the host's level: %s",
-             text(json_object_get(c, "text")), words);
+             sb_field_text(c, "text"), words);
     json_object_set_new(c, "text", json_string(joined));
 }
 
 bool sb_level_call(const json_t *comparison, const char **quiet, const char **busy)
 {
     const json_t *l = json_object_get(comparison, "level_call");
-    const char *q = text(json_object_get(l, "quiet")), *b = text(json_object_get(l, "busy"));
+    const char *q = sb_field_text(l, "quiet"), *b = sb_field_text(l, "busy");
 
     if (quiet)
         *quiet = q;
@@ -257,7 +256,7 @@ const char *sb_call_mark(const json_t *comparison, char buf[4])
     if (sb_level_call(comparison, &quiet, &busy))
         snprintf(buf, 4, "%c/%c", mark_of(quiet), mark_of(busy));
     else
-        snprintf(buf, 4, "%c", mark_of(text(json_object_get(comparison, "call"))));
+        snprintf(buf, 4, "%c", mark_of(sb_field_text(comparison, "call")));
     return buf;
 }
 

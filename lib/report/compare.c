@@ -11,6 +11,7 @@
 #include "report/analysis.h"
 #include "report/runs.h"
 #include "stats/stats.h"
+#include "report/field.h"
 
 /* The parameters that make two runs the same experiment. */
 static const char *const match_keys[] = {"source", "policy", "footprint", "pool_size",
@@ -75,8 +76,8 @@ static json_t *parameters(const json_t *run)
 
 static json_t *counter_differences(const json_t *a, const json_t *b)
 {
-    const json_t *da = json_object_get(json_object_get(a, "counters"), "derived");
-    const json_t *db = json_object_get(json_object_get(b, "counters"), "derived");
+    const json_t *da = sb_field(a, "counters.derived");
+    const json_t *db = sb_field(b, "counters.derived");
     json_t *out = json_object();
 
     for (int k = 0; derived_keys[k]; k++) {
@@ -102,8 +103,6 @@ static json_t *finite_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : "?"; }
-
 static json_t *string_or_null(const json_t *v)
 {
     return json_is_string(v) ? json_incref((json_t *)v) : json_null();
@@ -127,7 +126,7 @@ static const char *unpaired_call(double lo, double hi, double delta)
 /* The pages of a run's timed slices; null: whole passes (or a report before slice_ms). */
 static json_t *slice_pages(const json_t *run)
 {
-    return number_or_null(json_object_get(json_object_get(run, "slice"), "pages"));
+    return number_or_null(sb_field(run, "slice.pages"));
 }
 
 /* Medians, their ratio with its unpaired interval and call, and the test. A side without
@@ -173,15 +172,15 @@ static json_t *level_dependent(const json_t *report)
     json_t *list = json_array();
     size_t i;
 
-    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c) {
+    json_array_foreach(sb_field(report, "analysis.comparisons"), i, c) {
         char buf[224], calls[64] = "";
         const char *quiet, *busy;
-        if (!json_is_true(json_object_get(json_object_get(c, "host_level"), "depends")))
+        if (!json_is_true(sb_field(c, "host_level.depends")))
             continue;
         if (sb_level_call(c, &quiet, &busy))
             snprintf(calls, sizeof calls, " (%s when quiet, %s when busy)", quiet, busy);
-        snprintf(buf, sizeof buf, "%s %s / %s%s", text(json_object_get(c, "op")),
-                 text(json_object_get(c, "a_placement")), text(json_object_get(c, "b_placement")),
+        snprintf(buf, sizeof buf, "%s %s / %s%s", sb_field_text_or(c, "op", "?"),
+                 sb_field_text_or(c, "a_placement", "?"), sb_field_text_or(c, "b_placement", "?"),
                  calls);
         json_array_append_new(list, json_string(buf));
     }
@@ -203,7 +202,7 @@ static json_t *report_summary(const json_t *report, const char *path)
         string_or_null(json_object_get(ctx, "date")), "noise_floor",
         number_or_null(sb_report_noise_floor(report)),
         "rounds", number_or_null(json_object_get(schedule, "rounds")), "contention",
-        string_or_null(json_object_get(json_object_get(schedule, "contention"), "kind")),
+        string_or_null(sb_field(schedule, "contention.kind")),
         "level_dependent", level_dependent(report));
     free(name);
     return summary;
@@ -306,14 +305,14 @@ static char call_mark(const char *call)
 static void label(const json_t *params, char *buf, size_t len)
 {
     char placement[64], pool[32], table[32];
-    bool ring = strcmp(text(json_object_get(params, "policy")), "ring") == 0;
+    bool ring = strcmp(sb_field_text_or(params, "policy", "?"), "ring") == 0;
 
     sb_run_placement(params, placement, sizeof placement);
-    snprintf(buf, len, "%s %s%s%s %s table %s", text(json_object_get(params, "op")), placement,
+    snprintf(buf, len, "%s %s%s%s %s table %s", sb_field_text_or(params, "op", "?"), placement,
              ring ? " in " : "",
              ring ? sb_format_size((uint64_t)json_integer_value(json_object_get(params,
                                    "pool_size")), pool, sizeof pool) : "",
-             text(json_object_get(params, "kernel")),
+             sb_field_text_or(params, "kernel", "?"),
              sb_format_size((uint64_t)json_integer_value(json_object_get(params, "table_size")),
                             table, sizeof table));
 }
@@ -346,11 +345,11 @@ static void pair_row(FILE *out, const json_t *v)
     snprintf(interval, sizeof interval, "[%s, %s] %c",
              column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
              column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
-             call_mark(text(json_object_get(v, "call"))));
+             call_mark(sb_field_text_or(v, "call", "?")));
     fprintf(out, "%-52s %3c: %s %s %s %16s %s %s\n", name,
-            (int)('A' + json_integer_value(json_object_get(json_object_get(v, "b"), "report"))),
-            column(json_object_get(json_object_get(v, "a"), "median"), 10, 0, ma, sizeof ma),
-            column(json_object_get(json_object_get(v, "b"), "median"), 10, 0, mb, sizeof mb),
+            (int)('A' + json_integer_value(sb_field(v, "b.report"))),
+            column(sb_field(v, "a.median"), 10, 0, ma, sizeof ma),
+            column(sb_field(v, "b.median"), 10, 0, mb, sizeof mb),
             column(json_object_get(v, "ratio"), 7, 3, ratio, sizeof ratio), interval,
             column(json_object_get(v, "p"), 8, 4, p, sizeof p),
             json_is_true(json_object_get(v, "significant")) ? "*" : "~");
@@ -441,8 +440,8 @@ void sb_compare_render(FILE *out, const json_t *doc)
 
     json_array_foreach(reports, i, v) {
         fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
-                text(json_object_get(v, "path")), text(json_object_get(v, "host")),
-                text(json_object_get(v, "cpu_model")), text(json_object_get(v, "date")));
+                sb_field_text_or(v, "path", "?"), sb_field_text_or(v, "host", "?"),
+                sb_field_text_or(v, "cpu_model", "?"), sb_field_text_or(v, "date", "?"));
         rounds_line(out, v);
     }
     contention_note(out, reports);
@@ -454,6 +453,6 @@ void sb_compare_render(FILE *out, const json_t *doc)
         fprintf(out, "\nruns with no partner:\n");
     json_array_foreach(json_object_get(doc, "unmatched"), i, v)
         fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
-                text(json_object_get(v, "name")));
+                sb_field_text_or(v, "name", "?"));
     compare_legend(out, doc);
 }

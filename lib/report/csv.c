@@ -9,8 +9,7 @@
 
 #include "report/analysis_level.h"
 #include "report/runs.h"
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+#include "report/field.h"
 
 /* A field quoted as RFC 4180 wants: in double quotes, a quote doubled. */
 static void quoted(FILE *out, const char *s)
@@ -55,7 +54,7 @@ static void scan_line(FILE *out, const json_t *scan, const char *name, bool refe
 
 int sb_report_csv(FILE *out, const json_t *report)
 {
-    const json_t *ref = json_object_get(json_object_get(report, "schedule"), "reference");
+    const json_t *ref = sb_field(report, "schedule.reference");
     size_t nrounds = sb_report_rounds(report), i, k;
     double *level = sb_report_round_levels(report, nrounds); /* NULL: the column left empty */
     json_t *run, *scan;
@@ -64,9 +63,9 @@ int sb_report_csv(FILE *out, const json_t *report)
                  "steal,level\n");
     json_array_foreach(json_object_get(report, "runs"), i, run)
         json_array_foreach(json_object_get(run, "scans"), k, scan)
-            scan_line(out, scan, text(json_object_get(run, "name")), false, level, nrounds);
+            scan_line(out, scan, sb_field_text(run, "name"), false, level, nrounds);
     json_array_foreach(json_object_get(ref, "scans"), k, scan)
-        scan_line(out, scan, text(json_object_get(ref, "run")), true, level, nrounds);
+        scan_line(out, scan, sb_field_text(ref, "run"), true, level, nrounds);
     free(level);
     return ferror(out) ? -1 : 0;
 }

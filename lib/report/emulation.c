@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/verdict.h"
+#include "report/field.h"
 
 /* No share is given of a predicted ratio within 1% of 1 (|ln ratio| below this): there is no
  * gap to attribute, and its shares would be ratios of rounding. */
@@ -25,8 +26,6 @@ const char *const sb_emulation_switches[SB_EMULATION_NMECHANISMS] = {
     "the buffer manager's footprint off: one buffer (every page into the same 8KB)",
     "the prefetcher off: prefetch = off and none of the fills' latency hidden",
     "TLB reach: only where a machine file gives its TLB"};
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 double sb_attribution_share(double ratio_all, double ratio_off)
 {
@@ -51,9 +50,9 @@ static const json_t *find_of(const json_t *predictions, const char *op, const ch
     const json_t *p;
 
     json_array_foreach(predictions, i, p)
-        if (strcmp(text(json_object_get(p, "op")), op) == 0 &&
-            strcmp(text(json_object_get(p, "placement")), placement) == 0 &&
-            strcmp(text(json_object_get(p, "variant")), variant) == 0 &&
+        if (strcmp(sb_field_text(p, "op"), op) == 0 &&
+            strcmp(sb_field_text(p, "placement"), placement) == 0 &&
+            strcmp(sb_field_text(p, "variant"), variant) == 0 &&
             !(full && json_is_true(json_object_get(p, "memory_only"))))
             return p;
     return NULL;
@@ -79,7 +78,7 @@ static json_t *errors_of(const json_t *thread, const json_t *predictions, const 
     size_t i;
 
     json_array_foreach(json_object_get(thread, "figures"), i, f) {
-        const char *op = text(json_object_get(f, "op")), *pl = text(json_object_get(f,
+        const char *op = sb_field_text(f, "op"), *pl = sb_text(json_object_get(f,
                                                                                  "placement"));
         char name[96];
         double pred = mbps_of(find_of(predictions, op, pl, "all", true));
@@ -103,7 +102,7 @@ static json_t *mechanism_row(const json_t *predictions, const char *op, const ch
     const char *name = sb_emulation_mechanisms[m];
     const json_t *pf = find(predictions, op, fast, name), *ps = find(predictions, op, slow, name);
     double off = mbps_of(pf) / mbps_of(ps), share = sb_attribution_share(ratio_all, off);
-    const char *note = text(json_object_get(pf ? pf : ps, "note"));
+    const char *note = sb_text(json_object_get(pf ? pf : ps, "note"));
 
     return json_pack("{s:s, s:s, s:o, s:o, s:s}", "mechanism", name, "switch",
                      sb_emulation_switches[m], "ratio_off",
@@ -118,9 +117,9 @@ static const char *absent_why(const json_t *predictions, const char *mechanism)
     const json_t *p;
 
     json_array_foreach(predictions, i, p)
-        if (strcmp(text(json_object_get(p, "mechanism")), mechanism) == 0 &&
+        if (strcmp(sb_field_text(p, "mechanism"), mechanism) == 0 &&
             json_is_string(json_object_get(p, "absent")))
-            return text(json_object_get(p, "absent"));
+            return sb_field_text(p, "absent");
     return NULL;
 }
 
@@ -128,7 +127,7 @@ static const char *absent_why(const json_t *predictions, const char *mechanism)
  * thread's ratio, and each mechanism's row (or why it has none). */
 static json_t *pairs_of(const json_t *thread, const json_t *predictions)
 {
-    const char *slow = text(json_object_get(thread, "slow")), *fast = text(json_object_get(
+    const char *slow = sb_field_text(thread, "slow"), *fast = sb_text(json_object_get(
                                                                                thread, "fast"));
     json_t *list = json_array();
     const char *ops[2] = {"count", "vacuum"};
@@ -176,7 +175,7 @@ json_t *sb_emulation_build(const json_t *thread, const char *machine, const json
     size_t i;
 
     json_array_foreach(predictions, i, p)
-        if (strcmp(text(json_object_get(p, "variant")), "all") == 0 &&
+        if (strcmp(sb_field_text(p, "variant"), "all") == 0 &&
             !json_is_true(json_object_get(p, "memory_only")))
             json_array_append_new(runs, json_deep_copy(p));
     pairs = pairs_of(thread, predictions);

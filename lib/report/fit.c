@@ -13,6 +13,7 @@
 
 #include "report/runs.h"
 #include "stats/stats.h"
+#include "report/field.h"
 
 #define NGROUPS 4 /* L1d, L2, L3, beyond the last level */
 #define WHY_LEN 2048
@@ -27,8 +28,6 @@ struct pair {
     double measured, predicted;
     int group;
 };
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 static json_t *number(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
@@ -51,10 +50,10 @@ static int group_of(const json_t *report, const json_t *run)
  * prediction (x4500) is not the host's to fit. */
 static bool for_this_host(const json_t *run)
 {
-    const json_t *m = json_object_get(json_object_get(run, "counters"), "machine");
+    const json_t *m = sb_field(run, "counters.machine");
 
-    return strcmp(text(json_object_get(m, "name")), "auto") == 0 ||
-           strstr(text(json_object_get(m, "source")), "scanbench probe") != NULL;
+    return strcmp(sb_field_text(m, "name"), "auto") == 0 ||
+           strstr(sb_field_text(m, "source"), "scanbench probe") != NULL;
 }
 
 /* The runs with a prediction for this host and a measured median, as pairs (malloc'd; *n of
@@ -69,11 +68,11 @@ static struct pair *collect(const json_t *report, size_t *n)
     *n = 0;
     json_array_foreach(runs, i, run) {
         double predicted = json_number_value(
-            json_object_get(json_object_get(run, "predicted"), "mbps"));
+            sb_field(run, "predicted.mbps"));
         double measured = sb_run_median_mbps(run);
         if (!p || !(predicted > 0) || !(measured > 0) || !for_this_host(run))
             continue;
-        p[(*n)++] = (struct pair){.run = run, .op = text(json_object_get(run, "op")),
+        p[(*n)++] = (struct pair){.run = run, .op = sb_field_text(run, "op"),
                                   .measured = measured, .predicted = predicted,
                                   .group = group_of(report, run)};
     }
@@ -203,7 +202,7 @@ static bool judge(const struct pair *p, size_t n, double rho, double error, char
  * bound above 5%), the sentence says so. */
 static void noise_note(const json_t *report, char *why, size_t len)
 {
-    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *noise = sb_field(report, "analysis.noise");
 
     if (json_is_true(json_object_get(noise, "too_noisy")))
         append(why, len, "; and the measured MB/s are too noisy here to weigh it (identical "
@@ -221,7 +220,7 @@ static json_t *pairs_json(const struct pair *p, size_t n, double *abs_error)
         sb_run_placement(p[i].run, placement, sizeof placement);
         json_array_append_new(
             list, json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f}", "name",
-                            text(json_object_get(p[i].run, "name")), "op", p[i].op, "placement",
+                            sb_field_text(p[i].run, "name"), "op", p[i].op, "placement",
                             placement, "resident", group_names[p[i].group], "measured_mbps",
                             p[i].measured, "predicted_mbps", p[i].predicted, "error", error));
     }

@@ -16,6 +16,7 @@
 #include "report/analysis_knee.h"
 #include "report/compare.h"
 #include "report/csv.h"
+#include "report/field.h"
 #include "report/fit.h"
 #include "report/read.h"
 #include "report/reproducible.h"

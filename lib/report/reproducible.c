@@ -12,8 +12,8 @@
 #include "report/analysis.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
+#include "report/field.h"
 
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 static double num(const json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
 static void add(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -76,7 +76,7 @@ static bool overlap(double a0, double a1, double b0, double b1) { return a0 <= b
 
 static bool knees_agree(const json_t *k1, const json_t *k2)
 {
-    const char *a = text(json_object_get(k1, "kind")), *b = text(json_object_get(k2, "kind"));
+    const char *a = sb_field_text(k1, "kind"), *b = sb_field_text(k2, "kind");
     bool clear1 = strcmp(a, "clear") == 0, clear2 = strcmp(b, "clear") == 0;
     const json_t *pools = json_object_get(k1, "pools");
 
@@ -101,15 +101,15 @@ static bool knees_agree(const json_t *k1, const json_t *k2)
 static void knee_words(const json_t *k, char *buf, size_t len)
 {
     char a[32], b[32];
-    if (strcmp(text(json_object_get(k, "kind")), "clear") == 0)
+    if (strcmp(sb_field_text(k, "kind"), "clear") == 0)
         snprintf(buf, len, "clear knee %s-%s",
                  sb_format_size((uint64_t)num(json_object_get(k, "step"), "from"), a, sizeof a),
                  sb_format_size((uint64_t)num(json_object_get(k, "step"), "to"), b, sizeof b));
     else if (json_is_number(json_object_get(k, "x50")))
-        snprintf(buf, len, "%s, halfway at %s", text(json_object_get(k, "kind")),
+        snprintf(buf, len, "%s, halfway at %s", sb_field_text(k, "kind"),
                  sb_format_size_approx(num(k, "x50"), a, sizeof a));
     else
-        snprintf(buf, len, "%s", text(json_object_get(k, "kind")));
+        snprintf(buf, len, "%s", sb_field_text(k, "kind"));
 }
 
 /* A call with what judging it needs: its interval and the threshold it was made against. */
@@ -145,8 +145,8 @@ static int views_of(const json_t *c, struct call_view v[2])
     double delta = json_is_number(d) ? json_number_value(d) : NAN;
     const char *q, *b;
 
-    if (sb_call_decided(text(json_object_get(c, "call")))) {
-        v[0] = (struct call_view){text(json_object_get(c, "call")), num(c, "lo"), num(c, "hi"),
+    if (sb_call_decided(sb_field_text(c, "call"))) {
+        v[0] = (struct call_view){sb_field_text(c, "call"), num(c, "lo"), num(c, "hi"),
                                   delta};
         return 1;
     }
@@ -184,7 +184,7 @@ static const char *calls_words(const json_t *c, char *buf, size_t len)
     if (sb_level_call(c, &q, &b))
         snprintf(buf, len, "%s when quiet, %s when busy", q, b);
     else
-        snprintf(buf, len, "%s", text(json_object_get(c, "call")));
+        snprintf(buf, len, "%s", sb_field_text(c, "call"));
     return buf;
 }
 
@@ -192,7 +192,7 @@ static const char *calls_words(const json_t *c, char *buf, size_t len)
  * round): how fast the host let that schedule run. NaN without a trace. */
 static double host_speed(const json_t *analysis)
 {
-    const json_t *trace = json_object_get(json_object_get(analysis, "noise"), "trace");
+    const json_t *trace = sb_field(analysis, "noise.trace");
     size_t n = json_array_size(trace), i;
     double *y = malloc((n ? n : 1) * sizeof *y), m = NAN;
     json_t *p;
@@ -225,17 +225,17 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
     why[0] = '\0';
     json_array_foreach(json_object_get(first, "comparisons"), i, c) {
         const json_t *o = same_comparison(json_object_get(second, "comparisons"), c);
-        const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
+        const struct sb_op *op = sb_op_find(sb_field_text(c, "op"));
         char x[64], y[64];
         if (o && contradict(c, o))
             add(why, len, "%s %s: %s, then %s", op ? op->label : "?",
-                text(json_object_get(c, "a_placement")), calls_words(c, x, sizeof x),
+                sb_field_text(c, "a_placement"), calls_words(c, x, sizeof x),
                 calls_words(o, y, sizeof y));
     }
     level_note(first, second, why, len);
     json_array_foreach(json_object_get(first, "knees"), i, c) {
         const json_t *o = same_knee(json_object_get(second, "knees"), c);
-        const struct sb_op *op = sb_op_find(text(json_object_get(c, "op")));
+        const struct sb_op *op = sb_op_find(sb_field_text(c, "op"));
         char w1[96], w2[96];
         if (!o || knees_agree(c, o))
             continue;
@@ -252,9 +252,9 @@ size_t sb_analysis_decided(const json_t *analysis)
     json_t *c;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c)
-        n += sb_call_decided(text(json_object_get(c, "call"))) || sb_level_call(c, NULL, NULL);
+        n += sb_call_decided(sb_field_text(c, "call")) || sb_level_call(c, NULL, NULL);
     json_array_foreach(json_object_get(analysis, "knees"), i, c) {
-        const char *kind = text(json_object_get(c, "kind"));
+        const char *kind = sb_field_text(c, "kind");
         n += strcmp(kind, "clear") == 0 || strcmp(kind, "no drop") == 0;
     }
     return n;

@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
+#include "report/field.h"
 
 const char *const sb_report_phase_keys[SB_REPORT_NPHASES] = {"copy_in", "op", "writeback"};
 const char *const sb_report_phase_labels[SB_REPORT_NPHASES] = {"copy-in", "op", "write-back"};
@@ -20,12 +19,12 @@ const char sb_report_phases_legend[] =
 
 bool sb_run_has_phases(const json_t *run)
 {
-    return json_is_object(json_object_get(json_object_get(run, "counters"), "phases"));
+    return json_is_object(sb_field(run, "counters.phases"));
 }
 
 const json_t *sb_run_phase_derived(const json_t *run, int phase)
 {
-    const json_t *phases = json_object_get(json_object_get(run, "counters"), "phases");
+    const json_t *phases = sb_field(run, "counters.phases");
 
     if (phase < 0 || phase >= SB_REPORT_NPHASES)
         return NULL;
@@ -41,7 +40,7 @@ const json_t *sb_report_noise_floor(const json_t *report)
 
 const json_t *sb_report_noise_bound(const json_t *report)
 {
-    const json_t *noise = json_object_get(json_object_get(report, "analysis"), "noise");
+    const json_t *noise = sb_field(report, "analysis.noise");
     const json_t *bound = json_object_get(noise, "bound");
     return json_is_number(bound) ? bound : sb_report_noise_floor(report);
 }
@@ -49,7 +48,7 @@ const json_t *sb_report_noise_bound(const json_t *report)
 void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
     char size[32];
-    snprintf(buf, len, "%s %s", text(json_object_get(run, "policy")),
+    snprintf(buf, len, "%s %s", sb_field_text(run, "policy"),
              sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
                             sizeof size));
 }
@@ -60,7 +59,7 @@ const json_t *sb_find_run_named(const json_t *runs, const char *name)
     json_t *run;
 
     json_array_foreach(runs, i, run)
-        if (strcmp(text(json_object_get(run, "name")), name) == 0)
+        if (strcmp(sb_field_text(run, "name"), name) == 0)
             return run;
     return NULL;
 }
@@ -72,7 +71,7 @@ const json_t *sb_find_run(const json_t *runs, const char *op, const char *placem
     json_array_foreach(runs, i, run) {
         char p[64];
         sb_run_placement(run, p, sizeof p);
-        if (strcmp(text(json_object_get(run, "op")), op) == 0 && strcmp(p, placement) == 0)
+        if (strcmp(sb_field_text(run, "op"), op) == 0 && strcmp(p, placement) == 0)
             return run;
     }
     return NULL;
@@ -80,7 +79,7 @@ const json_t *sb_find_run(const json_t *runs, const char *op, const char *placem
 
 double sb_run_median_mbps(const json_t *run)
 {
-    return json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+    return json_number_value(sb_field(run, "mbps.median"));
 }
 
 double *sb_run_mbps_samples(const json_t *run, size_t *n)
@@ -135,7 +134,7 @@ double *sb_run_round_mbps(const json_t *run, size_t nrounds)
 
 static const json_t *reference(const json_t *report)
 {
-    return json_object_get(json_object_get(report, "schedule"), "reference");
+    return sb_field(report, "schedule.reference");
 }
 
 const json_t *sb_report_reference_run(const json_t *report)
@@ -170,8 +169,8 @@ uint64_t sb_report_cache_size(const json_t *report, const char *level)
 {
     size_t i;
     json_t *c;
-    json_array_foreach(json_object_get(json_object_get(report, "context"), "caches"), i, c)
-        if (strcmp(text(json_object_get(c, "level")), level) == 0)
+    json_array_foreach(sb_field(report, "context.caches"), i, c)
+        if (strcmp(sb_field_text(c, "level"), level) == 0)
             return (uint64_t)json_integer_value(json_object_get(json_object_get(c, "size"),
                                                                 "value"));
     return 0;

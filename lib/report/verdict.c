@@ -12,11 +12,10 @@
 #include "report/analysis.h"
 #include "report/runs.h"
 #include "vocab/vocab.h"
+#include "report/field.h"
 
 /* A counter figure must fall by more than this share to count as lowered. */
 #define SB_VERDICT_MIN_CHANGE 0.02
-
-static const char *text(const json_t *v) { return json_is_string(v) ? json_string_value(v) : ""; }
 
 const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
                                     const char *placement)
@@ -24,8 +23,8 @@ const json_t *sb_find_thread_figure(const json_t *thread, const char *op,
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(thread, "figures"), i, f)
-        if (strcmp(text(json_object_get(f, "op")), op) == 0 &&
-            strcmp(text(json_object_get(f, "placement")), placement) == 0)
+        if (strcmp(sb_field_text(f, "op"), op) == 0 &&
+            strcmp(sb_field_text(f, "placement"), placement) == 0)
             return f;
     return NULL;
 }
@@ -102,14 +101,14 @@ static json_t *phase_share(const json_t *slow, const json_t *fast, const char *k
 static json_t *no_counter_evidence(const json_t *cs, char *sentence, size_t len)
 {
     const char *why = json_is_string(json_object_get(cs, "reason"))
-                          ? text(json_object_get(cs, "reason"))
-                          : text(json_object_get(cs, "status"));
+                          ? sb_field_text(cs, "reason")
+                          : sb_field_text(cs, "status");
 
-    if (strcmp(text(json_object_get(cs, "backend")), "none") == 0)
+    if (strcmp(sb_field_text(cs, "backend"), "none") == 0)
         snprintf(sentence, len, "No counters were used (counters=none): nothing says why.");
     else
         snprintf(sentence, len, "The counters needed (L2 write-backs, memory bytes) are not "
-                 "available: %s: %s.", text(json_object_get(cs, "backend")), why);
+                 "available: %s: %s.", sb_field_text(cs, "backend"), why);
     return json_pack("{s:b, s:s}", "available", 0, "reason", sentence);
 }
 
@@ -178,9 +177,9 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
 {
     const json_t *runs = json_object_get(report, "runs"), *thread = json_object_get(report,
                                                                                     "thread");
-    const char *op = text(json_object_get(cmp, "op"));
-    const char *slow_p = text(json_object_get(cmp, "b_placement"));
-    const char *fast_p = text(json_object_get(cmp, "a_placement"));
+    const char *op = sb_field_text(cmp, "op");
+    const char *slow_p = sb_field_text(cmp, "b_placement");
+    const char *fast_p = sb_field_text(cmp, "a_placement");
     const json_t *slow = sb_find_run(runs, op, slow_p), *fast = sb_find_run(runs, op, fast_p);
     const json_t *ts = sb_find_thread_figure(thread, op, slow_p);
     const json_t *tf = sb_find_thread_figure(thread, op, fast_p);
@@ -202,12 +201,12 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
     evidence = counter_evidence(slow, fast, counters_text, sizeof counters_text);
     snprintf(sentence, sizeof sentence, "%s: the L2-confined placement (%s) ran %s the scattered "
              "one (%s) here: %s%s. %s", o ? o->label : op, fast_p, here, slow_p,
-             text(json_object_get(cmp, "text")), thread_part, counters_text);
+             sb_field_text(cmp, "text"), thread_part, counters_text);
     return json_pack("{s:s, s:{s:s, s:s, s:f}, s:{s:s, s:s, s:f}, s:O*, s:O*, s:O*, s:O*, "
                      "s:O*, s:O*, s:o, s:o, s:s}",
                      "op", op, "slow", "placement", slow_p, "run",
-                     text(json_object_get(slow, "name")), "median", sb_run_median_mbps(slow),
-                     "fast", "placement", fast_p, "run", text(json_object_get(fast, "name")),
+                     sb_field_text(slow, "name"), "median", sb_run_median_mbps(slow),
+                     "fast", "placement", fast_p, "run", sb_field_text(fast, "name"),
                      "median", sb_run_median_mbps(fast), "ratio_here", ratio, "lo",
                      json_object_get(cmp, "lo"), "hi", json_object_get(cmp, "hi"), "call",
                      json_object_get(cmp, "call"), "level_call",
@@ -221,9 +220,9 @@ static json_t *comparison(const json_t *report, const json_t *cmp)
  * two placements, in one sentence. */
 static json_t *scaled_comparison(const json_t *cmp)
 {
-    const struct sb_op *o = sb_op_find(text(json_object_get(cmp, "op")));
-    const char *fast = text(json_object_get(cmp, "a_placement"));
-    const char *slow = text(json_object_get(cmp, "b_placement"));
+    const struct sb_op *o = sb_op_find(sb_field_text(cmp, "op"));
+    const char *fast = sb_field_text(cmp, "a_placement");
+    const char *slow = sb_field_text(cmp, "b_placement");
     char sentence[512], here[96] = "n/a";
 
     if (json_is_number(json_object_get(cmp, "ratio")))
@@ -232,8 +231,8 @@ static json_t *scaled_comparison(const json_t *cmp)
                  json_number_value(json_object_get(cmp, "lo")),
                  json_number_value(json_object_get(cmp, "hi")));
     snprintf(sentence, sizeof sentence, "%s, scaled to this host: %s ran %s %s: %s.",
-             o ? o->label : text(json_object_get(cmp, "op")), fast, here, slow,
-             text(json_object_get(cmp, "text")));
+             o ? o->label : sb_field_text(cmp, "op"), fast, here, slow,
+             sb_field_text(cmp, "text"));
     return json_pack("{s:O, s:s, s:s, s:O*, s:O*, s:O*, s:O*, s:O*, s:s}", "op",
                      json_object_get(cmp, "op"), "fast", fast, "slow", slow, "ratio_here",
                      json_object_get(cmp, "ratio"), "lo", json_object_get(cmp, "lo"), "hi",
@@ -250,8 +249,8 @@ json_t *sb_verdict_build(const json_t *report, const json_t *analysis)
     size_t i;
 
     json_array_foreach(json_object_get(analysis, "comparisons"), i, cmp) {
-        const char *call = text(json_object_get(cmp, "call"));
-        if (strcmp(text(json_object_get(cmp, "pair")), "scaled") == 0) {
+        const char *call = sb_field_text(cmp, "call");
+        if (strcmp(sb_field_text(cmp, "pair"), "scaled") == 0) {
             json_array_append_new(scaled, scaled_comparison(cmp));
             continue;
         }
