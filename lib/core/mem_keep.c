@@ -1,14 +1,16 @@
 /* mem_keep.c: big mappings freed by one run, kept for the next allocation of the same length
- * and placement (mem.h). A fresh mapping costs its first touch of every page, and under a
+ * and placement (mem_keep.h). A fresh mapping costs its first touch of every page, and under a
  * hypervisor that shadows the guest's page tables that is about 6 us a 4KB page (mem.c,
  * touch_pages): 1.6 s for a 1GB pool on this project's VMs, paid again by every run and every
  * cache model that maps the same sizes. A kept mapping is zeroed when it is taken again, so
  * whoever takes it sees what a fresh one would hold. At most SB_MEM_KEEP_MAX bytes are kept,
- * and no more than an eighth of what the host can give (mem.h's limits, read once). A longer
+ * and no more than an eighth of what the host can give (mem_limit.h's limits, read once). A longer
  * mapping costs more to make again, so to keep one, shorter ones go, the oldest first; one that
  * would need a longer one to go is unmapped. */
 #include "config.h"
-#include "core/mem.h"
+#include "core/mem_keep.h"
+
+#include "core/mem_limit.h"
 
 #include <pthread.h>
 #include <string.h>
