@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/core.h"
+
 #define LINE 64.0
 
 /* "scanbench probe on HOST, DATE: " then the method. */
@@ -14,7 +16,7 @@ static void say(struct sb_machine_costs *c, int key, const char *host, const cha
                 const char *fmt, ...)
 {
     char *s = c->source[key];
-    int n = snprintf(s, SB_COST_SOURCE_MAX, "scanbench probe on %s, %s: ", host, date);
+    int n = snprintf(s, SB_COST_SOURCE_MAX, SB_PROBE_SOURCE_MARK " on %s, %s: ", host, date);
     va_list ap;
 
     if (n < 0 || n >= SB_COST_SOURCE_MAX)
@@ -111,5 +113,5 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
 
 bool sb_machine_is_this_host(const struct sb_machine *m)
 {
-    return strcmp(m->name, "auto") == 0 || strstr(m->source, "scanbench probe") != NULL;
+    return sb_machine_names_this_host(m->name, m->source);
 }

@@ -4,8 +4,9 @@
  * (mem.h), signals and the watchdog as flags (stop.h), the one INI reader, driven by tables of
  * keys (ini_keys.h), and its line reader (ini_lines.h), finding configs/ (configs_path.h),
  * result files and directories written whole, never replacing one (outfile.h, outdir.h), the
- * host's steal time (hoststat.h), a nameless scratch file (scratch.h) and the commit the
- * program was built from (build_id.h). */
+ * host's steal time (hoststat.h), a nameless scratch file (scratch.h), the commit the
+ * program was built from (build_id.h) and the rule for a machine that is this host
+ * (this_host.h). */
 #ifndef SB_CORE_H
 #define SB_CORE_H
 
@@ -21,6 +22,7 @@
 #include "core/outkeep.h"
 #include "core/scratch.h"
 #include "core/stop.h"
+#include "core/this_host.h"
 #include "core/timer.h"
 #include "core/units.h"
 #include "core/utf8.h"

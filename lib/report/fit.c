@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "report/field.h"
@@ -45,15 +46,14 @@ static int group_of(const json_t *report, const json_t *run)
     return NGROUPS - 1;
 }
 
-/* Whether the run's prediction is for this host: its cache model's machine is `auto` or a
- * machine file written by `scanbench probe` (its source says so). An emulated machine's
- * prediction (x4500) is not the host's to fit. */
+/* Whether the run's prediction is for this host (core/this_host.h: its cache model's machine
+ * is `auto` or a file `scanbench probe` wrote). An emulated machine's prediction (x4500) is not
+ * the host's to fit. */
 static bool for_this_host(const json_t *run)
 {
     const json_t *m = sb_field(run, "counters.machine");
 
-    return strcmp(sb_field_text(m, "name"), "auto") == 0 ||
-           strstr(sb_field_text(m, "source"), "scanbench probe") != NULL;
+    return sb_machine_names_this_host(sb_field_text(m, "name"), sb_field_text(m, "source"));
 }
 
 /* The runs with a prediction for this host and a measured median, as pairs (malloc'd; *n of
