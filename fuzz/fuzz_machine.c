@@ -9,6 +9,7 @@
 
 #include "cachesim/cachesim.h"
 #include "cachesim/machine.h"
+#include "cachesim/model.h"
 
 /* Models above this many simulated lines are read and checked but not built (time per input). */
 #define MAX_MODEL_LINES (1u << 20)

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cachesim/machine.h"
+#include "cachesim/model.h"
 #include "core/timer.h"
 #include "core/units.h"
 #include "counters/sim.h"

@@ -37,7 +37,7 @@
 #include <stdio.h>
 
 #include "cachesim/costs.h"
-#include "cachesim/model.h"
+#include "cachesim/model_types.h"
 #include "core/core.h"
 #include "host/host.h"
 

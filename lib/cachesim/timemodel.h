@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "cachesim/costs.h"
-#include "cachesim/model.h"
+#include "cachesim/model_types.h"
 
 struct sb_time_events {
     uint64_t hits[3];         /* lines hit in L1d, L2, L3 */

@@ -16,6 +16,8 @@
 #include "config.h"
 #include "counters/sim_replay.h"
 
+#include "cachesim/cachesim_model.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cachesim/cachesim.h"
+#include "cachesim/model.h"
 
 #define LINE 64u
 enum { A, B, C, D, E, F, G, H, I, J };

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cachesim/cachesim.h"
+#include "cachesim/model.h"
 
 /* --- the reference model ------------------------------------------------------------------- */
 

@@ -26,6 +26,7 @@
 #include "cachesim/machine.h"
 #include "counters/sim.h"
 #include "counters/sim_replay.h"
+#include "cachesim/model.h"
 #include "engine/engine.h"
 #include "engine/iocache.h"
 #include "engine/scan.h"

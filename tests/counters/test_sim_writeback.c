@@ -29,6 +29,7 @@
 
 #include "cachesim/cachesim.h"
 #include "counters/sim_replay.h"
+#include "cachesim/model.h"
 #include "vocab/vocab.h"
 
 #define PAGE 8192u

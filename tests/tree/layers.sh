@@ -5,7 +5,8 @@
 # FILE:LINE:
 #  - a header of lib/ is included by its folder ("engine/iocache.h"; config.h is autoconf's);
 #    the header must exist;
-#  - another subsystem is included only through its public header, lib/SUB/SUB.h;
+#  - another subsystem is included only through its public headers: lib/SUB/SUB.h, and
+#    lib/SUB/SUB_PART.h where a part of its interface has few users;
 #  - only a subsystem the table lets it depend on (the program, bench/, may use every one);
 #  - a library header (jansson, inih, hwloc, libnuma, PAPI, libpfm4, libpq) only where the
 #    table allows that library;
@@ -119,8 +120,8 @@ FNR == 1 {
         if (dest != node) files[node " " dest] = 1
         next
     }
-    if (hp[2] != target ".h") {
-        problem(where ": \"" h "\": an internal header of " target " (other parts include \"" target "/" target ".h\")"); next
+    if (hp[2] != target ".h" && hp[2] !~ ("^" target "_[a-z_0-9]+\\.h$")) {
+        problem(where ": \"" h "\": an internal header of " target " (other parts include \"" target "/" target ".h\" or \"" target "/" target "_PART.h\")"); next
     }
     if (!program && !may[sub_, target]) {
         problem(where ": \"" h "\": " sub_ " may not depend on " target " (doc/design.md, The layers)"); next
