@@ -24,7 +24,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
-#include "setup.h"
+#include "runner/runner_setup.h"
 
 /* Keys a server cannot be told make no runs of their own: a list keeps its first value (the
  * note of sb_pg_ignored_keys_note, taken before, says the key was ignored). */

@@ -30,7 +30,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
-#include "setup.h"
+#include "runner/runner_setup.h"
 #include "stats/stats.h"
 
 #define POWER_TRIALS 5        /* trials of each kind */

@@ -20,7 +20,7 @@
 #include "report/report.h"
 #include "run_args.h"
 #include "runner/runner.h"
-#include "setup.h"
+#include "runner/runner_setup.h"
 
 /* The report's files: the JSON and the CSV of its timed scans beside the name the report got
  * (outfile.h: never replacing a file; a name that appeared during the run gets -2). Where a

@@ -1,10 +1,10 @@
-/* reproduce_search.c: the buffer search's share of the host's time (see reproduce_search.h).
+/* search.c: the buffer search's share of the host's time (see search.h).
  * The sweep-only loop touches only the policy's state (a byte of usage count per buffer), with
  * the caches to itself: in the scan the copies compete with it for them, so its time is a lower
  * bound on the search's, and the share a lower bound too; the visits per page of the loop and
  * of the run are both given, so that the two can be seen to do the same work. */
 #include "config.h"
-#include "reproduce_search.h"
+#include "reproduce/search.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,10 @@
-/* setup.h: what run, pg and reproduce do before their first measurement and after their last,
- * in one place: the experiment read (a file, then KEY=VALUE sets in order), its plan under the
- * host's memory limits, the -o names checked, the topology and the report begun; and a report
- * written at the end, whose failure after a stop is said rather than returned. */
-#ifndef SB_SETUP_H
-#define SB_SETUP_H
+/* runner_setup.h: what run, pg and reproduce do before their first measurement and after
+ * their last, in one place: the experiment read (a file, then KEY=VALUE sets in order), its
+ * plan under the host's memory limits, the -o names checked, the topology and the report
+ * begun; and a report written at the end, whose failure after a stop is said rather than
+ * returned. A part of runner's interface with few users (the commands, the reproduction). */
+#ifndef SB_RUNNER_SETUP_H
+#define SB_RUNNER_SETUP_H
 
 #include <jansson.h>
 #include <stdbool.h>

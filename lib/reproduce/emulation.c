@@ -1,12 +1,12 @@
-/* reproduce_emulation.c: the thread's machine emulated, each mechanism switched off in turn
- * (see reproduce_emulation.h). Each configuration is a small plan of its own: the thread's two
+/* emulation.c: the thread's machine emulated, each mechanism switched off in turn
+ * (see emulation.h). Each configuration is a small plan of its own: the thread's two
  * pools (one buffer for the footprint's), two timed scans each (the cache model's state carries
  * from the first to the second, as the hardware's would; the timed figures are not used), no
  * warm-up. A configuration that would replay exactly what another did (a machine with no
  * prefetcher, an experiment already without write-back or with its hint bits set) is not run
  * again: its predictions are the other's, and a note says so. */
 #include "config.h"
-#include "reproduce_emulation.h"
+#include "reproduce/emulation.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,17 +17,9 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "runner/runner.h"
+#include "runner/runner_setup.h"
 
 #define MAX_SETS 300
-
-/* One configuration: the mechanism it switches off ("all": none), the --set that does it, and
- * the configuration it replays the same as (NULL: its own). */
-struct variant {
-    const char *mechanism;
-    char set[64];
-    const char *same_as;
-    char note[256];
-};
 
 /* The pool of a placement "clock 16MB" as a size the keys read ("16M"); false if not one. */
 static bool pool_word(const char *placement, char *buf, size_t len)
@@ -42,29 +34,29 @@ static bool pool_word(const char *placement, char *buf, size_t len)
     return true;
 }
 
-/* The configurations, and which of them replay the same as the one with every mechanism. */
-static int variants_of(const struct sb_setup *s, const struct sb_machine *m, struct variant *v)
+int sb_emulation_variants(const struct sb_setup *s, const struct sb_machine *m,
+                          struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX])
 {
     const struct sb_run_params *run = &s->plan.runs[0];
     int n = 0;
 
-    v[n++] = (struct variant){"all", "", NULL, ""};
-    v[n++] = (struct variant){"l2_deferral", "kernel=nt", NULL, ""};
-    v[n] = (struct variant){"writeback_copy", "writeback=none", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){"all", "", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){"l2_deferral", "kernel=nt", NULL, ""};
+    v[n] = (struct sb_emulation_variant){"writeback_copy", "writeback=none", NULL, ""};
     if (run->writeback == SB_WRITEBACK_NONE) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "writeback = none already: the same replay");
     }
     n++;
-    v[n] = (struct variant){"hint_bits", "hint_bits=set", NULL, ""};
+    v[n] = (struct sb_emulation_variant){"hint_bits", "hint_bits=set", NULL, ""};
     if (run->hint_bits_set) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "hint_bits = set already: the same replay");
     }
     n++;
-    v[n++] = (struct variant){"footprint", "pool_size=8K", NULL,
+    v[n++] = (struct sb_emulation_variant){"footprint", "pool_size=8K", NULL,
                               "both placements one 8KB buffer: the same run"};
-    v[n] = (struct variant){"prefetch", "prefetch=off", NULL, ""};
+    v[n] = (struct sb_emulation_variant){"prefetch", "prefetch=off", NULL, ""};
     if (!m->config.prefetch) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "%s models no prefetcher (prefetch = no): the "
@@ -117,8 +109,8 @@ static double scan_mbps(double bytes, double memory, double cpu, double bus)
 
 /* Runs configuration v (the reproduction's sets, then the emulation's, then v's) into *out. */
 static int run_variant(const char *path, const char *const *sets, int nsets,
-                       const char *const *common, int ncommon, const struct variant *v,
-                       json_t **out, struct sb_error *err)
+                       const char *const *common, int ncommon,
+                       const struct sb_emulation_variant *v, json_t **out, struct sb_error *err)
 {
     const char *all[MAX_SETS];
     int n = 0, status;
@@ -222,7 +214,8 @@ static double base_cpu(const json_t *base, const char *op, const char *placement
  * configuration with every mechanism (the one core factor, never fitted again). A run predicted in its memory part only (the machine could
  * not be calibrated) gives bytes / memory seconds, marked memory_only; why gets the first
  * run's reason for not predicting MB/s. */
-static void add_predictions(json_t *preds, const json_t *vreport, const struct variant *v,
+static void add_predictions(json_t *preds, const json_t *vreport,
+                            const struct sb_emulation_variant *v,
                             const char *slow, const char *fast, const json_t *base,
                             double factor, char *why, size_t len)
 {
@@ -268,7 +261,7 @@ static void add_predictions(json_t *preds, const json_t *vreport, const struct v
 }
 
 /* A configuration that replays the same as another: its predictions are the other's. */
-static void copy_predictions(json_t *preds, const struct variant *v)
+static void copy_predictions(json_t *preds, const struct sb_emulation_variant *v)
 {
     size_t n = json_array_size(preds);
 
@@ -312,7 +305,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
 {
     const struct sb_thread *th = &s->exp.thread;
     struct sb_machine m;
-    struct variant v[8];
+    struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
     char why[512] = "", machine_set[96], pools[160], slow[32], fast[32];
     const char *common[7];
     int n_common = 6;
@@ -339,7 +332,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     common[3] = "warmup=0";
     common[4] = "min_scan_ms=0";
     common[5] = pools;
-    nv = variants_of(s, &m, v);
+    nv = sb_emulation_variants(s, &m, v);
     if (!s->plan.calibration.present)
         factor = borrowed_factor(factors, th->machine, &from);
     for (int k = 0; k < nv && status == SB_OK; k++) {

@@ -1,6 +1,6 @@
-/* setup.c: the setup run, pg and reproduce share (see setup.h). */
+/* setup.c: the setup run, pg and reproduce share (see runner_setup.h). */
 #include "config.h"
-#include "setup.h"
+#include "runner/runner_setup.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* reproduce_search.h: Mark Kirkwood's "searching for a new buffer", measured on this host: for
+/* search.h: Mark Kirkwood's "searching for a new buffer", measured on this host: for
  * each run at the thread's slow and fast placements, the policy's buffer search alone (its
  * victim choice, and its release for pg82, over as many pages as a scan, with nothing copied)
  * timed, beside the run's own clock-sweep visits per page and its time per page: the search's

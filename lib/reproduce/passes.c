@@ -1,0 +1,224 @@
+/* passes.c: a reproduction run (see reproduce.h): every thread machine emulated first, then
+ * each experiment's schedule (twice with --twice) on its share of the budget, with its server
+ * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept. */
+#include "config.h"
+#include "reproduce/reproduce.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reproduce/pg_runs.h"
+#include "report/report.h"
+#include "runner/runner.h"
+
+int sb_reproduce_save_text(struct sb_outdir *dir, const char *name, const char *text,
+                           const char *what, struct sb_error *err)
+{
+    char used[SB_OUTFILE_MAX], asked[SB_OUTFILE_MAX + 64];
+    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
+
+    if (dir->note[0])
+        fprintf(stderr, "scanbench: %s\n", dir->note);
+    dir->note[0] = '\0';
+    snprintf(asked, sizeof asked, "%s/%s", dir->path, name);
+    if (status == SB_OK && strcmp(asked, used) != 0)
+        fprintf(stderr, "scanbench: %s appeared during the run; the %s is kept as %s\n", asked,
+                what, used);
+    return status;
+}
+
+/* The experiment's report as DIR/NAME.json. */
+static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
+                       struct sb_error *err)
+{
+    char file[128], *text = sb_report_text(report);
+    int status;
+
+    if (!text)
+        return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", name);
+    snprintf(file, sizeof file, "%s.json", name);
+    status = sb_reproduce_save_text(dir, file, text, "report", err);
+    free(text);
+    return status;
+}
+
+/* Experiment i's thread machine emulated (its prediction and the attribution), once: when its
+ * plan names no calibration of its own, an experiment that calibrates the same machine is
+ * emulated first, so that i can borrow its machine's core factor (one per machine). */
+static int emulate(struct sb_reproduction *r, int i, struct sb_error *err)
+{
+    const struct sb_setup *s = &r->setups[i];
+    int status = SB_OK;
+    json_t *holder;
+
+    if (r->emulations[i])
+        return SB_OK;
+    for (int j = 0; j < r->n && status == SB_OK && !s->plan.calibration.present; j++)
+        if (j != i && r->setups[j].plan.calibration.present &&
+            strcmp(r->setups[j].exp.thread.machine, s->exp.thread.machine) == 0)
+            status = emulate(r, j, err);
+    if (status != SB_OK)
+        return status;
+    if (!(holder = json_object()))
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    json_object_set_new(holder, "thread", sb_thread_json(&s->exp.thread));
+    if (s->exp.thread.machine[0])
+        fprintf(stderr, "scanbench: emulating %s for %s\n", s->exp.thread.machine, r->names[i]);
+    status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, &r->factors,
+                                  holder, err);
+    if (status == SB_OK)
+        r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
+    json_decref(holder);
+    return status;
+}
+
+/* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
+ * runs, the analysis and the verdict. The report is set even when it fails. */
+static int reproduce_one(struct sb_reproduction *r, int i, int pass, double budget,
+                         json_t **out, struct sb_error *err)
+{
+    struct sb_setup *s = &r->setups[i];
+    json_t *report;
+    int status;
+
+    s->plan.schedule.time_budget = budget;
+    s->plan.schedule.budget_rounds_only = true; /* the share left out the time outside them */
+    s->plan.schedule.seed += (uint64_t)pass;
+    report = *out = sb_setup_report(s, "scanbench reproduce");
+    if (!report)
+        return sb_fail(err, SB_ERR_RUN, "cannot build the report");
+    json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
+    json_object_set_new(json_object_get(report, "thread"), "scaled",
+                        sb_reproduce_scaled_json(&s->exp.thread, r->has_scaled[i], r->scaled[i],
+                                                 r->scaled_why[i]));
+    status = sb_runner_run(&s->plan, report, true, err);
+    /* the thread's machine emulated (before any rounds, once: it has no noise to show twice) */
+    if (pass == 0 && r->emulations[i])
+        json_object_set(report, "emulation", r->emulations[i]);
+    if (status == SB_OK && json_object_get(report, "thread"))
+        json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
+    if (status == SB_OK && r->nsessions && pass == 0)
+        status = sb_reproduce_pg_runs(r, i, report, err);
+    json_object_set_new(report, "analysis", sb_analysis_build(report));
+    json_object_set_new(report, "verdict",
+                        sb_verdict_build(report, json_object_get(report, "analysis")));
+    return status;
+}
+
+/* Saves a report as DIR/NAME.json (NAME.2.json for --twice's second); a failure after a stop
+ * is said, not returned (the stop's status stands). */
+static int keep_report(struct sb_outdir *dir, const char *name, int pass, json_t *report,
+                       int status, struct sb_error *err)
+{
+    char file[96];
+    struct sb_error write_err = {0};
+
+    if (!dir)
+        return status;
+    snprintf(file, sizeof file, "%s%s", name, pass ? ".2" : "");
+    return sb_setup_settle_write(status, save_report(dir, file, report, &write_err), &write_err,
+                                 err);
+}
+
+/* --twice: whether experiment name's two schedules agree, said in out and kept in the second
+ * report (its `reproducibility`). */
+static void say_reproducible(FILE *out, const char *name, json_t *first, json_t *second)
+{
+    char why[2048];
+    bool same = sb_reproducible(json_object_get(first, "analysis"),
+                                json_object_get(second, "analysis"), why, sizeof why);
+
+    bool vacuous = same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
+                   !sb_analysis_decided(json_object_get(second, "analysis"));
+    json_int_t seed = json_integer_value(json_object_get(json_object_get(first, "schedule"),
+                                                         "seed"));
+
+    if (vacuous)
+        fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
+                     "(every call inconclusive, no clear knee)\n", name);
+    else
+        fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
+                same ? " (its two schedules agree on every comparison and knee)" : why);
+    json_object_set_new(second, "reproducibility",
+                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
+                                  vacuous, "first_seed", seed, "why", same ? "" : why));
+}
+
+/* Where the reproduction stands: the runs left and done, and the seconds spent outside the
+ * rounds so far (for each experiment's share of the budget). */
+struct progress {
+    size_t runs_left, runs_done;
+    unsigned questions_left;
+    double t0, outside;
+};
+
+/* One schedule of experiment i (pass 1: --twice's second): run, printed into out with its
+ * verdict (and, after the second, whether the two agree), counted into t, its report kept. */
+static int reproduce_pass(struct sb_reproduction *r, int i, int pass, double budget, FILE *out,
+                          struct sb_outdir *dir, json_t *reports[2],
+                          struct sb_reproduction_tally *t, struct sb_error *err)
+{
+    int status = reproduce_one(r, i, pass, budget, &reports[pass], err);
+    bool stopped = status != SB_OK && sb_stop_requested();
+
+    if (status == SB_OK && i == r->n - 1 && pass == (r->twice ? 1 : 0))
+        sb_stop_work_done(); /* a signal from now on changes nothing */
+    if (status == SB_OK || stopped) {
+        fprintf(out, "%s", i || pass ? "\n" : "");
+        if (stopped)
+            fprintf(out, "== %s: interrupted: %s\n", r->names[i], err->msg);
+        sb_render_reproduction(out, reports[pass]);
+    }
+    if (pass == 1 && status == SB_OK)
+        say_reproducible(out, r->names[i], reports[0], reports[1]);
+    if (status == SB_OK || stopped)
+        sb_reproduction_tally_add(t, reports[pass]);
+    fflush(out);
+    if (reports[pass] && (status == SB_OK || stopped))
+        status = keep_report(dir, r->names[i], pass, reports[pass], status, err);
+    return status;
+}
+
+int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir,
+                     struct sb_reproduction_tally *t, struct sb_error *err)
+{
+    struct progress p = {0, 0, 0, sb_timer_now(), 0.0};
+    int status = SB_OK;
+
+    for (int i = 0; i < r->n; i++) {
+        p.runs_left += r->setups[i].plan.nruns;
+        p.questions_left += sb_reproduce_questions(&r->setups[i].plan,
+                                                   &r->setups[i].exp.thread, r->has_scaled[i]);
+    }
+    /* every thread machine emulated first: its cost (the x4500's took 3.5 s a run of its
+     * experiments against 1 s for the rest of what lies outside the rounds) is then spent, not
+     * estimated, when the rounds' shares are made */
+    for (int i = 0; i < r->n && status == SB_OK; i++)
+        status = emulate(r, i, err);
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
+        json_t *reports[2] = {NULL, NULL};
+        size_t nruns = r->setups[i].plan.nruns;
+        unsigned questions = sb_reproduce_questions(&r->setups[i].plan,
+                                                    &r->setups[i].exp.thread, r->has_scaled[i]);
+        double budget = sb_reproduce_budget_share(r->budget, r->twice, sb_timer_now() - p.t0,
+                                                  questions, p.questions_left, p.runs_left,
+                                                  p.runs_done ? p.outside / p.runs_done : 0.0);
+        fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, %u questions, up to %.0f s "
+                "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions, budget,
+                r->twice ? ", twice" : "");
+        for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
+            double start = sb_timer_now();
+            status = reproduce_pass(r, i, pass, budget, out, dir, reports, t, err);
+            if (reports[pass]) {
+                p.outside += sb_reproduce_outside_rounds(reports[pass], sb_timer_now() - start);
+                p.runs_done += nruns;
+            }
+        }
+        json_decref(reports[0]);
+        json_decref(reports[1]);
+        p.runs_left -= nruns;
+        p.questions_left -= questions;
+    }
+    return status;
+}

@@ -1,0 +1,326 @@
+#include "config.h"
+/* test_reproduce.c: unit tests of the reproduction's parts that need no rounds: the thread's
+ * pools scaled to a given topology (the fast pool's ratio to L2 kept in whole pages, the slow
+ * one beyond the last level and capped by the memory limit, and why there is none); the
+ * pairing of the slow and fast placements with every op's runs; the questions an experiment's
+ * runs answer and the budget's share of each, on synthetic figures; the time a pass spent
+ * outside its rounds; the emulation's mechanism switches (which replay the same); the
+ * experiments known by name. */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "reproduce/reproduce.h"
+
+#include "helper.h"
+
+static const struct sb_mem_limit big_limit = {.bytes = 1ull << 40, .source = "test"};
+
+/* A host with an L2 of l2 bytes and an L3 of l3 (0: none). */
+static struct sb_topology host(uint64_t l2, uint64_t l3)
+{
+    struct sb_topology t;
+
+    memset(&t, 0, sizeof t);
+    t.cache[SB_L2].size.value = l2;
+    t.cache[SB_L3].size.value = l3;
+    return t;
+}
+
+/* Luke Lonergan's X4500 (configs/machines/x4500.ini: 1MB L2): slow 16MB, fast 680KB. */
+static struct sb_thread x4500_thread(void)
+{
+    struct sb_thread th;
+
+    memset(&th, 0, sizeof th);
+    th.present = true;
+    snprintf(th.machine, sizeof th.machine, "x4500");
+    snprintf(th.slow, sizeof th.slow, "clock 16MB");
+    snprintf(th.fast, sizeof th.fast, "clock 680KB");
+    return th;
+}
+
+/* The fast pool keeps its ratio to L2 (680KB / 1MB of a 512KB L2: 42.5 pages, rounded to 43);
+ * the slow one, 16 x L2 = 8MB here, is raised to the smallest power of two of at least twice
+ * the 32MB L3: 64MB, scattered beyond the last level. */
+static void test_scale_to_host(void **state)
+{
+    struct sb_thread th = x4500_thread();
+    struct sb_topology t = host(512 << 10, 32 << 20);
+    struct sb_scaled_pool sp[2];
+    char why[256] = "";
+    (void)state;
+
+    assert_true(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
+    assert_string_equal(why, "");
+    assert_int_equal(sp[1].bytes, 43 * 8192);
+    assert_false(sp[1].scattered);
+    assert_near(sp[1].ratio, 680.0 / 1024.0, 1e-12);
+    assert_int_equal(sp[0].bytes, 64 << 20);
+    assert_true(sp[0].scattered);
+    assert_true(sp[0].beyond_llc);
+    assert_near(sp[0].ratio, 16.0, 1e-12);
+}
+
+/* A quarter of the memory limit caps the scattered pool (64MB of memory: 16MB, not beyond the
+ * 32MB L3, and the words say so); without an L3 the last level is the L2. */
+static void test_scale_capped_and_no_l3(void **state)
+{
+    struct sb_thread th = x4500_thread();
+    struct sb_topology t = host(512 << 10, 32 << 20), no_l3 = host(1 << 20, 0);
+    struct sb_mem_limit small = {.bytes = 64 << 20, .source = "test"};
+    struct sb_scaled_pool sp[2];
+    char why[256] = "";
+    (void)state;
+
+    assert_true(sb_reproduce_scale_pools(&th, &t, &small, sp, why, sizeof why));
+    assert_int_equal(sp[0].bytes, 16 << 20);
+    assert_false(sp[0].beyond_llc);
+    assert_non_null(strstr(sp[0].how, "NOT beyond its last level"));
+    assert_true(sb_reproduce_scale_pools(&th, &no_l3, &big_limit, sp, why, sizeof why));
+    assert_int_equal(sp[1].bytes, 85 * 8192); /* 680KB of a 1MB L2: the same */
+    assert_int_equal(sp[0].bytes, 16 << 20);  /* 16 x 1MB, already beyond twice the L2 */
+    assert_true(sp[0].beyond_llc);
+    assert_non_null(strstr(sp[0].how, "L2"));
+}
+
+/* No scaled pools, and why: no machine, no L2 here, a machine that is not in configs/, a
+ * placement whose policy's footprint is not its pool. */
+static void test_scale_refused(void **state)
+{
+    struct sb_thread th = x4500_thread();
+    struct sb_topology t = host(512 << 10, 32 << 20), none = host(0, 0);
+    struct sb_scaled_pool sp[2];
+    char why[256];
+    (void)state;
+
+    assert_false(sb_reproduce_scale_pools(&th, &none, &big_limit, sp, why, sizeof why));
+    assert_string_equal(why, "this host's L2 size is unknown");
+    th.machine[0] = '\0';
+    assert_false(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
+    assert_string_equal(why, "the [thread] section names no machine, or no slow and fast "
+                             "placements");
+    snprintf(th.machine, sizeof th.machine, "no-such-machine");
+    assert_false(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
+    assert_non_null(strstr(why, "machine no-such-machine: "));
+    th = x4500_thread();
+    snprintf(th.slow, sizeof th.slow, "ring 256KB");
+    assert_false(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
+    assert_string_equal(why, "ring 256KB: not a pool size to scale");
+}
+
+/* The thread.scaled block: each placement here and how, or why there is none. */
+static void test_scaled_json(void **state)
+{
+    struct sb_thread th = x4500_thread();
+    struct sb_topology t = host(512 << 10, 32 << 20);
+    struct sb_scaled_pool sp[2];
+    char why[256] = "";
+    json_t *block;
+    (void)state;
+
+    assert_true(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
+    block = sb_reproduce_scaled_json(&th, true, sp, why);
+    assert_true(json_is_true(json_object_get(block, "available")));
+    assert_string_equal(sb_field_text(block, "slow.thread"), "clock 16MB");
+    assert_string_equal(sb_field_text(block, "slow.here"), "clock 64MB");
+    assert_string_equal(sb_field_text(block, "fast.here"), "clock 344KB");
+    json_decref(block);
+    block = sb_reproduce_scaled_json(&th, false, sp, "this host's L2 size is unknown");
+    assert_true(json_is_false(json_object_get(block, "available")));
+    assert_string_equal(sb_field_text(block, "why"), "this host's L2 size is unknown");
+    assert_null(json_object_get(block, "slow"));
+    json_decref(block);
+}
+
+/* A plan of ops count and vacuum over the clock pools given (a pool_size list), thread x4500. */
+static void plan_of(const char *pools, struct sb_experiment *exp, struct sb_plan *plan)
+{
+    const char *sets[] = {"op = count, vacuum", "policy = clock", "kernel = memcpy", pools,
+                          "table_size = 32M", NULL};
+    struct sb_error err = {0};
+
+    sbtest_experiment_from_sets(exp, sets);
+    exp->thread = x4500_thread();
+    if (sb_plan_build(exp, &big_limit, plan, &err) != SB_OK)
+        fail_msg("plan refused: %s", err.msg);
+}
+
+/* Every op has a run at the slow and at the fast placement, or the reproduction refuses the
+ * experiment, naming the placement and the op. */
+static void test_placements_paired(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_error err = {0};
+    (void)state;
+
+    plan_of("pool_size = 680K, 16M", &exp, &plan);
+    assert_true(sb_reproduce_has_placement(&plan.runs[0], "clock 680KB") ||
+                sb_reproduce_has_placement(&plan.runs[0], "clock 16MB"));
+    assert_false(sb_reproduce_has_placement(&plan.runs[0], "ring 680KB"));
+    assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
+    snprintf(exp.thread.fast, sizeof exp.thread.fast, "clock 1MB");
+    assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err),
+                     SB_ERR_INPUT);
+    sbtest_assert_error(&err, SB_ERR_INPUT, "x.ini: [thread] fast = clock 1MB: no run of op "
+                        "count has that placement (the verdict compares slow and fast)");
+    exp.thread.fast[0] = '\0'; /* an empty placement is not asked for */
+    assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+/* The questions: per op slow against fast (again at this host's scale with scaled pools), and
+ * a knee once an op has SB_KNEE_MIN_POINTS clock runs. */
+static void test_questions(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    (void)state;
+
+    plan_of("pool_size = 680K, 16M", &exp, &plan);
+    assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, false), 2);
+    assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, true), 4);
+    exp.thread.slow[0] = '\0';
+    assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, true), 0);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+    plan_of("pool_size = 680K, 1M, 4M, 16M", &exp, &plan);
+    assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, false), 4);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+/* The share, on synthetic figures: 90% of 600 s is 540; 40 s spent and 10 runs left at 2 s
+ * outside each leave 480, of which 3 questions of 12 get a quarter. --twice: the runs left
+ * count twice, and each of the two schedules gets half. */
+static void test_budget_share(void **state)
+{
+    (void)state;
+    assert_near(sb_reproduce_budget_share(600, false, 40, 3, 12, 10, 2.0), 120.0, 1e-9);
+    assert_near(sb_reproduce_budget_share(600, true, 40, 3, 12, 10, 2.0), 57.5, 1e-9);
+    /* nothing left: the share of 1 s; nothing asked: all that is left */
+    assert_near(sb_reproduce_budget_share(600, false, 600, 3, 12, 10, 2.0), 0.25, 1e-12);
+    assert_near(sb_reproduce_budget_share(600, false, 40, 0, 0, 10, 2.0), 480.0, 1e-9);
+    /* the last experiment takes all that is left */
+    assert_near(sb_reproduce_budget_share(100, false, 30, 5, 5, 3, 1.0), 57.0, 1e-9);
+}
+
+/* The time a pass spent outside its rounds: elapsed less the schedule's rounds, never below 0. */
+static void test_outside_rounds(void **state)
+{
+    json_t *report = json_pack("{s:{s:{s:f}}}", "schedule", "seconds", "rounds", 3.0);
+    (void)state;
+
+    assert_near(sb_reproduce_outside_rounds(report, 5.5), 2.5, 1e-12);
+    assert_near(sb_reproduce_outside_rounds(report, 2.0), 0.0, 0.0);
+    json_decref(report);
+}
+
+/* The emulation's configurations, in order, and those that replay the same as the one with
+ * every mechanism: writeback = none and hint_bits = set already, a machine without a
+ * prefetcher. */
+static void test_emulation_switches(void **state)
+{
+    static const char *const order[] = {"all", "l2_deferral", "writeback_copy", "hint_bits",
+                                        "footprint", "prefetch"};
+    static const char *const all_on[] = {"writeback = evict", "hint_bits = unset",
+                                         "pool_size = 1M", "table_size = 4M", NULL};
+    static const char *const sets[] = {"writeback = none", "hint_bits = set",
+                                       "pool_size = 1M", "table_size = 4M", NULL};
+    struct sb_setup s;
+    struct sb_machine m;
+    struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
+    struct sb_error err = {0};
+    int n;
+    (void)state;
+
+    memset(&s, 0, sizeof s);
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "nopf");
+    m.config.prefetch = true;
+    sbtest_experiment_from_sets(&s.exp, all_on); /* every mechanism on */
+    s.exp_ready = true;
+    assert_int_equal(sb_plan_build(&s.exp, &big_limit, &s.plan, &err), SB_OK);
+    n = sb_emulation_variants(&s, &m, v);
+    assert_int_equal(n, 6);
+    for (int k = 0; k < n; k++) {
+        assert_string_equal(v[k].mechanism, order[k]);
+        assert_null(v[k].same_as);
+    }
+    assert_string_equal(v[1].set, "kernel=nt");
+    assert_string_equal(v[4].set, "pool_size=8K");
+    sb_setup_free(&s);
+
+    memset(&s, 0, sizeof s);
+    m.config.prefetch = false;
+    sbtest_experiment_from_sets(&s.exp, sets); /* write-back and hint bits off already */
+    s.exp_ready = true;
+    assert_int_equal(sb_plan_build(&s.exp, &big_limit, &s.plan, &err), SB_OK);
+    n = sb_emulation_variants(&s, &m, v);
+    assert_int_equal(n, 6);
+    assert_null(v[0].same_as);
+    assert_null(v[1].same_as);
+    assert_string_equal(v[2].same_as, "all");
+    assert_string_equal(v[2].note, "writeback = none already: the same replay");
+    assert_string_equal(v[3].same_as, "all");
+    assert_null(v[4].same_as);
+    assert_string_equal(v[5].same_as, "all");
+    assert_non_null(strstr(v[5].note, "nopf models no prefetcher"));
+    sb_setup_free(&s);
+}
+
+/* The experiments by name: each known one has a [thread] section; one named twice, or one not
+ * known, is refused with the names that are. */
+static void test_names(void **state)
+{
+    static struct sb_reproduction r;
+    char known[SB_REPRODUCE_MAX_EXPERIMENTS][SB_REPRODUCE_NAME_MAX];
+    int n = sb_reproduce_known(known, SB_REPRODUCE_MAX_EXPERIMENTS);
+    struct sb_error err = {0};
+    bool x4500 = false;
+    (void)state;
+
+    for (int k = 0; k < n; k++) {
+        x4500 |= strcmp(known[k], "x4500-bigtable") == 0;
+        assert_string_not_equal(known[k], "default"); /* no [thread] section */
+        if (k)
+            assert_true(strcmp(known[k - 1], known[k]) < 0);
+    }
+    assert_true(x4500);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(sb_reproduce_name(&r, "x4500-bigtable", &err), SB_OK);
+    assert_int_equal(sb_reproduce_name(&r, "x4500-bigtable", &err), SB_ERR_INPUT);
+    sbtest_assert_error(&err, SB_ERR_INPUT, "x4500-bigtable: experiment named twice");
+    assert_int_equal(sb_reproduce_name(&r, "default", &err), SB_ERR_INPUT);
+    sbtest_assert_error_contains(&err, SB_ERR_INPUT, "default: unknown experiment (known: ");
+    assert_int_equal(sb_reproduce_name_all(&r, &err), SB_OK);
+    assert_int_equal(r.n, n);
+    sb_reproduce_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scale_to_host),
+        cmocka_unit_test(test_scale_capped_and_no_l3),
+        cmocka_unit_test(test_scale_refused),
+        cmocka_unit_test(test_scaled_json),
+        cmocka_unit_test(test_placements_paired),
+        cmocka_unit_test(test_questions),
+        cmocka_unit_test(test_budget_share),
+        cmocka_unit_test(test_outside_rounds),
+        cmocka_unit_test(test_emulation_switches),
+        cmocka_unit_test(test_names),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
