@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "plan/thread.h"
 
 struct sb_op; /* vocab/op.h */
 
@@ -54,39 +55,6 @@ struct sb_setting {
     char *values[SB_MAX_LIST];    /* the text of each list element */
     uint64_t numbers[SB_MAX_LIST]; /* parsed SIZE/UINT values (AUTO_SIZE: 0 = auto) */
     char *origin;                 /* "file:line" or "--set key=value" or "default" */
-};
-
-/* A figure the 2007 thread reported, from an experiment file's [thread] section:
- * `figure = count clock 16MB: 1221 MB/s` (or `... : 101 s` for elapsed times). */
-struct sb_thread_figure {
-    char op[16];
-    char policy[16];
-    uint64_t footprint; /* the pool, ring or page size the figure was measured with */
-    double value;
-    char unit[8];       /* "MB/s" or "s" */
-};
-
-#define SB_MAX_THREAD_FIGURES 32
-
-/* The [thread] section: who measured what, on which machine, and the figures. */
-#define SB_MAX_THREAD_SCANNERS 64
-
-struct sb_thread {
-    bool present;
-    char who[256];      /* who ran it, when, on what */
-    char machine[64];   /* the model of that machine in configs/machines, if any */
-    char table[256];    /* what the table was, and how it is scaled here */
-    char slow[64];      /* the placement the thread found slow, e.g. "clock 16MB" */
-    char fast[64];      /* and fast, e.g. "clock 680KB" */
-    uint64_t table_size; /* the thread's table, to turn elapsed seconds into MB/s (0: unknown) */
-    int nfigures;
-    struct sb_thread_figure figures[SB_MAX_THREAD_FIGURES];
-    char calibrate[64];  /* `calibrate = OP POLICY SIZE`: the one figure the machine's core
-                            factor is fitted to ("" none) */
-    int calibrate_figure; /* its index in figures (valid when calibrate is set) */
-    unsigned scanners;   /* `scanners = N`: scans the thread's figures ran at once, each into
-                            pools of its own on a core of its own (0 when not given: one) */
-    char scanners_source[768]; /* where N comes from (required when N > 1) */
 };
 
 struct sb_experiment {
