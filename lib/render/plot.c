@@ -70,8 +70,7 @@ static bool has_points(const json_t *runs, const struct series *s, const char *f
 {
     for (size_t p = 0; p < s->n; p++) {
         const json_t *run = json_array_get(runs, s->runs[p]);
-        if (json_is_number(json_object_get(json_object_get(json_object_get(run, "counters"),
-                                                           "derived"), field)))
+        if (json_is_number(json_object_get(sb_field(run, "counters.derived"), field)))
             return true;
     }
     return false;
@@ -145,8 +144,7 @@ static void data_blocks(FILE *f, const char *prefix, const json_t *runs, const s
         fprintf(f, "$%s%zu << EOD\n", prefix, k);
         for (size_t p = 0; p < s[k].n; p++) {
             const json_t *run = json_array_get(runs, s[k].runs[p]);
-            const json_t *v = json_object_get(json_object_get(json_object_get(run, "counters"),
-                                                              "derived"), field);
+            const json_t *v = json_object_get(sb_field(run, "counters.derived"), field);
             double scale = strstr(field, "table_byte") /* bytes per table byte -> per page */
                                ? (double)json_integer_value(json_object_get(run, "page_size"))
                                : 1.0;
@@ -193,8 +191,8 @@ static void counters_plot(FILE *f, const json_t *runs, const struct series *s, s
 
     fprintf(f, "set title 'counters per page (%s)'\nset ylabel 'L2 write-backs per page "
                "(lines)'\nset y2label 'memory bytes per page'\nset y2tics\nset ytics nomirror\n",
-            json_is_true(json_object_get(json_object_get(json_array_get(runs, 0), "counters"),
-                                         "simulated")) ? "simulated" : "measured");
+            json_is_true(sb_field(json_array_get(runs, 0), "counters.simulated")) ? "simulated"
+                                                                                  : "measured");
     fprintf(f, "plot ");
     for (size_t k = 0; k < n; k++)
         for (size_t l = 0; l < sizeof lines / sizeof lines[0]; l++) {

@@ -248,9 +248,8 @@ static void column_heads(FILE *out, const struct layout *t)
         fprintf(out, " | %9s %9s %9s %9s", "thread", "predicted", "here", "scaled");
         for (int v = 0; v < t->pg; v++) {
             char label[16];
-            const char *version = sb_text(json_object_get(json_object_get(pg_block(t->report, v),
-                                                                       "server"),
-                                                       "server_version"));
+            const char *version =
+                sb_text(sb_field(pg_block(t->report, v), "server.server_version"));
             if (t->pg == 1)
                 snprintf(label, sizeof label, "postgresql");
             else
@@ -385,9 +384,8 @@ static void legend(FILE *out, const struct layout *t)
         char versions[256] = "";
         for (int v = 0; v < t->pg; v++)
             snprintf(versions + strlen(versions), sizeof versions - strlen(versions), "%s%s",
-                     v ? ", " : "", sb_text(json_object_get(json_object_get(pg_block(t->report, v),
-                                                                         "server"),
-                                                         "server_version")));
+                     v ? ", " : "",
+                     sb_text(sb_field(pg_block(t->report, v), "server.server_version")));
         fprintf(out, "%s = PostgreSQL %s on this host%s: the same table and op, "
                      "shared_buffers = the pool, every scan reading every page from the OS "
                      "cache, each server's runs one after another; `ring` or `clock` is what its "
@@ -498,10 +496,8 @@ static void prediction_lines(FILE *out, const struct layout *t)
     if (json_is_object(json_object_get(e, "calibration_borrowed")))
         fprintf(out, "predicted with the core factor %.4g of %s's calibration (one per "
                      "machine)\n",
-                json_number_value(json_object_get(json_object_get(e, "calibration_borrowed"),
-                                                  "factor")),
-                sb_text(json_object_get(json_object_get(e, "calibration_borrowed"),
-                                     "experiment")));
+                json_number_value(sb_field(e, "calibration_borrowed.factor")),
+                sb_text(sb_field(e, "calibration_borrowed.experiment")));
     fprintf(out, "predicted = PREDICTED MB/s of the emulated %s (its cache model and costs, at "
                  "the thread's sizes)%s%s:\n", machine,
             json_is_string(json_object_get(e, "calibration")) ? "; calibrated on " : "",

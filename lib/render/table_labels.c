@@ -56,8 +56,7 @@ static bool model_varies(const json_t *runs)
 /* Whether the runs asked for different slice_ms (a report before the key has none). */
 static bool slice_varies(const json_t *runs)
 {
-    const json_t *first = json_object_get(json_object_get(json_array_get(runs, 0), "slice"),
-                                          "asked_ms");
+    const json_t *first = sb_field(json_array_get(runs, 0), "slice.asked_ms");
     size_t i;
     json_t *run;
 
@@ -118,8 +117,7 @@ void sb_table_label(const struct sb_table_varying *vary, const json_t *run, char
     /* a sweep of slice_ms: say which */
     if (used < len && vary->slice)
         used += (size_t)snprintf(label + used, len - used, " slice_ms=%g",
-                                 json_number_value(json_object_get(json_object_get(run, "slice"),
-                                                                   "asked_ms")));
+                                 json_number_value(sb_field(run, "slice.asked_ms")));
     /* runs simulated with different machine models: say which */
     if (used < len && vary->model)
         used += (size_t)snprintf(label + used, len - used, " %s",

@@ -82,8 +82,7 @@ static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
     /* what more rounds take: none past the most a report holds; else more time */
-    const char *more = strcmp(sb_text_or(json_object_get(json_object_get(report, "schedule"),
-                                                     "stopped_by"), ""), "max_rounds") == 0
+    const char *more = strcmp(sb_field_text(report, "schedule.stopped_by"), "max_rounds") == 0
                            ? "the most a report holds; a quieter host narrows it"
                            : "more time: --set time_budget=S";
     char la[SB_TABLE_LABEL_LEN], lb[SB_TABLE_LABEL_LEN];

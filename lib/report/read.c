@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/field.h"
 #include "report/runs.h"
 #include "report/schema.h"
 #include "vocab/vocab.h"
@@ -162,7 +163,7 @@ static bool phase_ok(const char *key, const json_t *phase)
  * verdict read them as phase_ok says. */
 static int check_phases(const json_t *run, size_t i, const char *path, struct sb_error *err)
 {
-    const json_t *phases = json_object_get(json_object_get(run, "counters"), "phases"), *phase;
+    const json_t *phases = sb_field(run, "counters.phases"), *phase;
     const char *key;
 
     if (!phases)
@@ -213,7 +214,7 @@ static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_
  * 12000 MB/s made compare's ratios up). */
 static int check_median(const json_t *run, size_t i, const char *path, struct sb_error *err)
 {
-    double median = json_number_value(json_object_get(json_object_get(run, "mbps"), "median"));
+    double median = json_number_value(sb_field(run, "mbps.median"));
     double lo = INFINITY, hi = -INFINITY;
     size_t k;
     json_t *scan;
@@ -246,10 +247,10 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
     if (!run_writeback_ok(run))
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"writeback\", \"hint_bits\" or "
                        "\"executor\" is not one of their words", path, i);
-    if (!json_is_number(json_object_get(json_object_get(run, "mbps"), "median")))
+    if (!json_is_number(sb_field(run, "mbps.median")))
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" without a \"median\"", path,
                        i);
-    if (!(json_number_value(json_object_get(json_object_get(run, "mbps"), "median")) > 0))
+    if (!(json_number_value(sb_field(run, "mbps.median")) > 0))
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"mbps\" \"median\" is not a "
                        "positive number", path, i);
     if (json_array_size(json_object_get(run, "repetitions")) > SB_REPORT_MAX_SCANS)

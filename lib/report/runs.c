@@ -33,8 +33,7 @@ const json_t *sb_run_phase_derived(const json_t *run, int phase)
 
 const json_t *sb_report_noise_floor(const json_t *report)
 {
-    const json_t *floor = json_object_get(json_object_get(json_object_get(report, "analysis"),
-                                                          "noise"), "floor");
+    const json_t *floor = sb_field(report, "analysis.noise.floor");
     return json_is_number(floor) ? floor : NULL;
 }
 
@@ -171,8 +170,7 @@ uint64_t sb_report_cache_size(const json_t *report, const char *level)
     json_t *c;
     json_array_foreach(sb_field(report, "context.caches"), i, c)
         if (strcmp(sb_field_text(c, "level"), level) == 0)
-            return (uint64_t)json_integer_value(json_object_get(json_object_get(c, "size"),
-                                                                "value"));
+            return (uint64_t)json_integer_value(sb_field(c, "size.value"));
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "report/report.h"
 #include "reproduce/placements.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
@@ -43,7 +44,7 @@ double sb_reproduce_budget_share(double budget, bool twice, double spent, unsign
 
 double sb_reproduce_outside_rounds(const json_t *report, double elapsed)
 {
-    const json_t *s = json_object_get(json_object_get(report, "schedule"), "seconds");
+    const json_t *s = sb_field(report, "schedule.seconds");
     double rounds = json_number_value(json_object_get(s, "rounds"));
 
     return elapsed > rounds ? elapsed - rounds : 0.0;

@@ -131,8 +131,7 @@ static void say_reproducible(FILE *out, const char *name, json_t *first, json_t 
 
     bool vacuous = same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
                    !sb_analysis_decided(json_object_get(second, "analysis"));
-    json_int_t seed = json_integer_value(json_object_get(json_object_get(first, "schedule"),
-                                                         "seed"));
+    json_int_t seed = json_integer_value(sb_field(first, "schedule.seed"));
 
     if (vacuous)
         fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
