@@ -6,7 +6,6 @@
 #include "cachesim/machine.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -419,45 +418,16 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
 
 /* --- listing --------------------------------------------------------------------------------- */
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 void sb_machine_known(char *buf, size_t len)
 {
-    const char *dirs[SB_CONFIGS_MAX_DIRS];
-    char *names[128];
-    int n = 0, ndirs = sb_configs_dirs(dirs);
+    char names[128][SB_CONFIGS_NAME_MAX];
+    int n = sb_configs_names("machines", false, NULL, names, 128);
     size_t used = 0;
 
     buf[0] = '\0';
-    for (int d = 0; d < ndirs; d++) {
-        char path[1024];
-        DIR *dir;
-        struct dirent *e;
-
-        snprintf(path, sizeof path, "%s/machines", dirs[d]);
-        if (!(dir = opendir(path)))
-            continue;
-        while ((e = readdir(dir)) != NULL && n < 128) {
-            size_t l = strlen(e->d_name);
-            bool seen = false;
-            if (l < 5 || strcmp(e->d_name + l - 4, ".ini") != 0)
-                continue;
-            for (int i = 0; i < n; i++)
-                seen |= strncmp(names[i], e->d_name, l - 4) == 0 && names[i][l - 4] == '\0';
-            if (!seen && (names[n] = strndup(e->d_name, l - 4)) != NULL)
-                n++;
-        }
-        closedir(dir);
-    }
-    qsort(names, (size_t)n, sizeof *names, compare_names);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", i ? ", " : "",
                                  names[i]);
-        free(names[i]);
-    }
 }
 
 const char *sb_machine_geometry(const struct sb_machine *m, char *buf, size_t len)

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "core/configs_path.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -126,4 +127,51 @@ int sb_configs_find(const char *subdir, const char *name, char *path, size_t len
     path[0] = '\0';
     return sb_fail(err, SB_ERR_INPUT, "%s: no such file in configs/%s (tried %s)", name, subdir,
                    n ? tried : "nothing: no configs directory is known");
+}
+
+/* Whether names[0..n-1] holds name. */
+static bool listed(char names[][SB_CONFIGS_NAME_MAX], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The names of dir's .ini files that keep takes, added to names (n of them so far, at most
+ * max); the new count. */
+static int names_in(const char *dir_path, bool (*keep)(const char *file),
+                    char names[][SB_CONFIGS_NAME_MAX], int n, int max)
+{
+    DIR *dir = opendir(dir_path);
+    struct dirent *e;
+
+    while (dir && (e = readdir(dir)) != NULL && n < max) {
+        size_t len = strlen(e->d_name);
+        char file[SB_PATH_MAX + 256], name[SB_CONFIGS_NAME_MAX];
+        if (len < 5 || len - 4 >= SB_CONFIGS_NAME_MAX || strcmp(e->d_name + len - 4, ".ini") != 0)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(len - 4), e->d_name);
+        snprintf(file, sizeof file, "%s/%s", dir_path, e->d_name);
+        if (!listed(names, n, name) && (!keep || keep(file)))
+            memcpy(names[n++], name, sizeof name);
+    }
+    if (dir)
+        closedir(dir);
+    return n;
+}
+
+int sb_configs_names(const char *subdir, bool first_only, bool (*keep)(const char *file),
+                     char names[][SB_CONFIGS_NAME_MAX], int max)
+{
+    const char *dirs[SB_CONFIGS_MAX_DIRS];
+    int ndirs = sb_configs_dirs(dirs), n = 0;
+
+    for (int d = 0; d < ndirs && !(first_only && n > 0); d++) {
+        char path[SB_PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%s", dirs[d], subdir);
+        n = names_in(path, keep, names, n, max);
+    }
+    qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    return n;
 }

@@ -7,6 +7,7 @@
 #ifndef SB_CONFIGS_PATH_H
 #define SB_CONFIGS_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -35,5 +36,13 @@ int sb_configs_dirs(const char *dirs[SB_CONFIGS_MAX_DIRS]);
  * sb_path_check refuses or that does not fit len. */
 int sb_configs_find(const char *subdir, const char *name, char *path, size_t len,
                     struct sb_error *err);
+
+/* The names (less ".ini") of the .ini files of subdir in the configs directories, each once,
+ * sorted: only those keep takes (keep NULL: all; it is given the file's path), names of fewer
+ * than SB_CONFIGS_NAME_MAX bytes, and with first_only, only from the first directory that has
+ * any. Their number, at most max. */
+#define SB_CONFIGS_NAME_MAX 64
+int sb_configs_names(const char *subdir, bool first_only, bool (*keep)(const char *file),
+                     char names[][SB_CONFIGS_NAME_MAX], int max);
 
 #endif

@@ -3,7 +3,6 @@
 #include "config.h"
 #include "reproduce/reproduce.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,32 +24,7 @@ static bool has_thread(const char *file)
 
 int sb_reproduce_known(char names[][SB_REPRODUCE_NAME_MAX], int max)
 {
-    const char *dirs[SB_CONFIGS_MAX_DIRS];
-    int ndirs = sb_configs_dirs(dirs), n = 0;
-
-    for (int d = 0; d < ndirs && n == 0; d++) {
-        char path[1024];
-        DIR *dir;
-        struct dirent *e;
-        snprintf(path, sizeof path, "%s/experiments", dirs[d]);
-        if (!(dir = opendir(path)))
-            continue;
-        while ((e = readdir(dir)) != NULL && n < max) {
-            size_t len = strlen(e->d_name);
-            char file[1400];
-            if (len < 5 || len >= SB_REPRODUCE_NAME_MAX ||
-                strcmp(e->d_name + len - 4, ".ini") != 0)
-                continue;
-            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
-            if (has_thread(file)) {
-                memcpy(names[n], e->d_name, len - 4);
-                names[n++][len - 4] = '\0';
-            }
-        }
-        closedir(dir);
-    }
-    qsort(names, (size_t)n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
-    return n;
+    return sb_configs_names("experiments", true, has_thread, names, max);
 }
 
 int sb_reproduce_name(struct sb_reproduction *r, const char *name, struct sb_error *err)

@@ -22,7 +22,7 @@
 #include "runner/runner_setup.h"
 
 #define SB_REPRODUCE_MAX_EXPERIMENTS 64
-#define SB_REPRODUCE_NAME_MAX 64
+#define SB_REPRODUCE_NAME_MAX SB_CONFIGS_NAME_MAX
 #define SB_REPRODUCE_MAX_SETS 261 /* the reproduction's own 5 and a command line's 256 */
 
 /* A reproduction: zeroed, then its experiments named (sb_reproduce_name, sb_reproduce_name_all),
