@@ -17,6 +17,7 @@
 #include "render/render.h"
 #include "reproduce/reproduce.h"
 #include "run_args.h"
+#include "runner/runner_setup.h"
 
 /* The command line into r, sets (every --set, in order), pg (--pg, --server) and outdir
  * (-o DIR). */
@@ -94,9 +95,8 @@ static int print_text(const char *text, struct sb_outdir *dir, int status, struc
     fputs(text, stdout);
     if (!dir)
         return status;
-    return sb_setup_settle_write(status, sb_reproduce_save_text(dir, "reproduction.txt", text,
-                                                                "text", &write_err),
-                                 &write_err, err);
+    return sb_setup_settle_write(status, sb_setup_save(dir, "reproduction.txt", text, "text",
+                                                       &write_err), &write_err, err);
 }
 
 int sb_cmd_reproduce(int argc, char **argv)

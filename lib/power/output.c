@@ -137,21 +137,6 @@ json_t *sb_power_json(const struct sb_power *pw, const char *command, const char
                      "over the other's; seconds: of the trial's rounds");
 }
 
-/* Writes text as DIR/name, saying on stderr where it went when not there. */
-static int save(struct sb_outdir *dir, const char *name, const char *text, struct sb_error *err)
-{
-    char used[SB_OUTFILE_MAX];
-    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
-
-    if (dir->note[0])
-        fprintf(stderr, "scanbench: %s\n", dir->note);
-    dir->note[0] = '\0';
-    if (status == SB_OK && !strstr(used, name))
-        fprintf(stderr, "scanbench: %s/%s appeared during the run; kept as %s\n", dir->path,
-                name, used);
-    return status;
-}
-
 /* The text on stdout and, with -o, power.txt and power.json in DIR. status: the trials' (a
  * stop's stands over a failed write, said on stderr). */
 int sb_power_conclude(const struct sb_power *pw, const char *command, struct sb_outdir *dir,
@@ -175,9 +160,9 @@ int sb_power_conclude(const struct sb_power *pw, const char *command, struct sb_
     if (dir && !json_text)
         written = sb_fail(&write_err, SB_ERR_RUN, "out of memory for power.json");
     if (dir && written == SB_OK)
-        written = save(dir, "power.json", json_text, &write_err);
+        written = sb_setup_save(dir, "power.json", json_text, "power report", &write_err);
     if (dir && written == SB_OK)
-        written = save(dir, "power.txt", text, &write_err);
+        written = sb_setup_save(dir, "power.txt", text, "text", &write_err);
     if (dir && written == SB_OK && !pw->quiet)
         fprintf(stderr, "scanbench: power.json and power.txt written to %s\n", dir->path);
     json_decref(doc);

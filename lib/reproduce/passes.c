@@ -12,22 +12,6 @@
 #include "report/report.h"
 #include "runner/runner.h"
 
-int sb_reproduce_save_text(struct sb_outdir *dir, const char *name, const char *text,
-                           const char *what, struct sb_error *err)
-{
-    char used[SB_OUTFILE_MAX], asked[SB_OUTFILE_MAX + 64];
-    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
-
-    if (dir->note[0])
-        fprintf(stderr, "scanbench: %s\n", dir->note);
-    dir->note[0] = '\0';
-    snprintf(asked, sizeof asked, "%s/%s", dir->path, name);
-    if (status == SB_OK && strcmp(asked, used) != 0)
-        fprintf(stderr, "scanbench: %s appeared during the run; the %s is kept as %s\n", asked,
-                what, used);
-    return status;
-}
-
 /* The experiment's report as DIR/NAME.json. */
 static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
                        struct sb_error *err)
@@ -38,7 +22,7 @@ static int save_report(struct sb_outdir *dir, const char *name, json_t *report,
     if (!text)
         return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", name);
     snprintf(file, sizeof file, "%s.json", name);
-    status = sb_reproduce_save_text(dir, file, text, "report", err);
+    status = sb_setup_save(dir, file, text, "report", err);
     free(text);
     return status;
 }

@@ -81,12 +81,6 @@ int sb_reproduce_open_pg(struct sb_reproduction *r, struct sb_error *err);
 int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir,
                      struct sb_reproduction_tally *t, struct sb_error *err);
 
-/* Writes text as DIR/name without replacing anything (outdir.h), saying on stderr when the
- * name appeared during the run or the files had to move to a new directory; what names the
- * file in those words ("report", "text"). */
-int sb_reproduce_save_text(struct sb_outdir *dir, const char *name, const char *text,
-                           const char *what, struct sb_error *err);
-
 /* Closes the servers and frees what r holds. */
 void sb_reproduce_free(struct sb_reproduction *r);
 

@@ -1,8 +1,9 @@
 /* runner_setup.h: what run, pg and reproduce do before their first measurement and after
  * their last, in one place: the experiment read (a file, then KEY=VALUE sets in order), its
  * plan under the host's memory limits, the -o names checked, the topology and the report
- * begun; and a report written at the end, whose failure after a stop is said rather than
- * returned. A part of runner's interface with few users (the commands, the reproduction). */
+ * begun; and the files written at the end (into an -o directory, saying where they went),
+ * whose failure after a stop is said rather than returned. A part of runner's interface with
+ * few users (the commands, the reproduction, the power check). */
 #ifndef SB_RUNNER_SETUP_H
 #define SB_RUNNER_SETUP_H
 
@@ -49,6 +50,12 @@ struct sb_outputs {
 /* Names the files of -o path (none when path is NULL) and checks, before any run, that the
  * first nreports reports and their CSVs can be made (sb_report_check_target). */
 int sb_setup_outputs(const char *path, int nreports, struct sb_outputs *o, struct sb_error *err);
+
+/* Writes text as DIR/name without replacing anything (core/outdir.h), saying on stderr when
+ * the files had to move to a new directory (dir->note, then cleared) or the name appeared
+ * during the run (what names the file in those words: "the WHAT is kept as ..."). */
+int sb_setup_save(struct sb_outdir *dir, const char *name, const char *text, const char *what,
+                  struct sb_error *err);
 
 /* The command's status once a file was written after its runs (written: the write's status,
  * write_err its error): a failed write becomes the command's failure (into err) when nothing

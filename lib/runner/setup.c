@@ -71,6 +71,22 @@ int sb_setup_outputs(const char *path, int nreports, struct sb_outputs *o, struc
     return status;
 }
 
+int sb_setup_save(struct sb_outdir *dir, const char *name, const char *text, const char *what,
+                  struct sb_error *err)
+{
+    char used[SB_OUTFILE_MAX], asked[SB_OUTFILE_MAX + 64];
+    int status = sb_outdir_write(dir, name, text, strlen(text), used, err);
+
+    if (dir->note[0])
+        fprintf(stderr, "scanbench: %s\n", dir->note);
+    dir->note[0] = '\0';
+    snprintf(asked, sizeof asked, "%s/%s", dir->path, name);
+    if (status == SB_OK && strcmp(asked, used) != 0)
+        fprintf(stderr, "scanbench: %s appeared during the run; the %s is kept as %s\n", asked,
+                what, used);
+    return status;
+}
+
 int sb_setup_settle_write(int status, int written, const struct sb_error *write_err,
                           struct sb_error *err)
 {
