@@ -27,36 +27,45 @@ int sb_reproduce_known(char names[][SB_REPRODUCE_NAME_MAX], int max)
     return sb_configs_names("experiments", true, has_thread, names, max);
 }
 
+/* The experiments known, read into r the first time. */
+static void read_known(struct sb_reproduction *r)
+{
+    if (!r->known_read)
+        r->nknown = sb_reproduce_known(r->known, SB_REPRODUCE_MAX_EXPERIMENTS);
+    r->known_read = true;
+}
+
 int sb_reproduce_name(struct sb_reproduction *r, const char *name, struct sb_error *err)
 {
-    char known[SB_REPRODUCE_MAX_EXPERIMENTS][SB_REPRODUCE_NAME_MAX], list[1024] = "";
-    int nknown = sb_reproduce_known(known, SB_REPRODUCE_MAX_EXPERIMENTS), k;
+    char list[1024] = "";
     size_t used = 0;
+    int k;
 
-    for (k = 0; k < nknown && strcmp(known[k], name) != 0; k++)
+    read_known(r);
+    for (k = 0; k < r->nknown && strcmp(r->known[k], name) != 0; k++)
         ;
-    if (k < nknown) {
+    if (k < r->nknown) {
         for (int j = 0; j < r->n; j++)
             if (strcmp(r->names[j], name) == 0)
                 return sb_fail(err, SB_ERR_INPUT, "%s: experiment named twice", name);
         snprintf(r->names[r->n++], sizeof r->names[0], "%s", name);
         return SB_OK;
     }
-    for (k = 0; k < nknown; k++)
+    for (k = 0; k < r->nknown; k++)
         used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
-                                 "%s%s", k ? ", " : "", known[k]);
+                                 "%s%s", k ? ", " : "", r->known[k]);
     return sb_fail(err, SB_ERR_INPUT, "%s: unknown experiment (known: %s)", name,
-                   nknown ? list : "none found: no configs/experiments directory");
+                   r->nknown ? list : "none found: no configs/experiments directory");
 }
 
 int sb_reproduce_name_all(struct sb_reproduction *r, struct sb_error *err)
 {
-    int n = sb_reproduce_known(r->names, SB_REPRODUCE_MAX_EXPERIMENTS);
-
-    if (n == 0)
+    read_known(r);
+    if (r->nknown == 0)
         return sb_fail(err, SB_ERR_INPUT, "no experiments found (configs/experiments/NAME.ini "
                        "with a [thread] section)");
-    r->n = n;
+    memcpy(r->names, r->known, sizeof r->known[0] * (size_t)r->nknown);
+    r->n = r->nknown;
     return SB_OK;
 }
 

@@ -30,6 +30,10 @@
 struct sb_reproduction {
     char names[SB_REPRODUCE_MAX_EXPERIMENTS][SB_REPRODUCE_NAME_MAX];
     int n;
+    /* the experiments known (sb_reproduce_known), read once, when the first is named */
+    char known[SB_REPRODUCE_MAX_EXPERIMENTS][SB_REPRODUCE_NAME_MAX];
+    int nknown;
+    bool known_read;
     struct sb_setup setups[SB_REPRODUCE_MAX_EXPERIMENTS]; /* each experiment read and planned */
     const char *servers[SB_PG_SERVERS_MAX]; /* --server BINDIR..., in order */
     int nservers;
