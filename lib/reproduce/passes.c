@@ -167,12 +167,14 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
                      struct sb_reproduction_tally *t, struct sb_error *err)
 {
     struct progress p = {0, 0, 0, sb_timer_now(), 0.0};
+    unsigned questions[SB_REPRODUCE_MAX_EXPERIMENTS];
     int status = SB_OK;
 
     for (int i = 0; i < r->n; i++) {
+        questions[i] = sb_reproduce_questions(&r->setups[i].plan, &r->setups[i].exp.thread,
+                                              r->has_scaled[i]);
         p.runs_left += r->setups[i].plan.nruns;
-        p.questions_left += sb_reproduce_questions(&r->setups[i].plan,
-                                                   &r->setups[i].exp.thread, r->has_scaled[i]);
+        p.questions_left += questions[i];
     }
     /* every thread machine emulated first: its cost (the x4500's took 3.5 s a run of its
      * experiments against 1 s for the rest of what lies outside the rounds) is then spent, not
@@ -182,13 +184,11 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;
-        unsigned questions = sb_reproduce_questions(&r->setups[i].plan,
-                                                    &r->setups[i].exp.thread, r->has_scaled[i]);
         double budget = sb_reproduce_budget_share(r->budget, r->twice, sb_timer_now() - p.t0,
-                                                  questions, p.questions_left, p.runs_left,
+                                                  questions[i], p.questions_left, p.runs_left,
                                                   p.runs_done ? p.outside / p.runs_done : 0.0);
         fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, %u questions, up to %.0f s "
-                "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions, budget,
+                "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions[i], budget,
                 r->twice ? ", twice" : "");
         for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
             double start = sb_timer_now();
@@ -201,7 +201,7 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
         json_decref(reports[0]);
         json_decref(reports[1]);
         p.runs_left -= nruns;
-        p.questions_left -= questions;
+        p.questions_left -= questions[i];
     }
     return status;
 }
