@@ -23,6 +23,7 @@ double sb_median(const double *values, size_t n);
 /* the rest of the subsystem's interface */
 #include "stats/estimate.h"
 #include "stats/knee.h"
+#include "stats/layouts.h"
 #include "stats/level.h"
 #include "stats/mannwhitney.h"
 #include "stats/order_stat.h"
