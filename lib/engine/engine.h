@@ -56,6 +56,20 @@ uint64_t sb_slice_pages(uint64_t npages, double pass_seconds, double slice_secon
 int sb_config_timed(struct sb_config *cfg, bool settle, bool reference,
                     struct sb_scan_record *rec, struct sb_error *err);
 
+/* Key layout: the layout the configuration's pools have now noted as layout `index`, first
+ * timed in round first_round, with where its first pool's pages landed (those of its policy's
+ * footprint: a ring's buffers are the pool's first; colour_bytes: the size
+ * of one way of the cache whose page colours are counted; 0: none). */
+int sb_config_layout_note(struct sb_config *cfg, uint32_t index, uint32_t first_round,
+                          uint64_t colour_bytes, struct sb_error *err);
+
+/* Key layout random or hugepages: every pool of the configuration copied into a fresh mapping,
+ * the old one unmapped (its frames back to the kernel, for the next pool drawn), then noted as
+ * sb_config_layout_note does. The pages' contents and every buffer's state stay as they were:
+ * the validation's checks go on over the new memory. */
+int sb_config_redraw(struct sb_config *cfg, uint32_t index, uint32_t first_round,
+                     uint64_t colour_bytes, struct sb_error *err);
+
 /* After the last timed scan: every page left in the pools checked, the summary made
  * (validation.ok set when every check passed). */
 int sb_config_finish(struct sb_config *cfg, struct sb_error *err);

@@ -58,5 +58,8 @@ void sb_run_result_free(struct sb_run_result *res)
     free(res->scanners);
     res->scanners = NULL;
     res->nscanners = 0;
+    free(res->layouts);
+    res->layouts = NULL;
+    res->nlayouts = res->layouts_cap = 0;
     sb_counters_close(&res->counters);
 }

@@ -71,6 +71,8 @@ struct sb_shared_accounting {
 /* One timed scan: where it ran in the schedule and what it measured. */
 struct sb_scan_record {
     uint32_t round;                /* the round (0-based); blocked: the repetition */
+    uint32_t layout;               /* the layout of the run's pools it ran on (0: as prepared;
+                                      key layout) */
     uint32_t position;             /* its place in the round's order (0-based) */
     double at;                     /* sb_timer_now() at its start */
     double seconds;                /* its passes, from the first page to the last */
@@ -96,6 +98,17 @@ struct sb_statement_result {
     uint32_t footprint;            /* distinct buffers it wrote into in the last timed scan's
                                       last pass (0: not recorded) */
     char shape[96];                /* that pass's buffer sequence in words (policy.h) */
+};
+
+/* One layout of a run's pools (key layout): when it was drawn and where its pages landed. */
+struct sb_layout_record {
+    uint32_t index;                /* 0: the pools as prepared; then each draw */
+    uint32_t first_round;          /* the first round timed on it */
+    double at;                     /* sb_timer_now() when it was drawn */
+    double seconds;                /* the draw: mapping, populating, copying, unmapping */
+    char pages[48];                /* the pages asked for ("4KB", "THP (madvise)", "hugetlb";
+                                      "kept": a mapping freed before, taken again) */
+    struct sb_frames frames;       /* the first pool's frames (host/frames.h) */
 };
 
 struct sb_run_result {
@@ -126,6 +139,8 @@ struct sb_run_result {
     struct sb_shared_accounting shared;
     uint32_t nstatements;          /* key statements: its sequence (0: not set) */
     struct sb_statement_result statements[SB_MAX_STATEMENTS];
+    struct sb_layout_record *layouts; /* each layout its pools had, in order (key layout) */
+    uint32_t nlayouts, layouts_cap;
 };
 
 #endif

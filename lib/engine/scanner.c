@@ -19,7 +19,11 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
     memset(pool, 0, sizeof *pool);
     pool->nbuffers = (uint32_t)(p->pool_size / p->page_size);
     pool->bytes = (size_t)p->pool_size;
-    pool->buffers = sb_mem_alloc_placed(pool->bytes, &p->pool_node, home_node, &pool->placement);
+    pool->buffers = p->pool_layout == SB_LAYOUT_HUGEPAGES
+                        ? sb_mem_alloc_fresh(pool->bytes, &p->pool_node, home_node, true,
+                                             true, &pool->placement)
+                        : sb_mem_alloc_placed(pool->bytes, &p->pool_node, home_node,
+                                              &pool->placement);
     pool->tag = malloc(pool->nbuffers * sizeof *pool->tag);
     pool->dirty = calloc(pool->nbuffers, sizeof *pool->dirty);
     pool->state = calloc(pool->nbuffers, sizeof *pool->state);

@@ -13,6 +13,8 @@
 #include "host/cpu_id.h"
 #include "host/cpu_place.h"
 #include "host/perf_host.h"
+#include "host/frames.h"
+#include "host/layout.h"
 #include "host/placement.h"
 #include "host/probe.h"
 #include "host/topo.h"

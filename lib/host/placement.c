@@ -345,6 +345,8 @@ void *sb_mem_alloc_placed(size_t len, const struct sb_placement *placement, int 
 
 void sb_mem_free_placed(void *ptr, size_t len, const struct sb_placement_found *found)
 {
-    if (ptr)
+    if (ptr && found->map_len)
+        munmap(found->map_base, found->map_len); /* a fresh mapping: its frames go back */
+    else if (ptr)
         sb_mem_keep_put(ptr, len, found->keep_tag);
 }

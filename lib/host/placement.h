@@ -41,6 +41,11 @@ struct sb_placement_found {
     unsigned unknown;      /* pages move_pages could not place (not resident...) */
     char note[192];        /* why not verified, or what went wrong */
     uint64_t keep_tag;     /* sb_mem_alloc_placed's: mem.h's tag of the placement asked */
+    /* sb_mem_alloc_fresh's (layout.h): the whole mapping to unmap, never kept (map_len 0:
+       sb_mem_alloc_placed's), and the pages it asked for ("4KB", "THP (madvise)", "hugetlb") */
+    void *map_base;
+    size_t map_len;
+    char pages[48];
 };
 
 /* Parses local | remote | interleave | NODE (syntax only). */

@@ -199,6 +199,12 @@ static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_para
     s->time_budget_auto = strcmp(exp->settings[SB_K_TIME_BUDGET].values[0], "auto") == 0;
     s->seed_auto = strcmp(seed->values[0], "auto") == 0;
     s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
+    for (int k = 0; sb_layout_names[k]; k++)
+        if (strcmp(exp->settings[SB_K_LAYOUT].values[0], sb_layout_names[k]) == 0)
+            s->layout = (enum sb_layout_kind)k;
+    /* an odd count is rounded up: a draw never splits a round from its reverse */
+    s->layout_rounds = (uint32_t)exp->settings[SB_K_LAYOUT_ROUNDS].numbers[0];
+    s->layout_rounds += s->layout_rounds % 2;
 }
 
 /* The number of runs the lists make (their product), refused past SB_MAX_RUNS. */
@@ -300,6 +306,7 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->min_scan_seconds = (double)number_of(exp, idx, SB_K_MIN_SCAN_MS) / 1000.0;
     run->slice_seconds = (double)number_of(exp, idx, SB_K_SLICE_MS) / 1000.0;
     run->seed = number_of(exp, idx, SB_K_SEED);
+    run->pool_layout = plan->schedule.layout;
     run->extra_ppm = (uint32_t)number_of(exp, idx, SB_K_EXTRA_COPY);
     run->counters = sb_counter_backend_find(text_of(exp, idx, SB_K_COUNTERS));
     run->events = &plan->events;

@@ -30,10 +30,12 @@ double sb_plan_least_seconds(const struct sb_plan *plan, uint32_t *rounds)
     for (size_t i = 0; i < plan->nruns; i++) {
         const struct sb_run_params *run = &plan->runs[i];
         double scan = least_timed_scan(run);
-        /* the interleaved schedule times the first run twice a round (the A-A pair) */
+        /* the interleaved schedule has a second instance of the first run, validated, warmed
+           and timed once a round like every run (the A-A pair) */
         unsigned per_round = s->kind == SB_SCHEDULE_INTERLEAVED && i == 0 ? 2u : 1u;
         /* the validation pass and the warm-up, whole passes */
-        total += (1.0 + run->warmup) * (double)run->table_size / SB_PLAN_FASTEST_BYTES_PER_S;
+        total += per_round * (1.0 + run->warmup) * (double)run->table_size /
+                 SB_PLAN_FASTEST_BYTES_PER_S;
         total += (double)*rounds * per_round * scan;
     }
     return total;

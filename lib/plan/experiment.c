@@ -153,6 +153,12 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         known = "interleaved, blocked";
         break;
+    case SB_K_LAYOUT:
+        for (int i = 0; sb_layout_names[i]; i++)
+            if (strcmp(value, sb_layout_names[i]) == 0)
+                return SB_OK;
+        known = "random, fixed, hugepages";
+        break;
     case SB_K_HINT_BITS:
         if (strcmp(value, "set") == 0 || strcmp(value, "unset") == 0)
             return SB_OK;

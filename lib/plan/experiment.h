@@ -23,12 +23,19 @@ enum sb_key_id {
     SB_K_IOCACHE_NODE, SB_K_POOL_NODE,
     SB_K_THREADS, SB_K_SHARED_TABLE, SB_K_SHARED_POOL, SB_K_OVERSUBSCRIBE, SB_K_CONTENTION,
     SB_K_SCHEDULE, SB_K_REPETITIONS, SB_K_TIME_BUDGET, SB_K_MIN_SCAN_MS, SB_K_SLICE_MS,
-    SB_K_SCHEDULE_SEED,
+    SB_K_SCHEDULE_SEED, SB_K_LAYOUT, SB_K_LAYOUT_ROUNDS,
     SB_K_WARMUP, SB_K_SEED, SB_K_EXTRA_COPY, SB_K_COUNTERS, SB_K_EVENTS,
     SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT, SB_K_PLAN_LIMIT,
     SB_NKEYS
 };
+
+/* Key layout: the memory behind each run's pools (doc/statistics.md, Layouts). random: drawn
+ * anew every layout_rounds rounds, all runs at once in a shuffled order, each pool's pages
+ * copied into a fresh mapping before the old one is unmapped (so that the kernel hands out other
+ * frames); fixed: one allocation per run; hugepages: random on 2MB pages. */
+enum sb_layout_kind { SB_LAYOUT_RANDOM, SB_LAYOUT_FIXED, SB_LAYOUT_HUGEPAGES };
+extern const char *const sb_layout_names[]; /* "random", "fixed", "hugepages", NULL */
 
 /* The key registry: each key's descriptor for the INI reader (core/ini_keys.h: name, type,
  * list or not, range, `auto`, default, help), indexed by enum sb_key_id and ended by a NULL name,

@@ -122,6 +122,15 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                             .max = UINT64_MAX, .or_word = "auto", .default_value = "auto",
                             .help = "seed of the rounds' shuffles (auto: from the clock; the "
                             "report keeps it)"},
+    [SB_K_LAYOUT] = {.name = "layout", .type = SB_INI_WORD, .default_value = "random",
+                     .help = "the memory behind each run's pools: random (drawn anew, in a "
+                     "shuffled order, every layout_rounds rounds, so that intervals and calls "
+                     "include what separates two allocations), fixed (one allocation per run, "
+                     "to study one layout), hugepages (as random, on 2MB pages)"},
+    [SB_K_LAYOUT_ROUNDS] = {.name = "layout_rounds", .type = SB_INI_UINT, .min = 2, .max = 1000,
+                            .or_word = "auto", .default_value = "auto", .help = "layout random "
+                            "or hugepages: rounds between two draws, even (auto: 2 at first, "
+                            "then as many as keep the draws within a tenth of the rounds' time)"},
     [SB_K_WARMUP] = {.name = "warmup", .type = SB_INI_UINT, .list = true, .min = 0, .max = 100,
                      .default_value = "1", .help = "untimed scans of each run before the rounds "
                      "(after the validation scan)"},

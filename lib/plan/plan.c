@@ -25,6 +25,7 @@ bool sb_run_concurrent(const struct sb_run_params *run)
 }
 
 const char *const sb_schedule_names[] = {"interleaved", "blocked"};
+const char *const sb_layout_names[] = {"random", "fixed", "hugepages", NULL};
 
 /* A run that writes back changes its table: it shares it with no other run. */
 bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b)

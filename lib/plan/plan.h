@@ -83,6 +83,7 @@ struct sb_run_params {
     int prefetch;                          /* the model's prefetcher: -1 the machine's, 0, 1 */
     double run_timeout;                    /* seconds before the watchdog stops the run
                                               (core/stop.h): the key, or computed from the run */
+    enum sb_layout_kind pool_layout;       /* key layout (the plan's, one for every run) */
 };
 
 /* How the runs of a plan are timed (rounds.h). */
@@ -109,6 +110,8 @@ struct sb_schedule_params {
                                   them (reproduce plans the time outside the rounds itself) */
     uint64_t seed;             /* the shuffles' seed */
     bool seed_auto;            /* the seed came from the clock */
+    enum sb_layout_kind layout; /* key layout */
+    uint32_t layout_rounds;    /* rounds between two draws (even); 0: auto */
 };
 
 /* The experiment's `calibrate` ([thread], issue 19): the one figure of the thread its machine's

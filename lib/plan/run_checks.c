@@ -380,14 +380,33 @@ int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *pl
     return SB_OK;
 }
 
+/* What the reference (a second instance of the first run: its pools and its scanners' stacks
+ * its own) and, with key layout random or hugepages, a draw (one pool copied into a fresh
+ * mapping before the old one goes; 2MB more for a huge-page mapping's alignment) add to an
+ * interleaved schedule. */
+static uint64_t layout_bytes(const struct sb_plan *plan)
+{
+    uint64_t most = 0, ref;
+
+    if (plan->nruns == 0)
+        return 0;
+    ref = plan->runs[0].pool_size * sb_run_pools(&plan->runs[0]) + thread_bytes(&plan->runs[0]);
+    for (size_t i = 0; plan->schedule.layout != SB_LAYOUT_FIXED && i < plan->nruns; i++)
+        if (plan->runs[i].pool_size > most)
+            most = plan->runs[i].pool_size;
+    if (most && plan->schedule.layout == SB_LAYOUT_HUGEPAGES)
+        most += 2ull << 20;
+    return ref + most;
+}
+
 /* An interleaved schedule holds every run's pools and models, and every table, at once, every
- * run's scanner threads (each run's team starts when it is prepared, before the rounds), and
- * the aggressor's buffers. */
+ * run's scanner threads (each run's team starts when it is prepared, before the rounds), the
+ * reference's pools and a draw's (layout_bytes), and the aggressor's buffers. */
 int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct sb_plan *plan,
                                   const struct sb_mem_limit *limit, struct sb_error *err)
 {
     uint64_t need = SB_RUN_OVERHEAD_BYTES, tables = 0, pools = 0, models = 0, stacks = 0;
-    char a[32], b[32], c[32], d[32], e[48] = "", s[48] = "", what[1024];
+    char a[32], b[32], c[32], d[32], e[48] = "", s[48] = "", l[96] = "", what[1024];
     bool overflow = false;
 
     for (size_t i = 0; i < plan->nruns; i++) {
@@ -410,7 +429,8 @@ int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct 
                 __builtin_add_overflow(need, pools, &need) ||
                 __builtin_add_overflow(need, models, &need) ||
                 __builtin_add_overflow(need, stacks, &need) ||
-                __builtin_add_overflow(need, aggressor_bytes(plan), &need);
+                __builtin_add_overflow(need, aggressor_bytes(plan), &need) ||
+                __builtin_add_overflow(need, layout_bytes(plan), &need);
     if (!overflow && need <= limit->bytes)
         return SB_OK;
     if (aggressor_bytes(plan))
@@ -418,10 +438,13 @@ int sb_plan_check_memory_together(const struct sb_experiment *exp, const struct 
                  sb_format_size(aggressor_bytes(plan), (char[32]){0}, 32));
     if (stacks)
         snprintf(s, sizeof s, " + stacks %s", sb_format_size(stacks & ~4095ull, (char[32]){0}, 32));
-    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s%s + a model "
+    if (layout_bytes(plan))
+        snprintf(l, sizeof l, " + the reference's pool and a layout's draw %s",
+                 sb_format_size(layout_bytes(plan), (char[32]){0}, 32));
+    snprintf(what, sizeof what, "the %zu runs interleaved hold tables %s + pools %s%s%s + a model "
              "%s%s + %s overhead at once: more than this host can give (%s, %s); "
              "schedule=blocked holds one run at a time", plan->nruns,
-             sb_format_size(tables, a, sizeof a), sb_format_size(pools, b, sizeof b), s,
+             sb_format_size(tables, a, sizeof a), sb_format_size(pools, b, sizeof b), l, s,
              sb_format_size(models, c, sizeof c), e,
              sb_format_size(SB_RUN_OVERHEAD_BYTES, d, sizeof d),
              sb_format_size(limit->bytes & ~((1ull << 20) - 1), (char[32]){0}, 32),

@@ -142,6 +142,47 @@ static void host_level_lines(FILE *out, const json_t *report)
     }
 }
 
+/* Key layout: how many layouts the rounds ran on, and each run the layouts moved by more than
+ * the threshold (reports from before layouts: nothing). */
+static void layout_lines(FILE *out, const json_t *report)
+{
+    const json_t *layout = sb_field(report, "schedule.layout"), *analysis;
+    const json_t *delta = sb_field(report, "analysis.noise.delta");
+    char label[SB_TABLE_LABEL_LEN];
+    struct sb_table_varying vary;
+    size_t i;
+    json_t *run;
+
+    if (!json_is_object(layout))
+        return;
+    analysis = json_object_get(report, "analysis");
+    if (strcmp(sb_field_text(layout, "kind"), "fixed") == 0)
+        fprintf(out, "layouts: fixed, one allocation per run (the reference's apart): the "
+                     "intervals see the rounds' noise, not what separates two allocations\n");
+    else
+        fprintf(out, "layouts: %lld (%s, drawn anew every %lld rounds, %.1f s of draws): the "
+                     "intervals resample them, then the rounds within each\n",
+                (long long)json_integer_value(json_object_get(layout, "layouts")),
+                sb_field_text(layout, "kind"),
+                (long long)json_integer_value(json_object_get(layout, "rounds_per_layout")),
+                sb_field_number(layout, "draws_seconds"));
+    sb_table_varying_of(json_object_get(report, "runs"), &vary);
+    json_array_foreach(json_object_get(report, "runs"), i, run) {
+        const json_t *a = sb_analysis_run(analysis, run);
+        const json_t *spread = json_object_get(a, "layout_spread");
+        const struct sb_op *op = sb_op_find(sb_field_text_or(run, "op", ""));
+        if (!json_is_number(spread) || !json_is_number(delta) ||
+            json_number_value(spread) <= json_number_value(delta))
+            continue;
+        sb_table_label(&vary, run, label, sizeof label);
+        fprintf(out, "  layouts moved %s %s by %.1f%% (two sigma between its %lld layouts, the "
+                     "host's drift and the rounds' noise taken out)\n", op ? op->label : "?",
+                label,
+                100.0 * json_number_value(spread),
+                (long long)json_integer_value(json_object_get(a, "layouts")));
+    }
+}
+
 /* Whether any run of the report timed slices of its table rather than whole passes. */
 static bool any_sliced(const json_t *report)
 {
@@ -211,8 +252,11 @@ void sb_table_footer(FILE *out, const json_t *report, bool ratios)
     fprintf(out, ".\n");
     slices_line(out, report);
     if (json_is_number(floor))
-        fprintf(out, "noise floor %.1f%% (the first run timed twice per round)\n",
-                100.0 * json_number_value(floor));
+        fprintf(out, "noise floor %.1f%% (%s)\n", 100.0 * json_number_value(floor),
+                json_is_array(sb_field(report, "schedule.reference.layouts"))
+                    ? "the first run against a second instance of it, allocated apart"
+                    : "the first run timed twice per round");
+    layout_lines(out, report);
     if (json_is_true(json_object_get(noise, "too_noisy")))
         fprintf(out, "a noisy host (warning): identical configurations could differ by up to "
                 "%.1f%% at these rounds (the A-A pair's bound)\n",

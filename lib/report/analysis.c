@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/analysis_knee.h"
+#include "report/analysis_layouts.h"
 #include "report/analysis_level.h"
 #include "report/runs.h"
 #include "stats/stats.h"
@@ -56,7 +57,8 @@ static json_t *reference_trace(const json_t *run, const json_t *second, double *
 
 /* {"run", "floor", "bound", "delta", "too_noisy", "drift_per_minute", "trace", "rule"};
  * *floor, *delta. */
-static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, double *delta)
+static json_t *noise_json(const json_t *report, size_t nrounds, const uint32_t *groups,
+                          double *floor, double *delta)
 {
     const json_t *run = sb_report_reference_run(report);
     const json_t *second = sb_report_reference_scans(report);
@@ -68,7 +70,8 @@ static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, d
     *floor = NAN;
     if (a && b) {
         *floor = sb_noise_floor(a, b, nrounds);
-        bound = sb_noise_bound(a, b, nrounds, SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED);
+        bound = sb_noise_bound_layouts(a, b, groups, nrounds, SB_BOOTSTRAP_RESAMPLES,
+                                       SB_BOOTSTRAP_SEED);
     }
     *delta = sb_delta(*floor);
     free(a);
@@ -80,16 +83,19 @@ static json_t *noise_json(const json_t *report, size_t nrounds, double *floor, d
                      "drift_per_minute", number(drift),
                      "trace", trace, "rule",
                      "floor: exp(|median of d|) - 1, d = ln(MB/s) of the reference run's two "
-                     "timings in a round (how far apart identical configurations came out); "
+                     "timings in a round (its two instances, each with pools of its own, where "
+                     "the schedule names a layout; before layouts, the same instance timed "
+                     "twice): how far apart identical configurations came out; "
                      "delta = max(2%, floor); bound: the 95th percentile of |median of d| over "
-                     "2000 bootstrap resamples of the rounds, above 5% flagged too noisy (a "
+                     "2000 bootstrap resamples of the layouts and the rounds within them "
+                     "(expanded for few layouts), above 5% flagged too noisy (a "
                      "warning: the calls are still made); drift: the least-squares slope of "
                      "ln(MB/s) of the reference's timings over time");
 }
 
 /* --- each run's median and its interval ------------------------------------------------------ */
 
-static json_t *runs_json(const json_t *runs, size_t nrounds)
+static json_t *runs_json(const json_t *runs, size_t nrounds, const uint32_t *groups)
 {
     json_t *list = json_array(), *run;
     size_t i;
@@ -97,8 +103,8 @@ static json_t *runs_json(const json_t *runs, size_t nrounds)
     json_array_foreach(runs, i, run) {
         double *x = sb_run_round_mbps(run, nrounds), lo = NAN, hi = NAN, median = NAN;
         if (x) {
-            sb_median_interval(x, nrounds, SB_CONFIDENCE, SB_BOOTSTRAP_RESAMPLES,
-                               SB_BOOTSTRAP_SEED + i, &lo, &hi);
+            sb_median_interval_layouts(x, groups, nrounds, SB_CONFIDENCE,
+                                       SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + i, &lo, &hi);
             median = sb_run_median_mbps(run);
         }
         free(x);
@@ -209,7 +215,7 @@ static void call_text(const struct sb_paired *e, const char *call, double delta,
 }
 
 static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t k, size_t m,
-                               size_t nrounds, double delta)
+                               size_t nrounds, const uint32_t *groups, double delta)
 {
     const json_t *a = json_array_get(runs, pr->a), *b = json_array_get(runs, pr->b);
     double *x = sb_run_round_mbps(a, nrounds), *y = sb_run_round_mbps(b, nrounds);
@@ -218,9 +224,10 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
     const char *call;
     double resolvable;
 
-    if (!x || !y || sb_paired_estimate(x, y, nrounds, sb_bonferroni_level(SB_CONFIDENCE, m),
-                                       SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 1000 + k,
-                                       &e) != 0) {
+    if (!x || !y ||
+        sb_paired_estimate_layouts(x, y, groups, nrounds, sb_bonferroni_level(SB_CONFIDENCE, m),
+                                   SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 1000 + k,
+                                   &e) != 0) {
         memset(&e, 0, sizeof e);
         e.ratio = e.lo = e.hi = e.wilcoxon.p = NAN;
         e.level = sb_bonferroni_level(SB_CONFIDENCE, m);
@@ -242,7 +249,8 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
                      "delta", delta, "resolvable", number(resolvable));
 }
 
-static json_t *comparisons_json(const json_t *report, size_t nrounds, double delta)
+static json_t *comparisons_json(const json_t *report, size_t nrounds, const uint32_t *groups,
+                                double delta)
 {
     const json_t *runs = json_object_get(report, "runs");
     struct pair *pairs = malloc(MAX_COMPARISONS * sizeof *pairs);
@@ -250,40 +258,60 @@ static json_t *comparisons_json(const json_t *report, size_t nrounds, double del
     json_t *list = json_array();
 
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(list, comparison_json(runs, &pairs[k], k, n, nrounds, delta));
+        json_array_append_new(list, comparison_json(runs, &pairs[k], k, n, nrounds, groups,
+                                                    delta));
     free(pairs);
     return list;
 }
 
 /* --- the block -------------------------------------------------------------------------------- */
 
+static const char method_rounds[] =
+    "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio "
+    "a/b is exp(median d) with a 95% percentile bootstrap interval over whole "
+    "rounds (2000 resamples, fixed seed), Bonferroni over the report's "
+    "comparisons; a call is made when the interval lies beyond delta "
+    "(faster, slower) or inside it (the same), inconclusive otherwise, with the "
+    "smallest difference the interval's width could have resolved; Wilcoxon "
+    "signed-rank p beside it";
+static const char method_layouts[] =
+    "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio a/b is exp(median "
+    "d) with a 95% two-stage bootstrap interval (2000 resamples, fixed seed): the layouts "
+    "resampled, then the rounds within each, its percentiles expanded for the number of "
+    "layouts (Hesterberg), so that a call clears the spread between layouts as well as the "
+    "rounds' noise; Bonferroni over the report's comparisons; a call is made when the interval "
+    "lies beyond delta (faster, slower) or inside it (the same), inconclusive otherwise, with "
+    "the smallest difference the interval's width could have resolved; Wilcoxon signed-rank p "
+    "beside it";
+
 /* The block; levels: with the host's level (round_levels, each comparison's host_level). */
 static json_t *build(const json_t *report, bool levels)
 {
     size_t nrounds = sb_report_rounds(report);
+    uint32_t *groups;
     double floor, delta;
-    json_t *noise, *comparisons;
+    json_t *noise, *comparisons, *runs, *block;
 
     if (nrounds == 0)
         return json_pack("{s:b, s:s}", "available", 0, "why",
                          "the report has no rounds (schema 1, or no timed scan): the paired "
                          "analysis needs scans timed in rounds");
-    noise = noise_json(report, nrounds, &floor, &delta);
-    comparisons = comparisons_json(report, nrounds, delta);
+    groups = sb_report_round_layouts(report, nrounds);
+    noise = noise_json(report, nrounds, groups, &floor, &delta);
+    comparisons = comparisons_json(report, nrounds, groups, delta);
     if (levels)
         comparisons = sb_analysis_host_levels(report, comparisons, nrounds);
-    return json_pack("{s:b, s:i, s:s, s:o, s:o, s:o, s:o, s:o*}", "available", 1, "rounds",
-                     (int)nrounds, "method",
-                     "paired by round: d = ln(MB/s of a) - ln(MB/s of b) per round; the ratio "
-                     "a/b is exp(median d) with a 95% percentile bootstrap interval over whole "
-                     "rounds (2000 resamples, fixed seed), Bonferroni over the report's "
-                     "comparisons; a call is made when the interval lies beyond delta "
-                     "(faster, slower) or inside it (the same), inconclusive otherwise, with the "
-                     "smallest difference the interval's width could have resolved; Wilcoxon "
-                     "signed-rank p beside it",
-                     "noise", noise, "runs", runs_json(json_object_get(report, "runs"), nrounds),
-                     "comparisons", comparisons, "knees", sb_analysis_knees(report, nrounds),
-                     "round_levels", levels ? sb_analysis_round_levels(report, nrounds) : NULL);
+    runs = runs_json(json_object_get(report, "runs"), nrounds, groups);
+    if (levels && groups)
+        sb_analysis_add_layouts(report, runs, nrounds, groups);
+    block = json_pack("{s:b, s:i, s:i, s:s, s:o, s:o, s:o, s:o, s:o*}", "available", 1,
+                      "rounds", (int)nrounds, "layouts",
+                      groups ? (int)sb_layouts_count(groups, NULL, nrounds) : 1, "method",
+                      groups ? method_layouts : method_rounds, "noise", noise, "runs", runs,
+                      "comparisons", comparisons, "knees", sb_analysis_knees(report, nrounds),
+                      "round_levels", levels ? sb_analysis_round_levels(report, nrounds) : NULL);
+    free(groups);
+    return block;
 }
 
 json_t *sb_analysis_build(const json_t *report) { return build(report, true); }

@@ -49,6 +49,7 @@ static void scan_line(FILE *out, const json_t *scan, const char *name, bool refe
     fputc(',', out);
     if (level && round >= 0 && (size_t)round < nrounds && !isnan(level[round]))
         fprintf(out, "%.6f", level[round]);
+    number_or_empty(out, json_object_get(scan, "layout"), "%.0f");
     fputc('\n', out);
 }
 
@@ -60,7 +61,7 @@ int sb_report_csv(FILE *out, const json_t *report)
     json_t *run, *scan;
 
     fprintf(out, "at,round,position,configuration,reference,passes,bytes,seconds,mbps,cpu,"
-                 "steal,level\n");
+                 "steal,level,layout\n");
     json_array_foreach(json_object_get(report, "runs"), i, run)
         json_array_foreach(json_object_get(run, "scans"), k, scan)
             scan_line(out, scan, sb_field_text(run, "name"), false, level, nrounds);

@@ -164,6 +164,43 @@ size_t sb_report_rounds(const json_t *report)
     return most;
 }
 
+/* Notes the layout of each scan of one list into layouts[round]; whether any scan named one. */
+static bool scans_layouts(const json_t *scans, size_t nrounds, uint32_t *layouts)
+{
+    bool any = false;
+    size_t i;
+    json_t *scan;
+
+    json_array_foreach(scans, i, scan) {
+        const json_t *l = json_object_get(scan, "layout");
+        json_int_t r = json_integer_value(json_object_get(scan, "round"));
+        if (json_is_integer(l) && json_integer_value(l) >= 0 && r >= 0 && (size_t)r < nrounds) {
+            layouts[r] = (uint32_t)json_integer_value(l);
+            any = true;
+        }
+    }
+    return any;
+}
+
+uint32_t *sb_report_round_layouts(const json_t *report, size_t nrounds)
+{
+    uint32_t *layouts = calloc(nrounds ? nrounds : 1, sizeof *layouts);
+    bool any = false;
+    size_t i;
+    json_t *run;
+
+    if (!layouts)
+        return NULL;
+    json_array_foreach(json_object_get(report, "runs"), i, run)
+        any |= scans_layouts(json_object_get(run, "scans"), nrounds, layouts);
+    any |= scans_layouts(sb_report_reference_scans(report), nrounds, layouts);
+    if (!any) {
+        free(layouts);
+        return NULL;
+    }
+    return layouts;
+}
+
 uint64_t sb_report_cache_size(const json_t *report, const char *level)
 {
     size_t i;

@@ -63,6 +63,11 @@ const json_t *sb_report_reference_scans(const json_t *report);
  * a report without scans: schema 1). */
 size_t sb_report_rounds(const json_t *report);
 
+/* The layout each round ran on (key layout: a scan's "layout"), nrounds long, read off every
+ * run's scans (the reference's too); NULL when no scan names one (reports from before layouts:
+ * one layout) or out of memory. */
+uint32_t *sb_report_round_layouts(const json_t *report, size_t nrounds);
+
 /* Whether the run's counters were split by phase (a `counters.phases` object). */
 bool sb_run_has_phases(const json_t *run);
 

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "runner/context.h"
 #include "runner/record_counters.h"
+#include "runner/record_layouts.h"
 #include "runner/record_scanners.h"
 #include "stats/stats.h"
 #include "vocab/vocab.h"
@@ -228,8 +229,9 @@ static json_t *counters_json(const struct sb_counters *c, const struct sb_run_re
 /* A timed scan's record: where it ran in the schedule and what it measured. */
 static json_t *scan_json(const struct sb_scan_record *rec, double t0)
 {
-    json_t *scan = json_pack("{s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
-                     (int)rec->round, "position", (int)rec->position, "at", rec->at - t0,
+    json_t *scan = json_pack("{s:i, s:i, s:i, s:f, s:f, s:i, s:I, s:f, s:[o, o], s:o}", "round",
+                     (int)rec->round, "position", (int)rec->position, "layout",
+                     (int)rec->layout, "at", rec->at - t0,
                      "seconds", rec->seconds, "passes", (int)rec->passes, "bytes",
                      (json_int_t)rec->bytes, "mbps",
                      rec->seconds > 0 ? (double)rec->bytes / rec->seconds / 1e6 : 0.0, "cpu",
@@ -411,7 +413,8 @@ json_t *sb_report_add_run(json_t *report, const struct sb_run_params *p,
                                             p->writeback != SB_WRITEBACK_NONE)) != 0 ||
         json_object_set_new(run, "counters", counters_json(&res->counters, res,
                                                            llc_size(report))) != 0 ||
-        statements_json(run, res) != 0) {
+        statements_json(run, res) != 0 ||
+        json_object_set_new(run, "layouts", sb_report_layouts_json(res, t0)) != 0) {
         json_decref(run);
         return NULL;
     }
@@ -454,8 +457,9 @@ json_t *sb_report_schedule_json(const struct sb_plan *plan, const struct sb_scan
         "reference", interleaved && plan->nruns
                          ? json_pack("{s:s, s:i, s:s, s:o}", "run", plan->runs[0].name,
                                      "run_index", 0, "why",
-                                     "the first run timed a second time in each round (an A-A "
-                                     "pair): the noise floor", "scans",
+                                     "a second instance of the first run, its pools allocated "
+                                     "apart, timed once in each round like every run (an A-A "
+                                     "pair of two instances): the noise floor", "scans",
                                      sb_report_scans_json(reference, nreference, t0))
                          : json_null());
 }

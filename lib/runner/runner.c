@@ -1,5 +1,6 @@
 /* runner.c: a plan's runs on their schedule: the tables, each run's phases (engine.h) in
- * rounds or blocks, the watchdog per run, stopping early, and the report. */
+ * rounds or blocks, the reference (a second instance of the first run), the layouts drawn
+ * between rounds, the watchdog per run, stopping early, and the report. */
 #include "config.h"
 #include "runner/runner.h"
 
@@ -12,6 +13,7 @@
 #include "engine/engine.h"
 #include "report/report.h"
 #include "runner/record.h"
+#include "runner/record_layouts.h"
 #include "stats/stats.h"
 
 /* The tables that runs of one shape scan (one, or one per scanner). */
@@ -28,11 +30,14 @@ struct runner {
     struct table_group *groups;
     size_t ngroups;
     size_t *group_of;             /* per run */
-    struct sb_config **cfgs;      /* per run */
+    struct sb_config **cfgs;      /* per run, then (interleaved) the reference: a second,
+                                     separately allocated instance of the first run, timed once
+                                     per round like every run (index nruns) */
+    size_t ninstances;            /* nruns, or nruns + 1 with the reference */
     bool *recorded;               /* per run: its record is in the report */
     json_t **records;             /* per run: that record (borrowed from the report) */
-    double *used;                 /* per run: seconds of its own steps (the watchdog's) */
-    struct sb_scan_record *reference; /* the plan's first run timed a second time, per round */
+    double *used;                 /* per instance: seconds of its own steps (the watchdog's) */
+    struct sb_scan_record *reference; /* the reference's timed scans, one per round */
     uint32_t nreference, rounds_done, rounds_cap;
     double t0;
     const char *stopped_by;       /* why the rounds ended */
@@ -41,7 +46,43 @@ struct runner {
     double progress_at;           /* when the last round's progress line was written */
     size_t failed;                /* the run that failed or was stopped; nruns: none */
     struct sb_aggressor *aggressor; /* key contention: working only during timed scans */
+    uint32_t layout;              /* key layout: the layout the rounds run on now */
+    uint32_t layout_from;         /* its first round */
+    uint32_t layout_rounds;       /* rounds per layout now (the key, or auto's) */
+    uint64_t colour_bytes;        /* one way of the L2: the page colours the frames are counted on */
+    double draws_seconds;         /* every draw's time */
 };
+
+/* layout_rounds = auto: draws take at most this share of the rounds' time. */
+#define LAYOUT_SHARE 0.1
+/* repetitions = auto stops for precision only after this many layouts (layout random). */
+#define SB_AUTO_LAYOUTS_MIN 5
+
+static bool draws_layouts(const struct runner *r)
+{
+    return r->plan->schedule.layout != SB_LAYOUT_FIXED &&
+           r->plan->schedule.kind == SB_SCHEDULE_INTERLEAVED;
+}
+
+/* Instance i's parameters: run i's, or the first run's for the reference. */
+static const struct sb_run_params *params_of(const struct runner *r, size_t i)
+{
+    return &r->plan->runs[i < r->plan->nruns ? i : 0];
+}
+
+/* The order instances are prepared, validated, warmed and drawn anew in: shuffled by the
+ * schedule's seed and the layout (plan order with layout fixed, as one allocation per run). */
+static void instance_order(const struct runner *r, uint32_t layout, uint32_t *order)
+{
+    struct sb_rng rng;
+
+    for (uint32_t k = 0; k < r->ninstances; k++)
+        order[k] = k;
+    if (r->plan->schedule.layout == SB_LAYOUT_FIXED)
+        return;
+    sb_rng_seed(&rng, r->plan->schedule.seed ^ (0x1a7u + ((uint64_t)layout << 32)));
+    sb_shuffle_u32(order, r->ninstances, &rng);
+}
 
 void sb_runner_topology(const struct sb_plan *plan, struct sb_topology *topo)
 {
@@ -118,8 +159,7 @@ static int group_build(struct runner *r, struct table_group *g, const struct sb_
 
 /* --- one run's steps, each under the watchdog ----------------------------------------------- */
 
-enum step_kind { STEP_PREPARE, STEP_VALIDATE, STEP_WARM, STEP_TIMED, STEP_REFERENCE,
-                 STEP_FINISH };
+enum step_kind { STEP_PREPARE, STEP_VALIDATE, STEP_WARM, STEP_TIMED, STEP_REDRAW, STEP_FINISH };
 
 /* Tests only: SCANBENCH_TEST_FAIL=prepare:K makes run K's preparation fail (1-based: an
  * allocation that fails mid-sweep), =round:R the first timed scan of round R (1-based), so that
@@ -140,8 +180,8 @@ static bool test_failure(const struct runner *r, enum step_kind kind, size_t i)
 static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_record *rec,
                 struct sb_error *err)
 {
-    const struct sb_run_params *p = &r->plan->runs[i];
-    struct table_group *g = &r->groups[r->group_of[i]];
+    const struct sb_run_params *p = params_of(r, i);
+    struct table_group *g = &r->groups[r->group_of[i < r->plan->nruns ? i : 0]];
     bool settle = r->plan->schedule.kind == SB_SCHEDULE_INTERLEAVED;
     double t = sb_timer_now(), left = p->run_timeout - r->used[i];
     char what[320];
@@ -153,40 +193,54 @@ static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_
     status = sb_stop_check(err);
     if (status != SB_OK) {
         if (r->failed == r->plan->nruns)
-            r->failed = i;
+            r->failed = i < r->plan->nruns ? i : 0;
         return status; /* a signal, or the watchdog at the end of a step before */
     }
     /* the run's own time so far counts: past its run_timeout, the step in progress is its last */
-    snprintf(what, sizeof what, "run %zu/%zu %s", i + 1, r->plan->nruns, p->name);
+    if (i < r->plan->nruns)
+        snprintf(what, sizeof what, "run %zu/%zu %s", i + 1, r->plan->nruns, p->name);
+    else
+        snprintf(what, sizeof what, "the reference (run 1/%zu %s again)", r->plan->nruns,
+                 p->name);
     sb_watchdog_arm(left > 0 ? left : 1e-6, what);
     if (test_failure(r, kind, i))
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot allocate (a failure injected by "
                          "SCANBENCH_TEST_FAIL)", p->name);
-    else if (kind == STEP_PREPARE && (status = group_build(r, g, p, err)) == SB_OK)
+    else if (kind == STEP_PREPARE && (status = group_build(r, g, p, err)) == SB_OK) {
         status = sb_config_prepare(&r->cfgs[i], p, g->tables, r->rounds_cap, err);
-    else if (kind == STEP_VALIDATE)
+        if (status == SB_OK)
+            status = sb_config_layout_note(r->cfgs[i], 0, 0, r->colour_bytes, err);
+    } else if (kind == STEP_VALIDATE)
         status = sb_config_validate(r->cfgs[i], err);
     else if (kind == STEP_WARM)
         status = sb_config_warm(r->cfgs[i], err);
-    else if (kind == STEP_TIMED || kind == STEP_REFERENCE) {
+    else if (kind == STEP_REDRAW)
+        status = sb_config_redraw(r->cfgs[i], r->layout + 1, r->rounds_done, r->colour_bytes,
+                                  err);
+    else if (kind == STEP_TIMED) {
         sb_aggressor_resume(r->aggressor); /* its settling pass and its passes contended */
-        status = sb_config_timed(r->cfgs[i], settle, kind == STEP_REFERENCE, rec, err);
+        status = sb_config_timed(r->cfgs[i], settle, i >= r->plan->nruns, rec, err);
         sb_aggressor_pause(r->aggressor);
     }
     sb_watchdog_disarm();
     r->used[i] += sb_timer_now() - t;
     if ((status != SB_OK || sb_stop_requested()) && r->failed == r->plan->nruns)
-        r->failed = i; /* the run whose step a failure, a signal or the watchdog stopped */
+        r->failed = i < r->plan->nruns ? i : 0; /* the run whose step a failure, a signal or
+                                                   the watchdog stopped */
     return status;
 }
 
-/* Every run through one step, in plan order. */
-static int all_runs(struct runner *r, enum step_kind kind, struct sb_error *err)
+/* Every instance through one step, in instance_order's order for the layout. */
+static int all_runs(struct runner *r, enum step_kind kind, uint32_t layout, struct sb_error *err)
 {
-    int status = SB_OK;
+    uint32_t *order = malloc(r->ninstances * sizeof *order);
+    int status = order ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
 
-    for (size_t i = 0; i < r->plan->nruns && status == SB_OK; i++)
-        status = step(r, i, kind, NULL, err);
+    if (order)
+        instance_order(r, layout, order);
+    for (size_t k = 0; k < r->ninstances && status == SB_OK; k++)
+        status = step(r, order[k], kind, NULL, err);
+    free(order);
     return status;
 }
 
@@ -207,9 +261,12 @@ static json_t *provisional_report(const struct runner *r)
     return brief;
 }
 
-/* repetitions = auto: whether the analysis of the rounds so far is precise enough. */
+/* repetitions = auto: whether the analysis of the rounds so far is precise enough (and, with
+ * layouts drawn, over enough of them). */
 static bool settled(const struct runner *r)
 {
+    if (draws_layouts(r) && r->layout + 1 < SB_AUTO_LAYOUTS_MIN)
+        return false;
     json_t *brief = provisional_report(r),
            *analysis = brief ? sb_analysis_build_provisional(brief) : NULL;
     bool done = analysis && sb_analysis_settled(analysis, SB_AUTO_PRECISION);
@@ -219,7 +276,7 @@ static bool settled(const struct runner *r)
     return done;
 }
 
-/* One round: every run once and the first run a second time, in the round's shuffle. */
+/* One round: every instance once (every run and the reference), in the round's shuffle. */
 static int one_round(struct runner *r, uint32_t round, uint32_t *order, struct sb_error *err)
 {
     const uint32_t n = (uint32_t)r->plan->nruns;
@@ -227,14 +284,34 @@ static int one_round(struct runner *r, uint32_t round, uint32_t *order, struct s
 
     sb_schedule_round_order(r->plan->schedule.seed, round, n + 1, order);
     for (uint32_t k = 0; k <= n && status == SB_OK; k++) {
-        struct sb_scan_record rec = {.round = round, .position = k};
-        bool reference = order[k] == n;
-        status = step(r, reference ? 0 : order[k], reference ? STEP_REFERENCE : STEP_TIMED,
-                      &rec, err);
-        if (status == SB_OK && reference)
+        struct sb_scan_record rec = {.round = round, .position = k, .layout = r->layout};
+        status = step(r, order[k], STEP_TIMED, &rec, err);
+        if (status == SB_OK && order[k] == n)
             r->reference[r->nreference++] = rec;
     }
     return status;
+}
+
+/* Key layout: every instance's pools drawn anew before round `round`, in a shuffled order;
+ * layout_rounds = auto then sets the rounds until the next draw so that draws take at most
+ * LAYOUT_SHARE of the rounds' time (round_seconds: a round's mean so far). */
+static int draw_layouts(struct runner *r, double round_seconds, struct sb_error *err)
+{
+    double t = sb_timer_now(), took;
+    int status = all_runs(r, STEP_REDRAW, r->layout + 1, err);
+
+    if (status != SB_OK)
+        return status;
+    took = sb_timer_now() - t;
+    r->draws_seconds += took;
+    r->layout++;
+    r->layout_from = r->rounds_done;
+    if (!r->plan->schedule.layout_rounds && round_seconds > 0) {
+        double want = ceil(took / (LAYOUT_SHARE * round_seconds));
+        uint32_t k = want > SB_AUTO_ROUNDS_MAX ? SB_AUTO_ROUNDS_MAX : (uint32_t)want;
+        r->layout_rounds = k < 2 ? 2 : k + k % 2;
+    }
+    return SB_OK;
 }
 
 /* A line after a round, at most every PROGRESS_SECONDS (and after the first and the last). */
@@ -259,6 +336,18 @@ static void round_progress(struct runner *r, double round_seconds)
                 SB_AUTO_ROUNDS_MAX, s->time_budget, elapsed);
 }
 
+/* repetitions = auto: whether the time budget ends before a new layout would have its rounds
+ * (timed: the rounds' seconds so far): the rounds then go on in the layout they have, rather
+ * than draw one that a few rounds would weigh as much as the others. */
+static bool budget_ends_layout(const struct runner *r, double from, double timed)
+{
+    const struct sb_schedule_params *s = &r->plan->schedule;
+    double per_round = r->rounds_done ? timed / r->rounds_done : 0.0;
+
+    return !s->rounds &&
+           sb_timer_now() - from + (r->layout_rounds + 2.0) * per_round > s->time_budget;
+}
+
 /* repetitions = auto: the most of the run's time that asking whether it has settled may take
  * (the provisional analysis bootstraps every comparison over every round so far: at 700 rounds
  * it took 0.2 s, longer than the pair of rounds it followed). A pair of rounds after which the
@@ -273,16 +362,24 @@ static int rounds(struct runner *r, struct sb_error *err)
     uint32_t *order = malloc((r->plan->nruns + 1) * sizeof *order);
     int status = order ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
     double asking = 0.0; /* seconds spent asking whether the rounds have settled */
+    double timed = 0.0;  /* seconds of the rounds themselves */
     double from = s->budget_rounds_only ? sb_timer_now() : r->t0; /* what the budget counts */
 
     r->stopped_by = s->rounds ? "rounds" : "max_rounds";
     while (status == SB_OK && r->rounds_done < r->rounds_cap) {
-        double t = sb_timer_now(), took;
+        double t, took;
+        if (draws_layouts(r) && r->rounds_done - r->layout_from >= r->layout_rounds &&
+            !budget_ends_layout(r, from, timed))
+            status = draw_layouts(r, timed / r->rounds_done, err);
+        if (status != SB_OK)
+            break;
+        t = sb_timer_now();
         status = one_round(r, r->rounds_done, order, err);
         if (status != SB_OK)
             break;
         r->rounds_done++;
         took = sb_timer_now() - t;
+        timed += took;
         round_progress(r, took);
         /* auto stops only after whole pairs of rounds (a shuffle and its reverse) */
         if (s->rounds || r->rounds_done < SB_AUTO_ROUNDS_MIN || r->rounds_done % 2)
@@ -310,13 +407,15 @@ static int interleaved(struct runner *r, struct sb_error *err)
     int status;
 
     if (!r->quiet)
-        fprintf(stderr, "scanbench: preparing, validating and warming %zu runs\n",
-                r->plan->nruns);
-    status = all_runs(r, STEP_PREPARE, err);
+        fprintf(stderr, "scanbench: preparing, validating and warming %zu runs and the "
+                "reference (the first run's second instance)%s\n", r->plan->nruns,
+                r->plan->schedule.layout == SB_LAYOUT_FIXED ? ""
+                                                            : ", in a shuffled order");
+    status = all_runs(r, STEP_PREPARE, 0, err);
     if (status == SB_OK)
-        status = all_runs(r, STEP_VALIDATE, err);
+        status = all_runs(r, STEP_VALIDATE, 0, err);
     if (status == SB_OK)
-        status = all_runs(r, STEP_WARM, err);
+        status = all_runs(r, STEP_WARM, 0, err);
     if (status == SB_OK) {
         double t = sb_timer_now();
         status = rounds(r, err);
@@ -450,8 +549,15 @@ static int runner_init(struct runner *r, const struct sb_plan *plan, json_t *rep
 {
     const size_t n = plan->nruns ? plan->nruns : 1;
 
+    struct sb_topology topo;
+
     memset(r, 0, sizeof *r);
     r->plan = plan;
+    r->ninstances = plan->nruns + (plan->schedule.kind == SB_SCHEDULE_INTERLEAVED && plan->nruns);
+    r->layout_rounds = plan->schedule.layout_rounds ? plan->schedule.layout_rounds : 2;
+    sb_runner_topology(plan, &topo);
+    if (topo.cache[SB_L2].assoc.value)
+        r->colour_bytes = topo.cache[SB_L2].size.value / topo.cache[SB_L2].assoc.value;
     r->report = report;
     r->quiet = quiet;
     r->failed = plan->nruns;
@@ -459,10 +565,10 @@ static int runner_init(struct runner *r, const struct sb_plan *plan, json_t *rep
     r->rounds_cap = plan->schedule.rounds ? plan->schedule.rounds
                     : plan->schedule.kind == SB_SCHEDULE_BLOCKED ? SB_AUTO_ROUNDS_MIN
                                                                  : SB_AUTO_ROUNDS_MAX;
-    r->cfgs = calloc(n, sizeof *r->cfgs);
+    r->cfgs = calloc(n + 1, sizeof *r->cfgs);
     r->recorded = calloc(n, sizeof *r->recorded);
     r->records = calloc(n, sizeof *r->records);
-    r->used = calloc(n, sizeof *r->used);
+    r->used = calloc(n + 1, sizeof *r->used);
     r->reference = calloc(r->rounds_cap, sizeof *r->reference);
     if (!r->cfgs || !r->recorded || !r->records || !r->used || !r->reference)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
@@ -473,7 +579,7 @@ static void runner_free(struct runner *r)
 {
     sb_aggressor_stop(r->aggressor); /* its thread ended, its buffers unmapped */
     r->aggressor = NULL;
-    for (size_t i = 0; r->cfgs && i < r->plan->nruns; i++)
+    for (size_t i = 0; r->cfgs && i < r->ninstances; i++)
         sb_config_release(r->cfgs[i]);
     for (size_t g = 0; g < r->ngroups; g++) {
         group_destroy(&r->groups[g]);
@@ -520,6 +626,20 @@ static int start_contention(struct runner *r, struct sb_error *err)
     return sb_aggressor_start(&r->aggressor, c, err);
 }
 
+/* The schedule's layout block, and the reference's layouts. */
+static void record_layouts(struct runner *r)
+{
+    json_t *schedule = json_object_get(r->report, "schedule");
+    struct sb_config *ref = r->ninstances > r->plan->nruns ? r->cfgs[r->plan->nruns] : NULL;
+
+    json_object_set_new(schedule, "layout",
+                        sb_report_layout_json(&r->plan->schedule, r->layout + 1,
+                                              r->layout_rounds, r->draws_seconds));
+    if (ref)
+        json_object_set_new(json_object_get(schedule, "reference"), "layouts",
+                            sb_report_layouts_json(sb_config_result(ref), r->t0));
+}
+
 /* The schedule's contention block: what the aggressor did (paused now). */
 static void record_contention(struct runner *r)
 {
@@ -552,6 +672,8 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
     for (size_t i = 0; status == SB_OK && i < plan->nruns; i++)
         if (!r.recorded[i])
             status = record(&r, i, err);
+    if (status == SB_OK && r.ninstances > plan->nruns)
+        status = step(&r, plan->nruns, STEP_FINISH, NULL, err); /* the reference's pool check */
     if (status != SB_OK && r.failed < plan->nruns) {
         record_the_rest(&r);
         status = stopped(&r, err);
@@ -563,6 +685,7 @@ int sb_runner_run(const struct sb_plan *plan, json_t *report, bool quiet, struct
     json_object_set_new(json_object_get(report, "schedule"), "seconds",
                         json_pack("{s:f, s:f}", "all", sb_timer_now() - r.t0, "rounds",
                                   r.rounds_seconds));
+    record_layouts(&r);
     record_contention(&r);
     runner_free(&r);
     return status;
