@@ -86,6 +86,11 @@ void sb_mem_populate(void *p, size_t len)
         touch_pages(p, len);
 }
 
+void sb_mem_populate_only(void *p, size_t len)
+{
+    (void)madvise(p, len, MADV_POPULATE_WRITE); /* else the stores fault each page in */
+}
+
 void *sb_mem_alloc(size_t len)
 {
     void *p = sb_mem_keep_take(len, 0);

@@ -25,6 +25,10 @@ void sb_mem_free(void *ptr, size_t len);
  * after binding). */
 void sb_mem_populate(void *p, size_t len);
 
+/* Backs [p, p + len) in one madvise (MADV_POPULATE_WRITE), without the user stores that
+ * sb_mem_populate adds: for a caller whose own stores follow at once. */
+void sb_mem_populate_only(void *p, size_t len);
+
 /* Peak resident set size of this process so far, in bytes. */
 uint64_t sb_mem_peak_rss(void);
 

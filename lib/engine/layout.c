@@ -73,21 +73,27 @@ int sb_config_layout_note(struct sb_config *cfg, uint32_t index, uint32_t first_
     return SB_OK;
 }
 
+static bool used(const struct sb_config *cfg, uint32_t k, uint32_t b)
+{
+    return (cfg->use_shared ? atomic_load(&cfg->shared.tag[b]) : cfg->slots[k].pool.tag[b]) >= 0;
+}
+
 /* Copies the buffers that hold a page (tag >= 0: the ones the policy has used, which the
- * settling pass before each timed scan keeps using) from old into now: their first stores back
- * those pages of the fresh mapping, and a buffer never used stays unbacked, as a ring's pool
- * beyond its ring. */
+ * settling pass before each timed scan keeps using) from old into now, the mapping backed up to
+ * the last of them first (one madvise: half the cost of a fault per page); a buffer never used
+ * past them stays unbacked, as a ring's pool beyond its ring. */
 static void copy_used(struct sb_config *cfg, uint32_t k, uint8_t *now, const uint8_t *old)
 {
     const size_t page = cfg->p->page_size;
-    uint32_t n = cfg->use_shared ? cfg->shared.nbuffers : cfg->slots[k].pool.nbuffers;
+    uint32_t n = cfg->use_shared ? cfg->shared.nbuffers : cfg->slots[k].pool.nbuffers, last = n;
 
-    for (uint32_t b = 0; b < n; b++) {
-        int64_t tag = cfg->use_shared ? atomic_load(&cfg->shared.tag[b])
-                                      : cfg->slots[k].pool.tag[b];
-        if (tag >= 0)
+    while (last > 0 && !used(cfg, k, last - 1))
+        last--;
+    if (last)
+        sb_mem_populate_only(now, (size_t)last * page);
+    for (uint32_t b = 0; b < last; b++)
+        if (used(cfg, k, b))
             memcpy(now + b * page, old + b * page, page);
-    }
 }
 
 int sb_config_redraw(struct sb_config *cfg, uint32_t index, uint32_t first_round,

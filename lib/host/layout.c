@@ -96,13 +96,19 @@ static void *map_fresh(size_t len, bool huge, struct sb_placement_found *found)
 void *sb_mem_alloc_fresh(size_t len, const struct sb_placement *placement, int home_node,
                          bool huge, bool populate, struct sb_placement_found *found)
 {
-    void *p = map_fresh(len, huge, found);
+    void *p = map_fresh(len, huge, found), *base = found->map_base;
+    size_t map_len = found->map_len;
+    char pages[sizeof found->pages];
 
     if (!p) {
         found->map_len = 0;
         return NULL;
     }
-    sb_placement_bind(p, found->map_len, placement, home_node, found);
+    memcpy(pages, found->pages, sizeof pages);
+    sb_placement_bind(p, map_len, placement, home_node, found); /* which starts found anew */
+    found->map_base = base;
+    found->map_len = map_len;
+    memcpy(found->pages, pages, sizeof pages);
     if (populate) { /* else the caller verifies, once its stores have backed the pages */
         sb_mem_populate(p, found->map_len);
         sb_placement_verify(p, len, false, found);
