@@ -48,6 +48,8 @@ static const struct {
     {SB_K_CONTENTION, "scanbench pg runs no aggressor beside the server"},
     {SB_K_REQUIRE_COUNTERS, "scanbench pg reads no counters"},
     {SB_K_EXTRA_COPY, "the server's scans copy what they read, nothing more"},
+    {SB_K_LAYOUT, "the server allocates its own shared buffers"},
+    {SB_K_LAYOUT_ROUNDS, "the server allocates its own shared buffers"},
 };
 
 /* Adds a note; one the notes cannot hold whole is cut between two characters (the report

@@ -49,7 +49,8 @@ static void print_floors(FILE *out, const struct sb_power *pw)
             most = fmax(most, pw->trials[i].floor);
         }
     if (n)
-        fprintf(out, "noise floor (the first arm timed twice a round, in every trial): median "
+        fprintf(out, "noise floor (the first arm against a second instance of it, in every "
+                "trial): median "
                 "%.1f%%, largest %.1f%%\n", 100.0 * sb_median(floors, n), 100.0 * most);
     free(floors);
 }
@@ -58,9 +59,10 @@ void sb_power_text(FILE *out, const struct sb_power *pw, const char *sentence,
                        const char *stopped)
 {
     fprintf(out, "scanbench power: %u trials, %u of each kind, each its own run of two arms: %s\n"
-            "a trial's call: the second arm against the first (timed twice a round: the noise "
-            "floor); an arm with extra_copy F copies F more pages than MB/s credits, which arm "
-            "by the trial's seed; A-A: both arms alike\n", pw->done, pw->per_kind, pw->what);
+            "a trial's call: the second arm against the first (and the first against a second "
+            "instance of it: the noise floor), each on layouts of its own; an arm with "
+            "extra_copy F copies F more pages than MB/s credits, which arm by the trial's seed; "
+            "A-A: both arms alike\n", pw->done, pw->per_kind, pw->what);
     if (stopped)
         fprintf(out, "interrupted after %u of %u trials: %s\n", pw->done, pw->ntrials, stopped);
     fprintf(out, "\n");

@@ -156,7 +156,10 @@ static void layout_lines(FILE *out, const json_t *report)
     if (!json_is_object(layout))
         return;
     analysis = json_object_get(report, "analysis");
-    if (strcmp(sb_field_text(layout, "kind"), "fixed") == 0)
+    if (!json_is_integer(json_object_get(layout, "rounds_per_layout")) &&
+        strcmp(sb_field_text(layout, "kind"), "fixed") != 0)
+        fprintf(out, "layouts: one per run (schedule blocked: no draws, no reference)\n");
+    else if (strcmp(sb_field_text(layout, "kind"), "fixed") == 0)
         fprintf(out, "layouts: fixed, one allocation per run (the reference's apart): the "
                      "intervals see the rounds' noise, not what separates two allocations\n");
     else
