@@ -129,12 +129,21 @@ static json_t *slice_pages(const json_t *run)
     return number_or_null(sb_field(run, "slice.pages"));
 }
 
-/* Medians, their ratio with its unpaired interval and call, and the test. A side without
- * repetitions has no test: p and the interval are null, and the pair is not significant. */
+/* How many layouts a side's timed scans ran on, or null when its scans name none (a report
+ * from before layouts). */
+static json_t *layouts_or_null(const uint32_t *layouts, size_t n)
+{
+    return layouts ? json_integer((json_int_t)sb_layouts_count(layouts, NULL, n)) : json_null();
+}
+
+/* Medians, their ratio with its unpaired interval (two-stage on a side whose scans name
+ * layouts) and call, and the test. A side without repetitions has no test: p and the interval
+ * are null, and the pair is not significant. */
 static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k, double delta)
 {
     size_t na, nb;
     double *va = sb_run_mbps_samples(a, &na), *vb = sb_run_mbps_samples(b, &nb);
+    uint32_t *ga = sb_run_mbps_layouts(a, na), *gb = sb_run_mbps_layouts(b, nb);
     double ma = sb_run_median_mbps(a), mb = sb_run_median_mbps(b), ratio, lo = NAN, hi = NAN;
     struct sb_mann_whitney mw = {0.0, 1.0, false};
     bool tested = va && vb && na && nb;
@@ -142,8 +151,9 @@ static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k,
 
     if (tested) {
         mw = sb_mann_whitney(vb, nb, va, na);
-        sb_unpaired_estimate(va, na, vb, nb, SB_CONFIDENCE, SB_BOOTSTRAP_RESAMPLES,
-                             SB_BOOTSTRAP_SEED + k, &ratio, &lo, &hi);
+        sb_unpaired_estimate_layouts(va, ga, na, vb, gb, nb, SB_CONFIDENCE,
+                                     SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + k, &ratio, &lo,
+                                     &hi);
     }
     p = json_pack("{s:o, s:{s:s, s:f}, s:{s:I, s:s, s:f}, s:o, s:[o, o], s:s, s:o, s:b, s:b, "
                   "s:o}",
@@ -158,8 +168,12 @@ static json_t *pair(const json_t *a, const json_t *b, size_t report_b, size_t k,
                   "counters", counter_differences(a, b));
     json_object_set_new(p, "slice_pages",
                         json_pack("{s:o, s:o}", "a", slice_pages(a), "b", slice_pages(b)));
+    json_object_set_new(p, "layouts", json_pack("{s:o, s:o}", "a", layouts_or_null(ga, na), "b",
+                                                layouts_or_null(gb, nb)));
     free(va);
     free(vb);
+    free(ga);
+    free(gb);
     return p;
 }
 
@@ -252,8 +266,11 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
                             "interval", "X/A: the ratio of the medians, its 95% interval from "
                             "resampling each report's scans apart (runs of two invocations share "
                             "no rounds, so nothing pairs them; the interval does not cover the "
-                            "host's drift between them); the call as a report's: beyond delta "
-                            "faster or slower, inside it the same", "delta", delta,
+                            "host's drift between them), in two stages where a report's scans "
+                            "name layouts (pairs[].layouts): its layouts, then the scans within "
+                            "each, the percentiles widened for the fewer layouts of the two "
+                            "sides; the call as a report's: beyond delta faster or slower, "
+                            "inside it the same", "delta", delta,
                             "reports", "pairs", "unmatched");
     json_t *list = json_object_get(doc, "reports"), *pairs = json_object_get(doc, "pairs");
     json_t *unmatched = json_object_get(doc, "unmatched");
@@ -361,8 +378,16 @@ static void pair_row(FILE *out, const json_t *v)
     }
 }
 
-/* How to read the table: medians, the ratio and its interval, the calls, the test; and a note
- * when a pair has no p. */
+/* Whether a pair's interval resampled layouts: a side whose scans ran on 2 layouts or more. */
+static bool layouts_resampled(const json_t *pair)
+{
+    return json_integer_value(sb_field(pair, "layouts.a")) >= 2 ||
+           json_integer_value(sb_field(pair, "layouts.b")) >= 2;
+}
+
+/* How to read the table: medians, the ratio and its interval, the calls, the test; a note when
+ * an interval resampled layouts (only then: reports from before layouts read as they did), and
+ * one when a pair has no p. */
 static void compare_legend(FILE *out, const json_t *doc)
 {
     size_t i;
@@ -375,6 +400,14 @@ static void compare_legend(FILE *out, const json_t *doc)
                  "p < %.2f, \"~\" not.\n",
             100.0 * json_number_value(json_object_get(doc, "delta")),
             json_string_value(json_object_get(doc, "test")), SB_COMPARE_ALPHA);
+    json_array_foreach(json_object_get(doc, "pairs"), i, v) {
+        if (layouts_resampled(v)) {
+            fprintf(out, "where a report's scans name layouts, the interval resamples them, then "
+                         "the scans within\neach, widened for the fewer layouts of the two "
+                         "sides.\n");
+            break;
+        }
+    }
     json_array_foreach(json_object_get(doc, "pairs"), i, v) {
         if (json_is_null(json_object_get(v, "p"))) {
             fprintf(out, "p n/a: a run without repetitions has nothing to test.\n");

@@ -99,6 +99,30 @@ double *sb_run_mbps_samples(const json_t *run, size_t *n)
     return samples;
 }
 
+uint32_t *sb_run_mbps_layouts(const json_t *run, size_t n)
+{
+    const json_t *scans = json_object_get(run, "scans");
+    uint32_t *layouts = NULL;
+    bool any = false;
+    size_t i;
+    json_t *scan;
+
+    if (json_array_size(scans) != n || !(layouts = calloc(n ? n : 1, sizeof *layouts)))
+        return NULL;
+    json_array_foreach(scans, i, scan) {
+        const json_t *l = json_object_get(scan, "layout");
+        if (json_is_integer(l) && json_integer_value(l) >= 0) {
+            layouts[i] = (uint32_t)json_integer_value(l);
+            any = true;
+        }
+    }
+    if (!any) {
+        free(layouts);
+        return NULL;
+    }
+    return layouts;
+}
+
 /* The MB/s of a timed scan record: bytes / seconds / 10^6 (NaN when it does not say). */
 static double scan_mbps(const json_t *scan)
 {

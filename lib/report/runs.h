@@ -47,6 +47,13 @@ double sb_run_median_mbps(const json_t *run);
  * new array of *n values (free it); NULL when out of memory. */
 double *sb_run_mbps_samples(const json_t *run, size_t *n);
 
+/* The layout of each of the n samples sb_run_mbps_samples returns (its "repetitions" and its
+ * "scans" list the timed scans in one order: scan i's "layout"; a scan without one, layout 0,
+ * as sb_report_round_layouts reads it), in a new array (free it); NULL when no scan names a
+ * layout (reports from before layouts: one layout), when the run has not n scans, or out of
+ * memory. */
+uint32_t *sb_run_mbps_layouts(const json_t *run, size_t n);
+
 /* Per round r (0 .. nrounds - 1), the MB/s of the run's timed scan in that round (NaN where it
  * has none), from its "scans" (report schema 2); a new array (free it), NULL when out of
  * memory. The first scan of a round counts. */

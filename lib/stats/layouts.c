@@ -9,7 +9,9 @@
  * level for G < 2, so the conventions agree). The noise bound's 95th percentile is the upper end
  * of a two-sided 90% interval, so it is widened the same way: read at (1 + L90) / 2 with
  * L90 = sb_layouts_expanded_level(0.90, G) (so at 0.95 for G < 2), i.e. at Phi(z'), z' =
- * sqrt(G / (G - 1)) t_{G-1}(0.95): the one-sided form of the same expansion.
+ * sqrt(G / (G - 1)) t_{G-1}(0.95): the one-sided form of the same expansion. The unpaired
+ * estimate resamples two pools, one a side, and expands for the fewer layouts of the two that
+ * are 2 or more (layouts.h).
  *
  * The statistic of a resample is the median of its pooled values (not the median or mean of the
  * drawn layouts' medians), so that at one layout it is estimate.c's; tests/stats/
@@ -189,9 +191,25 @@ done:
     return rc;
 }
 
-/* meds[0 .. nb-1]: the pooled medians of nb two-stage resamples of p, sorted (fabs'd first
- * when absolute). Each resample draws p->g layouts with replacement, then for each layout drawn
- * as many of its values as it has, with replacement. Returns 0, or -1 when memory runs out. */
+/* One two-stage resample of p into out (p->g * p->most values at most): p->g layouts drawn
+ * with replacement, then for each layout drawn as many of its values as it has, with
+ * replacement; returns how many. At one layout (sb_rng_below(rng, 1) draws nothing) it is the
+ * one-stage resample of the values, draw for draw. */
+static size_t two_stage_draw(const struct pooled *p, struct sb_rng *rng, double *out)
+{
+    size_t m = 0;
+
+    for (size_t j = 0; j < p->g; j++) {
+        size_t l = (size_t)sb_rng_below(rng, p->g);
+        const double *v = p->v + p->start[l];
+        for (size_t i = 0; i < p->count[l]; i++)
+            out[m++] = v[sb_rng_below(rng, p->count[l])];
+    }
+    return m;
+}
+
+/* meds[0 .. nb-1]: the pooled medians of nb two-stage resamples of p (two_stage_draw), sorted
+ * (fabs'd first when absolute). Returns 0, or -1 when memory runs out. */
 static int two_stage_medians(const struct pooled *p, unsigned nb, uint64_t seed, bool absolute,
                              double *meds)
 {
@@ -202,14 +220,7 @@ static int two_stage_medians(const struct pooled *p, unsigned nb, uint64_t seed,
         return -1;
     sb_rng_seed(&rng, seed);
     for (unsigned k = 0; k < nb; k++) {
-        size_t m = 0;
-        for (size_t j = 0; j < p->g; j++) {
-            size_t l = (size_t)sb_rng_below(&rng, p->g);
-            const double *v = p->v + p->start[l];
-            for (size_t i = 0; i < p->count[l]; i++)
-                scratch[m++] = v[sb_rng_below(&rng, p->count[l])];
-        }
-        meds[k] = sb_select_median(scratch, m);
+        meds[k] = sb_select_median(scratch, two_stage_draw(p, &rng, scratch));
         if (absolute)
             meds[k] = fabs(meds[k]);
     }
@@ -265,6 +276,97 @@ int sb_paired_estimate_layouts(const double *a, const double *b, const uint32_t 
     }
 done:
     pooled_free(&p);
+    return rc;
+}
+
+/* The usable values of x (finite and > 0, as estimate.c's), by layout (group NULL: one). */
+static int pooled_usable(const double *x, const uint32_t *group, size_t n, struct pooled *p)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    uint32_t *grp = malloc((n ? n : 1) * sizeof *grp);
+    size_t m = 0;
+    int rc = -1;
+
+    memset(p, 0, sizeof *p);
+    if (!v || !grp)
+        goto done;
+    for (size_t r = 0; r < n; r++)
+        if (usable(x[r])) {
+            v[m] = x[r];
+            grp[m++] = group ? group[r] : 0;
+        }
+    rc = pooled_make(v, grp, m, p);
+done:
+    free(v);
+    free(grp);
+    return rc;
+}
+
+/* The layouts the expansion of an unpaired interval counts: the fewer of the two sides' counts
+ * that are 2 or more (at least one is). */
+static size_t fewer_layouts(size_t ga, size_t gb)
+{
+    if (ga < 2 || gb < 2)
+        return ga < 2 ? gb : ga;
+    return ga < gb ? ga : gb;
+}
+
+/* The two-sided interval of median(b*) / median(a*) over two-stage resamples of each side
+ * (drawn in turn from one generator, a's first, as estimate.c's one-stage ones), at `level`
+ * expanded for fewer_layouts(); 0, or -1 (lo and hi untouched) when memory runs out. */
+static int unpaired_two_stage_interval(const struct pooled *pa, const struct pooled *pb,
+                                       double level, unsigned resamples, uint64_t seed,
+                                       double *lo, double *hi)
+{
+    unsigned nb = resample_count(resamples);
+    size_t most = pa->g * pa->most > pb->g * pb->most ? pa->g * pa->most : pb->g * pb->most;
+    double *ratios = malloc(nb * sizeof *ratios), *scratch = malloc((most + 1) * sizeof *scratch);
+    double wide = sb_layouts_expanded_level(level, fewer_layouts(pa->g, pb->g));
+    struct sb_rng rng;
+    int rc = -1;
+
+    if (!ratios || !scratch)
+        goto done;
+    sb_rng_seed(&rng, seed);
+    for (unsigned k = 0; k < nb; k++) {
+        double ma_k = sb_select_median(scratch, two_stage_draw(pa, &rng, scratch));
+        ratios[k] = sb_select_median(scratch, two_stage_draw(pb, &rng, scratch)) / ma_k;
+    }
+    qsort(ratios, nb, sizeof *ratios, sb_compare_doubles);
+    *lo = sb_sorted_quantile(ratios, nb, (1.0 - wide) / 2.0);
+    *hi = sb_sorted_quantile(ratios, nb, (1.0 + wide) / 2.0);
+    rc = 0;
+done:
+    free(ratios);
+    free(scratch);
+    return rc;
+}
+
+int sb_unpaired_estimate_layouts(const double *a, const uint32_t *ga, size_t na, const double *b,
+                                 const uint32_t *gb, size_t nb, double level, unsigned resamples,
+                                 uint64_t seed, double *ratio, double *lo, double *hi)
+{
+    struct pooled pa = {0}, pb = {0};
+    bool one_stage;
+    int rc = -1;
+
+    if (!ga && !gb)
+        return sb_unpaired_estimate(a, na, b, nb, level, resamples, seed, ratio, lo, hi);
+    *ratio = *lo = *hi = NAN;
+    if (pooled_usable(a, ga, na, &pa) != 0 || pooled_usable(b, gb, nb, &pb) != 0)
+        goto done;
+    /* the ratio and the failures do not depend on the resamples: one is enough beside layouts */
+    one_stage = pa.g < 2 && pb.g < 2;
+    rc = sb_unpaired_estimate(a, na, b, nb, level, one_stage ? resamples : 1, seed, ratio, lo,
+                              hi);
+    if (rc == 0 && !one_stage &&
+        unpaired_two_stage_interval(&pa, &pb, level, resamples, seed, lo, hi) != 0) {
+        *ratio = *lo = *hi = NAN;
+        rc = -1;
+    }
+done:
+    pooled_free(&pa);
+    pooled_free(&pb);
     return rc;
 }
 

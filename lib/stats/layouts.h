@@ -7,7 +7,8 @@
  * for the few layouts a run has (Hesterberg's expanded percentile interval, "What teachers
  * should know about the bootstrap", The American Statistician 69(4), 2015). group[r] names the
  * layout behind round r (any number; rounds of one layout need not be adjacent); group NULL,
- * or one layout only, gives exactly estimate.h's one-stage results (the same resamples). */
+ * or one layout only, gives exactly estimate.h's one-stage results (the same resamples). The
+ * unpaired estimate (two reports' samples, no rounds shared) resamples each side so. */
 #ifndef SB_LAYOUTS_H
 #define SB_LAYOUTS_H
 
@@ -28,6 +29,20 @@ size_t sb_layouts_count(const uint32_t *group, const unsigned char *keep, size_t
 int sb_paired_estimate_layouts(const double *a, const double *b, const uint32_t *group, size_t n,
                                double level, unsigned resamples, uint64_t seed,
                                struct sb_paired *out);
+
+/* sb_unpaired_estimate with each sample's layout (ga[i] of a[i], gb[i] of b[i]; NULL: one
+ * layout): the same ratio, median(b) / median(a) over the usable values (finite and > 0), and
+ * the same failures (-1, all NaN, under 2 usable values a side, or without memory). When
+ * neither side has 2 layouts or more among its usable values, exactly sb_unpaired_estimate's
+ * result. Otherwise each resample draws each side two-stage (its layouts with replacement,
+ * then its values within each layout drawn; a side of one layout: its values, as the one-stage
+ * bootstrap), the statistic median(b*) / median(a*), read as the functions above at the
+ * expanded level L = sb_layouts_expanded_level(level, g), where g is the smaller of the two
+ * sides' layout counts that is 2 or more: the expansion grows as g falls, so the side with the
+ * fewest layouts (the interval's least known part) sets it, the conservative choice. */
+int sb_unpaired_estimate_layouts(const double *a, const uint32_t *ga, size_t na, const double *b,
+                                 const uint32_t *gb, size_t nb, double level, unsigned resamples,
+                                 uint64_t seed, double *ratio, double *lo, double *hi);
 
 /* sb_median_interval with the rounds' layouts (NaN skipped, as there; the layouts counted
  * among the rounds left). */

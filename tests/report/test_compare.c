@@ -806,6 +806,44 @@ static void test_plot_lines(void **state)
     json_decref(r);
 }
 
+/* Runs whose scans name their layouts: the interval resamples them (a report from before
+ * layouts, above, compares as it did), each side's layout count is said. */
+static json_t *with_layouts(const json_t *report)
+{
+    json_t *copy = json_deep_copy(report), *run = json_array_get(json_object_get(copy, "runs"), 0);
+    json_t *scans = json_array();
+    static const int layout[5] = {0, 0, 1, 1, 2};
+
+    for (size_t i = 0; i < json_array_size(json_object_get(run, "repetitions")); i++)
+        json_array_append_new(scans, json_pack("{s:i, s:i}", "round", (int)i, "layout",
+                                               layout[i % 5]));
+    json_object_set_new(run, "scans", scans);
+    return copy;
+}
+
+static void test_compare_layouts(void **state)
+{
+    struct reports *fx = *state;
+    json_t *r[2] = {with_layouts(fx->r[0]), with_layouts(fx->r[1])};
+    json_t *before = sb_compare_build(fx->r, fixture_paths, 2), *doc = sb_compare_build(r, fixture_paths, 2);
+    const json_t *p0 = json_array_get(json_object_get(before, "pairs"), 0);
+    const json_t *p = json_array_get(json_object_get(doc, "pairs"), 0);
+    const json_t *i0 = json_object_get(p0, "interval"), *i = json_object_get(p, "interval");
+
+    assert_true(json_is_null(at(p0, "layouts", "a")));
+    assert_int_equal(json_integer_value(at(p, "layouts", "a")), 3);
+    assert_true(json_is_null(at(p, "layouts", "b"))); /* B's run 2 names no layout */
+    assert_true(json_real_value(at(p, "ratio", NULL)) == json_real_value(at(p0, "ratio", NULL)));
+    assert_true(json_number_value(json_array_get(i, 0)) <= json_number_value(json_array_get(i0, 0)));
+    assert_true(json_number_value(json_array_get(i, 1)) >= json_number_value(json_array_get(i0, 1)));
+    assert_true(json_number_value(json_array_get(i, 1)) - json_number_value(json_array_get(i, 0)) >
+                json_number_value(json_array_get(i0, 1)) - json_number_value(json_array_get(i0, 0)));
+    json_decref(before);
+    json_decref(doc);
+    json_decref(r[0]);
+    json_decref(r[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -829,6 +867,7 @@ int main(void)
                                         teardown_reports),
         cmocka_unit_test_setup_teardown(test_render_undecided_labels, setup_reports,
                                         teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_layouts, setup_reports, teardown_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

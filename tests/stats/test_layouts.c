@@ -4,8 +4,10 @@
  * two-stage bootstraps worked by hand (two and three layouts, constant within each: the
  * interval spans what the layouts allow, where the one-stage one does not), for the paired
  * estimate, the median's interval and the noise bound; rounds of a layout need not be adjacent
- * and any numbers name them; determinism, and a wider interval on clustered data; the spread
- * between layouts by hand. */
+ * and any numbers name them; determinism, and a wider interval on clustered data; the same for
+ * the unpaired estimate of two reports' samples (exactly estimate.h's with one layout a side,
+ * by hand with two, deterministic and wider on clustered data); the spread between layouts by
+ * hand. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -264,6 +266,132 @@ static void test_clustered(void **state)
                 sb_noise_bound(a, b, 60, 0, SEED));
 }
 
+/* The unpaired estimate: a of 12 values, b of 9, some unusable; the layouts NULL on either
+ * side, one on each, or one among each side's usable values (the others name only NaN, 0 or
+ * negative values): exactly sb_unpaired_estimate's result, bit for bit, return included; and its
+ * failures (under 2 usable values a side) whatever the layouts. */
+static void test_unpaired_one_layout_is_one_stage(void **state)
+{
+    double a[12], b[9], r1, lo1, hi1, r2, lo2, hi2;
+    uint32_t ga_one[12], gb_one[9], ga_usable[12], gb_usable[9];
+    const uint32_t *gas[] = {NULL, ga_one, NULL, ga_usable, ga_one};
+    const uint32_t *gbs[] = {NULL, NULL, gb_one, gb_usable, gb_usable};
+    struct sb_rng rng;
+    (void)state;
+
+    sb_rng_seed(&rng, 23);
+    for (int i = 0; i < 12; i++) {
+        a[i] = 1000.0 * exp(0.05 * sb_rng_normal(&rng));
+        ga_one[i] = 3;
+        ga_usable[i] = i == 2 || i == 7 ? 8 : 4;
+    }
+    for (int i = 0; i < 9; i++) {
+        b[i] = 1100.0 * exp(0.05 * sb_rng_normal(&rng));
+        gb_one[i] = 77;
+        gb_usable[i] = i == 5 ? 1 : 0;
+    }
+    a[2] = NAN;
+    a[7] = -5.0;
+    b[5] = INFINITY;
+    for (size_t i = 0; i < sizeof gas / sizeof *gas; i++) {
+        assert_int_equal(sb_unpaired_estimate(a, 12, b, 9, 0.95, 700, SEED, &r1, &lo1, &hi1), 0);
+        assert_int_equal(sb_unpaired_estimate_layouts(a, gas[i], 12, b, gbs[i], 9, 0.95, 700,
+                                                      SEED, &r2, &lo2, &hi2), 0);
+        assert_true(r1 == r2 && lo1 == lo2 && hi1 == hi2);
+        assert_true(lo1 < r1 && r1 < hi1);
+    }
+    /* one usable value in a (a[1]; a[2] is NaN): -1 and NaN, as sb_unpaired_estimate */
+    assert_int_equal(sb_unpaired_estimate_layouts(a + 1, (const uint32_t[]){1, 2}, 2, b,
+                                                  (const uint32_t[]){1, 1, 2, 2, 3, 3, 4, 4, 5},
+                                                  9, 0.95, 100, SEED, &r2, &lo2, &hi2), -1);
+    assert_true(isnan(r2) && isnan(lo2) && isnan(hi2));
+}
+
+/* By hand: a of two layouts constant at 10 and 40 (two values each), b of one layout at 20.
+ * median(a*) is 10 (both draws of the first layout, 1/4), 40 (1/4) or 25 (1/2): the ratio
+ * median(b*) / median(a*) is 2, 0.5 or 0.8. Two layouts (the only side of 2 or more) read the
+ * extremes at 95% (expanded level 1): [0.5, 2]; the ratio itself 20 / 25. At 30% the level for
+ * 2 layouts is 0.5288, read at 0.236 and 0.764, inside the outer quarters: [0.5, 2] still; the
+ * one-stage bootstrap draws a's values singly (median 10 or 40 with 5/16 each), reads 0.35 and
+ * 0.65: [0.8, 0.8]. The same with the sides swapped: [0.5, 2] around 25 / 20. */
+static void test_unpaired_by_hand(void **state)
+{
+    const double a[] = {10, 10, 40, 40}, b[] = {20, 20, 20};
+    const uint32_t ga[] = {6, 6, 2, 2};
+    double r, lo, hi, r1, lo1, hi1;
+    (void)state;
+
+    assert_int_equal(sb_unpaired_estimate_layouts(a, ga, 4, b, NULL, 3, 0.95, 2000, SEED, &r,
+                                                  &lo, &hi), 0);
+    assert_near(r, 0.8, 1e-12);
+    assert_near(lo, 0.5, 1e-12);
+    assert_near(hi, 2.0, 1e-12);
+    assert_int_equal(sb_unpaired_estimate_layouts(a, ga, 4, b, NULL, 3, 0.30, 2000, SEED, &r,
+                                                  &lo, &hi), 0);
+    assert_near(lo, 0.5, 1e-12);
+    assert_near(hi, 2.0, 1e-12);
+    assert_int_equal(sb_unpaired_estimate(a, 4, b, 3, 0.30, 2000, SEED, &r1, &lo1, &hi1), 0);
+    assert_true(r1 == r);
+    assert_near(lo1, 0.8, 1e-12);
+    assert_near(hi1, 0.8, 1e-12);
+    assert_int_equal(sb_unpaired_estimate_layouts(b, NULL, 3, a, ga, 4, 0.95, 2000, SEED, &r,
+                                                  &lo, &hi), 0);
+    assert_near(r, 1.25, 1e-12);
+    assert_near(lo, 0.5, 1e-12);
+    assert_near(hi, 2.0, 1e-12);
+}
+
+/* Two reports of 10 layouts of 6 scans each, layouts 3% apart in logs, scans 1%, b 5% faster:
+ * deterministic under a seed (the same bits twice; another seed nearly the same interval);
+ * the ratio is the one-stage one; the interval holds it and is much wider than the one-stage
+ * interval; a side's layouts in another order (round-robin) give the same bits. With b's
+ * layouts only, the interval is expanded for b's 10; with a side of 3 layouts beside it,
+ * for the 3 (wider again). */
+static void test_unpaired_clustered(void **state)
+{
+    double a[60], b[60], ia[60], r, lo, hi, r2, lo2, hi2, r1, lo1, hi1;
+    uint32_t ga[60], gb[60], iga[60], g3[60];
+    struct sb_rng rng;
+    (void)state;
+
+    sb_rng_seed(&rng, 9);
+    for (int l = 0; l < 10; l++) {
+        double ua = 0.03 * sb_rng_normal(&rng), ub = 0.03 * sb_rng_normal(&rng);
+        for (int k = 0; k < 6; k++) {
+            int i = l * 6 + k, ii = k * 10 + l;
+            a[i] = ia[ii] = 1000.0 * exp(ua + 0.01 * sb_rng_normal(&rng));
+            b[i] = 1050.0 * exp(ub + 0.01 * sb_rng_normal(&rng));
+            ga[i] = iga[ii] = 40u + (uint32_t)l;
+            gb[i] = 900u - (uint32_t)l * 3u;
+            g3[i] = (uint32_t)(l % 3);
+        }
+    }
+    assert_int_equal(sb_unpaired_estimate_layouts(a, ga, 60, b, gb, 60, 0.95, 0, SEED, &r, &lo,
+                                                  &hi), 0);
+    assert_int_equal(sb_unpaired_estimate_layouts(a, ga, 60, b, gb, 60, 0.95, 0, SEED, &r2, &lo2,
+                                                  &hi2), 0);
+    assert_true(r == r2 && lo == lo2 && hi == hi2);
+    assert_int_equal(sb_unpaired_estimate_layouts(ia, iga, 60, b, gb, 60, 0.95, 0, SEED, &r2,
+                                                  &lo2, &hi2), 0);
+    assert_true(r == r2 && lo == lo2 && hi == hi2);
+    assert_int_equal(sb_unpaired_estimate_layouts(a, ga, 60, b, gb, 60, 0.95, 0, SEED + 1, &r2,
+                                                  &lo2, &hi2), 0);
+    assert_true(r == r2);
+    assert_near(log(lo2), log(lo), 0.01);
+    assert_near(log(hi2), log(hi), 0.01);
+    assert_int_equal(sb_unpaired_estimate(a, 60, b, 60, 0.95, 0, SEED, &r1, &lo1, &hi1), 0);
+    assert_true(r == r1 && lo < r && r < hi);
+    assert_true(log(hi / lo) > 1.5 * log(hi1 / lo1));
+    /* b's layouts only: between the one-stage interval and both sides' */
+    assert_int_equal(sb_unpaired_estimate_layouts(a, NULL, 60, b, gb, 60, 0.95, 0, SEED, &r2,
+                                                  &lo2, &hi2), 0);
+    assert_true(r2 == r1 && log(hi2 / lo2) > log(hi1 / lo1) && log(hi2 / lo2) < log(hi / lo));
+    /* a in 3 layouts: expanded for 3, not 10 (sb_layouts_expanded_level(0.95, 3) > 0.999) */
+    assert_int_equal(sb_unpaired_estimate_layouts(a, g3, 60, b, gb, 60, 0.95, 0, SEED, &r2, &lo2,
+                                                  &hi2), 0);
+    assert_true(r2 == r1 && log(hi2 / lo2) > log(hi / lo));
+}
+
 /* Constant within layouts: the sd of the layouts' means (n - 1); the same level everywhere
  * with noise: 0; by hand, layouts {1, 3}, {5, 7}, {2, 4}: means 2, 6, 3, their variance 13/3,
  * less the mean of within variance / rounds (2 / 2 = 1 each): sqrt(10 / 3). */
@@ -320,6 +448,9 @@ int main(void)
         cmocka_unit_test(test_median_interval_by_hand),
         cmocka_unit_test(test_noise_bound_by_hand),
         cmocka_unit_test(test_clustered),
+        cmocka_unit_test(test_unpaired_one_layout_is_one_stage),
+        cmocka_unit_test(test_unpaired_by_hand),
+        cmocka_unit_test(test_unpaired_clustered),
         cmocka_unit_test(test_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
