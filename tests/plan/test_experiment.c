@@ -884,9 +884,23 @@ static void test_plan_errors(void **state)
     expect_plan_error((const char *[]){"table_size=8M", "pool_size=64M", NULL}, &limit64,
                       "--set pool_size=64M: pool_size: table 8MB + pool 64MB + 16MB overhead is "
                       "more than this host can give (64MB, test)");
-    /* exactly at the limit: 32MB + 16MB + 16MB = 64MB fits */
+    /* exactly at the limit: 32MB + 16MB + 16MB = 64MB fits (blocked: one run at a time) */
+    assert_int_equal(plan_runs((const char *[]){"table_size=32M", "pool_size=16M",
+                                                "schedule=blocked", NULL}, &limit64), 1);
+    /* interleaved, the reference's 16MB pool and a layout's 16MB draw beside it: 96MB */
+    expect_plan_error((const char *[]){"table_size=32M", "pool_size=16M", NULL}, &limit64,
+                      "default: schedule: the 1 runs interleaved hold tables 32MB + pools 16MB + "
+                      "the reference's pool and a layout's draw 32MB + a model 0B + 16MB overhead "
+                      "at once: more than this host can give (64MB, test); schedule=blocked holds "
+                      "one run at a time");
     assert_int_equal(plan_runs((const char *[]){"table_size=32M", "pool_size=16M", NULL},
-                               &limit64), 1);
+                               &(struct sb_mem_limit){.bytes = 96ull << 20, .source = "test"}),
+                     1);
+    /* layout fixed draws none: the reference's pool alone, 80MB */
+    assert_int_equal(plan_runs((const char *[]){"table_size=32M", "pool_size=16M",
+                                                "layout=fixed", NULL},
+                               &(struct sb_mem_limit){.bytes = 80ull << 20, .source = "test"}),
+                     1);
     expect_plan_error((const char *[]){"table_size=32M", "pool_size=16392K", NULL}, &limit64,
                       "--set table_size=32M: table_size: table 32MB + pool 16392KB + 16MB "
                       "overhead is more than this host can give (64MB, test)");
@@ -901,9 +915,10 @@ static void test_memory_together_stacks(void **state)
                                        "pool_size=1M,2M", "op=count", NULL};
     uint64_t t = sb_mem_thread_bytes();
     /* alone, the 2MB run: tables 2 x 4MB + pools 2 x 2MB + 2 stacks + 16MB = 28MB + 2t;
-     * together: 8MB + 6MB + 4 stacks + 16MB = 30MB + 4t */
-    const struct sb_mem_limit limit = {.bytes = (30ull << 20) + 2 * t, .source = "test"};
-    const struct sb_mem_limit roomy = {.bytes = (30ull << 20) + 4 * t, .source = "test"};
+     * together: 8MB + 6MB + 4 stacks + 16MB, and the reference (the 1MB run's 2 pools and 2
+     * stacks) and a draw of the largest pool (2MB): 34MB + 6t */
+    const struct sb_mem_limit limit = {.bytes = (34ull << 20) + 4 * t, .source = "test"};
+    const struct sb_mem_limit roomy = {.bytes = (34ull << 20) + 6 * t, .source = "test"};
     struct sb_experiment exp;
     struct sb_plan plan;
     struct sb_error err = {0};
@@ -912,7 +927,8 @@ static void test_memory_together_stacks(void **state)
     sbtest_experiment_from_sets(&exp, sets);
     assert_int_equal(sb_plan_build(&exp, &limit, &plan, &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "the 2 runs interleaved hold tables 8MB + pools 6MB + "
-                                    "stacks "));
+                                    "the reference's pool and a layout's draw "));
+    assert_non_null(strstr(err.msg, " + stacks "));
     assert_non_null(strstr(err.msg, "schedule=blocked holds one run at a time"));
     sb_experiment_free(&exp);
     sbtest_experiment_from_sets(&exp, sets);
