@@ -89,12 +89,16 @@ static void noise_lines(FILE *out, const json_t *report)
                 100.0 * json_number_value(json_object_get(noise, "delta")));
     if (json_is_number(drift))
         fprintf(out, ", drift %+.1f%%/min", 100.0 * json_number_value(drift));
-    fprintf(out, "; %s schedule, %lld rounds (%s), seed %lld.%s\n",
-            sb_field_text(schedule, "kind"),
+    fprintf(out, "; %s schedule, %lld rounds (%s), seed %lld", sb_field_text(schedule, "kind"),
             (long long)json_integer_value(json_object_get(schedule, "rounds")),
             sb_field_text(schedule, "stopped_by"),
-            (long long)json_integer_value(json_object_get(schedule, "seed")),
-            "");
+            (long long)json_integer_value(json_object_get(schedule, "seed")));
+    /* key layout (reports from before it: nothing) */
+    if (json_is_integer(sb_field(schedule, "layout.layouts")))
+        fprintf(out, ", %lld layouts (%s)",
+                (long long)json_integer_value(sb_field(schedule, "layout.layouts")),
+                sb_field_text(schedule, "layout.kind"));
+    fprintf(out, ".\n");
     if (json_is_true(json_object_get(noise, "too_noisy")))
         fprintf(out, "  a noisy host (warning): identical configurations could differ by up to "
                 "%.1f%% at these rounds (the A-A pair's bound)\n",
