@@ -232,10 +232,13 @@ static uint64_t scan_own_pool(struct sb_scanner *s, enum sb_fetch kind, uint64_t
     for (uint64_t block = first; block < end; block++) {
         uint32_t b = victim(s->ps);
         uint8_t *dst = pool->buffers + (size_t)b * page_size;
-        unsigned state_in = sb_iocache_state(s->ioc, block);
+        unsigned state_in;
         bool dirtied = false;
 
         before_reuse(s, b);
+        /* after the victim's write-back, which may have been this very page's (a pool larger
+           than the table holds copies of one page in several buffers) */
+        state_in = sb_iocache_state(s->ioc, block);
         fetch(s, kind, block, dst);
         if (s->victims)
             s->victims[block] = b;
@@ -431,11 +434,12 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
     for (uint64_t block = first; block < end && status == SB_OK; block++) {
         uint32_t b = s->shared ? sb_shared_pool_acquire(s->shared, &s->visits)
                                : p->policy->victim(s->ps);
-        unsigned state_in = sb_iocache_state(s->ioc, block);
+        unsigned state_in;
         bool dirtied = false;
 
         if (!s->shared)
             before_reuse(s, b);
+        state_in = sb_iocache_state(s->ioc, block); /* after the write-back, as above */
         status = s->writeback_status;
         fetch(s, kind, block, (s->shared ? s->shared->buffers : s->pool->buffers) +
                                   (size_t)b * p->page_size);

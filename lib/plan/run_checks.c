@@ -381,9 +381,9 @@ int sb_plan_check_contention(const struct sb_experiment *exp, struct sb_plan *pl
 }
 
 /* What the reference (a second instance of the first run: its pools and its scanners' stacks
- * its own) and, with key layout random or hugepages, a draw (one pool copied into a fresh
- * mapping before the old one goes; 2MB more for a huge-page mapping's alignment) add to an
- * interleaved schedule. */
+ * its own, and its tables where the first run writes back into them) and, with key layout
+ * random or hugepages, a draw (one pool copied into a fresh mapping before the old one goes;
+ * 2MB more for a huge-page mapping's alignment) add to an interleaved schedule. */
 static uint64_t layout_bytes(const struct sb_plan *plan)
 {
     uint64_t most = 0, ref;
@@ -391,6 +391,8 @@ static uint64_t layout_bytes(const struct sb_plan *plan)
     if (plan->nruns == 0)
         return 0;
     ref = plan->runs[0].pool_size * sb_run_pools(&plan->runs[0]) + thread_bytes(&plan->runs[0]);
+    if (plan->runs[0].writeback != SB_WRITEBACK_NONE)
+        ref += plan->runs[0].table_size * tables_in_memory(&plan->runs[0]);
     for (size_t i = 0; plan->schedule.layout != SB_LAYOUT_FIXED && i < plan->nruns; i++)
         if (plan->runs[i].pool_size > most)
             most = plan->runs[i].pool_size;

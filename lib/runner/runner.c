@@ -29,7 +29,8 @@ struct runner {
     bool quiet;
     struct table_group *groups;
     size_t ngroups;
-    size_t *group_of;             /* per run */
+    size_t *group_of;             /* per instance (the reference's: the first run's, or its own
+                                     where the first run writes back into its table) */
     struct sb_config **cfgs;      /* per run, then (interleaved) the reference: a second,
                                      separately allocated instance of the first run, timed once
                                      per round like every run (index nruns) */
@@ -96,13 +97,15 @@ void sb_runner_topology(const struct sb_plan *plan, struct sb_topology *topo)
 
 /* --- tables ------------------------------------------------------------------------------- */
 
-/* Which runs share tables, and how many each group needs. */
+/* Which runs share tables, and how many each group needs; the reference shares the first run's
+ * unless that run writes back into its tables (sb_plan_same_table: such a run shares them with
+ * no other, not even its second instance). */
 static int groups_plan(struct runner *r, struct sb_error *err)
 {
     const struct sb_plan *plan = r->plan;
 
-    r->groups = calloc(plan->nruns ? plan->nruns : 1, sizeof *r->groups);
-    r->group_of = calloc(plan->nruns ? plan->nruns : 1, sizeof *r->group_of);
+    r->groups = calloc(plan->nruns + 1, sizeof *r->groups);
+    r->group_of = calloc(plan->nruns + 1, sizeof *r->group_of);
     if (!r->groups || !r->group_of)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     for (size_t i = 0; i < plan->nruns; i++) {
@@ -115,6 +118,14 @@ static int groups_plan(struct runner *r, struct sb_error *err)
         if (sb_run_tables(p) > r->groups[g].want)
             r->groups[g].want = sb_run_tables(p);
         r->group_of[i] = g;
+    }
+    if (r->ninstances > plan->nruns) {
+        r->group_of[plan->nruns] = r->group_of[0];
+        if (plan->runs[0].writeback != SB_WRITEBACK_NONE) {
+            r->groups[r->ngroups] = (struct table_group){.shape = &plan->runs[0],
+                                                         .want = sb_run_tables(&plan->runs[0])};
+            r->group_of[plan->nruns] = r->ngroups++;
+        }
     }
     for (size_t g = 0; g < r->ngroups; g++)
         if (!(r->groups[g].tables = calloc(r->groups[g].want, sizeof *r->groups[g].tables)))
@@ -181,7 +192,7 @@ static int step(struct runner *r, size_t i, enum step_kind kind, struct sb_scan_
                 struct sb_error *err)
 {
     const struct sb_run_params *p = params_of(r, i);
-    struct table_group *g = &r->groups[r->group_of[i < r->plan->nruns ? i : 0]];
+    struct table_group *g = &r->groups[r->group_of[i]];
     bool settle = r->plan->schedule.kind == SB_SCHEDULE_INTERLEAVED;
     double t = sb_timer_now(), left = p->run_timeout - r->used[i];
     char what[320];
