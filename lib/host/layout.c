@@ -53,8 +53,16 @@ static uint64_t hugetlb_free_bytes(void)
     return kb * 1024 == SB_HUGE_PAGE_BYTES ? pages * SB_HUGE_PAGE_BYTES : 0;
 }
 
-/* The mapping: hugetlb, or an aligned range inside a larger anonymous one (its ends unmapped). */
-static void *map_fresh(size_t len, bool huge, struct sb_placement_found *found)
+/* A fresh mapping: where it starts, its length, the pages it asked for (static text). */
+struct mapping {
+    uint8_t *base;
+    size_t len;
+    const char *pages;
+};
+
+/* The mapping: hugetlb, or an aligned range inside a larger anonymous one (its ends unmapped);
+ * base NULL on failure. */
+static struct mapping map_fresh(size_t len, bool huge)
 {
     size_t round = (len + SB_HUGE_PAGE_BYTES - 1) & ~(size_t)(SB_HUGE_PAGE_BYTES - 1);
     uint8_t *p, *aligned;
@@ -62,56 +70,43 @@ static void *map_fresh(size_t len, bool huge, struct sb_placement_found *found)
     if (huge && hugetlb_free_bytes() >= round) {
         p = mmap(NULL, round, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
-        if (p != MAP_FAILED) {
-            snprintf(found->pages, sizeof found->pages, "hugetlb");
-            found->map_base = p;
-            found->map_len = round;
-            return p;
-        }
+        if (p != MAP_FAILED)
+            return (struct mapping){p, round, "hugetlb"};
     }
     if (!huge) {
         p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        snprintf(found->pages, sizeof found->pages, "4KB");
-        found->map_base = p;
-        found->map_len = len;
-        return p == MAP_FAILED ? NULL : p;
+        return (struct mapping){p == MAP_FAILED ? NULL : p, len, "4KB"};
     }
     p = mmap(NULL, round + SB_HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        return NULL;
+        return (struct mapping){NULL, 0, ""};
     aligned = (uint8_t *)(((uintptr_t)p + SB_HUGE_PAGE_BYTES - 1) &
                           ~(uintptr_t)(SB_HUGE_PAGE_BYTES - 1));
     if (aligned > p)
         munmap(p, (size_t)(aligned - p));
     munmap(aligned + round, (size_t)(p + round + SB_HUGE_PAGE_BYTES - aligned - round));
-    snprintf(found->pages, sizeof found->pages, "THP (madvise)");
-    if (madvise(aligned, round, MADV_HUGEPAGE) != 0)
-        snprintf(found->pages, sizeof found->pages, "4KB (MADV_HUGEPAGE refused)");
-    found->map_base = aligned;
-    found->map_len = round;
-    return aligned;
+    return (struct mapping){aligned, round,
+                            madvise(aligned, round, MADV_HUGEPAGE) == 0
+                                ? "THP (madvise)" : "4KB (MADV_HUGEPAGE refused)"};
 }
 
 void *sb_mem_alloc_fresh(size_t len, const struct sb_placement *placement, int home_node,
                          bool huge, bool populate, struct sb_placement_found *found)
 {
-    void *p = map_fresh(len, huge, found), *base = found->map_base;
-    size_t map_len = found->map_len;
-    char pages[sizeof found->pages];
+    struct mapping m = map_fresh(len, huge);
 
-    if (!p) {
+    if (!m.base) {
         found->map_len = 0;
         return NULL;
     }
-    memcpy(pages, found->pages, sizeof pages);
-    sb_placement_bind(p, map_len, placement, home_node, found); /* which starts found anew */
-    found->map_base = base;
-    found->map_len = map_len;
-    memcpy(found->pages, pages, sizeof pages);
+    sb_placement_bind(m.base, m.len, placement, home_node, found); /* which starts found anew */
+    found->map_base = m.base;
+    found->map_len = m.len;
+    snprintf(found->pages, sizeof found->pages, "%s", m.pages);
     if (populate) { /* else the caller verifies, once its stores have backed the pages */
-        sb_mem_populate(p, found->map_len);
-        sb_placement_verify(p, len, false, found);
+        sb_mem_populate(m.base, m.len);
+        sb_placement_verify(m.base, len, false, found);
     }
-    return p;
+    return m.base;
 }
