@@ -27,6 +27,11 @@ bool sb_run_concurrent(const struct sb_run_params *run)
 const char *const sb_schedule_names[] = {"interleaved", "blocked"};
 const char *const sb_layout_names[] = {"random", "fixed", "hugepages", NULL};
 
+bool sb_schedule_draws_layouts(const struct sb_schedule_params *s)
+{
+    return s->layout != SB_LAYOUT_FIXED && s->kind == SB_SCHEDULE_INTERLEAVED;
+}
+
 /* A run that writes back changes its table: it shares it with no other run. */
 bool sb_plan_same_table(const struct sb_run_params *a, const struct sb_run_params *b)
 {

@@ -114,6 +114,10 @@ struct sb_schedule_params {
     uint32_t layout_rounds;    /* rounds between two draws (even); 0: auto */
 };
 
+/* Whether the schedule draws its runs' layouts anew between rounds (key layout random or
+ * hugepages, interleaved; blocked and fixed keep one per run). */
+bool sb_schedule_draws_layouts(const struct sb_schedule_params *s);
+
 /* The experiment's `calibrate` ([thread], issue 19): the one figure of the thread its machine's
  * core factor is fitted to (runner/predict.h). */
 struct sb_plan_calibration {

@@ -42,7 +42,7 @@ json_t *sb_report_layouts_json(const struct sb_run_result *res, double t0)
 json_t *sb_report_layout_json(const struct sb_schedule_params *s, uint32_t layouts,
                               uint32_t layout_rounds, double draws_seconds)
 {
-    bool drawn = s->layout != SB_LAYOUT_FIXED && s->kind == SB_SCHEDULE_INTERLEAVED;
+    bool drawn = sb_schedule_draws_layouts(s);
 
     return json_pack("{s:s, s:i, s:o, s:s, s:f, s:s}", "kind", sb_layout_names[s->layout],
                      "layouts", (int)layouts, "rounds_per_layout",

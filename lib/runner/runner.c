@@ -59,12 +59,6 @@ struct runner {
 /* repetitions = auto stops for precision only after this many layouts (layout random). */
 #define SB_AUTO_LAYOUTS_MIN 5
 
-static bool draws_layouts(const struct runner *r)
-{
-    return r->plan->schedule.layout != SB_LAYOUT_FIXED &&
-           r->plan->schedule.kind == SB_SCHEDULE_INTERLEAVED;
-}
-
 /* Instance i's parameters: run i's, or the first run's for the reference. */
 static const struct sb_run_params *params_of(const struct runner *r, size_t i)
 {
@@ -276,7 +270,7 @@ static json_t *provisional_report(const struct runner *r)
  * layouts drawn, over enough of them). */
 static bool settled(const struct runner *r)
 {
-    if (draws_layouts(r) && r->layout + 1 < SB_AUTO_LAYOUTS_MIN)
+    if (sb_schedule_draws_layouts(&r->plan->schedule) && r->layout + 1 < SB_AUTO_LAYOUTS_MIN)
         return false;
     json_t *brief = provisional_report(r),
            *analysis = brief ? sb_analysis_build_provisional(brief) : NULL;
@@ -379,7 +373,7 @@ static int rounds(struct runner *r, struct sb_error *err)
     r->stopped_by = s->rounds ? "rounds" : "max_rounds";
     while (status == SB_OK && r->rounds_done < r->rounds_cap) {
         double t, took;
-        if (draws_layouts(r) && r->rounds_done - r->layout_from >= r->layout_rounds &&
+        if (sb_schedule_draws_layouts(s) && r->rounds_done - r->layout_from >= r->layout_rounds &&
             !budget_ends_layout(r, from, timed))
             status = draw_layouts(r, timed / r->rounds_done, err);
         if (status != SB_OK)
