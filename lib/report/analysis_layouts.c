@@ -5,50 +5,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "report/analysis_level.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 
-/* Every series of the report, ln MB/s per round, each centred on its own mean (NaN where it has
- * no figure): the runs in order, then the reference's second instance. */
-static double **centred_series(const json_t *report, size_t nrounds, size_t *nseries)
+/* y[r]: ln MB/s of the run in round r (x) less the host's level without it (level). */
+static void relative(const double *x, const double *level, size_t nrounds, double *y)
 {
-    const json_t *runs = json_object_get(report, "runs");
-    size_t n = json_array_size(runs) + 1;
-    double **s = calloc(n, sizeof *s);
-
-    for (size_t k = 0; s && k < n; k++) {
-        double sum = 0.0;
-        size_t m = 0;
-        s[k] = k + 1 < n ? sb_run_round_mbps(json_array_get(runs, k), nrounds)
-                         : sb_scans_round_mbps(sb_report_reference_scans(report), nrounds);
-        for (size_t r = 0; s[k] && r < nrounds; r++) {
-            s[k][r] = s[k][r] > 0 ? log(s[k][r]) : NAN;
-            if (isfinite(s[k][r])) {
-                sum += s[k][r];
-                m++;
-            }
-        }
-        for (size_t r = 0; s[k] && r < nrounds; r++)
-            s[k][r] -= m ? sum / (double)m : 0.0;
-    }
-    *nseries = s ? n : 0;
-    return s;
-}
-
-/* y[r]: series i less the mean of the others in round r (the host's level without i), or
- * series i itself where no other has a figure. */
-static void relative(double *const *s, size_t nseries, size_t i, size_t nrounds, double *y)
-{
-    for (size_t r = 0; r < nrounds; r++) {
-        double sum = 0.0;
-        size_t m = 0;
-        for (size_t k = 0; k < nseries; k++)
-            if (k != i && s[k] && isfinite(s[k][r])) {
-                sum += s[k][r];
-                m++;
-            }
-        y[r] = s[i] ? s[i][r] - (m ? sum / (double)m : 0.0) : NAN;
-    }
+    for (size_t r = 0; r < nrounds; r++)
+        y[r] = x[r] > 0 && isfinite(x[r]) ? log(x[r]) - level[r] : NAN;
 }
 
 /* [{"layout", "rounds", "median"}] of run i's MB/s (x) by layout, in order of first round. */
@@ -79,19 +44,22 @@ int sb_analysis_add_layouts(const json_t *report, json_t *runs, size_t nrounds,
                             const uint32_t *groups)
 {
     const json_t *report_runs = json_object_get(report, "runs");
-    size_t nseries = 0, i;
-    double **s = centred_series(report, nrounds, &nseries);
     double *y = malloc((nrounds ? nrounds : 1) * sizeof *y);
     json_t *entry;
-    int rc = s && y ? 0 : -1;
+    size_t i;
+    int rc = y ? 0 : -1;
 
     json_array_foreach(runs, i, entry) {
         double *x = rc == 0 ? sb_run_round_mbps(json_array_get(report_runs, i), nrounds) : NULL;
+        double *level = x ? sb_report_round_levels_without(report, nrounds, i) : NULL;
         double sigma = NAN;
         size_t ngroups = 0;
-        if (!x)
+        if (!level) {
+            free(x);
+            rc = -1;
             break;
-        relative(s, nseries, i, nrounds, y);
+        }
+        relative(x, level, nrounds, y);
         if (groups)
             sigma = sb_layouts_spread(y, groups, nrounds, NULL, 0, &ngroups);
         json_object_set_new(entry, "layouts", json_integer(groups ? (json_int_t)ngroups : 1));
@@ -99,10 +67,8 @@ int sb_analysis_add_layouts(const json_t *report, json_t *runs, size_t nrounds,
         json_object_set_new(entry, "layout_spread",
                             isfinite(sigma) ? json_real(exp(2.0 * sigma) - 1.0) : json_null());
         free(x);
+        free(level);
     }
-    for (size_t k = 0; s && k < nseries; k++)
-        free(s[k]);
-    free(s);
     free(y);
     return rc;
 }

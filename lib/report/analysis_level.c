@@ -41,18 +41,29 @@ static double *round_table(const json_t *report, size_t nrounds, size_t *nrows)
     return x;
 }
 
-double *sb_report_round_levels(const json_t *report, size_t nrounds)
+/* The round levels with the rows leave[0 .. nleave) left out. */
+static double *levels(const json_t *report, size_t nrounds, const size_t *leave, size_t nleave)
 {
     size_t nrows;
     double *x = round_table(report, nrounds, &nrows);
     double *level = malloc((nrounds ? nrounds : 1) * sizeof *level);
 
-    if (!x || !level || sb_round_levels(x, nrows, nrounds, NULL, 0, level, NULL) != 0) {
+    if (!x || !level || sb_round_levels(x, nrows, nrounds, leave, nleave, level, NULL) != 0) {
         free(level);
         level = NULL;
     }
     free(x);
     return level;
+}
+
+double *sb_report_round_levels(const json_t *report, size_t nrounds)
+{
+    return levels(report, nrounds, NULL, 0);
+}
+
+double *sb_report_round_levels_without(const json_t *report, size_t nrounds, size_t run)
+{
+    return levels(report, nrounds, &run, 1);
 }
 
 /* --- analysis.round_levels ------------------------------------------------------------------ */

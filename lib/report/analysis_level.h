@@ -16,6 +16,10 @@
  * array (free it; NaN where no scan has a figure); NULL when out of memory. */
 double *sb_report_round_levels(const json_t *report, size_t nrounds);
 
+/* The same, with run `run` (an index into the report's runs) left out of every round in which
+ * another run has a value (stats/level.h's sb_round_levels). */
+double *sb_report_round_levels_without(const json_t *report, size_t nrounds, size_t run);
+
 /* analysis.round_levels: one object per round, {"round", "level", "steal" (seconds summed over
  * the round's timed scans, null when none says), "at" (its earliest scan's start, null when
  * none says)}; NULL when out of memory. */
