@@ -81,6 +81,21 @@ static int check_servers_and_backends(const struct sb_experiment *exp,
     return SB_OK;
 }
 
+/* The server keys (io_method...) against every server's version: a setting a server is too
+ * old for is refused before any cluster starts. */
+static int check_server_versions(const struct sb_experiment *exp, const struct sb_run_args *args,
+                                 struct sb_error *err)
+{
+    char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
+    size_t n = (size_t)args->nservers;
+    int status = sb_pg_servers_find(args->servers, n, versions, err);
+
+    for (size_t v = 0; v < (n ? n : 1) && status == SB_OK; v++)
+        status = sb_pg_check_server_keys(exp, versions[v], n ? args->servers[v] : "the server "
+                                         "found", err);
+    return status;
+}
+
 /* What a server run needs: the command line read, the experiment read with the keys a server
  * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
  * everything that can refuse the input, before the cluster starts. */
@@ -111,6 +126,8 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
     if (status == SB_OK && jobs->n == 0)
         status = sb_fail(err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
                          s->exp.settings[SB_K_OP].origin);
+    if (status == SB_OK)
+        status = check_server_versions(&s->exp, args, err);
     if (status == SB_OK && args->output)
         status = sb_report_check_target(args->output, err);
     return status;

@@ -173,6 +173,8 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
     if (status == SB_OK)
         status = sb_setup_read(s, args->file, args->sets, args->nsets, err);
     if (status == SB_OK)
+        status = sb_experiment_check_no_server_keys(&s->exp, "scanbench run", err);
+    if (status == SB_OK)
         status = sb_setup_plan(s, NULL, err);
     if (status == SB_OK)
         status = sb_setup_outputs(args->output, args->twice ? 2 : 1, o, err);

@@ -3,6 +3,7 @@
 #include "pg/conf.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,9 +26,43 @@ static void add(struct sb_pg_conf *conf, const char *name, const char *value, co
  * 9.0 have unix_socket_directory, 9.0 brings wal_level and max_wal_senders (REL9_0_STABLE
  * 649b8dcb). Later ones from PostgreSQL's release notes: unix_socket_directories 9.3,
  * max_parallel_workers_per_gather 9.6, jit 11, wal_skip_threshold 13,
- * vacuum_buffer_usage_limit 16. */
+ * huge_pages 9.4, io_combine_limit 17, io_method and io_workers 18, io_min_workers and
+ * io_max_workers (for io_workers) 19. */
+/* The server settings the experiment asks for (keys io_method ... huge_pages; VACUUM's
+ * BUFFER_USAGE_LIMIT is the statement's): each as PostgreSQL names it, the version's names
+ * (19 replaced io_workers with io_min_workers and io_max_workers: both get the number). */
+static void add_knobs(struct sb_pg_conf *conf, int version_num, const struct sb_pg_knobs *k)
+{
+    char value[64];
+
+    if (k->io_method > 0)
+        add(conf, "io_method", sb_io_method_names[k->io_method], "the experiment's io_method");
+    if (k->io_workers >= 0) {
+        snprintf(value, sizeof value, "%" PRId64, k->io_workers);
+        if (version_num >= 190000) {
+            add(conf, "io_min_workers", value, "the experiment's io_workers");
+            add(conf, "io_max_workers", value, "the experiment's io_workers");
+        } else
+            add(conf, "io_workers", value, "the experiment's io_workers");
+    }
+    if (k->io_combine_limit >= 0) {
+        snprintf(value, sizeof value, "%" PRId64 "kB", k->io_combine_limit / 1024);
+        add(conf, "io_combine_limit", value, "the experiment's io_combine_limit");
+        if (version_num >= 180000) /* io_combine_limit is at most io_max_combine_limit */
+            add(conf, "io_max_combine_limit", value, "at least the experiment's "
+                "io_combine_limit, which it caps");
+    }
+    if (k->effective_io_concurrency >= 0) {
+        snprintf(value, sizeof value, "%" PRId64, k->effective_io_concurrency);
+        add(conf, "effective_io_concurrency", value, "the experiment's "
+            "effective_io_concurrency");
+    }
+    if (k->huge_pages > 0)
+        add(conf, "huge_pages", sb_huge_pages_names[k->huge_pages], "the experiment's huge_pages");
+}
+
 void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *socket_dir,
-                      uint64_t shared_buffers, uint32_t workers)
+                      uint64_t shared_buffers, uint32_t workers, const struct sb_pg_knobs *knobs)
 {
     char value[64];
 
@@ -70,12 +105,18 @@ void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *sock
         snprintf(value, sizeof value, "%" PRIu64, most < 10 ? (most < 4 ? 4 : most) : 10);
         add(conf, "max_connections", value, most < 10 ? "one client; at most half of "
             "shared_buffers' buffers (with 8.3's autovacuum workers) before 8.4" : "one client");
-    } else
+    } else if (version_num >= 180000)
+        /* postinit.c InitializeMaxBackends: MaxBackends sums max_connections (100 by
+         * default) and max_wal_senders (10, here 0): 110 keeps the default's MaxBackends, so
+         * the pin limit, NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS), and with it 18's
+         * bulk-read ring and its read streams' look-ahead, are the defaults' */
+        add(conf, "max_connections", "110", "one client; with max_wal_senders = 0, the default "
+            "MaxBackends, so the pin limit that bounds 18's bulk-read ring is the default's");
+    else
         add(conf, "max_connections", "10", "one client");
     add(conf, "lc_messages", "C", "VACUUM VERBOSE is parsed in English");
-    if (version_num >= 160000)
-        add(conf, "vacuum_buffer_usage_limit", "256kB",
-            "VACUUM's ring: 256KB, as in PostgreSQL 8.3 to 15");
+    if (knobs)
+        add_knobs(conf, version_num, knobs);
 }
 
 const char *sb_pg_conf_get(const struct sb_pg_conf *conf, const char *name)

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "plan/plan.h"
+
 #define SB_PG_CONF_MAX 24
 
 struct sb_pg_setting {
@@ -26,10 +28,14 @@ struct sb_pg_conf {
 
 /* The settings for a server of this version (as server_version_num: 80121, 150020), its
  * socket in socket_dir, with shared_buffers bytes of buffers (a multiple of 8kB before 8.2,
- * whose setting counts buffers; of 1kB after) and `workers` parallel workers per gather (0:
- * one backend scans, as in the thread). A setting the version does not have is left out. */
+ * whose setting counts buffers; of 1kB after), `workers` parallel workers per gather (0: one
+ * backend scans, as in the thread) and the server settings the experiment asks for (knobs;
+ * NULL: none; the version is the caller's to have checked, sb_pg_knobs_check). A setting the
+ * version does not have is left out. No setting changes a ring: the rings are the server's
+ * defaults unless the knobs ask (from 18, max_connections keeps the default MaxBackends that
+ * the bulk-read ring depends on). */
 void sb_pg_conf_build(struct sb_pg_conf *conf, int version_num, const char *socket_dir,
-                      uint64_t shared_buffers, uint32_t workers);
+                      uint64_t shared_buffers, uint32_t workers, const struct sb_pg_knobs *knobs);
 
 /* The value of a setting, or NULL. */
 const char *sb_pg_conf_get(const struct sb_pg_conf *conf, const char *name);

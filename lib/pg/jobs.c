@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "pg/parse.h"
 #include "pg/rule.h"
 #include "plan/plan.h"
 #include "vocab/vocab.h"
@@ -19,7 +20,8 @@ static const struct {
     {SB_K_SOURCE, "the pages come from the server's files in the OS cache"},
     {SB_K_KERNEL, "the server copies with its own code"},
     {SB_K_POLICY, "PostgreSQL's own rule places the pages"},
-    {SB_K_RING_SIZE, "the server's rings are 256KB"},
+    {SB_K_RING_SIZE, "the server sizes its rings by its own rule (buffer_usage_limit, "
+                     "effective_io_concurrency and io_combine_limit ask it)"},
     {SB_K_SEED, "no random policy"},
     {SB_K_COUNTERS, "the server's scans are not instrumented"},
     {SB_K_EVENTS, "the server's scans are not instrumented"},
@@ -120,6 +122,50 @@ int sb_pg_check_keys(const struct sb_experiment *exp, bool backends, struct sb_e
     return SB_OK;
 }
 
+/* The server keys and the first version that has each (release notes; guc_tables.c of the
+ * stable branches: vacuum_buffer_usage_limit 16, io_combine_limit 17, io_method and io_workers
+ * 18). */
+static const struct {
+    enum sb_key_id key;
+    int since;
+    const char *version;
+} server_keys[] = {
+    {SB_K_BUFFER_USAGE_LIMIT, 160000, "16"},
+    {SB_K_IO_COMBINE_LIMIT, 170000, "17"},
+    {SB_K_EFFECTIVE_IO_CONCURRENCY, 80400, "8.4"},
+    {SB_K_IO_METHOD, 180000, "18"},
+    {SB_K_IO_WORKERS, 180000, "18"},
+    {SB_K_HUGE_PAGES, 90400, "9.4"},
+};
+
+void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster)
+{
+    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0};
+
+    if (cluster != knobs)
+        *cluster = knobs ? *knobs : none;
+    cluster->buffer_usage_limit = -1;
+}
+
+int sb_pg_check_server_keys(const struct sb_experiment *exp, const char *version,
+                            const char *bindir, struct sb_error *err)
+{
+    int num = sb_pg_version_num(version);
+
+    for (size_t k = 0; k < sizeof server_keys / sizeof server_keys[0]; k++) {
+        const struct sb_setting *s = &exp->settings[server_keys[k].key];
+        for (int v = 0; v < s->nvalues; v++)
+            if (strcmp(s->values[v], "default") != 0 && num < server_keys[k].since)
+                return sb_fail(err, SB_ERR_INPUT, "%s: %s: PostgreSQL %.*s (%s) has no such "
+                               "setting (it came with %s); %s = %s is not supported there",
+                               s->origin, sb_keys[server_keys[k].key].name,
+                               (int)strcspn(version, " "), version, bindir,
+                               server_keys[k].version, sb_keys[server_keys[k].key].name,
+                               s->values[v]);
+    }
+    return SB_OK;
+}
+
 /* reproduce --pg: the keys the server runs leave aside, said in the notes. */
 static void note_unsupported_keys(const struct sb_experiment *exp, struct sb_pg_jobs *jobs)
 {
@@ -173,7 +219,8 @@ static bool same_job(const struct sb_pg_job *job, const struct sb_run_params *ru
            job->threads == backends_of(run, strict) &&
            job->table.table_size == run->table_size && job->table.page_size == run->page_size &&
            job->table.row_width == run->layout.row_width &&
-           job->table.dead_pct == run->layout.dead_pct;
+           job->table.dead_pct == run->layout.dead_pct &&
+           sb_pg_knobs_same(&job->knobs, &run->server);
 }
 
 /* What the notes already say was left out, so that each is said once. */
@@ -225,6 +272,7 @@ static int add_job(const struct sb_run_params *run, const struct sb_experiment *
     job->warmup = run->warmup;
     job->threads = backends_of(run, strict);
     job->nbefore = before_of(run, job->before);
+    job->knobs = run->server;
     jobs->n++;
     return SB_OK;
 }

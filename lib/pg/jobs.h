@@ -27,6 +27,7 @@ struct sb_pg_job {
      * statement ("select, vacuum": a count, then the VACUUM timed: the thread's history) */
     const char *before[SB_MAX_STATEMENTS];
     uint32_t nbefore;
+    struct sb_pg_knobs knobs;        /* the server settings the run asks for (plan.h) */
 };
 
 struct sb_pg_jobs {
@@ -55,6 +56,17 @@ int sb_pg_jobs_append(struct sb_pg_jobs *dst, const struct sb_pg_jobs *src, stru
  * statement on `threads` servers at once). Needs no plan: `scanbench pg` calls it before
  * planning. */
 int sb_pg_check_keys(const struct sb_experiment *exp, bool backends, struct sb_error *err);
+
+/* The settings of knobs a cluster is started with: all but buffer_usage_limit (VACUUM's
+ * statement's option), which is left at -1; knobs NULL: none set. */
+void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster);
+
+/* The server keys (buffer_usage_limit, io_combine_limit, effective_io_concurrency, io_method,
+ * io_workers, huge_pages) the experiment sets against a server's version (postgres
+ * --version's text, "18.4"; bindir names it): SB_ERR_INPUT naming the key, its origin, the
+ * server and the version that brought the setting, when the server is older. */
+int sb_pg_check_server_keys(const struct sb_experiment *exp, const char *version,
+                            const char *bindir, struct sb_error *err);
 
 /* Which keys the experiment sets that a server cannot be told (source, kernel, policy,
  * ring_size, seed, counters, events, machine, prefetch: a value other than the default, or a

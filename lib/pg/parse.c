@@ -104,7 +104,10 @@ bool sb_pg_parse_vacuum_verbose(const char *messages, const char *relation,
     }
     if (!p || !(p = strstr(p, "buffer usage: ")))
         return false;
+    /* "misses" up to 17, "reads" from 18 (vacuumlazy.c, REL_18_STABLE 828d602f) */
     if (sscanf(p, "buffer usage: %lld hits, %lld misses, %lld dirtied", &hit, &miss,
+               &dirtied) != 3 &&
+        sscanf(p, "buffer usage: %lld hits, %lld reads, %lld dirtied", &hit, &miss,
                &dirtied) != 3)
         return false;
     out->hit = hit;

@@ -242,6 +242,56 @@ static const char *each_timed_scan(const struct sb_pg_job *job, const struct sb_
                  "the other tablespace just before) and its file read into the OS cache";
 }
 
+/* What the rule was computed from, as the server had it (rule.h), and what it gave beside the
+ * ring: the inputs a version's rule does not read are left out. */
+static json_t *rule_json(const struct sb_pg_measurement *m)
+{
+    const struct sb_pg_rule_inputs *in = &m->rule;
+    json_t *o = json_pack("{s:I, s:i}", "nbuffers", (json_int_t)in->nbuffers, "block_size",
+                          (int)in->block_size);
+
+    if (in->server_num >= 160000) {
+        json_object_set_new(o, "vacuum_buffer_usage_limit_kb",
+                            json_integer((json_int_t)in->vacuum_limit_kb));
+        json_object_set_new(o, "buffer_usage_limit_kb", in->statement_limit_kb >= 0
+                            ? json_integer((json_int_t)in->statement_limit_kb) : json_null());
+    }
+    if (in->server_num >= 180000) {
+        json_object_set_new(o, "io_combine_limit", json_integer((json_int_t)in->io_combine_limit));
+        json_object_set_new(o, "effective_io_concurrency",
+                            json_integer((json_int_t)in->effective_io_concurrency));
+        json_object_set_new(o, "maintenance_io_concurrency",
+                            json_integer((json_int_t)in->maintenance_io_concurrency));
+        json_object_set_new(o, "max_backends", json_integer((json_int_t)in->max_backends));
+        json_object_set_new(o, "auxiliary_procs",
+                            json_integer((json_int_t)in->auxiliary_procs));
+        json_object_set_new(o, "pin_limit", json_integer((json_int_t)m->placement.pin_limit));
+        json_object_set_new(o, "stream_pins",
+                            json_integer((json_int_t)m->placement.stream_pins));
+    }
+    return o;
+}
+
+/* The server settings the run asked for (keys buffer_usage_limit ... huge_pages), each the
+ * server's own (`default`) or the value asked. */
+static json_t *asked_json(const struct sb_pg_knobs *k)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "buffer_usage_limit", k->buffer_usage_limit >= 0
+                        ? json_integer((json_int_t)k->buffer_usage_limit) : json_string("default"));
+    json_object_set_new(o, "io_combine_limit", k->io_combine_limit >= 0
+                        ? json_integer((json_int_t)k->io_combine_limit) : json_string("default"));
+    json_object_set_new(o, "effective_io_concurrency", k->effective_io_concurrency >= 0
+                        ? json_integer((json_int_t)k->effective_io_concurrency)
+                        : json_string("default"));
+    json_object_set_new(o, "io_method", json_string(sb_io_method_names[k->io_method]));
+    json_object_set_new(o, "io_workers", k->io_workers >= 0
+                        ? json_integer((json_int_t)k->io_workers) : json_string("default"));
+    json_object_set_new(o, "huge_pages", json_string(sb_huge_pages_names[k->huge_pages]));
+    return o;
+}
+
 /* The server's side: version, placement rule, pool and relation, timing, buffers, occupancy,
  * the statement and how each timed scan starts. */
 static json_t *postgresql_json(const struct sb_pg_job *job, const struct sb_pg_measurement *m,
@@ -306,6 +356,10 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
         "counters", counters_json(),
         "postgresql", postgresql_json(job, m, pages));
     block = json_object_get(record, "postgresql");
+    if (block) {
+        json_object_set_new(block, "rule_inputs", rule_json(m));
+        json_object_set_new(block, "asked", asked_json(&job->knobs));
+    }
     if (record && job->nbefore) { /* key statements: run's format, the last one timed */
         json_t *list = json_array();
         for (uint32_t k = 0; k <= job->nbefore; k++)

@@ -37,6 +37,7 @@ struct sb_pg_measurement {
     uint32_t block_size;        /* the server's BLCKSZ */
     uint64_t nbuffers;          /* shared_buffers, in buffers, as the server runs */
     struct sb_pg_placement placement;
+    struct sb_pg_rule_inputs rule;  /* what the placement was computed from (the server's) */
     uint32_t nreps;
     const double *seconds;      /* each timed statement, client-side (with backends > 1: from
                                    the first send to the last result) */

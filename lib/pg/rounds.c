@@ -18,12 +18,14 @@
 
 #define STATEMENT_MAX 160
 
-/* One cluster: a server, a pool, a table, and which backend of a job's several it is. */
+/* One cluster: a server, a pool, a table, the server settings asked for, and which backend of
+ * a job's several it is. */
 struct cluster {
     size_t server;
     uint64_t pool;
     struct sb_pg_table_shape table;
     uint32_t backend;
+    struct sb_pg_knobs knobs; /* the server settings it starts with (sb_pg_knobs_cluster) */
     struct sb_pg_session *session;
 };
 
@@ -92,15 +94,17 @@ static struct cluster *cluster_for(struct sb_pg_fleet *f, size_t server,
                                    const struct sb_pg_job *job, uint32_t backend)
 {
     struct cluster *c;
+    struct sb_pg_knobs knobs;
 
+    sb_pg_knobs_cluster(&job->knobs, &knobs);
     for (size_t i = 0; i < f->nclusters; i++) {
         c = &f->clusters[i];
         if (c->server == server && c->pool == job->pool_size && c->backend == backend &&
-            sb_pg_table_same(&c->table, &job->table))
+            sb_pg_table_same(&c->table, &job->table) && sb_pg_knobs_same(&c->knobs, &knobs))
             return c;
     }
     c = &f->clusters[f->nclusters++];
-    *c = (struct cluster){server, job->pool_size, job->table, backend, NULL};
+    *c = (struct cluster){server, job->pool_size, job->table, backend, knobs, NULL};
     return c;
 }
 
@@ -174,7 +178,7 @@ int sb_pg_fleet_open(struct sb_pg_fleet **out, const struct sb_pg_jobs *jobs,
     for (size_t i = 0; i < f->nclusters && status == SB_OK; i++) {
         struct cluster *c = &f->clusters[i];
         status = sb_pg_session_open_at(&c->session, f->p.nservers ? f->p.servers[c->server] : NULL,
-                                       c->pool, jobs, f->p.quiet, err);
+                                       c->pool, &c->knobs, jobs, f->p.quiet, err);
     }
     if (status == SB_OK)
         sb_pg_progress(f->p.quiet, "%zu clusters side by side (%zu server%s), timed in shuffled "

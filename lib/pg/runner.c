@@ -31,6 +31,9 @@ struct sb_pg_session {
     struct sb_pg_client client;
     bool connected;
     uint64_t running_pool;          /* shared_buffers the server runs with; 0: stopped */
+    struct sb_pg_knobs running;     /* the experiment's settings it runs with (the cluster's:
+                                       buffer_usage_limit is the statement's) */
+    struct sb_pg_rule_inputs rule;  /* what the ring rule reads, as the server has it */
     uint32_t block_size;
     bool have_table;
     bool table_exists; /* a load created it (it may be half-loaded: have_table false) */
@@ -72,8 +75,10 @@ static int exec_sql(struct sb_pg_session *s, const char *sql, struct sb_error *e
     return sb_pg_client_exec(&s->client, sql, NULL, 0, NULL, err);
 }
 
-/* (Re)starts the server with shared_buffers = pool and connects. */
-static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_error *err)
+/* (Re)starts the server with shared_buffers = pool and the cluster's settings of knobs (NULL:
+ * none), and connects. */
+static int start_with_pool(struct sb_pg_session *s, uint64_t pool,
+                           const struct sb_pg_knobs *knobs, struct sb_error *err)
 {
     struct sb_pg_conf conf;
     int status;
@@ -91,7 +96,8 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool, struct sb_err
         if (status != SB_OK)
             return status;
     }
-    sb_pg_conf_build(&conf, s->server.num, s->server.dir, pool, 0);
+    sb_pg_knobs_cluster(knobs, &s->running);
+    sb_pg_conf_build(&conf, s->server.num, s->server.dir, pool, 0, &s->running);
     status = sb_pg_server_start(&s->server, &conf, err);
     if (status != SB_OK)
         return status;
@@ -168,7 +174,8 @@ static int prepare_cluster(struct sb_pg_session *s, const struct sb_pg_jobs *job
 }
 
 int sb_pg_session_open_at(struct sb_pg_session **out, const char *bindir, uint64_t pool,
-                          const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err)
+                          const struct sb_pg_knobs *knobs, const struct sb_pg_jobs *jobs,
+                          bool quiet, struct sb_error *err)
 {
     struct sb_pg_session *s = calloc(1, sizeof *s);
     char size[32];
@@ -188,7 +195,7 @@ int sb_pg_session_open_at(struct sb_pg_session **out, const char *bindir, uint64
         return status;
     sb_pg_progress(quiet, "PostgreSQL %s (%s), cluster in %s, run as %s", s->server.version,
                    s->server.bindir, s->server.dir, s->server.user);
-    status = start_with_pool(s, pool, err);
+    status = start_with_pool(s, pool, knobs, err);
     if (status == SB_OK)
         status = prepare_cluster(s, jobs, err);
     if (status == SB_OK)
@@ -209,7 +216,7 @@ int sb_pg_session_open(struct sb_pg_session **out, const char *bindir,
         return status;
     return sb_pg_session_open_at(out, bindir,
                                  jobs->n ? jobs->jobs[0].pool_size : SB_PG_MIN_SHARED_BUFFERS,
-                                 jobs, quiet, err);
+                                 jobs->n ? &jobs->jobs[0].knobs : NULL, jobs, quiet, err);
 }
 
 int sb_pg_servers_find(const char *const *bindirs, size_t n,
@@ -367,7 +374,7 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
     status = exec_sql(s, sql, err);
     if (status != SB_OK && !sb_stop_signal() && out_of_unpinned_buffers(err)) {
         s->tablespace ^= 1; /* it did not move */
-        status = start_with_pool(s, s->running_pool, err);
+        status = start_with_pool(s, s->running_pool, &s->running, err);
         if (status == SB_OK && m)
             m->evictions_by_restart++;
     }
@@ -377,13 +384,15 @@ static int evict(struct sb_pg_session *s, struct sb_pg_measurement *m, struct sb
 }
 
 /* One scan of the job's op; count(*) is checked against the live rows. */
-/* Op's statement (count, vacuum) as this server speaks it. */
-static void op_statement(const struct sb_pg_session *s, const char *op, char *buf, size_t len)
+/* Op's statement (count, vacuum) as this server speaks it, with the job's VACUUM ring. */
+static void op_statement(const struct sb_pg_session *s, const struct sb_pg_job *job,
+                         const char *op, char *buf, size_t len)
 {
     if (strcmp(op, "count") == 0)
         snprintf(buf, len, "SELECT count(*) FROM " SB_PG_TABLE_NAME);
     else
-        sb_pg_sql_vacuum(s->server.num, false, SB_PG_TABLE_NAME, buf, len);
+        sb_pg_sql_vacuum(s->server.num, false, job->knobs.buffer_usage_limit,
+                         SB_PG_TABLE_NAME, buf, len);
 }
 
 /* A count(*)'s value (which: "" for the job's own, or which statement it was) against the live
@@ -404,10 +413,10 @@ static int check_rows(const struct sb_pg_job *job, const char *value, const char
 static int scan(struct sb_pg_session *s, const struct sb_pg_job *job, double *seconds,
                 struct sb_pg_measurement *m, struct sb_error *err)
 {
-    char value[64], sql[96];
+    char value[64], sql[128];
     int status;
 
-    op_statement(s, job->op, sql, sizeof sql);
+    op_statement(s, job, job->op, sql, sizeof sql);
     status = sb_pg_client_exec(&s->client, sql, value, sizeof value, seconds, err);
     if (status != SB_OK || strcmp(job->op, "count") != 0)
         return status;
@@ -488,7 +497,7 @@ static int explained_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
                           struct sb_error *err)
 {
     static char explain[EXPLAIN_MAX];
-    char vacuum[96];
+    char vacuum[128];
     int status;
 
     if (!sb_pg_sql_explains_buffers(s->server.num)) {
@@ -499,7 +508,8 @@ static int explained_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
     if (strcmp(job->op, "count") != 0) {
         w->buffers_source = "VACUUM (VERBOSE): buffer usage, dirtied (it has no written figure)";
         sb_pg_client_notices_clear(&s->client);
-        sb_pg_sql_vacuum(s->server.num, true, SB_PG_TABLE_NAME, vacuum, sizeof vacuum);
+        sb_pg_sql_vacuum(s->server.num, true, job->knobs.buffer_usage_limit, SB_PG_TABLE_NAME,
+                         vacuum, sizeof vacuum);
         status = exec_sql(s, vacuum, err);
         if (status == SB_OK)
             sb_pg_parse_vacuum_verbose(s->client.notices, "public." SB_PG_TABLE_NAME,
@@ -587,6 +597,26 @@ static int first_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
     return status;
 }
 
+/* What the ring rule reads, read back from the running server (rule.h): its version's
+ * defaults, then what pg_settings says where the version's rule reads more than
+ * shared_buffers. */
+static int read_rule_inputs(struct sb_pg_session *s, uint64_t nbuffers, struct sb_error *err)
+{
+    const char *names = sb_pg_rule_settings_names(s->server.num);
+    char sql[800], value[2048];
+    int status;
+
+    sb_pg_rule_defaults(s->server.num, s->block_size, nbuffers, &s->rule);
+    if (!names)
+        return SB_OK;
+    snprintf(sql, sizeof sql, "SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings "
+             "WHERE name IN (%s)", names);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+    if (status == SB_OK)
+        status = sb_pg_rule_inputs_parse(value, &s->rule, err);
+    return status;
+}
+
 /* The job's table loaded (a load in a tiny pool runs out of unpinned buffers: load in at
  * least LOAD_POOL) and the server running with the job's pool; *nbuffers, its shared_buffers
  * in buffers. */
@@ -595,17 +625,23 @@ static int prepare_job(struct sb_pg_session *s, const struct sb_pg_job *job, boo
 {
     int status = SB_OK;
 
+    struct sb_pg_knobs cluster;
+
+    sb_pg_knobs_cluster(&job->knobs, &cluster);
     if (!s->have_table || !sb_pg_table_same(&s->table, &job->table)) {
         if (s->running_pool < LOAD_POOL)
-            status = start_with_pool(s, LOAD_POOL, err);
+            status = start_with_pool(s, LOAD_POOL, &job->knobs, err);
         if (status == SB_OK)
             status = load_table(s, &job->table, quiet, err);
     }
-    if (status == SB_OK && s->running_pool != job->pool_size)
-        status = start_with_pool(s, job->pool_size, err);
+    if (status == SB_OK && (s->running_pool != job->pool_size ||
+                            !sb_pg_knobs_same(&s->running, &cluster)))
+        status = start_with_pool(s, job->pool_size, &job->knobs, err);
     if (status == SB_OK)
         status = sb_pg_client_u64(&s->client, "SELECT setting::bigint FROM pg_settings WHERE "
                                   "name = 'shared_buffers'", nbuffers, err);
+    if (status == SB_OK)
+        status = read_rule_inputs(s, *nbuffers, err);
     return status;
 }
 
@@ -620,8 +656,13 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
     m->block_size = s->block_size;
     m->nbuffers = nbuffers;
     m->seconds = seconds;
-    sb_pg_placement_decide(job->op, s->relation_bytes / s->block_size, nbuffers, s->block_size,
-                           s->server.num, &m->placement);
+    struct sb_pg_rule_inputs in = s->rule;
+
+    in.nbuffers = nbuffers;
+    in.statement_limit_kb = job->knobs.buffer_usage_limit >= 0
+                                ? job->knobs.buffer_usage_limit / 1024 : -1;
+    m->rule = in;
+    sb_pg_placement_rule(job->op, s->relation_bytes / s->block_size, &in, &m->placement);
 }
 
 /* The occupancy query once, its answer dropped: the backend's catalog caches then hold what
@@ -657,11 +698,11 @@ static int untimed_scans(struct sb_pg_session *s, const struct sb_pg_job *job,
 int sb_pg_session_before(struct sb_pg_session *s, const struct sb_pg_job *job,
                          struct sb_pg_measurement *m, struct sb_error *err)
 {
-    char sql[96], value[64];
+    char sql[128], value[64];
     int status = SB_OK;
 
     for (uint32_t k = 0; k < job->nbefore && status == SB_OK; k++) {
-        op_statement(s, job->before[k], sql, sizeof sql);
+        op_statement(s, job, job->before[k], sql, sizeof sql);
         status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
         if (status == SB_OK && m && strcmp(job->before[k], "count") == 0)
             status = check_rows(job, value, " before the timed statement", m, err);
@@ -751,7 +792,7 @@ int sb_pg_session_evict(struct sb_pg_session *s, struct sb_pg_measurement *m,
 void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_job *job,
                              char *buf, size_t len)
 {
-    op_statement(s, job->op, buf, len);
+    op_statement(s, job, job->op, buf, len);
 }
 
 struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s)
@@ -835,9 +876,10 @@ json_t *sb_pg_session_json(const struct sb_pg_session *s)
         "eviction", "before every scan the table moves to the other of two tablespaces (ALTER "
                     "TABLE ... SET TABLESPACE: a block copy that drops its buffers) and its file "
                     "is read into the OS cache: every scan reads every page from the OS cache",
-        "ring", "PostgreSQL has no setting that turns the seqscan ring off: where it uses its "
-                "ring, PostgreSQL 8.2's clock sweep over the whole pool is only in scanbench's "
-                "own column (scanbench run --set policy=clock)");
+        "ring", "PostgreSQL has no setting that turns the seqscan ring off (VACUUM's, from 16: "
+                "BUFFER_USAGE_LIMIT 0, key buffer_usage_limit): where a COUNT(*) uses its ring, "
+                "PostgreSQL 8.2's clock sweep over the whole pool is only in scanbench's own "
+                "column (scanbench run --set policy=clock)");
 }
 
 void sb_pg_session_close(struct sb_pg_session *s)

@@ -22,10 +22,12 @@ struct sb_pg_session;
 void sb_pg_progress(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A cluster of the server in bindir (NULL: SCANBENCH_PG_BINDIR, else the discovery of
- * server.h) started with shared_buffers = pool; jobs: for the block-size check. The disk is
- * the caller's to check. */
+ * server.h) started with shared_buffers = pool and the server settings of knobs (the
+ * cluster's: sb_pg_knobs_cluster; NULL: none); jobs: for the block-size check. The disk is the
+ * caller's to check. */
 int sb_pg_session_open_at(struct sb_pg_session **session, const char *bindir, uint64_t pool,
-                          const struct sb_pg_jobs *jobs, bool quiet, struct sb_error *err);
+                          const struct sb_pg_knobs *knobs, const struct sb_pg_jobs *jobs,
+                          bool quiet, struct sb_error *err);
 
 /* The job's table loaded (when its shape is not the one loaded; the pool restarted only for
  * a load in a tiny pool), the server on the job's pool, m begun (a backend whose record is

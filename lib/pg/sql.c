@@ -26,11 +26,16 @@ const char *sb_pg_sql_settings(int num)
            "name), ', ') || '}'";
 }
 
-void sb_pg_sql_vacuum(int num, bool verbose, const char *table, char *sql, size_t len)
+void sb_pg_sql_vacuum(int num, bool verbose, int64_t limit, const char *table, char *sql,
+                      size_t len)
 {
+    char option[64] = "";
+
+    if (limit >= 0 && num >= 160000) /* in kB: '0kB' is no ring */
+        snprintf(option, sizeof option, ", BUFFER_USAGE_LIMIT '%" PRId64 "kB'", limit / 1024);
     if (num >= 90600)
-        snprintf(sql, len, "VACUUM (%sDISABLE_PAGE_SKIPPING) %s", verbose ? "VERBOSE, " : "",
-                 table);
+        snprintf(sql, len, "VACUUM (%sDISABLE_PAGE_SKIPPING%s) %s", verbose ? "VERBOSE, " : "",
+                 option, table);
     else
         snprintf(sql, len, "VACUUM %s%s", verbose ? "VERBOSE " : "", table);
 }

@@ -26,8 +26,11 @@ bool sb_pg_sql_spoken(int num);
  * object, name -> current_setting. */
 const char *sb_pg_sql_settings(int num);
 
-/* The op vacuum's statement over table, reading every page; verbose: with its messages. */
-void sb_pg_sql_vacuum(int num, bool verbose, const char *table, char *sql, size_t len);
+/* The op vacuum's statement over table, reading every page; verbose: with its messages;
+ * limit: VACUUM's ring in bytes as BUFFER_USAGE_LIMIT (16 on; 0: none; -1: the server's
+ * vacuum_buffer_usage_limit, no option). */
+void sb_pg_sql_vacuum(int num, bool verbose, int64_t limit, const char *table, char *sql,
+                      size_t len);
 
 /* The statement whose one value locates table's main fork ("FILENODE PATH" from 9.0, "FILENODE
  * TABLESPACE DATABASE" before). */

@@ -260,6 +260,32 @@ static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
     plan->thread_scan.scanners = exp->thread.scanners ? exp->thread.scanners : 1;
 }
 
+/* A name's index in names (0, `default`, when not found: checked when read). */
+static int name_index(const char *const *names, const char *name)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return 0;
+}
+
+/* The server keys' values: -1 (and index 0) where the key says `default`. */
+static void server_knobs(const struct sb_experiment *exp, const int *idx,
+                         struct sb_pg_knobs *k)
+{
+    uint64_t limit = number_of(exp, idx, SB_K_BUFFER_USAGE_LIMIT);
+    uint64_t eic = number_of(exp, idx, SB_K_EFFECTIVE_IO_CONCURRENCY);
+    uint64_t combine = number_of(exp, idx, SB_K_IO_COMBINE_LIMIT);
+    uint64_t workers = number_of(exp, idx, SB_K_IO_WORKERS);
+
+    k->buffer_usage_limit = limit == SB_SERVER_DEFAULT ? -1 : (int64_t)limit;
+    k->effective_io_concurrency = eic == SB_SERVER_DEFAULT ? -1 : (int64_t)eic;
+    k->io_combine_limit = combine ? (int64_t)combine : -1; /* 0: the or_word, default */
+    k->io_workers = workers ? (int64_t)workers : -1;
+    k->io_method = name_index(sb_io_method_names, text_of(exp, idx, SB_K_IO_METHOD));
+    k->huge_pages = name_index(sb_huge_pages_names, text_of(exp, idx, SB_K_HUGE_PAGES));
+}
+
 /* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks
  * each key's value. */
 static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
@@ -316,6 +342,7 @@ static void fill_run(const struct sb_experiment *exp, size_t r, int *idx,
     run->prefetch = strcmp(text_of(exp, idx, SB_K_PREFETCH), "machine") == 0 ? -1
                     : strcmp(text_of(exp, idx, SB_K_PREFETCH), "yes") == 0;
     run->run_timeout = run_timeout_of(exp, idx, run);
+    server_knobs(exp, idx, &run->server);
 }
 
 /* Every run of the lists, filled, checked and named into plan->runs (room for total); a file

@@ -164,6 +164,18 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
             return SB_OK;
         known = "set, unset";
         break;
+    case SB_K_IO_METHOD:
+        for (int i = 0; sb_io_method_names[i]; i++)
+            if (strcmp(value, sb_io_method_names[i]) == 0)
+                return SB_OK;
+        known = "default, sync, worker, io_uring";
+        break;
+    case SB_K_HUGE_PAGES:
+        for (int i = 0; sb_huge_pages_names[i]; i++)
+            if (strcmp(value, sb_huge_pages_names[i]) == 0)
+                return SB_OK;
+        known = "default, off, on, try";
+        break;
     case SB_K_CONTENTION:
         for (int i = 0; sb_contention_names[i]; i++)
             if (strcmp(value, sb_contention_names[i]) == 0)
@@ -192,12 +204,37 @@ static int parse_fraction(const char *value, uint64_t *number, struct sb_error *
     return SB_OK;
 }
 
+/* A server key that takes `default` (SB_SERVER_DEFAULT) and a zero: buffer_usage_limit, a
+ * size from 128kB to 16GB or 0 (PostgreSQL's MIN_BAS_VAC_RING_SIZE_KB and
+ * MAX_BAS_VAC_RING_SIZE_KB, src/include/miscadmin.h); effective_io_concurrency, 0 to 1000
+ * (MAX_IO_CONCURRENCY, src/include/storage/bufmgr.h). */
+static int parse_server_number(enum sb_key_id key, const char *value, uint64_t *number,
+                               struct sb_error *err)
+{
+    bool size = key == SB_K_BUFFER_USAGE_LIMIT;
+    uint64_t most = size ? 16ull << 30 : 1000;
+
+    if (strcmp(value, "default") == 0) {
+        *number = SB_SERVER_DEFAULT;
+        return SB_OK;
+    }
+    if (!(size ? sb_parse_size(value, number) : sb_parse_uint(value, number)))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not %s or default", value,
+                       size ? "a size (e.g. 256K, 2M), 0" : "a whole number");
+    if (*number > most || (size && *number != 0 && *number < 128 * 1024))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%s)", value,
+                       size ? "128K to 16G, or 0 for no ring" : "0 to 1000");
+    return SB_OK;
+}
+
 static int check_value(enum sb_key_id key, const char *value, uint64_t *number,
                        struct sb_error *err)
 {
     *number = 0;
     if (key == SB_K_EXTRA_COPY)
         return parse_fraction(value, number, err);
+    if (key == SB_K_BUFFER_USAGE_LIMIT || key == SB_K_EFFECTIVE_IO_CONCURRENCY)
+        return parse_server_number(key, value, number, err);
     if (sb_keys[key].type == SB_INI_WORD)
         return check_name(key, value, err);
     return sb_ini_parse(&sb_keys[key], value, number, NULL, err);
@@ -489,4 +526,19 @@ out:
     free(origin);
     free(line);
     return status;
+}
+
+int sb_experiment_check_no_server_keys(const struct sb_experiment *exp, const char *command,
+                                       struct sb_error *err)
+{
+    for (int k = SB_K_BUFFER_USAGE_LIMIT; k <= SB_K_HUGE_PAGES; k++) {
+        const struct sb_setting *s = &exp->settings[k];
+        for (int v = 0; v < s->nvalues; v++)
+            if (strcmp(s->values[v], "default") != 0)
+                return sb_fail(err, SB_ERR_INPUT, "%s: %s: a PostgreSQL server's setting, for "
+                               "scanbench pg; %s has no server to give %s = %s to",
+                               s->origin, sb_keys[k].name, command, sb_keys[k].name,
+                               s->values[v]);
+    }
+    return SB_OK;
 }

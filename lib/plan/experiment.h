@@ -27,6 +27,9 @@ enum sb_key_id {
     SB_K_WARMUP, SB_K_SEED, SB_K_EXTRA_COPY, SB_K_COUNTERS, SB_K_EVENTS,
     SB_K_REQUIRE_COUNTERS, SB_K_MACHINE, SB_K_PREFETCH, SB_K_L1D_SIZE,
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT, SB_K_PLAN_LIMIT,
+    /* a PostgreSQL server's settings, for scanbench pg (plan.h, struct sb_pg_knobs) */
+    SB_K_BUFFER_USAGE_LIMIT, SB_K_IO_COMBINE_LIMIT, SB_K_EFFECTIVE_IO_CONCURRENCY, SB_K_IO_METHOD,
+    SB_K_IO_WORKERS, SB_K_HUGE_PAGES,
     SB_NKEYS
 };
 
@@ -36,6 +39,13 @@ enum sb_key_id {
  * frames); fixed: one allocation per run; hugepages: random on 2MB pages. */
 enum sb_layout_kind { SB_LAYOUT_RANDOM, SB_LAYOUT_FIXED, SB_LAYOUT_HUGEPAGES };
 extern const char *const sb_layout_names[]; /* "random", "fixed", "hugepages", NULL */
+
+/* The number a server key's value `default` has (buffer_usage_limit, effective_io_concurrency,
+ * io_combine_limit, io_workers: the server's own value, nothing set). */
+#define SB_SERVER_DEFAULT UINT64_MAX
+/* Key io_method's and huge_pages' names, `default` first (index 0: nothing set). */
+extern const char *const sb_io_method_names[];  /* default, sync, worker, io_uring, NULL */
+extern const char *const sb_huge_pages_names[]; /* default, off, on, try, NULL */
 
 /* The key registry: each key's descriptor for the INI reader (core/ini_keys.h: name, type,
  * list or not, range, `auto`, default, help), indexed by enum sb_key_id and ended by a NULL name,
@@ -89,6 +99,12 @@ int sb_experiment_read_string(struct sb_experiment *exp, const char *text, const
  * of a file is (sb_ini_split_line: blanks around '=', ':' for '=', an inline "; comment") and
  * checked by the same code; a line break in it is refused. */
 int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err);
+
+/* The server keys (buffer_usage_limit ... huge_pages) are scanbench pg's: SB_ERR_INPUT naming
+ * the first one set to anything but `default`, its origin and `command` (e.g. "scanbench run"),
+ * which has no server to give it to. */
+int sb_experiment_check_no_server_keys(const struct sb_experiment *exp, const char *command,
+                                       struct sb_error *err);
 
 /* Keeps only the first value of key's list (its origin unchanged). */
 void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key);

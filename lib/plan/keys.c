@@ -173,6 +173,32 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                          .max = 365 * 24 * 3600, .default_value = "14400", .help = "seconds "
                          "past which a plan is refused before it runs: the least its scans take "
                          "on any host, or with repetitions auto its time budget (0: no limit)"},
+    /* issue 46: a PostgreSQL server's settings (scanbench pg sets them; run refuses them) */
+    [SB_K_BUFFER_USAGE_LIMIT] = {.name = "buffer_usage_limit", .type = SB_INI_WORD, .list = true,
+                                 .default_value = "default", .help = "scanbench pg, PostgreSQL "
+                                 "16 on: VACUUM's ring, as VACUUM (BUFFER_USAGE_LIMIT ...): "
+                                 "128K to 16G, 0 for none (default: the server's "
+                                 "vacuum_buffer_usage_limit)"},
+    [SB_K_IO_COMBINE_LIMIT] = {.name = "io_combine_limit", .type = SB_INI_SIZE, .list = true,
+                               .min = 8 * KB, .max = 1024 * KB, .or_word = "default",
+                               .default_value = "default", .help = "scanbench pg, PostgreSQL "
+                               "17 on: the largest read (18 on: with effective_io_concurrency, "
+                               "the bulk-read ring)"},
+    [SB_K_EFFECTIVE_IO_CONCURRENCY] = {.name = "effective_io_concurrency", .type = SB_INI_WORD,
+                                       .list = true, .default_value = "default", .help =
+                                       "scanbench pg: reads in flight, 0 to 1000 (18 on: the "
+                                       "bulk-read ring is 256kB + io_combine_limit x this)"},
+    [SB_K_IO_METHOD] = {.name = "io_method", .type = SB_INI_WORD, .list = true,
+                        .default_value = "default", .help = "scanbench pg, PostgreSQL 18 on: "
+                        "who reads a page into shared_buffers: sync (the backend), worker (an "
+                        "I/O worker process), io_uring (the kernel, for the backend)"},
+    [SB_K_IO_WORKERS] = {.name = "io_workers", .type = SB_INI_UINT, .list = true, .min = 1,
+                         .max = 32, .or_word = "default", .default_value = "default",
+                         .help = "scanbench pg, PostgreSQL 18 on: I/O worker processes (19 on: "
+                         "io_min_workers = io_max_workers)"},
+    [SB_K_HUGE_PAGES] = {.name = "huge_pages", .type = SB_INI_WORD, .list = true,
+                         .default_value = "default", .help = "scanbench pg: shared memory on "
+                         "huge pages: off, on, try"},
     [SB_NKEYS] = {0},
 };
 

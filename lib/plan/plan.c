@@ -26,6 +26,17 @@ bool sb_run_concurrent(const struct sb_run_params *run)
 
 const char *const sb_schedule_names[] = {"interleaved", "blocked"};
 const char *const sb_layout_names[] = {"random", "fixed", "hugepages", NULL};
+const char *const sb_io_method_names[] = {"default", "sync", "worker", "io_uring", NULL};
+const char *const sb_huge_pages_names[] = {"default", "off", "on", "try", NULL};
+
+bool sb_pg_knobs_same(const struct sb_pg_knobs *a, const struct sb_pg_knobs *b)
+{
+    return a->buffer_usage_limit == b->buffer_usage_limit &&
+           a->io_combine_limit == b->io_combine_limit &&
+           a->effective_io_concurrency == b->effective_io_concurrency &&
+           a->io_method == b->io_method && a->io_workers == b->io_workers &&
+           a->huge_pages == b->huge_pages;
+}
 
 bool sb_schedule_draws_layouts(const struct sb_schedule_params *s)
 {

@@ -28,6 +28,21 @@ struct sb_machine; /* cachesim.h */
  * still fits its 256 bytes. Longer names are shortened, and the plan's notes say so. */
 #define SB_RUN_NAME_MAX 240
 
+/* A PostgreSQL server's settings the experiment asks for (keys buffer_usage_limit,
+ * io_combine_limit, effective_io_concurrency, io_method, io_workers, huge_pages), for scanbench
+ * pg: -1 (and index 0 of the names) leaves the server's own value, nothing set. */
+struct sb_pg_knobs {
+    int64_t buffer_usage_limit;       /* VACUUM's ring, bytes (0: none) */
+    int64_t io_combine_limit;         /* bytes */
+    int64_t effective_io_concurrency; /* reads in flight */
+    int io_method;                    /* index into sb_io_method_names */
+    int64_t io_workers;
+    int huge_pages;                   /* index into sb_huge_pages_names */
+};
+
+/* true when two runs ask a server for the same settings. */
+bool sb_pg_knobs_same(const struct sb_pg_knobs *a, const struct sb_pg_knobs *b);
+
 struct sb_run_params {
     char name[SB_RUN_NAME_MAX];
     const struct sb_source *source;
@@ -84,6 +99,7 @@ struct sb_run_params {
     double run_timeout;                    /* seconds before the watchdog stops the run
                                               (core/stop.h): the key, or computed from the run */
     enum sb_layout_kind pool_layout;       /* key layout (the plan's, one for every run) */
+    struct sb_pg_knobs server;             /* scanbench pg: the server's settings asked for */
 };
 
 /* How the runs of a plan are timed (rounds.h). */

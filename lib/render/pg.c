@@ -243,10 +243,12 @@ static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring, bo
                  "shared_buffers and its file in the OS cache (it moves between two tablespaces "
                  "before each scan), so both sides of the rule read every page.\n");
     if (any_ring)
-        fprintf(out, "note: PostgreSQL has no setting that turns the ring off (VACUUM always "
-                     "uses one; a seqscan whenever the table is larger than shared_buffers / 4): "
-                     "PostgreSQL 8.2's clock sweep over a pool smaller than four times the table "
-                     "is only in scanbench's own column (scanbench run --set policy=clock).\n");
+        fprintf(out, "note: no setting turns a seqscan's ring off (it has one whenever the "
+                     "table is larger than shared_buffers / 4), and before 16 nothing turns "
+                     "VACUUM's off (from 16, buffer_usage_limit = 0: VACUUM (BUFFER_USAGE_LIMIT "
+                     "0)): PostgreSQL 8.2's clock sweep of a COUNT(*) over a pool smaller than "
+                     "four times the table is only in scanbench's own column (scanbench run "
+                     "--set policy=clock).\n");
 }
 
 /* Key statements: each run's sequence, the earlier ones untimed after each eviction. */

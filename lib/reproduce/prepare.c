@@ -174,6 +174,9 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
         if (status == SB_OK)
             status = sb_setup_read(&r->setups[i], path, all_sets, nall, err);
         if (status == SB_OK)
+            status = sb_experiment_check_no_server_keys(&r->setups[i].exp,
+                                                        "scanbench reproduce", err);
+        if (status == SB_OK)
             status = sb_setup_plan(&r->setups[i], &limit, err);
         if (status == SB_OK && r->quick)
             status = quick_trim_sweep(r, i, &limit, err);

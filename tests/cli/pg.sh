@@ -44,6 +44,22 @@ chmod +x "$SCRATCH/pg81/bin/postgres" "$SCRATCH/pg81/bin/initdb" "$SCRATCH/pg81/
 expect_status 2 "an 8.4 server" env SCANBENCH_PG_BINDIR="$SCRATCH/pg81/bin" $S pg $SMALL
 err_is_one_line_containing "$SCRATCH/pg81/bin/postgres: PostgreSQL 8.4.22: scanbench pg measures 8.1 to 8.3 and 9.6 on"
 
+# a server key the server is too old for: refused before any cluster, naming key, server and
+# the version that brought it; `run` has no server for any of them
+mkdir -p "$SCRATCH/pg15/bin"
+printf '%s\n' '#!/bin/sh' 'echo "postgres (PostgreSQL) 15.20"' >"$SCRATCH/pg15/bin/postgres"
+cp "$SCRATCH/pg81/bin/initdb" "$SCRATCH/pg15/bin/initdb"
+cp "$SCRATCH/pg81/bin/initdb" "$SCRATCH/pg15/bin/pg_ctl"
+chmod +x "$SCRATCH/pg15/bin/postgres"
+expect_status 2 "io_method on 15" $S pg $SMALL --server "$SCRATCH/pg15/bin" --set io_method=sync,worker
+err_is_one_line_containing "--set io_method=sync,worker: io_method: PostgreSQL 15.20 ($SCRATCH/pg15/bin) has no such setting (it came with 18)"
+expect_status 2 "buffer_usage_limit on 15" $S pg $SMALL --server "$SCRATCH/pg15/bin" --set buffer_usage_limit=2M
+err_is_one_line_containing "buffer_usage_limit: PostgreSQL 15.20"
+expect_status 2 "buffer_usage_limit out of range" $S pg $SMALL --set buffer_usage_limit=64K
+err_is_one_line_containing "buffer_usage_limit: \"64K\" is out of range (128K to 16G, or 0 for no ring)"
+expect_status 2 "a server key given to run" $S run $SMALL --set effective_io_concurrency=0
+err_is_one_line_containing "effective_io_concurrency: a PostgreSQL server's setting, for scanbench pg; scanbench run has no server"
+
 # keys the server runs cannot honour, set to anything but their default: refused before the
 # server's programs are looked for (here there are none), naming the key, its origin and value
 NOPG="env SCANBENCH_PG_BINDIR=/nonexistent"
@@ -135,7 +151,7 @@ out_contains "VACUUM"
 out_contains "ring 128KB"
 out_contains "clock (scattered)"
 out_contains "ring/scattered, SELECT COUNT(*), 4MB table:"
-out_contains "PostgreSQL has no setting that turns the ring off"
+out_contains "no setting turns a seqscan's ring off"
 if grep -qF "cluster in $PGTMP/scanbench-pg." "$SCRATCH/err"; then pass; else
     fail "progress does not name the cluster: $(cat "$SCRATCH/err")"; fi
 

@@ -135,7 +135,8 @@ static void test_placement_rule(void **state)
     assert_int_equal(p.ring_size, 256u * 1024);
     assert_null(strstr(p.why, "vacuum_buffer_usage_limit"));
     sb_pg_placement_decide("vacuum", 1, 1u << 20, 8192, 160000, &p);
-    assert_non_null(strstr(p.why, "vacuum_buffer_usage_limit"));
+    assert_non_null(strstr(p.why, "vacuum_buffer_usage_limit = 256kB"));
+    assert_int_equal(p.ring_size, 256u * 1024);
     /* the ring is at most NBuffers / 8: 1MB pool = 128 buffers -> 16 buffers, 128KB */
     sb_pg_placement_decide("count", 512, 128, 8192, 150020, &p);
     assert_string_equal(p.policy, "ring");
@@ -153,7 +154,7 @@ static void test_conf(void **state)
     json_t *j;
     (void)state;
 
-    sb_pg_conf_build(&c, 150020, "/tmp/scanbench-pg.x'y", 16u << 20, 0);
+    sb_pg_conf_build(&c, 150020, "/tmp/scanbench-pg.x'y", 16u << 20, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "16384kB");
     assert_string_equal(sb_pg_conf_get(&c, "listen_addresses"), "");
     assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "0");
@@ -168,13 +169,13 @@ static void test_conf(void **state)
     j = sb_pg_conf_json(&c);
     assert_string_equal(json_string_value(json_object_get(j, "wal_level")), "minimal");
     json_decref(j);
-    sb_pg_conf_build(&c, 170000, "/tmp/x", 128 * 1024, 2);
-    assert_string_equal(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit"), "256kB");
+    sb_pg_conf_build(&c, 170000, "/tmp/x", 128 * 1024, 2, NULL);
+    assert_null(sb_pg_conf_get(&c, "vacuum_buffer_usage_limit")); /* the server's own ring */
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "128kB");
     assert_string_equal(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"), "2");
 
     /* the thread's 8.1: shared_buffers in buffers, none of the settings it lacks */
-    sb_pg_conf_build(&c, 80121, "/tmp/x", 680 * 1024, 0);
+    sb_pg_conf_build(&c, 80121, "/tmp/x", 680 * 1024, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "85");
     assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directory"), "/tmp/x");
     assert_null(sb_pg_conf_get(&c, "unix_socket_directories"));
@@ -187,29 +188,29 @@ static void test_conf(void **state)
     assert_string_equal(sb_pg_conf_get(&c, "autovacuum"), "off");
     assert_string_equal(sb_pg_conf_get(&c, "full_page_writes"), "off");
     /* 8.2: units; 8.3: synchronized scans; 9.0: wal_level; 9.3: socket directories */
-    sb_pg_conf_build(&c, 80217, "/tmp/x", 680 * 1024, 0);
+    sb_pg_conf_build(&c, 80217, "/tmp/x", 680 * 1024, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), "680kB");
     assert_null(sb_pg_conf_get(&c, "synchronize_seqscans"));
-    sb_pg_conf_build(&c, 80311, "/tmp/x", 16u << 20, 0);
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 16u << 20, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "synchronize_seqscans"), "off");
     assert_null(sb_pg_conf_get(&c, "wal_level"));
-    sb_pg_conf_build(&c, 90000, "/tmp/x", 16u << 20, 0);
+    sb_pg_conf_build(&c, 90000, "/tmp/x", 16u << 20, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "wal_level"), "minimal");
     assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directory"), "/tmp/x");
-    sb_pg_conf_build(&c, 90300, "/tmp/x", 16u << 20, 0);
+    sb_pg_conf_build(&c, 90300, "/tmp/x", 16u << 20, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "unix_socket_directories"), "/tmp/x");
     assert_null(sb_pg_conf_get(&c, "max_parallel_workers_per_gather"));
     /* before 8.4 the postmaster wants shared_buffers >= 2 x MaxBackends (8.3: max_connections
      * + 3 autovacuum workers): the 128kB pool's 16 buffers allow 8 connections, 5 on 8.3 */
-    sb_pg_conf_build(&c, 80121, "/tmp/x", 128 * 1024, 0);
+    sb_pg_conf_build(&c, 80121, "/tmp/x", 128 * 1024, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "8");
-    sb_pg_conf_build(&c, 80311, "/tmp/x", 128 * 1024, 0);
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 128 * 1024, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "5");
-    sb_pg_conf_build(&c, 80311, "/tmp/x", 208 * 1024, 0); /* 26 buffers: 13 - 3 */
+    sb_pg_conf_build(&c, 80311, "/tmp/x", 208 * 1024, 0, NULL); /* 26 buffers: 13 - 3 */
     assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "10");
-    sb_pg_conf_build(&c, 80217, "/tmp/x", 144 * 1024, 0); /* 18 buffers */
+    sb_pg_conf_build(&c, 80217, "/tmp/x", 144 * 1024, 0, NULL); /* 18 buffers */
     assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "9");
-    sb_pg_conf_build(&c, 150020, "/tmp/x", 128 * 1024, 0);
+    sb_pg_conf_build(&c, 150020, "/tmp/x", 128 * 1024, 0, NULL);
     assert_string_equal(sb_pg_conf_get(&c, "max_connections"), "10");
 }
 
@@ -236,7 +237,7 @@ static void test_version_recorded(void **state)
         assert_true(sb_pg_parse_version(text, v, sizeof v, &major));
         assert_int_equal(major, 8);
         assert_int_equal(sb_pg_version_num(v), servers[i].num);
-        sb_pg_conf_build(&c, sb_pg_version_num(v), "/tmp/x", 16u << 20, 0);
+        sb_pg_conf_build(&c, sb_pg_version_num(v), "/tmp/x", 16u << 20, 0, NULL);
         assert_string_equal(sb_pg_conf_get(&c, "shared_buffers"), servers[i].shared_buffers);
         assert_true((sb_pg_conf_get(&c, "synchronize_seqscans") != NULL) ==
                     (servers[i].num >= 80300));
@@ -266,13 +267,13 @@ static void test_sql_by_version(void **state)
     assert_true(sb_pg_sql_spoken(150020));
     assert_false(sb_pg_sql_spoken(80023));
 
-    sb_pg_sql_vacuum(80121, false, "lineitem", sql, sizeof sql);
+    sb_pg_sql_vacuum(80121, false, -1, "lineitem", sql, sizeof sql);
     assert_string_equal(sql, "VACUUM lineitem");
-    sb_pg_sql_vacuum(80121, true, "lineitem", sql, sizeof sql);
+    sb_pg_sql_vacuum(80121, true, -1, "lineitem", sql, sizeof sql);
     assert_string_equal(sql, "VACUUM VERBOSE lineitem");
-    sb_pg_sql_vacuum(150020, true, "lineitem", sql, sizeof sql);
+    sb_pg_sql_vacuum(150020, true, -1, "lineitem", sql, sizeof sql);
     assert_string_equal(sql, "VACUUM (VERBOSE, DISABLE_PAGE_SKIPPING) lineitem");
-    sb_pg_sql_vacuum(90600, false, "lineitem", sql, sizeof sql);
+    sb_pg_sql_vacuum(90600, false, -1, "lineitem", sql, sizeof sql);
     assert_string_equal(sql, "VACUUM (DISABLE_PAGE_SKIPPING) lineitem");
 
     assert_null(strstr(sb_pg_sql_settings(80121), "json_object_agg"));
