@@ -135,12 +135,13 @@ static const struct {
     {SB_K_EFFECTIVE_IO_CONCURRENCY, 80400, "8.4"},
     {SB_K_IO_METHOD, 180000, "18"},
     {SB_K_IO_WORKERS, 180000, "18"},
+    {SB_K_IO_WORKER_CPU, 180000, "18"},
     {SB_K_HUGE_PAGES, 90400, "9.4"},
 };
 
 void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster)
 {
-    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0};
+    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0, 0};
 
     if (cluster != knobs)
         *cluster = knobs ? *knobs : none;

@@ -288,6 +288,8 @@ static json_t *asked_json(const struct sb_pg_knobs *k)
     json_object_set_new(o, "io_method", json_string(sb_io_method_names[k->io_method]));
     json_object_set_new(o, "io_workers", k->io_workers >= 0
                         ? json_integer((json_int_t)k->io_workers) : json_string("default"));
+    json_object_set_new(o, "io_worker_cpu",
+                        json_string(sb_io_worker_cpu_names[k->io_worker_cpu]));
     json_object_set_new(o, "huge_pages", json_string(sb_huge_pages_names[k->huge_pages]));
     return o;
 }
@@ -359,6 +361,7 @@ json_t *sb_pg_record(const struct sb_pg_job *job, const struct sb_pg_measurement
     if (block) {
         json_object_set_new(block, "rule_inputs", rule_json(m));
         json_object_set_new(block, "asked", asked_json(&job->knobs));
+        json_object_set_new(block, "copier", json_string(m->copier));
     }
     if (record && job->nbefore) { /* key statements: run's format, the last one timed */
         json_t *list = json_array();

@@ -38,6 +38,7 @@ struct sb_pg_measurement {
     uint64_t nbuffers;          /* shared_buffers, in buffers, as the server runs */
     struct sb_pg_placement placement;
     struct sb_pg_rule_inputs rule;  /* what the placement was computed from (the server's) */
+    char copier[640];               /* who copies a page into shared_buffers (copier.h) */
     uint32_t nreps;
     const double *seconds;      /* each timed statement, client-side (with backends > 1: from
                                    the first send to the last result) */

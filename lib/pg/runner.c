@@ -14,6 +14,7 @@
 #include "core/core.h"
 #include "pg/client.h"
 #include "pg/conf.h"
+#include "pg/copier.h"
 #include "pg/parse.h"
 #include "pg/record.h"
 #include "pg/rule.h"
@@ -34,6 +35,8 @@ struct sb_pg_session {
     struct sb_pg_knobs running;     /* the experiment's settings it runs with (the cluster's:
                                        buffer_usage_limit is the statement's) */
     struct sb_pg_rule_inputs rule;  /* what the ring rule reads, as the server has it */
+    char io_method[16];             /* in force (18 on; "" before) */
+    char pinned[256];               /* io_worker_cpu: what was pinned where ("": nothing) */
     uint32_t block_size;
     bool have_table;
     bool table_exists; /* a load created it (it may be half-loaded: have_table false) */
@@ -104,6 +107,9 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool,
     s->running_pool = pool;
     status = sb_pg_client_connect(&s->client, s->server.dir, err);
     s->connected = status == SB_OK;
+    if (status == SB_OK)
+        status = sb_pg_pin_io_workers(&s->client, s->running.io_worker_cpu, s->pinned,
+                                      sizeof s->pinned, err);
     return status;
 }
 
@@ -609,6 +615,12 @@ static int read_rule_inputs(struct sb_pg_session *s, uint64_t nbuffers, struct s
     sb_pg_rule_defaults(s->server.num, s->block_size, nbuffers, &s->rule);
     if (!names)
         return SB_OK;
+    if (s->server.num >= 180000) {
+        status = sb_pg_client_exec(&s->client, "SHOW io_method", s->io_method,
+                                   sizeof s->io_method, NULL, err);
+        if (status != SB_OK)
+            return status;
+    }
     snprintf(sql, sizeof sql, "SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings "
              "WHERE name IN (%s)", names);
     status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
@@ -663,6 +675,7 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
                                 ? job->knobs.buffer_usage_limit / 1024 : -1;
     m->rule = in;
     sb_pg_placement_rule(job->op, s->relation_bytes / s->block_size, &in, &m->placement);
+    sb_pg_copier_text(s->server.num, s->io_method, s->pinned, m->copier, sizeof m->copier);
 }
 
 /* The occupancy query once, its answer dropped: the backend's catalog caches then hold what

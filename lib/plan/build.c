@@ -284,6 +284,7 @@ static void server_knobs(const struct sb_experiment *exp, const int *idx,
     k->io_workers = workers ? (int64_t)workers : -1;
     k->io_method = name_index(sb_io_method_names, text_of(exp, idx, SB_K_IO_METHOD));
     k->huge_pages = name_index(sb_huge_pages_names, text_of(exp, idx, SB_K_HUGE_PAGES));
+    k->io_worker_cpu = name_index(sb_io_worker_cpu_names, text_of(exp, idx, SB_K_IO_WORKER_CPU));
 }
 
 /* Run r's parameters: idx (the mixed-radix digits of r, the last key varying fastest) picks

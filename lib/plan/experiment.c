@@ -170,6 +170,12 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
                 return SB_OK;
         known = "default, sync, worker, io_uring";
         break;
+    case SB_K_IO_WORKER_CPU:
+        for (int i = 0; sb_io_worker_cpu_names[i]; i++)
+            if (strcmp(value, sb_io_worker_cpu_names[i]) == 0)
+                return SB_OK;
+        known = "default, same, other";
+        break;
     case SB_K_HUGE_PAGES:
         for (int i = 0; sb_huge_pages_names[i]; i++)
             if (strcmp(value, sb_huge_pages_names[i]) == 0)

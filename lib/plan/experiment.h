@@ -29,7 +29,7 @@ enum sb_key_id {
     SB_K_L2_SIZE, SB_K_L3_SIZE, SB_K_LINE_SIZE, SB_K_RUN_TIMEOUT, SB_K_PLAN_LIMIT,
     /* a PostgreSQL server's settings, for scanbench pg (plan.h, struct sb_pg_knobs) */
     SB_K_BUFFER_USAGE_LIMIT, SB_K_IO_COMBINE_LIMIT, SB_K_EFFECTIVE_IO_CONCURRENCY, SB_K_IO_METHOD,
-    SB_K_IO_WORKERS, SB_K_HUGE_PAGES,
+    SB_K_IO_WORKERS, SB_K_IO_WORKER_CPU, SB_K_HUGE_PAGES,
     SB_NKEYS
 };
 
@@ -46,6 +46,9 @@ extern const char *const sb_layout_names[]; /* "random", "fixed", "hugepages", N
 /* Key io_method's and huge_pages' names, `default` first (index 0: nothing set). */
 extern const char *const sb_io_method_names[];  /* default, sync, worker, io_uring, NULL */
 extern const char *const sb_huge_pages_names[]; /* default, off, on, try, NULL */
+/* Key io_worker_cpu: default (nothing pinned), same (the I/O workers on the backend's CPU),
+ * other (on another CPU than the backend's). */
+extern const char *const sb_io_worker_cpu_names[]; /* default, same, other, NULL */
 
 /* The key registry: each key's descriptor for the INI reader (core/ini_keys.h: name, type,
  * list or not, range, `auto`, default, help), indexed by enum sb_key_id and ended by a NULL name,

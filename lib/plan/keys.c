@@ -196,6 +196,11 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
                          .max = 32, .or_word = "default", .default_value = "default",
                          .help = "scanbench pg, PostgreSQL 18 on: I/O worker processes (19 on: "
                          "io_min_workers = io_max_workers)"},
+    [SB_K_IO_WORKER_CPU] = {.name = "io_worker_cpu", .type = SB_INI_WORD, .list = true,
+                            .default_value = "default", .help = "scanbench pg, PostgreSQL 18 "
+                            "on: where the I/O workers run against the backend that scans: same "
+                            "(both pinned to its CPU), other (the workers on another CPU), "
+                            "default (neither pinned)"},
     [SB_K_HUGE_PAGES] = {.name = "huge_pages", .type = SB_INI_WORD, .list = true,
                          .default_value = "default", .help = "scanbench pg: shared memory on "
                          "huge pages: off, on, try"},

@@ -28,6 +28,7 @@ const char *const sb_schedule_names[] = {"interleaved", "blocked"};
 const char *const sb_layout_names[] = {"random", "fixed", "hugepages", NULL};
 const char *const sb_io_method_names[] = {"default", "sync", "worker", "io_uring", NULL};
 const char *const sb_huge_pages_names[] = {"default", "off", "on", "try", NULL};
+const char *const sb_io_worker_cpu_names[] = {"default", "same", "other", NULL};
 
 bool sb_pg_knobs_same(const struct sb_pg_knobs *a, const struct sb_pg_knobs *b)
 {
@@ -35,6 +36,7 @@ bool sb_pg_knobs_same(const struct sb_pg_knobs *a, const struct sb_pg_knobs *b)
            a->io_combine_limit == b->io_combine_limit &&
            a->effective_io_concurrency == b->effective_io_concurrency &&
            a->io_method == b->io_method && a->io_workers == b->io_workers &&
+           a->io_worker_cpu == b->io_worker_cpu &&
            a->huge_pages == b->huge_pages;
 }
 

@@ -29,7 +29,8 @@ struct sb_machine; /* cachesim.h */
 #define SB_RUN_NAME_MAX 240
 
 /* A PostgreSQL server's settings the experiment asks for (keys buffer_usage_limit,
- * io_combine_limit, effective_io_concurrency, io_method, io_workers, huge_pages), for scanbench
+ * io_combine_limit, effective_io_concurrency, io_method, io_workers, io_worker_cpu (where the
+ * I/O worker processes run: not a setting, scanbench pins them), huge_pages), for scanbench
  * pg: -1 (and index 0 of the names) leaves the server's own value, nothing set. */
 struct sb_pg_knobs {
     int64_t buffer_usage_limit;       /* VACUUM's ring, bytes (0: none) */
@@ -37,6 +38,7 @@ struct sb_pg_knobs {
     int64_t effective_io_concurrency; /* reads in flight */
     int io_method;                    /* index into sb_io_method_names */
     int64_t io_workers;
+    int io_worker_cpu;                /* index into sb_io_worker_cpu_names */
     int huge_pages;                   /* index into sb_huge_pages_names */
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "render/table_notes.h"
 #include "report/report.h"
 #include "vocab/vocab.h"
 
@@ -63,11 +64,37 @@ static int backends_of(const json_t *run)
     return n > 1 ? n : 1;
 }
 
+/* The server settings the run asked for (postgresql.asked, those not `default`), e.g.
+ * "io_method=worker buffer_usage_limit=2097152"; "" when none. */
+static void asked(const json_t *run, char *buf, size_t len)
+{
+    const json_t *o = json_object_get(json_object_get(run, "postgresql"), "asked");
+    const char *key;
+    const json_t *v;
+    size_t used = 0;
+
+    buf[0] = '\0';
+    json_object_foreach((json_t *)o, key, v) {
+        char a[32];
+        if (json_is_string(v) && strcmp(json_string_value(v), "default") == 0)
+            continue;
+        if (json_is_integer(v) && (strcmp(key, "buffer_usage_limit") == 0 ||
+                                   strcmp(key, "io_combine_limit") == 0))
+            sb_format_size((uint64_t)json_integer_value(v), a, sizeof a);
+        else if (json_is_integer(v))
+            snprintf(a, sizeof a, "%lld", (long long)json_integer_value(v));
+        else
+            snprintf(a, sizeof a, "%s", json_string_value(v));
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", key, a);
+    }
+}
+
 /* What tells a run apart in a line: "pool 16MB", with its server where there are several and
  * its backends where there are several. */
 static void who(const json_t *run, bool servers, char *buf, size_t len)
 {
-    char a[32], v[64] = "";
+    char a[32], v[64] = "", a2[192];
 
     if (servers)
         short_version(run, v, sizeof v);
@@ -75,6 +102,9 @@ static void who(const json_t *run, bool servers, char *buf, size_t len)
              sb_format_size(size_of(run, "pool_size"), a, sizeof a));
     if (backends_of(run) > 1)
         snprintf(buf + strlen(buf), len - strlen(buf), ", %d backends", backends_of(run));
+    asked(run, a2, sizeof a2);
+    if (a2[0])
+        snprintf(buf + strlen(buf), len - strlen(buf), ", %s", a2);
 }
 
 static void placement(const json_t *run, char *buf, size_t len)
@@ -152,7 +182,8 @@ static void ratios(FILE *out, const json_t *runs, bool servers)
 }
 
 /* The title, the servers, how the scans were timed, and the table's column headings. */
-static void pg_heading(FILE *out, const json_t *report, bool servers, bool backends)
+static void pg_heading(FILE *out, const json_t *report, bool servers, bool backends,
+                       bool settings)
 {
     const json_t *pg = json_object_get(report, "postgresql");
     const json_t *exp = json_object_get(report, "experiment");
@@ -182,13 +213,14 @@ static void pg_heading(FILE *out, const json_t *report, bool servers, bool backe
     fprintf(out, "%-16s | %6s | %8s | ", "Operation", "table", "pool");
     if (backends)
         fprintf(out, "%8s | ", "backends");
-    fprintf(out, "%-17s | %7s %6s | %15s | %s\n", "placement", "MB/s", "cv", "shared hit/read",
-            "table buffers after a scan");
+    fprintf(out, "%-17s | %7s %6s | %15s | %s%s\n", "placement", "MB/s", "cv", "shared hit/read",
+            "table buffers after a scan", settings ? " | server settings asked" : "");
 }
 
 /* One run's row: its op, sizes, placement, MB/s, buffer figures and occupancy. */
-static void pg_row(FILE *out, const json_t *run, bool servers, bool backends)
+static void pg_row(FILE *out, const json_t *run, bool servers, bool backends, bool settings)
 {
+    char set[192];
     const json_t *p = json_object_get(run, "postgresql");
     const json_t *buffers = json_object_get(p, "buffers");
     const json_t *occ = json_object_get(p, "occupancy");
@@ -219,9 +251,11 @@ static void pg_row(FILE *out, const json_t *run, bool servers, bool backends)
             sb_format_size(size_of(run, "pool_size"), b, sizeof b));
     if (backends)
         fprintf(out, "%8d | ", backends_of(run));
-    fprintf(out, "%-17s | %7.0f %5.1f%% | %15s | %s\n", where,
+    asked(run, set, sizeof set);
+    fprintf(out, "%-17s | %7.0f %5.1f%% | %15s | %s%s%s\n", where,
             json_number_value(json_object_get(mbps, "median")),
-            100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after);
+            100.0 * json_number_value(json_object_get(mbps, "cv")), hitread, after,
+            settings ? " | " : "", settings ? set : "");
 }
 
 /* PostgreSQL's placement rule as each run applied it, then how the figures were taken. */
@@ -229,13 +263,24 @@ static void pg_rules_and_method(FILE *out, const json_t *runs, bool any_ring, bo
 {
     size_t i;
     json_t *run;
-    char a[96];
+    char a[320];
+    bool copiers = false;
 
     fprintf(out, "\nPostgreSQL's rule, run by run:\n");
     json_array_foreach(runs, i, run) {
         who(run, servers, a, sizeof a);
         fprintf(out, "  %s, %s: %s\n", op_label(run), a,
                 sb_field_text(run, "postgresql.rule"));
+    }
+    json_array_foreach(runs, i, run)
+        copiers |= strstr(sb_field_text(run, "postgresql.copier"), "io_method") != NULL;
+    if (copiers) {
+        fprintf(out, "\nWho copies a page into shared_buffers, run by run:\n");
+        json_array_foreach(runs, i, run) {
+            who(run, servers, a, sizeof a);
+            fprintf(out, "  %s, %s: %s\n", op_label(run), a,
+                    sb_field_text(run, "postgresql.copier"));
+        }
     }
     fprintf(out, "\nMB/s = pg_relation_size / seconds / 10^6, seconds on the client's monotonic "
                  "clock around the statement; median of the timed scans; cv: their coefficient "
@@ -256,7 +301,7 @@ static void pg_statements(FILE *out, const json_t *runs, bool servers)
 {
     size_t i, k;
     json_t *run, *st;
-    char a[96];
+    char a[320];
 
     json_array_foreach(runs, i, run) {
         const json_t *list = json_object_get(run, "statements");
@@ -286,7 +331,7 @@ static bool pg_write_line(FILE *out, const json_t *run, const json_t *w, const c
 {
     const json_t *c = json_object_get(w, "counters");
     const json_t *written = json_object_get(w, "shared_written");
-    char a[96], counters[160] = "", own[64] = "";
+    char a[320], counters[160] = "", own[64] = "";
 
     if (!json_is_string(json_object_get(w, "server")))
         return false;
@@ -366,7 +411,7 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const json_t *a = sb_find_run_named(runs, sb_field_text(c, "a"));
         const json_t *b = sb_find_run_named(runs, sb_field_text(c, "b"));
-        char la[96], lb[96];
+        char la[320], lb[320];
         if (!a || !b)
             continue;
         who(a, servers, la, sizeof la);
@@ -389,20 +434,26 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
 void sb_render_pg(FILE *out, const json_t *report)
 {
     const json_t *runs = json_object_get(report, "runs");
-    bool any_ring = false, servers = several_servers(runs), backends = false;
+    bool any_ring = false, servers = several_servers(runs), backends = false, settings = false;
     size_t i;
     json_t *run;
+    char set[192];
 
-    json_array_foreach(runs, i, run)
+    json_array_foreach(runs, i, run) {
         backends |= backends_of(run) > 1;
-    pg_heading(out, report, servers, backends);
+        asked(run, set, sizeof set);
+        settings |= set[0] != '\0';
+    }
+    pg_heading(out, report, servers, backends, settings);
     json_array_foreach(runs, i, run) {
         any_ring |= strcmp(sb_field_text(run, "policy"), "ring") == 0;
-        pg_row(out, run, servers, backends);
+        pg_row(out, run, servers, backends, settings);
     }
     fprintf(out, "\n");
     ratios(out, runs, servers);
     pg_paired(out, report, servers);
+    fprintf(out, "\n");
+    sb_table_knees(out, report);
     pg_rules_and_method(out, runs, any_ring, servers);
     pg_statements(out, runs, servers);
     pg_writes(out, runs, servers);

@@ -64,7 +64,8 @@ void sb_table_writeback(FILE *out, const json_t *runs)
     }
 }
 
-/* Each clock sweep's knee, as the analysis says it (with its interval, or "no clear knee"). */
+/* Each sweep's knee (the clock policy over pools, a ring over ring sizes), as the analysis says
+ * it (with its interval, or "no clear knee"). */
 void sb_table_knees(FILE *out, const json_t *report)
 {
     const json_t *knees = sb_field(report, "analysis.knees");
@@ -72,7 +73,8 @@ void sb_table_knees(FILE *out, const json_t *report)
     json_t *k;
 
     if (json_array_size(knees))
-        fprintf(out, "knees (pool-size sweeps of the clock policy):\n");
+        fprintf(out, "knees (sweeps over the footprint: pool sizes of the clock policy, ring "
+                     "sizes of the ring):\n");
     json_array_foreach(knees, i, k)
         fprintf(out, "  %s\n", sb_field_text_or(k, "text", "?"));
 }

@@ -1,4 +1,6 @@
-/* analysis_knee.c: sweeps of the clock policy over pool sizes, and their knees. */
+/* analysis_knee.c: sweeps over the footprint (the clock policy over pool sizes, the ring
+ * policy over ring sizes, a server's rings over the settings that size them), and their
+ * knees. */
 #include "config.h"
 #include "report/analysis_knee.h"
 
@@ -22,6 +24,34 @@ static const char *const sweep_keys[] = {"op", "executor", "kernel", "table_size
                                          "checkpoint_pages", "writeback_kernel", "hint_bits",
                                          "extra_copy", NULL};
 
+/* A server's settings that size its rings: what a sweep of a server's rings varies. */
+static const char *const ring_settings[] = {"buffer_usage_limit", "effective_io_concurrency",
+                                            "io_combine_limit", NULL};
+
+/* The same server (scanbench pg: its version) asked for the same settings but those that
+ * size its rings; true for the engine's runs, which have no server. */
+static bool same_server(const json_t *a, const json_t *b)
+{
+    const json_t *pa = json_object_get(a, "postgresql"), *pb = json_object_get(b, "postgresql");
+    json_t *sa, *sb;
+    bool same;
+
+    if (!pa || !pb)
+        return !pa && !pb;
+    if (strcmp(sb_field_text(pa, "server_version"), sb_field_text(pb, "server_version")) != 0)
+        return false;
+    sa = json_deep_copy(json_object_get(pa, "asked"));
+    sb = json_deep_copy(json_object_get(pb, "asked"));
+    for (int k = 0; ring_settings[k]; k++) {
+        json_object_del(sa, ring_settings[k]);
+        json_object_del(sb, ring_settings[k]);
+    }
+    same = json_equal(sa, sb) || (!sa && !sb);
+    json_decref(sa);
+    json_decref(sb);
+    return same;
+}
+
 static bool same_sweep(const json_t *a, const json_t *b)
 {
     for (int k = 0; sweep_keys[k]; k++) {
@@ -29,7 +59,8 @@ static bool same_sweep(const json_t *a, const json_t *b)
         if ((x || y) && !(x && y && json_equal(x, y)))
             return false;
     }
-    return true;
+    return strcmp(sb_field_text(a, "policy"), sb_field_text(b, "policy")) == 0 &&
+           same_server(a, b);
 }
 
 static uint64_t footprint(const json_t *run)
@@ -43,7 +74,7 @@ static int by_footprint(const void *a, const void *b)
     return (fa > fb) - (fa < fb);
 }
 
-/* The sweep that run `first` starts (the clock runs like it, each pool size once), sorted. */
+/* The sweep that run `first` starts (the runs like it, each footprint once), sorted. */
 static size_t sweep_of(const json_t *runs, size_t first, const json_t **sweep, bool *taken)
 {
     const json_t *lead = json_array_get(runs, first);
@@ -52,8 +83,7 @@ static size_t sweep_of(const json_t *runs, size_t first, const json_t **sweep, b
 
     json_array_foreach(runs, i, run) {
         bool dup = false;
-        if (i < first || taken[i] || strcmp(sb_field_text(run, "policy"), "clock") != 0 ||
-            !same_sweep(lead, run))
+        if (i < first || taken[i] || !same_sweep(lead, run))
             continue;
         taken[i] = true;
         for (size_t k = 0; k < n; k++)
@@ -96,22 +126,23 @@ static void unclear_text(const struct sb_knee *k, const json_t **sweep, char *bu
 static void knee_text(const struct sb_knee *k, const json_t **sweep, const char *label,
                       uint64_t l2, char *buf, size_t len)
 {
+    const char *unit = strcmp(sb_field_text(sweep[0], "policy"), "ring") == 0 ? "ring" : "pool";
     char a[32], b[32], c[32], l2s[48];
     size_t used;
 
     if (k->kind == SB_KNEE_TOO_FEW) {
-        snprintf(buf, len, "%s: too few points for a knee (%zu pool sizes, %zu rounds; at least "
-                 "%d sizes and 2 rounds needed).", label, k->npoints, k->nrounds,
+        snprintf(buf, len, "%s: too few points for a knee (%zu %s sizes, %zu rounds; at least "
+                 "%d sizes and 2 rounds needed).", label, k->npoints, unit, k->nrounds,
                  SB_KNEE_MIN_POINTS);
         return;
     }
     /* changes from the smallest two pools to the largest two: 1 / (1 + fall) - 1 */
     if (k->kind == SB_KNEE_NO_DROP || k->kind == SB_KNEE_FALL_UNSURE) {
         snprintf(buf, len, "%s: %s: MB/s changes %+.1f%% [%+.1f%%, %+.1f%%] from the smallest two "
-                 "pools to the largest two (%.0f%% interval; %s a fall of %.0f%%).", label,
+                 "%ss to the largest two (%.0f%% interval; %s a fall of %.0f%%).", label,
                  k->kind == SB_KNEE_NO_DROP ? "no drop" : "fall undecided",
                  100.0 * (1.0 / (1.0 + k->fall) - 1.0), 100.0 * (1.0 / (1.0 + k->fall_hi) - 1.0),
-                 100.0 * (1.0 / (1.0 + k->fall_lo) - 1.0), 100.0 * k->x50_level,
+                 100.0 * (1.0 / (1.0 + k->fall_lo) - 1.0), unit, 100.0 * k->x50_level,
                  k->kind == SB_KNEE_NO_DROP ? "wholly short of" : "reaching across",
                  100.0 * (1.0 - 1.0 / (1.0 + SB_KNEE_MIN_FALL)));
         return;
@@ -178,8 +209,14 @@ static json_t *knee_json(const json_t *report, const json_t **sweep, size_t n, s
         free(per);
         json_array_append_new(pools, json_integer((json_int_t)x[i]));
     }
-    snprintf(label, sizeof label, "%s (clock, kernel %s)", op ? op->label : "?",
-             sb_field_text(sweep[0], "kernel"));
+    if (json_object_get(sweep[0], "postgresql"))
+        snprintf(label, sizeof label, "%s (%s, PostgreSQL %.*s)", op ? op->label : "?",
+                 sb_field_text(sweep[0], "policy"),
+                 (int)strcspn(sb_field_text(sweep[0], "postgresql.server_version"), " "),
+                 sb_field_text(sweep[0], "postgresql.server_version"));
+    else
+        snprintf(label, sizeof label, "%s (%s, kernel %s)", op ? op->label : "?",
+                 sb_field_text(sweep[0], "policy"), sb_field_text(sweep[0], "kernel"));
     if (x && m && curve && sb_knee_estimate(x, n, m, nrounds, SB_KNEE_LEVEL,
                                             SB_BOOTSTRAP_RESAMPLES, SB_BOOTSTRAP_SEED + 2000 + g,
                                             &k, curve) == 0) {
@@ -222,7 +259,8 @@ json_t *sb_analysis_knees(const json_t *report, size_t nrounds)
         const json_t *run = json_array_get(runs, i);
         size_t n;
         json_t *knee;
-        if (taken[i] || strcmp(sb_field_text(run, "policy"), "clock") != 0)
+        if (taken[i] || (strcmp(sb_field_text(run, "policy"), "clock") != 0 &&
+                         strcmp(sb_field_text(run, "policy"), "ring") != 0))
             continue;
         n = sweep_of(runs, i, sweep, taken);
         if (n < 3)

@@ -19,6 +19,7 @@
 
 #include "pg/conf.h"
 #include "pg/jobs.h"
+#include "pg/record.h"
 #include "pg/rule.h"
 #include "pg/sql.h"
 #include "plan/experiment.h"
@@ -163,7 +164,7 @@ static void test_inputs_parse(void **state)
 static void test_conf_knobs(void **state)
 {
     struct sb_pg_conf c;
-    struct sb_pg_knobs k = {2 * MB, 256 * KB, 64, 1, 4, 1};
+    struct sb_pg_knobs k = {2 * MB, 256 * KB, 64, 1, 4, 0, 1};
     (void)state;
 
     sb_pg_conf_build(&c, 160013, "/tmp/x", 16 * MB, 0, NULL);
@@ -191,7 +192,7 @@ static void test_conf_knobs(void **state)
 static void test_vacuum_statement(void **state)
 {
     char sql[160];
-    struct sb_pg_knobs k = {2 * MB, 256 * KB, 64, 1, 4, 1}, cluster;
+    struct sb_pg_knobs k = {2 * MB, 256 * KB, 64, 1, 4, 2, 1}, cluster;
     (void)state;
 
     sb_pg_sql_vacuum(160013, false, 2 * MB, "lineitem", sql, sizeof sql);
@@ -205,6 +206,7 @@ static void test_vacuum_statement(void **state)
     sb_pg_knobs_cluster(&k, &cluster);
     assert_int_equal(cluster.buffer_usage_limit, -1);
     assert_int_equal(cluster.io_workers, 4);
+    assert_int_equal(cluster.io_worker_cpu, 2);
     sb_pg_knobs_cluster(NULL, &cluster);
     assert_int_equal(cluster.io_method, 0);
     assert_int_equal(cluster.effective_io_concurrency, -1);
@@ -253,12 +255,130 @@ static void test_server_keys(void **state)
     sb_experiment_free(&exp);
 }
 
+/* The (skip + 1)-th line after the line that starts with marker that is a whole number (a
+ * count psql printed), or -1. */
+static long long number_after(const char *text, const char *marker, int skip)
+{
+    const char *p = strstr(text, marker);
+
+    while (p && (p = strchr(p, '\n')) != NULL) {
+        char *end;
+        long long n;
+        p++;
+        n = strtoll(p, &end, 10);
+        if (end != p && *end == '\n' && skip-- == 0)
+            return n;
+    }
+    return -1;
+}
+
+/* The rule inputs a recorded server answered (the line after marker) over the version's
+ * defaults. */
+static void recorded_inputs(const char *text, const char *marker, int num,
+                            struct sb_pg_rule_inputs *in)
+{
+    const char *p = strstr(text, marker);
+    char line[1024];
+    struct sb_error err = {0};
+
+    assert_non_null(p);
+    p = strchr(p, '\n') + 1;
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+    sb_pg_rule_defaults(num, 8192, 0, in);
+    assert_int_equal(sb_pg_rule_inputs_parse(line, in, &err), SB_OK);
+}
+
+/* occupancy lies between the ring's buffers and a few more (the table's pages a scan's last
+ * reads leave beside the ring: at most 8 in every recording), and is consistent in the sense
+ * the report uses. */
+static void assert_ring_holds(const struct sb_pg_placement *p, long long occupancy,
+                              uint64_t pages)
+{
+    long long ring = (long long)(p->ring_size / 8192);
+
+    assert_string_equal(p->policy, "ring");
+    assert_true(occupancy >= ring - 1 && occupancy <= ring + 8);
+    assert_true(sb_pg_occupancy_consistent(p, pages, 8192, occupancy, -1));
+}
+
+/* What real servers answered (tests/data/pg/server-V.txt, capture-rings.sh; 16MB pools):
+ * their settings give the rule, and pg_buffercache after one scan finds the ring the rule
+ * says: COUNT's 256KB, VACUUM's 256KB to 16 and 2MB from 17, BUFFER_USAGE_LIMIT '512kB' a
+ * 64-buffer ring and 0 none (every page); on 18 in a 512MB pool the bulk-read ring grows with
+ * effective_io_concurrency exactly as 18's formula says (288, 96, 32 buffers). */
+static void test_recorded_servers(void **state)
+{
+    static const struct {
+        const char *file;
+        int num;
+        uint64_t vacuum_ring; /* buffers */
+    } servers[] = {{"pg/server-15.txt", 150020, 32},   {"pg/server-16.txt", 160014, 32},
+                   {"pg/server-17.txt", 170010, 256},  {"pg/server-18.txt", 180004, 256},
+                   {"pg/server-19.txt", 190000, 256},  {"pg/server-master.txt", 200000, 256}};
+    (void)state;
+
+    for (size_t i = 0; i < sizeof servers / sizeof *servers; i++) {
+        char *path = sbtest_data_path(servers[i].file), *text = sbtest_read_file(path, NULL);
+        struct sb_pg_rule_inputs in;
+        struct sb_pg_placement p;
+        long long pages = number_after(text, "pages=", 0);
+        int num;
+
+        assert_non_null(text);
+        num = (int)number_after(text, "-- postgres --version", 0);
+        assert_int_equal(num / 10000, servers[i].num / 10000);
+        pages = strtoll(strstr(text, "pages=") + 6, NULL, 10);
+        recorded_inputs(text, "-- rule inputs", num, &in);
+        assert_int_equal(in.nbuffers, 2048);
+        sb_pg_placement_rule("count", (uint64_t)pages, &in, &p);
+        assert_int_equal(p.ring_size, 256 * KB);
+        assert_ring_holds(&p, number_after(text, "-- COUNT(*)", 1), (uint64_t)pages);
+        sb_pg_placement_rule("vacuum", (uint64_t)pages, &in, &p);
+        assert_int_equal(p.ring_size / 8192, servers[i].vacuum_ring);
+        assert_ring_holds(&p, number_after(text, "-- VACUUM (VERBOSE", 0), (uint64_t)pages);
+        if (num < 160000) { /* no BUFFER_USAGE_LIMIT before 16 */
+            assert_non_null(strstr(text, "unrecognized VACUUM option \"buffer_usage_limit\""));
+            free(text);
+            free(path);
+            continue;
+        }
+        /* scanbench's range is the server's: 64kB refused by both */
+        assert_non_null(strstr(text, "must be 0 or between 128 kB and 16777216 kB"));
+        in.statement_limit_kb = 512;
+        sb_pg_placement_rule("vacuum", (uint64_t)pages, &in, &p);
+        assert_int_equal(p.ring_size, 512 * KB);
+        assert_ring_holds(&p, number_after(text, "BUFFER_USAGE_LIMIT '512kB') t:", 0),
+                          (uint64_t)pages);
+        in.statement_limit_kb = 0;
+        sb_pg_placement_rule("vacuum", (uint64_t)pages, &in, &p);
+        assert_string_equal(p.policy, "clock");
+        assert_int_equal(number_after(text, "BUFFER_USAGE_LIMIT '0') t:", 0), pages);
+        if (num >= 180000) {
+            static const long long eics[] = {16, 4, 0}, ring[] = {288, 96, 32};
+            pages = strtoll(strstr(strstr(text, "-- 512MB pool"), "pages=") + 6, NULL, 10);
+            recorded_inputs(text, "-- 512MB pool", num, &in);
+            assert_int_equal(in.nbuffers, 65536);
+            for (int e = 0; e < 3; e++) {
+                char marker[96];
+                snprintf(marker, sizeof marker, "SET effective_io_concurrency = %lld;", eics[e]);
+                in.effective_io_concurrency = (uint64_t)eics[e];
+                sb_pg_placement_rule("count", (uint64_t)pages, &in, &p);
+                assert_int_equal(p.ring_size / 8192, ring[e]);
+                assert_int_equal(number_after(text, marker, 1), ring[e]);
+            }
+        }
+        free(text);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vacuum_rings),     cmocka_unit_test(test_bulkread_18),
         cmocka_unit_test(test_inputs_parse),     cmocka_unit_test(test_conf_knobs),
         cmocka_unit_test(test_vacuum_statement), cmocka_unit_test(test_server_keys),
+        cmocka_unit_test(test_recorded_servers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

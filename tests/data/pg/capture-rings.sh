@@ -55,7 +55,7 @@ $P -At -c "SELECT 'pages=' || pg_relation_size('t') / 8192"
 $P -q -c "CHECKPOINT"
 restart
 echo "-- COUNT(*): the table's buffers after it"
-[ "$major" -ge 18 ] && $P -q -c "SELECT pg_stat_reset_shared('io')"
+[ "$major" -ge 18 ] && $P -At -c "SELECT pg_stat_reset_shared('io')" > /dev/null
 $P -At -c "SELECT count(*) FROM t; $occupancy"
 if [ "$major" -ge 18 ]; then
     echo "-- pg_stat_io: relation reads by backend type after it"
