@@ -319,6 +319,31 @@ int sb_pg_jobs_append(struct sb_pg_jobs *dst, const struct sb_pg_jobs *src, stru
     return SB_OK;
 }
 
+int sb_pg_jobs_defaults(const struct sb_pg_jobs *src, struct sb_pg_jobs *out,
+                        struct sb_error *err)
+{
+    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0, 0};
+
+    memset(out, 0, sizeof *out);
+    out->jobs = calloc(2, sizeof *out->jobs);
+    if (!out->jobs)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    for (size_t j = 0; j < src->n; j++) {
+        const struct sb_pg_job *job = &src->jobs[j];
+        bool count = strcmp(job->op, "count") == 0, seen = false;
+        for (size_t k = 0; k < out->n; k++)
+            seen |= strcmp(out->jobs[k].op, job->op) == 0;
+        if (seen || job->nbefore)
+            continue;
+        out->jobs[out->n] = *job;
+        out->jobs[out->n].pool_size = SB_PG_DEFAULT_SHARED_BUFFERS;
+        out->jobs[out->n].knobs = none;
+        out->jobs[out->n].label = count ? "defaults op=count" : "defaults op=vacuum";
+        out->n++;
+    }
+    return SB_OK;
+}
+
 const struct sb_pg_job *sb_pg_jobs_find(const struct sb_pg_jobs *jobs,
                                         const struct sb_run_params *run)
 {

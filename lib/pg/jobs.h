@@ -28,6 +28,8 @@ struct sb_pg_job {
     const char *before[SB_MAX_STATEMENTS];
     uint32_t nbefore;
     struct sb_pg_knobs knobs;        /* the server settings the run asks for (plan.h) */
+    const char *label;               /* the record's name, for a job that stands for no plan
+                                        run of its own (NULL: the run's) */
 };
 
 struct sb_pg_jobs {
@@ -43,6 +45,17 @@ struct sb_pg_jobs {
 int sb_pg_jobs_build(const struct sb_plan *plan, const struct sb_experiment *exp, bool strict,
                      struct sb_pg_jobs *jobs, struct sb_error *err);
 void sb_pg_jobs_free(struct sb_pg_jobs *jobs);
+
+/* PostgreSQL's default shared_buffers: 16384 buffers of 8kB (guc_tables.c, every version
+ * scanbench pg measures from 9.6 on). */
+#define SB_PG_DEFAULT_SHARED_BUFFERS (128ull << 20)
+
+/* A server at its own defaults (reproduce: the thread's table's row for the newest server):
+ * per op of src, in src's order, a copy of its first job with shared_buffers at PostgreSQL's
+ * default (SB_PG_DEFAULT_SHARED_BUFFERS), no server key set, named "defaults op=OP", into
+ * out (which it allocates). */
+int sb_pg_jobs_defaults(const struct sb_pg_jobs *src, struct sb_pg_jobs *out,
+                        struct sb_error *err);
 
 /* Appends copies of src's jobs to dst (which may start zeroed): one list for a session that
  * runs several plans (reproduce --pg). */

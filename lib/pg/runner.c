@@ -754,6 +754,7 @@ static int run_job(struct sb_pg_session *s, const struct sb_pg_job *job, json_t 
 
     memset(&m, 0, sizeof m);
     m.counts_ok = true;
+    m.name = job->label;
     if (!seconds)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     status = prepare_job(s, job, quiet, &nbuffers, err);
@@ -893,6 +894,11 @@ json_t *sb_pg_session_json(const struct sb_pg_session *s)
                 "BUFFER_USAGE_LIMIT 0, key buffer_usage_limit): where a COUNT(*) uses its ring, "
                 "PostgreSQL 8.2's clock sweep over the whole pool is only in scanbench's own "
                 "column (scanbench run --set policy=clock)");
+}
+
+int sb_pg_session_version_num(const struct sb_pg_session *s)
+{
+    return s->server.num;
 }
 
 void sb_pg_session_close(struct sb_pg_session *s)

@@ -56,6 +56,9 @@ int sb_pg_session_run(struct sb_pg_session *session, const struct sb_pg_jobs *jo
  * timed and evicted, pg_buffercache's availability. */
 json_t *sb_pg_session_json(const struct sb_pg_session *session);
 
+/* The session's server version as server_version_num (180004). */
+int sb_pg_session_version_num(const struct sb_pg_session *session);
+
 /* Stops the server and removes the cluster; frees the session. NULL is fine. */
 void sb_pg_session_close(struct sb_pg_session *session);
 

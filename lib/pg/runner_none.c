@@ -42,6 +42,12 @@ json_t *sb_pg_session_json(const struct sb_pg_session *session)
     return json_null();
 }
 
+int sb_pg_session_version_num(const struct sb_pg_session *session)
+{
+    (void)session;
+    return 0;
+}
+
 void sb_pg_session_close(struct sb_pg_session *session) { (void)session; }
 
 int sb_pg_servers_find(const char *const *bindirs, size_t n,

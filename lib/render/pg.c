@@ -78,8 +78,11 @@ static void asked(const json_t *run, char *buf, size_t len)
         char a[32];
         if (json_is_string(v) && strcmp(json_string_value(v), "default") == 0)
             continue;
-        if (json_is_integer(v) && (strcmp(key, "buffer_usage_limit") == 0 ||
-                                   strcmp(key, "io_combine_limit") == 0))
+        if (json_is_integer(v) && json_integer_value(v) == 0 &&
+            strcmp(key, "buffer_usage_limit") == 0)
+            snprintf(a, sizeof a, "0 (no ring)");
+        else if (json_is_integer(v) && (strcmp(key, "buffer_usage_limit") == 0 ||
+                                        strcmp(key, "io_combine_limit") == 0))
             sb_format_size((uint64_t)json_integer_value(v), a, sizeof a);
         else if (json_is_integer(v))
             snprintf(a, sizeof a, "%lld", (long long)json_integer_value(v));

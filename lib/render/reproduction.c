@@ -393,10 +393,14 @@ static void legend(FILE *out, const struct layout *t)
         fprintf(out, "%s = PostgreSQL %s on this host%s: the same table and op, "
                      "shared_buffers = the pool, every scan reading every page from the OS "
                      "cache, each server's runs one after another; `ring` or `clock` is what its "
-                     "own rule chose (from 8.3 its ring when the table is larger than "
-                     "shared_buffers / 4, and always for VACUUM; before 8.3 the clock sweep over "
-                     "all of shared_buffers). No setting turns the ring off from 8.3 on: there, "
-                     "8.2's clock sweep over a smaller pool is only in the `here` column.%s%s\n",
+                     "own rule chose, at the server's own defaults (from 8.3 its ring when the "
+                     "table is larger than shared_buffers / 4, 256KB to 17, from 18 sized by "
+                     "effective_io_concurrency; always for VACUUM, 256KB to 16, 2MB from 17; "
+                     "before 8.3 the clock sweep over all of shared_buffers). No setting turns a "
+                     "seqscan's ring off from 8.3 on: there, 8.2's clock sweep over a smaller "
+                     "pool is only in the `here` column. `pg VERSION at its defaults`: the newest "
+                     "server as it comes, shared_buffers 128MB and its own rings, on the same "
+                     "table.%s%s\n",
                 t->pg > 1 ? "pg VERSION" : "postgresql", versions,
                 t->pg > 1 ? " (a column each)" : "",
                 *sb_field_text(block, "notes") ? " Note: " : "",
@@ -701,6 +705,40 @@ static void verdict_lines(FILE *out, const struct layout *t)
     noise_lines(out, t->report);
 }
 
+/* --pg: the newest server at its own defaults (postgresql.defaults): a row with its MB/s and
+ * placement in that server's column, per op. */
+static void defaults_row(FILE *out, const struct layout *t)
+{
+    const json_t *d = sb_field(t->report, "postgresql.defaults");
+    int server = (int)json_integer_value(json_object_get(d, "server"));
+    char label[64], version[32];
+
+    if (!json_is_object(d))
+        return;
+    snprintf(version, sizeof version, "%.*s",
+             (int)strcspn(sb_text(sb_field(pg_block(t->report, server),
+                                           "server.server_version")), " "),
+             sb_text(sb_field(pg_block(t->report, server), "server.server_version")));
+    snprintf(label, sizeof label, "pg %s at its defaults", version);
+    fprintf(out, "%-26s", label);
+    for (int k = 0; k < t->nops; k++) {
+        const json_t *found = NULL, *run;
+        size_t i;
+        json_array_foreach(json_object_get(d, "runs"), i, run)
+            if (strcmp(sb_field_text(run, "op"), t->ops[k]) == 0)
+                found = run;
+        fprintf(out, " | %*s", 39, "");
+        for (int v = 0; v < t->pg; v++) {
+            if (v == server)
+                pg_cell(out, found);
+            else
+                fprintf(out, " %6s %-5s", "", "");
+        }
+        fprintf(out, "  ");
+    }
+    fprintf(out, "\n");
+}
+
 void sb_render_reproduction(FILE *out, const json_t *report)
 {
     struct layout t;
@@ -712,6 +750,7 @@ void sb_render_reproduction(FILE *out, const json_t *report)
         placement_row(out, &t, p);
     if (json_array_size(json_object_get(t.verdict, "comparisons")))
         ratio_row(out, &t);
+    defaults_row(out, &t);
     legend(out, &t);
     scaled_lines(out, &t);
     prediction_lines(out, &t);

@@ -77,6 +77,7 @@ void sb_reproduce_free(struct sb_reproduction *r)
     for (int i = 0; i < SB_REPRODUCE_MAX_EXPERIMENTS; i++) {
         sb_setup_free(&r->setups[i]);
         sb_pg_jobs_free(&r->pg_jobs[i]);
+        sb_pg_jobs_free(&r->pg_defaults[i]);
         json_decref(r->emulations[i]);
         r->emulations[i] = NULL;
     }

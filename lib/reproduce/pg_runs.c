@@ -16,6 +16,10 @@ int sb_reproduce_open_pg(struct sb_reproduction *r, struct sb_error *err)
                                   err);
         if (status == SB_OK)
             status = sb_pg_jobs_append(&r->pg_all, &r->pg_jobs[i], err);
+        if (status == SB_OK)
+            status = sb_pg_jobs_defaults(&r->pg_jobs[i], &r->pg_defaults[i], err);
+        if (status == SB_OK)
+            status = sb_pg_jobs_append(&r->pg_all, &r->pg_defaults[i], err);
     }
     if (status == SB_OK && r->nservers) {
         static char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
@@ -26,6 +30,37 @@ int sb_reproduce_open_pg(struct sb_reproduction *r, struct sb_error *err)
                                     &r->pg_all, false, err);
         r->nsessions = v + 1;
     }
+    return status;
+}
+
+/* The newest of the sessions' servers (the highest version; the first of equals). */
+static int newest_session(const struct sb_reproduction *r)
+{
+    int newest = 0;
+
+    for (int v = 1; v < r->nsessions; v++)
+        if (sb_pg_session_version_num(r->sessions[v]) >
+            sb_pg_session_version_num(r->sessions[newest]))
+            newest = v;
+    return newest;
+}
+
+/* Experiment i's ops on the newest server at its own defaults (shared_buffers 128MB, its own
+ * rings), as block's `defaults`. */
+static int defaults_runs(struct sb_reproduction *r, int i, json_t *block, struct sb_error *err)
+{
+    int v = newest_session(r), status;
+    json_t *runs = json_array();
+
+    status = sb_pg_session_run(r->sessions[v], &r->pg_defaults[i], runs, true, err);
+    if (status == SB_OK)
+        json_object_set_new(block, "defaults", json_pack(
+            "{s:I, s:I, s:o, s:s}", "server", (json_int_t)v, "shared_buffers",
+            (json_int_t)SB_PG_DEFAULT_SHARED_BUFFERS, "runs", runs, "how",
+            "the newest server (index into servers, 0 with one) at its own defaults: "
+            "shared_buffers 128MB, its own rings, no server key set; the same table and ops"));
+    else
+        json_decref(runs);
     return status;
 }
 
@@ -50,6 +85,8 @@ int sb_reproduce_pg_runs(struct sb_reproduction *r, int i, json_t *report, struc
         if (r->nsessions > 1)
             json_object_set(block, "servers", servers);
         json_object_set_new(report, "postgresql", block);
+        if (status == SB_OK && r->pg_defaults[i].n)
+            status = defaults_runs(r, i, block, err);
     }
     json_decref(servers);
     return status;

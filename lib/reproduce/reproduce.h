@@ -43,6 +43,8 @@ struct sb_reproduction {
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
     struct sb_pg_jobs pg_jobs[SB_REPRODUCE_MAX_EXPERIMENTS], pg_all;
+    /* per experiment, its ops on the newest server at that server's own defaults */
+    struct sb_pg_jobs pg_defaults[SB_REPRODUCE_MAX_EXPERIMENTS];
     /* the thread's slow [0] and fast [1] pools scaled to this host (plan/scaling.h), run in
      * the same rounds; scaled_why says why an experiment has none */
     struct sb_scaled_pool scaled[SB_REPRODUCE_MAX_EXPERIMENTS][2];

@@ -1,6 +1,6 @@
 #!/bin/sh
 # build_postgres.sh: tools/build-postgres refuses bad input with exit 2 and one line naming it;
-# then, given a PostgreSQL source tree in SCANBENCH_PG_SRC (doc/postgresql.md, Old servers),
+# then, given a PostgreSQL source tree in SCANBENCH_PG_SRC (doc/postgresql.md, Servers from their sources),
 # builds it into the scratch directory and checks that the server it installed runs and says
 # the tree's version, with pg_buffercache beside it. Without a tree that part is skipped
 # (exit 77, saying why) after the bad-input checks: CI has no PostgreSQL sources.
@@ -18,7 +18,14 @@ mkdir -p "$SCRATCH/pg80/src/backend"
 printf '%s\n' "#! /bin/sh" "PACKAGE_VERSION='8.0.26'" >"$SCRATCH/pg80/configure"
 expect_status 2 "too old" sh "$B" "$SCRATCH/pg80" "$SCRATCH/prefix"
 err_is_one_line_containing "PostgreSQL 8.0.26: scanbench pg takes servers from 8.1 on"
-sed -i "s/8.0.26/8.1.21/" "$SCRATCH/pg80/configure"
+# a development branch's version (master's 20devel, a beta's 19beta2) is a version: the
+# relative prefix after it is what is refused
+for v in 20devel 19beta2; do
+    sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION='$v'/" "$SCRATCH/pg80/configure"
+    expect_status 2 "version $v" sh "$B" "$SCRATCH/pg80" "prefix"
+    err_is_one_line_containing "prefix: the prefix must be an absolute path"
+done
+sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION='8.1.21'/" "$SCRATCH/pg80/configure"
 expect_status 2 "relative prefix" sh "$B" "$SCRATCH/pg80" "prefix"
 err_is_one_line_containing "prefix: the prefix must be an absolute path"
 : >"$SCRATCH/file"

@@ -279,7 +279,7 @@ expect_status 0 "reproduce --pg" env TMPDIR="$PGTMP" $S reproduce x4500-memtable
     --set table_size=4M --set repetitions=2 -o "$SCRATCH/repro"
 no_cluster_left "after reproduce --pg"
 out_contains "postgresql"
-out_contains "No setting turns the ring off"
+out_contains "No setting turns a seqscan's ring off"
 # a 4MB table: not larger than a quarter of 16MB (clock), larger than a quarter of 680KB (ring)
 if grep -E '^clock 16MB .*\|.* [0-9]+ clock .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null &&
    grep -E '^clock 680KB .*\|.* [0-9]+ ring .*\|.* [0-9]+ ring' "$SCRATCH/out" >/dev/null; then
@@ -290,6 +290,15 @@ check "reproduce --pg keeps the server's runs in the report" jq -e --arg v "$ver
      ([.postgresql.runs[] | select(.pool_size == 16777216 or .pool_size == 696320) |
        .source + " " + .policy]
       == ["postgresql clock", "postgresql ring", "postgresql ring", "postgresql ring"])' \
+    "$SCRATCH/repro/x4500-memtable.json"
+# the server at its own defaults: a row, and its runs at shared_buffers 128MB (a 4MB table:
+# the clock sweep for COUNT(*), VACUUM's own ring)
+short=${version%% *}
+out_contains "pg $short at its defaults"
+check "reproduce --pg: the server at its defaults" jq -e '.postgresql.defaults |
+    .server == 0 and .shared_buffers == 134217728 and
+    ([.runs[] | .name + " " + .policy + " " + (.pool_size | tostring)]
+     == ["defaults op=count clock 134217728", "defaults op=vacuum ring 134217728"])' \
     "$SCRATCH/repro/x4500-memtable.json"
 
 # sigterm_mid_run WHAT STARTED INTERRUPTED ARGS...: scanbench pg with ARGS in the background,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "pg/conf.h"
+#include "pg/copier.h"
 #include "pg/jobs.h"
 #include "pg/record.h"
 #include "pg/rule.h"
@@ -372,13 +373,35 @@ static void test_recorded_servers(void **state)
     }
 }
 
+/* Who copies a page: the backend before 18 and with sync, an I/O worker with worker (and then
+ * the output says scanbench's model does not copy on another CPU), the kernel with io_uring. */
+static void test_copier(void **state)
+{
+    char buf[640];
+    (void)state;
+
+    sb_pg_copier_text(170010, NULL, "", buf, sizeof buf);
+    assert_non_null(strstr(buf, "the backend that scans reads each page"));
+    assert_null(strstr(buf, "not modelled"));
+    sb_pg_copier_text(180004, "sync", "", buf, sizeof buf);
+    assert_non_null(strstr(buf, "(io_method = sync)"));
+    assert_null(strstr(buf, "not modelled"));
+    sb_pg_copier_text(180004, "worker", "backend 41 on CPU 0, I/O workers 37 on CPU 1", buf,
+                      sizeof buf);
+    assert_non_null(strstr(buf, "an I/O worker process (io_method = worker)"));
+    assert_non_null(strstr(buf, "; pinned: backend 41 on CPU 0, I/O workers 37 on CPU 1"));
+    assert_non_null(strstr(buf, "a copy on another CPU is not modelled"));
+    sb_pg_copier_text(180004, "io_uring", "", buf, sizeof buf);
+    assert_non_null(strstr(buf, "the kernel, for the backend"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vacuum_rings),     cmocka_unit_test(test_bulkread_18),
         cmocka_unit_test(test_inputs_parse),     cmocka_unit_test(test_conf_knobs),
         cmocka_unit_test(test_vacuum_statement), cmocka_unit_test(test_server_keys),
-        cmocka_unit_test(test_recorded_servers),
+        cmocka_unit_test(test_recorded_servers), cmocka_unit_test(test_copier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
