@@ -130,7 +130,8 @@ static int check_registry_name(enum sb_key_id key, const char *value, struct sb_
 /* A name key takes: from a registry, a placement, or one of a key's few words. */
 static int check_name(enum sb_key_id key, const char *value, struct sb_error *err)
 {
-    const char *known;
+    const char *known = "", *const *names = NULL;
+    char list[160];
     struct sb_placement placement;
     int status = check_registry_name(key, value, err);
 
@@ -154,10 +155,7 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
         known = "interleaved, blocked";
         break;
     case SB_K_LAYOUT:
-        for (int i = 0; sb_layout_names[i]; i++)
-            if (strcmp(value, sb_layout_names[i]) == 0)
-                return SB_OK;
-        known = "random, fixed, hugepages";
+        names = sb_layout_names;
         break;
     case SB_K_HINT_BITS:
         if (strcmp(value, "set") == 0 || strcmp(value, "unset") == 0)
@@ -165,31 +163,29 @@ static int check_name(enum sb_key_id key, const char *value, struct sb_error *er
         known = "set, unset";
         break;
     case SB_K_IO_METHOD:
-        for (int i = 0; sb_io_method_names[i]; i++)
-            if (strcmp(value, sb_io_method_names[i]) == 0)
-                return SB_OK;
-        known = "default, sync, worker, io_uring";
+        names = sb_io_method_names;
         break;
     case SB_K_IO_WORKER_CPU:
-        for (int i = 0; sb_io_worker_cpu_names[i]; i++)
-            if (strcmp(value, sb_io_worker_cpu_names[i]) == 0)
-                return SB_OK;
-        known = "default, same, other";
+        names = sb_io_worker_cpu_names;
         break;
     case SB_K_HUGE_PAGES:
-        for (int i = 0; sb_huge_pages_names[i]; i++)
-            if (strcmp(value, sb_huge_pages_names[i]) == 0)
-                return SB_OK;
-        known = "default, off, on, try";
+        names = sb_huge_pages_names;
         break;
     case SB_K_CONTENTION:
-        for (int i = 0; sb_contention_names[i]; i++)
-            if (strcmp(value, sb_contention_names[i]) == 0)
-                return SB_OK;
-        known = "none, stream, l3";
+        names = sb_contention_names;
         break;
     default:
         return SB_OK;
+    }
+    if (names) { /* a registry of names: the value one of them */
+        size_t used = 0;
+        for (int i = 0; names[i]; i++) {
+            if (strcmp(value, names[i]) == 0)
+                return SB_OK;
+            used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0,
+                                     "%s%s", i ? ", " : "", names[i]);
+        }
+        known = list;
     }
     return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a known %s (known: %s)", value,
                    sb_keys[key].name, known);
