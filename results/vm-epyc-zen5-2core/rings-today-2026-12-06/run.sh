@@ -33,3 +33,5 @@ for pool in 256K 16M; do
         --set op=count --set io_method=worker --set io_workers=1 \
         --set io_worker_cpu=default,same,other --set repetitions=10
 done
+# the engine's reports and CSVs are large: kept gzipped
+gzip -9 "$D"/engine-*.json "$D"/engine-*.csv
