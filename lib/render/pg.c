@@ -434,6 +434,68 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
                 100.0 * json_number_value(json_object_get(noise, "bound")));
 }
 
+/* The comparison against first (a run's name) on its own server with the highest ratio, and
+ * how many there are. */
+static const json_t *best_against(const json_t *report, const char *first, size_t *n)
+{
+    const json_t *runs = json_object_get(report, "runs"), *best = NULL, *c;
+    const json_t *b = sb_find_run_named(runs, first);
+    size_t i;
+
+    *n = 0;
+    json_array_foreach(json_object_get(json_object_get(report, "analysis"), "comparisons"), i, c) {
+        const json_t *a = sb_find_run_named(runs, sb_field_text(c, "a"));
+        if (strcmp(sb_field_text(c, "b"), first) != 0 || !a ||
+            strcmp(sb_field_text(a, "postgresql.server_version"),
+                   sb_field_text(b, "postgresql.server_version")) != 0)
+            continue; /* another server's: the version's effect, not a setting's */
+        (*n)++;
+        if (!best || json_number_value(json_object_get(c, "ratio")) >
+                         json_number_value(json_object_get(best, "ratio")))
+            best = c;
+    }
+    return best;
+}
+
+/* A sweep of settings on a server (two or more runs paired with its op's first): the best
+ * here, the one the pairs put highest whatever its call, and what the first (the server's
+ * default when it comes first) costs against it. */
+static void pg_best(FILE *out, const json_t *report, bool servers)
+{
+    const json_t *runs = json_object_get(report, "runs"), *run;
+    bool heading = false;
+    size_t i, n;
+
+    json_array_foreach(runs, i, run) {
+        const json_t *c = best_against(report, sb_field_text(run, "name"), &n);
+        const json_t *a = c ? sb_find_run_named(runs, sb_field_text(c, "a")) : NULL;
+        double r, lo, hi;
+        char la[320], lb[320], where[48], first[48];
+        if (!a || n < 2)
+            continue;
+        if (!heading)
+            fprintf(out, "\nBest here, against each server's first run of an op (the highest "
+                         "paired ratio, whatever its call):\n");
+        heading = true;
+        r = json_number_value(json_object_get(c, "ratio"));
+        lo = json_number_value(json_object_get(c, "lo"));
+        hi = json_number_value(json_object_get(c, "hi"));
+        who(a, servers, la, sizeof la);
+        who(run, servers, lb, sizeof lb);
+        placement(a, where, sizeof where);
+        placement(run, first, sizeof first);
+        if (r <= 1.0)
+            fprintf(out, "  %s, %s (%s): no run of the %zu beside it beats it; the closest, %s "
+                    "(%s), %.2fx [%.2f, %.2f]\n", op_label(run), lb, first, n, la, where, r, lo,
+                    hi);
+        else
+            fprintf(out, "  %s, %s (%s): best here %s (%s), %.2fx [%.2f, %.2f], %s; the first "
+                    "runs at %.0f%% of it [%.0f%%, %.0f%%]\n", op_label(run), lb, first, la,
+                    where, r, lo, hi, sb_field_text(c, "call"), 100.0 / r, 100.0 / hi,
+                    100.0 / lo);
+    }
+}
+
 void sb_render_pg(FILE *out, const json_t *report)
 {
     const json_t *runs = json_object_get(report, "runs");
@@ -455,6 +517,7 @@ void sb_render_pg(FILE *out, const json_t *report)
     fprintf(out, "\n");
     ratios(out, runs, servers);
     pg_paired(out, report, servers);
+    pg_best(out, report, servers);
     fprintf(out, "\n");
     sb_table_knees(out, report);
     pg_rules_and_method(out, runs, any_ring, servers);

@@ -268,6 +268,13 @@ check "the first VACUUM writes, a later one does not" jq -e '.runs[0].postgresql
     (.later_scan | .shared_dirtied == 0 and .agreement == "agrees")' "$SCRATCH/vacuum.json"
 no_cluster_left "after the first VACUUM"
 
+# a sweep of a setting on one server: the best here against the first, with its interval
+expect_status 0 "a sweep's best" env TMPDIR="$PGTMP" $S pg --set table_size=1M \
+    --set pool_size=1M,2M,4M --set op=count --set repetitions=2 -q
+if grep -E "^  SELECT COUNT\(\*\), pool 1MB \(ring 128KB\): (best here pool [24]MB \(.*\), [0-9.]+x \[[0-9.]+, [0-9.]+\], (faster|slower|same|inconclusive); the first runs at|no run of the 2 beside it beats it)" \
+    "$SCRATCH/out" >/dev/null; then pass; else fail "no best-here line: $(cat "$SCRATCH/out")"; fi
+no_cluster_left "after a sweep"
+
 # reproduce --server: a column per server; the same one twice is refused before any run
 expect_status 2 "reproduce, the same server twice" env TMPDIR="$PGTMP" $S reproduce \
     x4500-memtable --quick --server "$bindir" --server "$bindir/" --set table_size=4M
