@@ -151,7 +151,18 @@ void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cl
 int sb_pg_check_server_keys(const struct sb_experiment *exp, const char *version,
                             const char *bindir, struct sb_error *err)
 {
+    const struct sb_setting *cpu = &exp->settings[SB_K_IO_WORKER_CPU];
+    const struct sb_setting *threads = &exp->settings[SB_K_THREADS];
     int num = sb_pg_version_num(version);
+
+    /* pinned, several backends at once would share the one CPU */
+    for (int v = 0; v < cpu->nvalues; v++)
+        for (int t = 0; t < threads->nvalues; t++)
+            if (strcmp(cpu->values[v], "default") != 0 && threads->numbers[t] > 1)
+                return sb_fail(err, SB_ERR_INPUT, "%s: io_worker_cpu = %s pins the backend to "
+                               "one CPU, and %s: threads = %s would put its backends there "
+                               "together; pin with one backend", cpu->origin, cpu->values[v],
+                               threads->origin, threads->values[t]);
 
     for (size_t k = 0; k < sizeof server_keys / sizeof server_keys[0]; k++) {
         const struct sb_setting *s = &exp->settings[server_keys[k].key];

@@ -75,9 +75,10 @@ int sb_pg_check_keys(const struct sb_experiment *exp, bool backends, struct sb_e
 void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster);
 
 /* The server keys (buffer_usage_limit, io_combine_limit, effective_io_concurrency, io_method,
- * io_workers, huge_pages) the experiment sets against a server's version (postgres
- * --version's text, "18.4"; bindir names it): SB_ERR_INPUT naming the key, its origin, the
- * server and the version that brought the setting, when the server is older. */
+ * io_workers, io_worker_cpu, huge_pages) the experiment sets against a server's version
+ * (postgres --version's text, "18.4"; bindir names it): SB_ERR_INPUT naming the key, its
+ * origin, the server and the version that brought the setting, when the server is older; and
+ * io_worker_cpu with threads above 1 (every backend would be pinned to one CPU). */
 int sb_pg_check_server_keys(const struct sb_experiment *exp, const char *version,
                             const char *bindir, struct sb_error *err);
 

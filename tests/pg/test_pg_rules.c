@@ -247,6 +247,14 @@ static void test_server_keys(void **state)
     assert_int_equal(sb_pg_check_server_keys(&exp, "17.9", "/opt/pg17/bin", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "io_method: PostgreSQL 17.9"));
     assert_int_equal(sb_pg_check_server_keys(&exp, "19beta2", "/opt/pg19/bin", &err), SB_OK);
+    set(&exp, "io_worker_cpu=default,other");
+    assert_int_equal(sb_pg_check_server_keys(&exp, "18.4", "/opt/pg18/bin", &err), SB_OK);
+    set(&exp, "threads=1,2");
+    assert_int_equal(sb_pg_check_server_keys(&exp, "18.4", "/opt/pg18/bin", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "--set io_worker_cpu=default,other: io_worker_cpu = other pins "
+                        "the backend to one CPU, and --set threads=1,2: threads = 2 would put "
+                        "its backends there together; pin with one backend");
+    set(&exp, "threads=1");
     assert_int_equal(sb_experiment_set(&exp, "buffer_usage_limit=64K", &err), SB_ERR_INPUT);
     assert_int_equal(sb_experiment_set(&exp, "effective_io_concurrency=1001", &err),
                      SB_ERR_INPUT);
