@@ -330,6 +330,8 @@ static void test_recorded_servers(void **state)
         char *path = sbtest_data_path(servers[i].file), *text = sbtest_read_file(path, NULL);
         struct sb_pg_rule_inputs in;
         struct sb_pg_placement p;
+        struct sb_pg_conf conf;
+        char want[64];
         long long pages = number_after(text, "pages=", 0);
         int num;
 
@@ -339,6 +341,13 @@ static void test_recorded_servers(void **state)
         pages = strtoll(strstr(text, "pages=") + 6, NULL, 10);
         recorded_inputs(text, "-- rule inputs", num, &in);
         assert_int_equal(in.nbuffers, 2048);
+        /* the cluster scanbench configures for that version: the max_connections the server
+         * ran with, and no ring setting of its own */
+        sb_pg_conf_build(&conf, num, "/tmp/x", 16 * MB, 0, NULL);
+        snprintf(want, sizeof want, "max_connections=%s ",
+                 sb_pg_conf_get(&conf, "max_connections"));
+        assert_non_null(strstr(text, want));
+        assert_null(sb_pg_conf_get(&conf, "vacuum_buffer_usage_limit"));
         sb_pg_placement_rule("count", (uint64_t)pages, &in, &p);
         assert_int_equal(p.ring_size, 256 * KB);
         assert_ring_holds(&p, number_after(text, "-- COUNT(*)", 1), (uint64_t)pages);
