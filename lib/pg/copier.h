@@ -12,13 +12,14 @@
 #include <stddef.h>
 
 #include "core/core.h"
-#include "pg/client.h"
 
-/* where (index of sb_io_worker_cpu_names: 1 same, 2 other; 0 does nothing): the connection's
- * backend pinned to the first CPU scanbench may run on, the server's I/O workers (from
- * pg_stat_activity) to that CPU or to the next one; what was done into note ("backend 41 on
- * CPU 0, I/O workers 37 38 39 on CPU 1"). SB_ERR_RUN when a process cannot be pinned, or
- * `other` on a host where scanbench may run on one CPU only. */
+struct sb_pg_client; /* pg/client.h: libpq's, only where scanbench is built with it */
+
+/* With libpq only (pin.c). where (index of sb_io_worker_cpu_names: 1 same, 2 other; 0 does
+ * nothing): the connection's backend pinned to the first CPU scanbench may run on, the
+ * server's I/O workers (from pg_stat_activity) to that CPU or to the next one; what was done
+ * into note ("backend 41 on CPU 0, I/O workers 37 38 39 on CPU 1"). SB_ERR_RUN when a process
+ * cannot be pinned, or `other` on a host where scanbench may run on one CPU only. */
 int sb_pg_pin_io_workers(struct sb_pg_client *client, int where, char *note, size_t len,
                          struct sb_error *err);
 

@@ -2,6 +2,7 @@
  * copier.h). */
 #include "config.h"
 #include "pg/copier.h"
+#include "pg/client.h"
 
 #include <errno.h>
 #include <inttypes.h>
