@@ -3,7 +3,6 @@
 #include "pg/conf.h"
 
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -139,12 +139,13 @@ static const struct {
     {SB_K_HUGE_PAGES, 90400, "9.4"},
 };
 
+/* No server key set: every setting the server's own. */
+static const struct sb_pg_knobs no_knobs = {-1, -1, -1, 0, -1, 0, 0};
+
 void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster)
 {
-    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0, 0};
-
     if (cluster != knobs)
-        *cluster = knobs ? *knobs : none;
+        *cluster = knobs ? *knobs : no_knobs;
     cluster->buffer_usage_limit = -1;
 }
 
@@ -333,8 +334,6 @@ int sb_pg_jobs_append(struct sb_pg_jobs *dst, const struct sb_pg_jobs *src, stru
 int sb_pg_jobs_defaults(const struct sb_pg_jobs *src, struct sb_pg_jobs *out,
                         struct sb_error *err)
 {
-    static const struct sb_pg_knobs none = {-1, -1, -1, 0, -1, 0, 0};
-
     memset(out, 0, sizeof *out);
     out->jobs = calloc(2, sizeof *out->jobs);
     if (!out->jobs)
@@ -348,7 +347,7 @@ int sb_pg_jobs_defaults(const struct sb_pg_jobs *src, struct sb_pg_jobs *out,
             continue;
         out->jobs[out->n] = *job;
         out->jobs[out->n].pool_size = SB_PG_DEFAULT_SHARED_BUFFERS;
-        out->jobs[out->n].knobs = none;
+        out->jobs[out->n].knobs = no_knobs;
         out->jobs[out->n].label = count ? "defaults op=count" : "defaults op=vacuum";
         out->n++;
     }

@@ -136,7 +136,8 @@ static uint64_t bulkread_kb_18(const struct sb_pg_rule_inputs *in, uint64_t pin_
 
 /* read_stream_begin_impl (18): (max_ios + 1) x io_combine_limit, at most the strategy's pin
  * limit (a bulk-read ring's buffers, half of another ring's) and the pin limit, at least 1;
- * and GetAdditionalPinLimit leaves the pin limit less the 8 it assumes held. */
+ * and GetAdditionalPinLimit leaves the pin limit less the 8 it assumes held, the tighter of the
+ * two pin bounds. */
 static uint64_t stream_pins_18(uint64_t max_ios, uint64_t ring, bool bulkread,
                                const struct sb_pg_rule_inputs *in, uint64_t pin_limit)
 {
@@ -147,8 +148,6 @@ static uint64_t stream_pins_18(uint64_t max_ios, uint64_t ring, bool bulkread,
 
     if (pins > strategy)
         pins = strategy;
-    if (pins > pin_limit)
-        pins = pin_limit;
     if (pins > additional)
         pins = additional;
     return pins ? pins : 1;

@@ -78,8 +78,36 @@ static int exec_sql(struct sb_pg_session *s, const char *sql, struct sb_error *e
     return sb_pg_client_exec(&s->client, sql, NULL, 0, NULL, err);
 }
 
+/* What the ring rule reads, read back from the server just started (rule.h): its version's
+ * defaults, then what pg_settings says where the version's rule reads more than
+ * shared_buffers, and the io_method in force; once per start, as none of it changes while the
+ * server runs (shared_buffers and BLCKSZ each measurement takes from the session). */
+static int read_rule_inputs(struct sb_pg_session *s, struct sb_error *err)
+{
+    const char *names = sb_pg_rule_settings_names(s->server.num);
+    char sql[800], value[2048];
+    int status;
+
+    sb_pg_rule_defaults(s->server.num, s->block_size, 0, &s->rule);
+    if (!names)
+        return SB_OK;
+    if (s->server.num >= 180000) {
+        status = sb_pg_client_exec(&s->client, "SHOW io_method", s->io_method,
+                                   sizeof s->io_method, NULL, err);
+        if (status != SB_OK)
+            return status;
+    }
+    snprintf(sql, sizeof sql, "SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings "
+             "WHERE name IN (%s)", names);
+    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
+    if (status == SB_OK)
+        status = sb_pg_rule_inputs_parse(value, &s->rule, err);
+    return status;
+}
+
 /* (Re)starts the server with shared_buffers = pool and the cluster's settings of knobs (NULL:
- * none), and connects. */
+ * none), connects, pins the I/O workers where io_worker_cpu asks and reads what the ring rule
+ * reads. */
 static int start_with_pool(struct sb_pg_session *s, uint64_t pool,
                            const struct sb_pg_knobs *knobs, struct sb_error *err)
 {
@@ -110,6 +138,8 @@ static int start_with_pool(struct sb_pg_session *s, uint64_t pool,
     if (status == SB_OK)
         status = sb_pg_pin_io_workers(&s->client, s->running.io_worker_cpu, s->pinned,
                                       sizeof s->pinned, err);
+    if (status == SB_OK)
+        status = read_rule_inputs(s, err);
     return status;
 }
 
@@ -603,41 +633,14 @@ static int first_scan(struct sb_pg_session *s, const struct sb_pg_job *job,
     return status;
 }
 
-/* What the ring rule reads, read back from the running server (rule.h): its version's
- * defaults, then what pg_settings says where the version's rule reads more than
- * shared_buffers. */
-static int read_rule_inputs(struct sb_pg_session *s, uint64_t nbuffers, struct sb_error *err)
-{
-    const char *names = sb_pg_rule_settings_names(s->server.num);
-    char sql[800], value[2048];
-    int status;
-
-    sb_pg_rule_defaults(s->server.num, s->block_size, nbuffers, &s->rule);
-    if (!names)
-        return SB_OK;
-    if (s->server.num >= 180000) {
-        status = sb_pg_client_exec(&s->client, "SHOW io_method", s->io_method,
-                                   sizeof s->io_method, NULL, err);
-        if (status != SB_OK)
-            return status;
-    }
-    snprintf(sql, sizeof sql, "SELECT string_agg(name || '=' || setting, ' ') FROM pg_settings "
-             "WHERE name IN (%s)", names);
-    status = sb_pg_client_exec(&s->client, sql, value, sizeof value, NULL, err);
-    if (status == SB_OK)
-        status = sb_pg_rule_inputs_parse(value, &s->rule, err);
-    return status;
-}
-
 /* The job's table loaded (a load in a tiny pool runs out of unpinned buffers: load in at
  * least LOAD_POOL) and the server running with the job's pool; *nbuffers, its shared_buffers
  * in buffers. */
 static int prepare_job(struct sb_pg_session *s, const struct sb_pg_job *job, bool quiet,
                        uint64_t *nbuffers, struct sb_error *err)
 {
-    int status = SB_OK;
-
     struct sb_pg_knobs cluster;
+    int status = SB_OK;
 
     sb_pg_knobs_cluster(&job->knobs, &cluster);
     if (!s->have_table || !sb_pg_table_same(&s->table, &job->table)) {
@@ -652,8 +655,6 @@ static int prepare_job(struct sb_pg_session *s, const struct sb_pg_job *job, boo
     if (status == SB_OK)
         status = sb_pg_client_u64(&s->client, "SELECT setting::bigint FROM pg_settings WHERE "
                                   "name = 'shared_buffers'", nbuffers, err);
-    if (status == SB_OK)
-        status = read_rule_inputs(s, *nbuffers, err);
     return status;
 }
 
@@ -662,15 +663,16 @@ static void measurement_start(const struct sb_pg_session *s, const struct sb_pg_
                               uint64_t nbuffers, const double *seconds,
                               struct sb_pg_measurement *m)
 {
+    struct sb_pg_rule_inputs in = s->rule;
+
     snprintf(m->server_version, sizeof m->server_version, "%s", s->server.version);
     sb_pg_session_statement(s, job, m->statement, sizeof m->statement);
     m->relation_bytes = s->relation_bytes;
     m->block_size = s->block_size;
     m->nbuffers = nbuffers;
     m->seconds = seconds;
-    struct sb_pg_rule_inputs in = s->rule;
-
     in.nbuffers = nbuffers;
+    in.block_size = s->block_size;
     in.statement_limit_kb = job->knobs.buffer_usage_limit >= 0
                                 ? job->knobs.buffer_usage_limit / 1024 : -1;
     m->rule = in;

@@ -187,6 +187,15 @@ static int check_executor(const struct sb_experiment *exp, struct sb_error *err)
     return status;
 }
 
+/* A name's index in names (0, the registry's first, when not found: checked when read). */
+static int name_index(const char *const *names, const char *name)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return 0;
+}
+
 /* The schedule's keys; an automatic seed from the clock. */
 static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_params *s)
 {
@@ -199,9 +208,8 @@ static void schedule_of(const struct sb_experiment *exp, struct sb_schedule_para
     s->time_budget_auto = strcmp(exp->settings[SB_K_TIME_BUDGET].values[0], "auto") == 0;
     s->seed_auto = strcmp(seed->values[0], "auto") == 0;
     s->seed = s->seed_auto ? (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) : seed->numbers[0];
-    for (int k = 0; sb_layout_names[k]; k++)
-        if (strcmp(exp->settings[SB_K_LAYOUT].values[0], sb_layout_names[k]) == 0)
-            s->layout = (enum sb_layout_kind)k;
+    s->layout = (enum sb_layout_kind)name_index(sb_layout_names,
+                                                exp->settings[SB_K_LAYOUT].values[0]);
     /* an odd count is rounded up: a draw never splits a round from its reverse */
     s->layout_rounds = (uint32_t)exp->settings[SB_K_LAYOUT_ROUNDS].numbers[0];
     s->layout_rounds += s->layout_rounds % 2;
@@ -258,15 +266,6 @@ static void plan_header(const struct sb_experiment *exp, struct sb_plan *plan)
     snprintf(plan->thread_scan.machine, sizeof plan->thread_scan.machine, "%s",
              exp->thread.present ? exp->thread.machine : "");
     plan->thread_scan.scanners = exp->thread.scanners ? exp->thread.scanners : 1;
-}
-
-/* A name's index in names (0, `default`, when not found: checked when read). */
-static int name_index(const char *const *names, const char *name)
-{
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0)
-            return i;
-    return 0;
 }
 
 /* The server keys' values: -1 (and index 0) where the key says `default`. */
