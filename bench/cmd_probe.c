@@ -65,6 +65,28 @@ static void machine_name(const char *output, char *name, size_t len)
     snprintf(name, len, "%.*s", (int)n, base);
 }
 
+/* The sweep and the effective sizes it found, as comments. */
+static void put_sweep(FILE *out, const struct sb_probe *p)
+{
+    const struct sb_probe_sweep *sw = &p->sweep;
+    char a[32], b[32];
+
+    fprintf(out, "; the sweep (%.1f s): set, chase ns, read GB/s\n", sw->seconds);
+    for (size_t i = 0; i < sw->npoints; i++)
+        fprintf(out, ";   %-8s %9.2f %9.2f\n",
+                sb_format_size(sw->point[i].working_set, a, sizeof a), sw->point[i].latency_ns,
+                sw->point[i].read_gbps);
+    for (unsigned l = 0; l < sw->levels; l++) {
+        const struct sb_steps_level *e = &sw->by_latency[l], *r = &sw->by_read[l];
+        fprintf(out, "; %s: nominal %s, effective %s by the chase", sb_probe_level_names[l],
+                sb_format_size(sw->nominal[l], a, sizeof a),
+                e->why == SB_STEPS_FOUND ? sb_format_size(e->size, b, sizeof b)
+                                         : sb_steps_why_names[e->why]);
+        fprintf(out, ", %s by the read\n", r->why == SB_STEPS_FOUND
+                ? sb_format_size(r->size, b, sizeof b) : sb_steps_why_names[r->why]);
+    }
+}
+
 /* Every figure measured, as comments above the machine file. */
 static void put_figures(FILE *out, const struct sb_probe *p, const char *host, const char *date)
 {
@@ -87,6 +109,9 @@ static void put_figures(FILE *out, const struct sb_probe *p, const char *host, c
     fprintf(out, "; memory in address order: %.2f ns per load; clock %.3f GHz (add chain), "
             "/proc/cpuinfo %.0f MHz\n; memory's set: %s\n", p->mem_in_order_ns, p->clock_ghz,
             p->cpuinfo_mhz, p->mem_set_why);
+    fprintf(out, "; memory's set: loads and stores of the same lines %.2f GB/s: %.0f%% of the "
+            "temporal stores' lines read first\n", p->rmw_gbps, 100 * p->rfo_share);
+    put_sweep(out, p);
 }
 
 /* The machine file's text (malloc'd, *len bytes) for the host of topology topo, checked by
@@ -114,7 +139,11 @@ static int machine_text(const struct sb_probe *p, const struct sb_topology *topo
                  "%s", host, date, geometry);
         snprintf(m->source, sizeof m->source, "geometry: the host's topology (hwloc, else "
                  "sysfs, else CPUID); costs: scanbench probe (each value's source)");
-        sb_costs_from_probe(p, host, date, &m->costs);
+        sb_machine_apply_probe(p, topo, host, date, m);
+        snprintf(m->description + strlen(m->description),
+                 sizeof m->description - strlen(m->description), "; the model with the "
+                 "effective sizes the sweep found: %s",
+                 sb_machine_geometry(m, geometry, sizeof geometry));
         out = open_memstream(text, len);
     }
     if (status == SB_OK && !out)

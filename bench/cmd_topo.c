@@ -1,7 +1,11 @@
-/* cmd_topo.c: `scanbench topo`: the topology and where each figure came from. */
+/* cmd_topo.c: `scanbench topo`: the topology and where each figure came from; with --sweep,
+ * each level's effective size from a sweep of working sets (host/probe.h). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "core/core.h"
@@ -19,15 +23,47 @@ static void print_figure(const char *what, const struct sb_figure *f, int is_siz
         printf("  %-22s %-10llu (%s)\n", what, (unsigned long long)f->value, f->source);
 }
 
+/* Each level's effective size by the sweep, beside the nominal; a line of its own where it is
+ * under half of it (a VM's share of a socket's L3). */
+static int print_effective(const struct sb_topology *topo)
+{
+    struct sb_error err = {0};
+    struct sb_probe_sweep *sw = calloc(1, sizeof *sw);
+    char a[32], b[32];
+    int status = sw ? sb_probe_sweep(topo, false, sw, &err)
+                    : sb_fail(&err, SB_ERR_RUN, "topo: out of memory");
+
+    for (unsigned l = 0; status == SB_OK && l < sw->levels; l++) {
+        const struct sb_steps_level *e = &sw->by_latency[l];
+        if (e->why != SB_STEPS_FOUND) {
+            printf("  %-3s effective size    %-10s (latency sweep: %s)\n", sb_probe_level_names[l],
+                   "unknown", sb_steps_why_names[e->why]);
+            continue;
+        }
+        printf("  %-3s effective size    %-10s (latency sweep: %.1f ns up to it, %.1f ns beyond)\n",
+               sb_probe_level_names[l], sb_format_size(e->size, a, sizeof a), e->own, e->next);
+        if (e->size * 2 < sw->nominal[l])
+            printf("  note: a core here can use %s of the %s %s the topology reports\n",
+                   sb_format_size(e->size, a, sizeof a),
+                   sb_format_size(sw->nominal[l], b, sizeof b),
+                   sb_probe_level_names[l]);
+    }
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    free(sw);
+    return status;
+}
+
 int sb_cmd_topo(int argc, char **argv)
 {
     static const char *names[SB_NLEVELS] = {"L1d", "L2", "L3"};
     struct sb_topology topo;
     char label[64];
+    bool sweep = argc == 2 && strcmp(argv[1], "--sweep") == 0;
 
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "scanbench topo: takes no arguments\n");
+    if (argc > 1 && !sweep) {
+        fprintf(stderr, "scanbench topo: %s: unknown argument (usage: scanbench topo "
+                "[--sweep])\n", argv[1]);
         return 2;
     }
     sb_topology_detect(&topo, "");
@@ -43,5 +79,9 @@ int sb_cmd_topo(int argc, char **argv)
     print_figure("cores", &topo.cores, 0);
     print_figure("hardware threads", &topo.pus, 0);
     print_figure("NUMA nodes", &topo.numa_nodes, 0);
-    return 0;
+    if (!sweep) {
+        printf("  effective sizes        not measured (scanbench topo --sweep: a few seconds)\n");
+        return 0;
+    }
+    return print_effective(&topo);
 }

@@ -23,6 +23,8 @@
 
 #include <stdbool.h>
 
+#include "cachesim/model_types.h"
+
 /* The keys of [costs], in this order (sb_cost_key_names). */
 enum sb_cost_key {
     SB_COST_CLOCK_GHZ,
@@ -60,6 +62,12 @@ struct sb_machine_costs {
     double hit_read_gbps[3]; /* a sequential stream of hits in L2 ([1]) or L3 ([2]); optional,
                                 0 when not given: every hit at its full latency */
     char source[SB_COST_KEYS][SB_COST_SOURCE_MAX]; /* each value's KEY_source */
+    /* the machine's write-allocate rule ([machine] write_allocate, machine.h), for the time
+     * model: under SB_WA_FULL_LINE_LOADED, when at least rfo_evasion_scanners scanners share a
+     * memory, rfo_evasion_share of the whole-line stores' reads are not made */
+    enum sb_write_allocate write_allocate;
+    unsigned rfo_evasion_scanners;
+    double rfo_evasion_share;
 };
 
 /* A machine written as a file, [costs] included: sb_machine_costs_write (machine.h). */

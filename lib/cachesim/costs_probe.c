@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "stats/stats.h"
 
 #define LINE 64.0
 
@@ -76,12 +77,16 @@ static void memory_costs(const struct sb_probe *p, const char *host, const char 
     c->mem_read_gbps = r;
     say(c, SB_COST_MEM_READ_GBPS, host, date, "streaming read of %s, best of %u repetitions",
         set, p->repetitions);
-    c->mem_write_gbps = w < r / 2 ? 1 / (1 / w - 1 / r) : r;
+    double alone = 1 / w - p->rfo_share / r;
+    bool overlapped = !(alone > 1 / r);
+
+    c->mem_write_gbps = overlapped ? r : 1 / alone;
     say(c, SB_COST_MEM_WRITE_GBPS, host, date, "write-backs alone: temporal stores over %s ran "
-        "at W = %.2f GB/s (best of %u), each line read for ownership at mem_read_gbps R and "
-        "written back: %s", set, w, p->repetitions, w < r / 2 ? "1 / (1/W - 1/R)" : "assumed R "
-        "(W above R/2: the reads and write-backs overlapped, and memory writes no faster than it "
-        "reads)");
+        "at W = %.2f GB/s (best of %u), a share s = %.2f of their lines read for ownership at "
+        "mem_read_gbps R (write_allocate's source) and each written back: %s", set, w,
+        p->repetitions, p->rfo_share, overlapped ? "assumed R (1 / (1/W - s/R) above R: the "
+        "reads and write-backs overlapped, and memory writes no faster than it reads)"
+        : "1 / (1/W - s/R)");
     c->nt_write_gbps = p->nt_stores ? m->nt_write_gbps : w;
     say(c, SB_COST_NT_WRITE_GBPS, host, date, "%s over %s, best of %u repetitions",
         p->nt_stores ? "non-temporal (streaming) stores" : "no non-temporal store in this "
@@ -109,6 +114,87 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
         p->ms_per_measurement, p->cpuinfo_mhz);
     hit_costs(p, host, date, c);
     memory_costs(p, host, date, c);
+}
+
+/* Level l's effective size for the model: the streaming read's step where the sweep found one
+ * (the model replays streams: a page's lines in order), else the chase's; 0 when neither. */
+static uint64_t effective_of(const struct sb_probe_sweep *sw, unsigned l)
+{
+    if (sw->by_read[l].why == SB_STEPS_FOUND)
+        return sw->by_read[l].size;
+    return sw->by_latency[l].why == SB_STEPS_FOUND ? sw->by_latency[l].size : 0;
+}
+
+/* The sweep's words for level l's source. */
+static void effective_source(const struct sb_probe *p, unsigned l, const char *host,
+                             const char *date, char *buf, size_t len)
+{
+    const struct sb_probe_sweep *sw = &p->sweep;
+    const struct sb_steps_level *e = &sw->by_latency[l], *b = &sw->by_read[l];
+    char lo[32], hi[32], at[32], rd[32];
+
+    snprintf(buf, len, SB_PROBE_SOURCE_MARK " on %s, %s: a sweep of %zu working sets from %s to "
+             "%s (a random pointer chase and a streaming read at each); the streaming read's "
+             "time per byte steps at %s (where it crosses the geometric mean of the level's "
+             "plateau and the next one's), the chase's latency at %s (%.2f ns up to it, %.2f "
+             "ns beyond); the model takes the read's step where there is one (it replays streams)",
+             host, date, sw->npoints,
+             sb_format_size(sw->point[0].working_set, lo, sizeof lo),
+             sb_format_size(sw->point[sw->npoints - 1].working_set, hi, sizeof hi),
+             b->why == SB_STEPS_FOUND ? sb_format_size(b->size, rd, sizeof rd)
+                                      : sb_steps_why_names[b->why],
+             e->why == SB_STEPS_FOUND ? sb_format_size(e->size, at, sizeof at)
+                                      : sb_steps_why_names[e->why], e->own, e->next);
+}
+
+/* The write-allocate rule from the share of a store stream's lines read first. */
+static void write_allocate_from(const struct sb_probe *p, const char *host, const char *date,
+                                struct sb_machine *m)
+{
+    const struct sb_probe_level *mem = &p->level[SB_PROBE_MEM];
+    double f = p->rfo_share;
+    enum sb_write_allocate rule = f >= 0.75  ? SB_WA_NT_STORES
+                                  : f <= 0.25 ? SB_WA_FULL_LINE
+                                              : SB_WA_FULL_LINE_LOADED;
+    char set[32];
+
+    m->config.write_allocate = m->costs.write_allocate = rule;
+    snprintf(m->write_allocate_source, sizeof m->write_allocate_source, SB_PROBE_SOURCE_MARK
+             " on %s, %s: over a %s set one core's temporal whole-line stores ran at %.2f GB/s, "
+             "loads and stores of the same lines at %.2f GB/s of the set (each line read and "
+             "written): the stores alone moved (1 + s) / 2 of that traffic, s = 2 x %.2f / %.2f - "
+             "1 = %.2f of their lines read first (within 0..1; at least 0.75: nt_stores, at most "
+             "0.25: full_line); one stream, so a SpecI2M that waits for a loaded memory is not "
+             "seen", host, date, sb_format_size(mem->working_set, set, sizeof set),
+             mem->write_gbps, p->rmw_gbps, p->rmw_gbps, mem->write_gbps, f);
+    if (rule != SB_WA_FULL_LINE_LOADED)
+        return;
+    m->costs.rfo_evasion_scanners = 1;
+    m->costs.rfo_evasion_share = 1 - f;
+    snprintf(m->rfo_evasion_source[0], sizeof m->rfo_evasion_source[0], "%s: one core's "
+             "stream evaded them (write_allocate's source)", SB_PROBE_SOURCE_MARK);
+    snprintf(m->rfo_evasion_source[1], sizeof m->rfo_evasion_source[1], "%s: 1 - s "
+             "(write_allocate's source)", SB_PROBE_SOURCE_MARK);
+}
+
+void sb_machine_apply_probe(const struct sb_probe *p, const struct sb_topology *topo,
+                            const char *host, const char *date, struct sb_machine *m)
+{
+    char source[SB_COST_SOURCE_MAX];
+
+    sb_costs_from_probe(p, host, date, &m->costs);
+    for (unsigned l = 0; l < p->sweep.levels && l < m->config.nlevels; l++) {
+        uint64_t effective = effective_of(&p->sweep, l);
+        if (effective < 8 * (uint64_t)m->config.level[l].line_size)
+            continue;
+        m->sizes[l].nominal = topo->cache[l].size.value;
+        snprintf(m->sizes[l].nominal_source, sizeof m->sizes[l].nominal_source, "the host's "
+                 "topology (%s)", topo->cache[l].size.source ? topo->cache[l].size.source
+                                                             : "unknown");
+        effective_source(p, l, host, date, source, sizeof source);
+        sb_machine_set_effective(m, l, effective, source);
+    }
+    write_allocate_from(p, host, date, m);
 }
 
 bool sb_machine_is_this_host(const struct sb_machine *m)

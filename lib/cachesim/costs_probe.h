@@ -5,10 +5,11 @@
  *   lN_hit_cycles    the level's chase (median ns per load) x clock_ghz;
  *   mem_latency_ns   memory's chase;
  *   mem_read_gbps    memory's streaming read;
- *   mem_write_gbps   write-backs alone: temporal stores at W GB/s read each line for ownership
- *                    (at mem_read_gbps, R) and write it back, and the time model adds those two
- *                    (timemodel.h), so 1 / (1/W - 1/R); R when W >= R/2 (the two overlapped:
- *                    the sum would make write-backs faster than reads, assumed no faster);
+ *   mem_write_gbps   write-backs alone: temporal stores at W GB/s read the share s of their
+ *                    lines for ownership (rfo_share, at mem_read_gbps, R) and write each back,
+ *                    and the time model adds those two (timemodel.h), so 1 / (1/W - s/R); R
+ *                    when that is above R or not positive (the two overlapped: the sum would
+ *                    make write-backs faster than reads, assumed no faster);
  *   nt_write_gbps    memory's non-temporal stores (the temporal W when the build has none);
  *   prefetch_hidden  1 - (memory's chase in address order) / (memory's random chase), in [0, 1];
  *   mlp              Little's law: mem_read_gbps x mem_latency_ns / line, rounded, at least 1.
@@ -26,6 +27,16 @@
  * date the day ("2026-12-01"). */
 void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char *date,
                          struct sb_machine_costs *c);
+
+/* Fills m's [costs] from p (sb_costs_from_probe) and what else the probe found: each level's
+ * effective size where the sweep found a step (the streaming read's where it has one, since
+ * the model replays streams, else the chase's; the nominal size the topology's, with its
+ * source), and the write-allocate rule from the share of a temporal store stream's lines read
+ * first (rfo_share): at least 3/4, nt_stores; at most 1/4, full_line; between,
+ * full_line_loaded from one scanner on, evading 1 - the share. m is the host's model from its
+ * topology (sb_machine_from_topology). */
+void sb_machine_apply_probe(const struct sb_probe *p, const struct sb_topology *topo,
+                            const char *host, const char *date, struct sb_machine *m);
 
 /* Whether m is this host's own machine: `auto`, or a file `scanbench probe` wrote (its source
  * says so). Its core is the host's: a prediction's CPU work is the host's as measured (core

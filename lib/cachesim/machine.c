@@ -17,8 +17,11 @@
 #include "core/core.h"
 
 enum { SEC_MACHINE, SEC_L1D, SEC_L2, SEC_L3, SEC_COSTS, NSECTIONS };
-enum { K_NAME, K_DESCRIPTION, K_SOURCE, K_WC_BUFFERS, K_PREFETCH };       /* [machine] */
-enum { K_SIZE, K_LINE_SIZE, K_ASSOCIATIVITY, K_REPLACEMENT, K_INCLUSION }; /* levels */
+enum { K_NAME, K_DESCRIPTION, K_SOURCE, K_WC_BUFFERS, K_PREFETCH, K_WRITE_ALLOCATE,
+       K_WRITE_ALLOCATE_SOURCE, K_RFO_SCANNERS, K_RFO_SCANNERS_SOURCE, K_RFO_SHARE,
+       K_RFO_SHARE_SOURCE };                                                /* [machine] */
+enum { K_SIZE, K_LINE_SIZE, K_ASSOCIATIVITY, K_REPLACEMENT, K_INCLUSION, K_SIZE_SOURCE,
+       K_EFFECTIVE_SIZE, K_EFFECTIVE_SIZE_SOURCE };                          /* levels */
 /* [costs]: each cost key k (costs.h), then its source at SB_COST_KEYS + k */
 #define NKEYS (2 * SB_COST_KEYS)
 
@@ -35,6 +38,18 @@ static const struct sb_ini_key machine_keys[] = {
     {.name = "wc_buffers", .type = SB_INI_UINT, .min = 1, .max = SB_CACHESIM_MAX_WC_BUFFERS,
      .help = "the write-combining buffers non-temporal stores go through"},
     {.name = "prefetch", .type = SB_INI_YESNO, .help = "the next-line prefetcher"},
+    {.name = "write_allocate", .type = SB_INI_WORD,
+     .help = "what a store miss reads first: nt_stores, full_line_loaded or full_line"},
+    {.name = "write_allocate_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,
+     .help = "where write_allocate comes from (required with it)"},
+    {.name = "rfo_evasion_scanners", .type = SB_INI_UINT, .min = 1, .max = 1024,
+     .help = "full_line_loaded: the scanners sharing a memory from which it evades"},
+    {.name = "rfo_evasion_scanners_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,
+     .help = "where rfo_evasion_scanners comes from (required with it)"},
+    {.name = "rfo_evasion_share", .type = SB_INI_WORD,
+     .help = "full_line_loaded: the share (0 to 1) of whole-line stores' reads evaded then"},
+    {.name = "rfo_evasion_share_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,
+     .help = "where rfo_evasion_share comes from (required with it)"},
     {0},
 };
 
@@ -47,6 +62,12 @@ static const struct sb_ini_key level_keys[] = {
     {.name = "replacement", .type = SB_INI_WORD, .help = "lru, plru or pairs (the K8 L2's)"},
     {.name = "inclusion", .type = SB_INI_WORD,
      .help = "inclusive, exclusive or non-inclusive (L2, L3)"},
+    {.name = "size_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,
+     .help = "where the nominal size comes from (optional)"},
+    {.name = "effective_size", .type = SB_INI_SIZE, .min = 1, .max = UINT64_MAX,
+     .help = "bytes a core can use (the model takes it; optional)"},
+    {.name = "effective_size_source", .type = SB_INI_TEXT, .max = SB_COST_SOURCE_MAX - 1,
+     .help = "where effective_size comes from (required with it)"},
     {0},
 };
 
@@ -134,6 +155,45 @@ static int parse_enum(const char *const *names, const char *value)
     return -1;
 }
 
+/* [machine]'s write-allocate rule, its evasion's figures and their sources. */
+static int set_write_allocate_key(struct sb_machine *m, const struct sb_ini_value *v,
+                                  struct sb_error *err)
+{
+    uint64_t n;
+    double x;
+    char *end;
+    int e;
+
+    switch (v->key) {
+    case K_WRITE_ALLOCATE:
+        if ((e = parse_enum(sb_write_allocate_names, v->text)) < 0)
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a write-allocate rule (known: "
+                           "nt_stores, full_line_loaded, full_line)", v->text);
+        m->config.write_allocate = (enum sb_write_allocate)e;
+        m->costs.write_allocate = (enum sb_write_allocate)e;
+        return SB_OK;
+    case K_RFO_SCANNERS:
+        if (sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
+            return SB_ERR_INPUT;
+        m->costs.rfo_evasion_scanners = (unsigned)n;
+        return SB_OK;
+    case K_RFO_SHARE:
+        errno = 0;
+        x = strtod(v->text, &end);
+        if (end == v->text || *end || errno || !(x > 0 && x <= 1))
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a share above 0 and at most 1",
+                           v->text);
+        m->costs.rfo_evasion_share = x;
+        return SB_OK;
+    default:
+        snprintf(v->key == K_WRITE_ALLOCATE_SOURCE ? m->write_allocate_source
+                 : v->key == K_RFO_SCANNERS_SOURCE ? m->rfo_evasion_source[0]
+                                                    : m->rfo_evasion_source[1],
+                 SB_COST_SOURCE_MAX, "%s", v->text);
+        return SB_OK;
+    }
+}
+
 static int set_machine_key(struct sb_machine *m, const struct sb_ini_value *v,
                            struct sb_error *err)
 {
@@ -159,6 +219,13 @@ static int set_machine_key(struct sb_machine *m, const struct sb_ini_value *v,
                            v->text, SB_CACHESIM_MAX_WC_BUFFERS);
         m->config.wc_buffers = (unsigned)n;
         return SB_OK;
+    case K_WRITE_ALLOCATE:
+    case K_WRITE_ALLOCATE_SOURCE:
+    case K_RFO_SCANNERS:
+    case K_RFO_SCANNERS_SOURCE:
+    case K_RFO_SHARE:
+    case K_RFO_SHARE_SOURCE:
+        return set_write_allocate_key(m, v, err);
     default:
         if (sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
             return SB_ERR_INPUT;
@@ -171,10 +238,17 @@ static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
                          struct sb_error *err)
 {
     struct sb_cachesim_level_config *c = &m->config.level[v->section - SEC_L1D];
+    struct sb_machine_size *sz = &m->sizes[v->section - SEC_L1D];
     uint64_t n = 0;
     int e;
 
-    if (v->desc->type != SB_INI_WORD && sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
+    if (v->key == K_SIZE_SOURCE || v->key == K_EFFECTIVE_SIZE_SOURCE) {
+        snprintf(v->key == K_SIZE_SOURCE ? sz->nominal_source : sz->effective_source,
+                 SB_COST_SOURCE_MAX, "%s", v->text);
+        return SB_OK;
+    }
+    if (v->desc->type != SB_INI_WORD && v->desc->type != SB_INI_TEXT &&
+        sb_ini_parse(v->desc, v->text, &n, NULL, err) != SB_OK)
         return v->key == K_ASSOCIATIVITY
                    ? sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a number of ways from 1 to %d",
                              v->text, SB_CACHESIM_MAX_WAYS)
@@ -182,6 +256,10 @@ static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
     switch (v->key) {
     case K_SIZE:
         c->size = n;
+        sz->nominal = n;
+        return SB_OK;
+    case K_EFFECTIVE_SIZE:
+        sz->effective = n;
         return SB_OK;
     case K_LINE_SIZE:
         if (n > SB_MACHINE_PAGE || SB_MACHINE_PAGE % n)
@@ -328,6 +406,80 @@ static int check_costs(struct parse_state *ps)
     return SB_OK;
 }
 
+/* The model's geometry for an effective size: a power-of-two number of sets of 8 to 16 ways
+ * for an LRU level of up to 16 ways (within 1/16 of it), else the level's ways and the
+ * largest power-of-two number of sets it holds. */
+static void effective_geometry(struct sb_cachesim_level_config *c, uint64_t effective)
+{
+    uint64_t ways = c->associativity, min_ways = c->replacement == SB_REPL_LRU &&
+                                                   ways <= SB_CACHESIM_MAX_LRU_WAYS ? 8 : ways;
+    uint64_t sets = 1;
+
+    while (sets * 2 * min_ways * c->line_size <= effective)
+        sets *= 2;
+    if (min_ways != ways) {
+        ways = (effective + sets * c->line_size / 2) / (sets * c->line_size);
+        ways = ways < 8 ? 8 : ways > SB_CACHESIM_MAX_LRU_WAYS ? SB_CACHESIM_MAX_LRU_WAYS : ways;
+    }
+    c->associativity = (uint32_t)ways;
+    c->size = sets * ways * c->line_size;
+}
+
+/* Each level's effective size, with its source, and the geometry the model takes for it. */
+static int check_sizes(struct parse_state *ps)
+{
+    for (unsigned l = 0; l < ps->m->config.nlevels; l++) {
+        const int *line = ps->line_of[SEC_L1D + l];
+        struct sb_machine_size *sz = &ps->m->sizes[l];
+        if (line[K_EFFECTIVE_SIZE_SOURCE] && !line[K_EFFECTIVE_SIZE])
+            return fail_at(ps, line[K_EFFECTIVE_SIZE_SOURCE], "effective_size_source",
+                           "[%s] has no effective_size", sb_cache_level_names[l]);
+        if (!line[K_EFFECTIVE_SIZE])
+            continue;
+        if (!line[K_EFFECTIVE_SIZE_SOURCE])
+            return fail_at(ps, line[K_EFFECTIVE_SIZE], "effective_size", "no "
+                           "effective_size_source (how it was found: scanbench probe's sweep, "
+                           "a paper, or \"assumed: why\")");
+        if (sz->effective < (uint64_t)ps->m->config.level[l].line_size * 8)
+            return fail_at(ps, line[K_EFFECTIVE_SIZE], "effective_size", "%llu bytes is less "
+                           "than 8 lines", (unsigned long long)sz->effective);
+        sz->nominal_ways = ps->m->config.level[l].associativity;
+        effective_geometry(&ps->m->config.level[l], sz->effective);
+    }
+    return SB_OK;
+}
+
+/* The write-allocate rule: its source with it ("assumed" when not given), and the evasion's
+ * figures exactly with full_line_loaded. */
+static int check_write_allocate(struct parse_state *ps)
+{
+    const int *line = ps->line_of[SEC_MACHINE];
+    struct sb_machine *m = ps->m;
+    bool loaded = m->config.write_allocate == SB_WA_FULL_LINE_LOADED;
+    static const int pairs[][2] = {{K_WRITE_ALLOCATE, K_WRITE_ALLOCATE_SOURCE},
+                                   {K_RFO_SCANNERS, K_RFO_SCANNERS_SOURCE},
+                                   {K_RFO_SHARE, K_RFO_SHARE_SOURCE}};
+
+    for (int i = 0; i < 3; i++) {
+        if (line[pairs[i][1]] && !line[pairs[i][0]])
+            return fail_at(ps, line[pairs[i][1]], key_name(SEC_MACHINE, pairs[i][1]),
+                           "without %s", key_name(SEC_MACHINE, pairs[i][0]));
+        if (line[pairs[i][0]] && !line[pairs[i][1]])
+            return fail_at(ps, line[pairs[i][0]], key_name(SEC_MACHINE, pairs[i][0]), "no %s "
+                           "(where the figure comes from)", key_name(SEC_MACHINE, pairs[i][1]));
+        if (i > 0 && loaded != (line[pairs[i][0]] != 0))
+            return fail_at(ps, line[pairs[i][0]] ? line[pairs[i][0]] : line[K_WRITE_ALLOCATE],
+                           key_name(SEC_MACHINE, pairs[i][0]), loaded ? "missing: "
+                           "write_allocate = full_line_loaded needs it" : "only with "
+                           "write_allocate = full_line_loaded");
+    }
+    if (!line[K_WRITE_ALLOCATE])
+        snprintf(m->write_allocate_source, sizeof m->write_allocate_source, "assumed: not "
+                 "given (every temporal store that misses reads its line first; non-temporal "
+                 "stores go through the WC buffers)");
+    return SB_OK;
+}
+
 /* After the whole file: required keys and sections, then the geometry (cachesim's checks),
  * each error at the line of the key it concerns. */
 static int check_machine(struct parse_state *ps)
@@ -360,6 +512,8 @@ static int check_machine(struct parse_state *ps)
                                "[%s]", sections[s].name);
         m->config.nlevels = (unsigned)(s - SEC_L1D + 1);
     }
+    if (check_sizes(ps) != SB_OK || check_write_allocate(ps) != SB_OK)
+        return SB_ERR_INPUT;
     if (sb_cachesim_config_check(&m->config, &problem) != SB_OK) {
         int section = problem.level < 0 ? SEC_MACHINE : SEC_L1D + problem.level;
         int key = sb_ini_key_find(sections[section].keys, problem.key);
@@ -414,6 +568,19 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     status = parse(&reader, path, m, err);
     sb_ini_close(&reader);
     return status;
+}
+
+void sb_machine_set_effective(struct sb_machine *m, unsigned l, uint64_t effective,
+                              const char *source)
+{
+    struct sb_machine_size *sz = &m->sizes[l];
+
+    if (!sz->nominal)
+        sz->nominal = m->config.level[l].size;
+    sz->nominal_ways = m->config.level[l].associativity;
+    sz->effective = effective;
+    snprintf(sz->effective_source, sizeof sz->effective_source, "%s", source);
+    effective_geometry(&m->config.level[l], effective);
 }
 
 /* --- listing --------------------------------------------------------------------------------- */
@@ -537,6 +704,9 @@ int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
     }
     m->config.wc_buffers = 10;
     m->config.prefetch = false;
+    snprintf(m->write_allocate_source, sizeof m->write_allocate_source, "assumed: not given "
+             "(the topology does not say; every temporal store that misses reads its line "
+             "first; scanbench probe measures the host's rule)");
     note(assumed, sizeof assumed, "LRU at every level, L2 non-inclusive, L3 %s, 10 WC buffers",
          m->config.nlevels < 3 ? "absent"
          : m->config.level[2].inclusion == SB_INCL_EXCLUSIVE ? "an exclusive victim cache of L2 "

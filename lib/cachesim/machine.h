@@ -9,8 +9,16 @@
  *     source = AMD, Software Optimization Guide for AMD64 Processors, 25112 rev 3.06 ...
  *     wc_buffers = 4               ; write-combining buffers for non-temporal stores
  *     prefetch = no                ; the next-line prefetcher (the `prefetch` key overrides)
+ *     write_allocate = nt_stores   ; optional: what a store that misses reads first
+ *                                  ; (model_types.h): nt_stores (the default: every temporal
+ *                                  ; store miss reads its line), full_line_loaded (SpecI2M:
+ *                                  ; with rfo_evasion_scanners and rfo_evasion_share), full_line
+ *     write_allocate_source = ...  ; required with it (as every value below with a _source)
  *     [L1d]
- *     size = 64K
+ *     size = 64K                   ; the nominal size (size_source optional)
+ *     effective_size = 48K         ; optional, with effective_size_source: what a core can use
+ *                                  ; (scanbench probe's sweep); the model takes it, as the
+ *                                  ; largest geometry of a power-of-two number of sets it fits
  *     line_size = 64
  *     associativity = 2
  *     replacement = lru            ; lru (at most 16 ways), plru (tree, power-of-two ways) or
@@ -44,13 +52,28 @@
 /* The page every line size must divide (BLCKSZ). */
 #define SB_MACHINE_PAGE 8192u
 
+/* A level's sizes: the nominal (`size`) and the effective one a core can use, each with its
+ * source ("" when the file gives none); the model's geometry takes the effective one. */
+struct sb_machine_size {
+    uint64_t nominal;
+    uint64_t effective; /* 0: not given */
+    uint32_t nominal_ways; /* the file's associativity, where the model's differs for the
+                              effective size */
+    char nominal_source[SB_COST_SOURCE_MAX];
+    char effective_source[SB_COST_SOURCE_MAX];
+};
+
 struct sb_machine {
     char name[64];
     char description[768];
     char source[768];  /* where the figures come from */
     char file[1024];   /* the file read (SB_PATH_MAX), or "auto (host topology)" */
     struct sb_cachesim_config config; /* config.prefetch: the file's `prefetch` */
-    struct sb_machine_costs costs;    /* [costs] (costs.h): present false without one */
+    struct sb_machine_costs costs;    /* [costs] (costs.h): present false without one;
+                                         costs.write_allocate etc. are [machine]'s */
+    struct sb_machine_size sizes[SB_CACHESIM_MAX_LEVELS];
+    char write_allocate_source[SB_COST_SOURCE_MAX]; /* "assumed: ..." when not given */
+    char rfo_evasion_source[2][SB_COST_SOURCE_MAX]; /* rfo_evasion_scanners, _share */
 };
 
 /* Reads a model: `name` is a file of configs/machines/ (found through core/configs_path.h:
@@ -74,6 +97,12 @@ int sb_machine_from_topology(const struct sb_topology *topo, const char *vendor,
  * every value's source when m->costs.present) that sb_machine_load reads back to the same
  * machine (machine_write.c). Returns 0, or -1 on a write error (errno set). */
 int sb_machine_costs_write(FILE *out, const struct sb_machine *m);
+
+/* Level l's effective size (bytes, at least 8 lines) with its source: the model's geometry
+ * becomes the largest of a power-of-two number of sets that it holds (machine file's
+ * effective_size); the nominal size stays as it was. */
+void sb_machine_set_effective(struct sb_machine *m, unsigned l, uint64_t effective,
+                              const char *source);
 
 /* The names of configs/machines/ (sorted, comma-separated) into buf. */
 void sb_machine_known(char *buf, size_t len);

@@ -75,24 +75,57 @@ static void write_costs(FILE *out, const struct sb_machine *m)
     }
 }
 
-int sb_machine_costs_write(FILE *out, const struct sb_machine *m)
+/* [machine]'s write-allocate rule, where it is not the default or has a source of its own. */
+static void write_allocate(FILE *out, const struct sb_machine *m)
+{
+    if (m->config.write_allocate == SB_WA_NT_STORES &&
+        strncmp(m->write_allocate_source, "assumed: not given", 18) == 0)
+        return;
+    fprintf(out, "write_allocate = %s\n", sb_write_allocate_names[m->config.write_allocate]);
+    put_text(out, "write_allocate_source", m->write_allocate_source[0] ? m->write_allocate_source
+                                                                       : "unknown");
+    if (m->config.write_allocate != SB_WA_FULL_LINE_LOADED)
+        return;
+    fprintf(out, "rfo_evasion_scanners = %u\n", m->costs.rfo_evasion_scanners);
+    put_text(out, "rfo_evasion_scanners_source", m->rfo_evasion_source[0]);
+    fprintf(out, "rfo_evasion_share = %.17g\n", m->costs.rfo_evasion_share);
+    put_text(out, "rfo_evasion_share_source", m->rfo_evasion_source[1]);
+}
+
+/* Level l: the nominal size and ways (the model's geometry may differ for an effective size),
+ * the sources. */
+static void write_level(FILE *out, const struct sb_machine *m, unsigned l)
 {
     static const char *const level_names[] = {"L1d", "L2", "L3"};
+    const struct sb_cachesim_level_config *c = &m->config.level[l];
+    const struct sb_machine_size *sz = &m->sizes[l];
 
+    fprintf(out, "\n[%s]\nsize = %llu\n", level_names[l],
+            (unsigned long long)(sz->nominal ? sz->nominal : c->size));
+    if (sz->nominal_source[0])
+        put_text(out, "size_source", sz->nominal_source);
+    if (sz->effective) {
+        fprintf(out, "effective_size = %llu\n", (unsigned long long)sz->effective);
+        put_text(out, "effective_size_source", sz->effective_source);
+    }
+    fprintf(out, "line_size = %u\nassociativity = %u\nreplacement = %s\n", c->line_size,
+            sz->effective && sz->nominal_ways ? sz->nominal_ways : c->associativity,
+            sb_replacement_names[c->replacement]);
+    if (l)
+        fprintf(out, "inclusion = %s\n", sb_inclusion_names[c->inclusion]);
+}
+
+int sb_machine_costs_write(FILE *out, const struct sb_machine *m)
+{
     fprintf(out, "; %s: written by scanbench\n[machine]\n", m->name);
     put_text(out, "name", m->name);
     put_text(out, "description", m->description[0] ? m->description : m->name);
     put_text(out, "source", m->source[0] ? m->source : "unknown");
     fprintf(out, "wc_buffers = %u\nprefetch = %s\n", m->config.wc_buffers,
             m->config.prefetch ? "yes" : "no");
-    for (unsigned l = 0; l < m->config.nlevels && l < 3; l++) {
-        const struct sb_cachesim_level_config *c = &m->config.level[l];
-        fprintf(out, "\n[%s]\nsize = %llu\nline_size = %u\nassociativity = %u\nreplacement = %s\n",
-                level_names[l], (unsigned long long)c->size, c->line_size, c->associativity,
-                sb_replacement_names[c->replacement]);
-        if (l)
-            fprintf(out, "inclusion = %s\n", sb_inclusion_names[c->inclusion]);
-    }
+    write_allocate(out, m);
+    for (unsigned l = 0; l < m->config.nlevels && l < 3; l++)
+        write_level(out, m, l);
     if (m->costs.present)
         write_costs(out, m);
     return fflush(out) == 0 && !ferror(out) ? 0 : -1;

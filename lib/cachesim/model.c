@@ -44,6 +44,9 @@ const char *const sb_replacement_names[] = {[SB_REPL_LRU] = "lru", [SB_REPL_PLRU
 const char *const sb_inclusion_names[] = {[SB_INCL_NON_INCLUSIVE] = "non-inclusive",
                                           [SB_INCL_INCLUSIVE] = "inclusive",
                                           [SB_INCL_EXCLUSIVE] = "exclusive", NULL};
+const char *const sb_write_allocate_names[] = {[SB_WA_NT_STORES] = "nt_stores",
+                                               [SB_WA_FULL_LINE_LOADED] = "full_line_loaded",
+                                               [SB_WA_FULL_LINE] = "full_line", NULL};
 const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS] = {"L1d", "L2", "L3"};
 const char *const sb_cachesim_code_names[SB_CACHESIM_NCODES] = {
     [SB_CACHESIM_CODE_BASELINE] = "baseline", [SB_CACHESIM_CODE_AVX2_BMI2] = "avx2+bmi2"};
@@ -131,6 +134,7 @@ struct sb_cachesim {
     uint32_t line_size;
     uint64_t lines_per_4k_mask; /* the prefetcher does not cross a 4KB page */
     bool prefetch;
+    bool evade_full_line; /* SB_WA_FULL_LINE: a whole-line store miss reads nothing */
     unsigned nwc;
     unsigned wc_busy; /* buffers holding a line */
     uint64_t wc_age;
@@ -220,6 +224,8 @@ int sb_cachesim_config_check(const struct sb_cachesim_config *cfg, struct sb_cac
     if (cfg->wc_buffers < 1 || cfg->wc_buffers > SB_CACHESIM_MAX_WC_BUFFERS)
         return problem(p, -1, "wc_buffers", "%u write-combining buffers (want 1 to %d)",
                        cfg->wc_buffers, SB_CACHESIM_MAX_WC_BUFFERS);
+    if ((unsigned)cfg->write_allocate > SB_WA_FULL_LINE)
+        return problem(p, -1, "write_allocate", "unknown write-allocate rule");
     return SB_OK;
 }
 
@@ -351,6 +357,7 @@ static void model_init(struct sb_cachesim *s, const struct sb_cachesim_config *c
     s->line_shift = log2_of(s->line_size);
     s->lines_per_4k_mask = (4096u >> s->line_shift) - 1;
     s->prefetch = cfg->prefetch;
+    s->evade_full_line = cfg->write_allocate == SB_WA_FULL_LINE;
     s->nwc = cfg->wc_buffers;
     shape_init(s, cfg);
     if (!sb_cachesim_use_code(s, SB_CACHESIM_CODE_AVX2_BMI2))
@@ -533,12 +540,13 @@ static ALWAYS_INLINE bool lookup_below(struct sb_cachesim *s, const int shape_id
 }
 
 /* L1d missed line (hint: its hint; r1: its set in L1d): looks in each level below in turn (a
- * hit in an exclusive level moves the line up and out of it), reads memory below the last,
+ * hit in an exclusive level moves the line up and out of it), reads memory below the last (a
+ * store of the whole line, whole, counts it as such, and under SB_WA_FULL_LINE reads nothing),
  * then fills the non-exclusive levels from the bottom up, each in the set its lookup found,
  * L1d last (its tag flags: flags). */
 static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape_id,
                                           uint64_t line, uint8_t hint, uint64_t flags,
-                                          struct set_ref r1)
+                                          bool whole, struct set_ref r1)
 {
     const struct shape *sh = shape_of(s, shape_id);
     unsigned found = sh->nlevels;
@@ -552,8 +560,13 @@ static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape
         else if (sh->nlevels > 2 && lookup_below(s, shape_id, 2, line, key, &dirty, &r3))
             found = 2;
     }
-    if (found == sh->nlevels)
+    if (found == sh->nlevels && whole) {
+        s->n.full_line_rfos += !s->evade_full_line;
+        s->n.rfos_evaded += s->evade_full_line;
+        s->mem_read_lines += !s->evade_full_line;
+    } else if (found == sh->nlevels) {
         s->mem_read_lines++;
+    }
     /* a victim cache is not filled from below; the level filled keeps the dirty data */
     if (found > 2 && sh->level[2].inclusion != SB_INCL_EXCLUSIVE) {
         insert(s, shape_id, 2, r3, TAG_OF(line, dirty ? TAG_DIRTY : 0), hint);
@@ -579,7 +592,7 @@ static __attribute__((noinline)) void prefetch_after(struct sb_cachesim *s, uint
         find_way(L1, r1, next, key_of(hint), s->shape.wide) >= 0)
         return;
     s->n.prefetches++;
-    fill_from_below(s, -1, next, hint, TAG_PREFETCHED, r1);
+    fill_from_below(s, -1, next, hint, TAG_PREFETCHED, false, r1);
 }
 
 /* prefetchnta's fill of line, which L1d does not hold (r1: its set there): the levels below
@@ -619,32 +632,33 @@ static __attribute__((noinline)) void prefetch_nta_fill(struct sb_cachesim *s, u
     insert(s, -1, 0, r1, TAG_OF(line, TAG_NTA), hint);
 }
 
-/* L1d misses line (a load, or a store when write is TAG_DIRTY; hint: its hint; r1: its set):
- * the levels below, then the prefetcher. */
+/* L1d misses line (a load, or a store when write is TAG_DIRTY, of the whole line when whole;
+ * hint: its hint; r1: its set): the levels below, then the prefetcher. */
 static ALWAYS_INLINE void l1_miss(struct sb_cachesim *s, const int shape_id, uint64_t line,
-                                  uint8_t hint, uint64_t write, struct set_ref r1)
+                                  uint8_t hint, uint64_t write, bool whole, struct set_ref r1)
 {
     const struct shape *sh = shape_of(s, shape_id);
     s->level[0].n.misses++;
-    fill_from_below(s, shape_id, line, hint, write, r1);
+    fill_from_below(s, shape_id, line, hint, write, whole && write, r1);
     if (sh->prefetch)
         prefetch_after(s, line);
 }
 
 /* The same for the model's own shape, out of line: for accesses that mostly hit. */
 static __attribute__((noinline)) void l1_miss_call(struct sb_cachesim *s, uint64_t line,
-                                                   uint8_t hint, uint64_t write)
+                                                   uint8_t hint, uint64_t write, bool whole)
 {
-    l1_miss(s, -1, line, hint, write,
+    l1_miss(s, -1, line, hint, write, whole,
             set_ref_of(&s->level[0], s->shape.level[0], line, s->shape.wide));
 }
 
-/* One line looked up in L1d: a load, or a store when write is TAG_DIRTY. With mru_first (for
+/* One line looked up in L1d: a load, or a store when write is TAG_DIRTY (of the whole line when
+ * whole). With mru_first (for
  * accesses that often return to a line) the most recently used way is tried first, where a
  * hit changes no replacement state. With inline_miss (a copy's lines, which mostly miss) the
  * path below is inlined, else called. */
 static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
-                                      uint64_t line, uint64_t write, bool mru_first,
+                                      uint64_t line, uint64_t write, bool whole, bool mru_first,
                                       bool inline_miss)
 {
     const struct shape *sh = shape_of(s, shape_id);
@@ -667,9 +681,9 @@ static ALWAYS_INLINE void access_line(struct sb_cachesim *s, const int shape_id,
     w = find_way(L1, r1, line, key_of(hint), sh->wide);
     if (__builtin_expect(w < 0, inline_miss)) { /* a copy's lines mostly miss */
         if (inline_miss)
-            l1_miss(s, shape_id, line, hint, write, r1);
+            l1_miss(s, shape_id, line, hint, write, whole, r1);
         else
-            l1_miss_call(s, line, hint, write);
+            l1_miss_call(s, line, hint, write, whole);
         return;
     }
     tag = tags[w] | write;
@@ -695,8 +709,12 @@ void sb_cachesim_access(struct sb_cachesim *s, uint64_t address, uint64_t size, 
     line = address >> s->line_shift;
     last = (address + size - 1) >> s->line_shift;
     for (; line <= last; line++)
-        if (in_slice(s, line))
-            access_line(s, -1, line >> s->slice_shift, is_write ? TAG_DIRTY : 0, true, false);
+        if (in_slice(s, line)) {
+            const bool whole = (line << s->line_shift) >= address &&
+                               ((line + 1) << s->line_shift) <= address + size;
+            access_line(s, -1, line >> s->slice_shift, is_write ? TAG_DIRTY : 0, whole, true,
+                        false);
+        }
 }
 
 void sb_cachesim_prefetch_nta(struct sb_cachesim *s, uint64_t address)
@@ -720,7 +738,7 @@ void sb_cachesim_prefetch_nta(struct sb_cachesim *s, uint64_t address)
 static __attribute__((noinline)) void access_line_call(struct sb_cachesim *s, uint64_t line,
                                                        uint64_t write)
 {
-    access_line(s, -1, line, write, false, false);
+    access_line(s, -1, line, write, false, false, false);
 }
 
 /* sb_cachesim_access_lines, for an L1d of LRU (lru true) or pseudo-LRU replacement (constants,
@@ -1018,12 +1036,12 @@ static ALWAYS_INLINE void copy_lines(struct sb_cachesim *s, const int shape_id,
                                      bool stream)
 {
     for (uint64_t i = 0; i < lines; i++) {
-        access_line(s, shape_id, src_line + i, 0, false, true);
+        access_line(s, shape_id, src_line + i, 0, false, false, true);
         if (stream) {
             s->n.line_accesses++;
             wc_write_whole_line(s, dst_line + i);
         } else {
-            access_line(s, shape_id, dst_line + i, TAG_DIRTY, false, true);
+            access_line(s, shape_id, dst_line + i, TAG_DIRTY, true, false, true);
         }
     }
 }
@@ -1144,6 +1162,8 @@ void sb_cachesim_counts_add(struct sb_cachesim_counts *sum, const struct sb_cach
     sum->wc_full_lines += more->wc_full_lines;
     sum->wc_partial_flushes += more->wc_partial_flushes;
     sum->wc_partial_bytes += more->wc_partial_bytes;
+    sum->full_line_rfos += more->full_line_rfos;
+    sum->rfos_evaded += more->rfos_evaded;
 }
 
 void sb_cachesim_counts_sub(struct sb_cachesim_counts *diff, const struct sb_cachesim_counts *a,
@@ -1164,6 +1184,8 @@ void sb_cachesim_counts_sub(struct sb_cachesim_counts *diff, const struct sb_cac
     diff->wc_full_lines = a->wc_full_lines - b->wc_full_lines;
     diff->wc_partial_flushes = a->wc_partial_flushes - b->wc_partial_flushes;
     diff->wc_partial_bytes = a->wc_partial_bytes - b->wc_partial_bytes;
+    diff->full_line_rfos = a->full_line_rfos - b->full_line_rfos;
+    diff->rfos_evaded = a->rfos_evaded - b->rfos_evaded;
 }
 
 void sb_cachesim_reset_counts(struct sb_cachesim *s)

@@ -36,7 +36,22 @@ enum sb_inclusion {
                               moves the line up and out (AMD K8/K10 L2, Zen L3) */
 };
 
+/* What a store that misses every level does before writing its line (write-allocate, and how
+ * a machine evades it: Laukemann, Gruber, Hager et al., IPDPS 2024, arXiv 2311.04797):
+ * non-temporal stores go through the WC buffers without reading under every rule. */
+enum sb_write_allocate {
+    SB_WA_NT_STORES,        /* every temporal store miss reads its line first (AMD K8 to Zen
+                               4: only streaming stores avoid it) */
+    SB_WA_FULL_LINE_LOADED, /* a store of a whole line may claim it without the read when
+                               memory is heavily loaded (Intel's SpecI2M, Ice Lake SP and
+                               later): the cache model reads it, the time model evades a share
+                               of those reads above a load (costs.h) */
+    SB_WA_FULL_LINE,        /* a store of a whole line never reads it (Arm Neoverse V2 Grace) */
+};
+
 extern const char *const sb_replacement_names[]; /* "lru", "plru", "pairs" */
+extern const char *const sb_write_allocate_names[]; /* "nt_stores", "full_line_loaded",
+                                                       "full_line" */
 extern const char *const sb_inclusion_names[];   /* "non-inclusive", "inclusive", "exclusive" */
 extern const char *const sb_cache_level_names[SB_CACHESIM_MAX_LEVELS]; /* "L1d", "L2", "L3" */
 
@@ -53,6 +68,7 @@ struct sb_cachesim_config {
     struct sb_cachesim_level_config level[SB_CACHESIM_MAX_LEVELS];
     unsigned wc_buffers; /* write-combining buffers for non-temporal stores (1..64) */
     bool prefetch;       /* tagged next-line prefetcher into L1d */
+    enum sb_write_allocate write_allocate; /* what a whole-line store miss reads (above) */
 };
 
 /* What is wrong with a configuration: the level (-1: the whole hierarchy) and the key. */
@@ -87,6 +103,10 @@ struct sb_cachesim_counts {
     uint64_t prefetches;         /* lines the prefetcher brought into L1d */
     uint64_t nta_prefetches;     /* lines prefetchnta brought into L1d from memory (marked) */
     uint64_t mem_read_bytes;     /* bytes read from memory (line fills, RFOs, prefetches) */
+    uint64_t full_line_rfos;     /* stores of a whole line that missed every level and read it
+                                    from memory first (in mem_read_bytes): what SB_WA_FULL_LINE
+                                    would skip and SB_WA_FULL_LINE_LOADED may */
+    uint64_t rfos_evaded;        /* such stores that did not read it (SB_WA_FULL_LINE) */
     uint64_t mem_write_bytes;    /* bytes written to memory (write-backs, WC flushes) */
     uint64_t wc_full_lines;      /* WC buffers written as whole lines (no RFO) */
     uint64_t wc_partial_flushes; /* WC buffers flushed partly filled (eviction or fence) */

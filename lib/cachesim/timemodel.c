@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cachesim/timemodel.h"
 
+#include <math.h>
 #include <string.h>
 
 void sb_time_events_from_counts(const struct sb_cachesim_counts *n, uint64_t pages,
@@ -16,6 +17,7 @@ void sb_time_events_from_counts(const struct sb_cachesim_counts *n, uint64_t pag
     ev->pages = pages;
     ev->fills = line_size ? n->mem_read_bytes / line_size : 0;
     ev->streams = pages < ev->fills ? pages : ev->fills;
+    ev->full_line_rfos = n->full_line_rfos < ev->fills ? n->full_line_rfos : ev->fills;
     ev->wc_bytes = wc < n->mem_write_bytes ? wc : n->mem_write_bytes;
     ev->writeback_bytes = n->mem_write_bytes - ev->wc_bytes;
 }
@@ -35,11 +37,21 @@ static double stream_seconds(const struct sb_machine_costs *c, uint64_t n, uint6
     return (double)streams * latency + (double)(n - streams) * next;
 }
 
-/* The fills: streams of fills from memory. */
-static double fill_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev)
+/* The whole-line stores' fills full_line_loaded evades (timemodel.h). */
+static uint64_t rfos_evaded(const struct sb_machine_costs *c, const struct sb_time_events *ev)
 {
-    return stream_seconds(c, ev->fills, ev->streams, c->mem_latency_ns * 1e-9,
-                          c->mem_read_gbps, ev->line_size);
+    if (c->write_allocate != SB_WA_FULL_LINE_LOADED || !c->rfo_evasion_scanners ||
+        (ev->sharing ? ev->sharing : 1) < c->rfo_evasion_scanners)
+        return 0;
+    return (uint64_t)llround((double)ev->full_line_rfos * c->rfo_evasion_share);
+}
+
+/* The fills made: streams of fills from memory. */
+static double fill_seconds(const struct sb_machine_costs *c, const struct sb_time_events *ev,
+                           uint64_t fills)
+{
+    return stream_seconds(c, fills, ev->streams, c->mem_latency_ns * 1e-9, c->mem_read_gbps,
+                          ev->line_size);
 }
 
 /* The hits: at their latency each, or in streams where the level's bandwidth is given. */
@@ -61,11 +73,15 @@ static double hit_seconds(const struct sb_machine_costs *c, const struct sb_time
 double sb_time_model_parts(const struct sb_machine_costs *c, const struct sb_time_events *ev,
                            struct sb_time_parts *parts)
 {
+    uint64_t fills;
+
     memset(parts, 0, sizeof *parts);
+    parts->rfos_evaded = rfos_evaded(c, ev);
+    fills = ev->fills - parts->rfos_evaded;
     parts->hits = hit_seconds(c, ev);
-    parts->fills = fill_seconds(c, ev);
+    parts->fills = fill_seconds(c, ev, fills);
     if (c->mem_read_gbps > 0)
-        parts->bus_reads = (double)ev->fills * ev->line_size / (c->mem_read_gbps * 1e9);
+        parts->bus_reads = (double)fills * ev->line_size / (c->mem_read_gbps * 1e9);
     if (c->mem_write_gbps > 0)
         parts->writebacks = (double)ev->writeback_bytes / (c->mem_write_gbps * 1e9);
     if (c->nt_write_gbps > 0)

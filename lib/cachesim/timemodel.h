@@ -11,7 +11,12 @@
  *     shared by the mlp fills in flight (latency * (1 - prefetch_hidden) / mlp); so an isolated
  *     fill (a stream of one line) costs mem_latency_ns;
  *   - bytes written back to memory at mem_write_gbps;
- *   - bytes of WC streaming stores at nt_write_gbps.
+ *   - bytes of WC streaming stores at nt_write_gbps;
+ *   - under write_allocate = full_line_loaded (costs.h), when at least rfo_evasion_scanners
+ *     scanners share the memory, rfo_evasion_share of the fills whole-line stores made to read
+ *     their lines first (full_line_rfos) are not made: SpecI2M's evasion, which Laukemann,
+ *     Gruber, Hager et al. (IPDPS 2024) find only near the memory's saturation, never for one
+ *     serial stream. (full_line's evasion is the cache model's: those reads are never counted.)
  * Those are a phase's parts. A scan's time overlaps them (sb_time_scan_combine), an
  * Execution-Cache-Memory / roofline-class rule (Treibig and Hager 2010; Williams, Waterman and
  * Patterson 2009), doc/cache-model.md "The time model":
@@ -44,6 +49,8 @@ struct sb_time_events {
     uint64_t wc_bytes;        /* WC streaming stores (whole lines and partial flushes) */
     uint32_t line_size;       /* bytes a fill brings */
     uint64_t pages;           /* the pages: a stream each, of hits at a level as of fills */
+    uint64_t full_line_rfos;  /* of the fills, those whole-line stores made (model_types.h) */
+    unsigned sharing;         /* scanners sharing the memory (0 or 1: one) */
 };
 
 /* The seconds each part took (sb_time_model_parts); bus_reads: the fills' transfer time alone
@@ -54,6 +61,7 @@ struct sb_time_parts {
     double writebacks;
     double wc;
     double bus_reads;
+    uint64_t rfos_evaded; /* the whole-line stores' fills full_line_loaded did not make */
 };
 
 /* A scan's time under the overlap rules (see above). */

@@ -1,11 +1,12 @@
-/* probe.c: `scanbench probe`'s measurements (probe.h): the working sets, the repetitions, the
- * median or best of each figure. The loops themselves are probe_kernels.c's. */
+/* probe.c: `scanbench probe`'s measurements (probe.h): the sweep and the effective sizes it
+ * finds, the working sets, the repetitions, the median or best of each figure, the stores'
+ * share of lines read first. The loops themselves are probe_kernels.c's. */
 #include "config.h"
 #include "host/probe.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "host/cpu_id.h"
 #include "host/probe_kernels.h"
@@ -13,6 +14,7 @@
 
 #define LINE 64u
 #define HUGE_PAGE (2u << 20)
+#define SWEEP_FINE_TOP (64ull << 20) /* the sweep's steps are 2^(1/4) up to here */
 #define MEM_SET_CAP (1ull << 30)    /* memory's working set: at most 1GB ... */
 #define MEM_SET_QUICK (64ull << 20) /* ... and 64MB with --quick */
 #define LEVEL_SET_QUICK (16ull << 20)
@@ -56,28 +58,6 @@ static uint64_t mem_working_set(const struct sb_topology *topo, bool quick, char
     return set;
 }
 
-/* A 2MB-aligned anonymous mapping of len bytes with transparent huge pages asked for (so the
- * chase measures the caches and memory, not the page walks), every page touched. */
-static void *map_set(size_t len, void **raw, size_t *raw_len, bool *huge)
-{
-    uintptr_t start;
-    char *p;
-
-    *raw_len = len + HUGE_PAGE;
-    *raw = mmap(NULL, *raw_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (*raw == MAP_FAILED)
-        return NULL;
-    start = ((uintptr_t)*raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    p = (char *)start;
-#ifdef MADV_HUGEPAGE
-    *huge = madvise(p, len, MADV_HUGEPAGE) == 0;
-#else
-    *huge = false;
-#endif
-    memset(p, 1, len);
-    return p;
-}
-
 /* How many passes (or loads) make one repetition last about target seconds, given one took
  * one_s. */
 static uint64_t scaled(double one_s, double target, uint64_t at_least)
@@ -87,10 +67,10 @@ static uint64_t scaled(double one_s, double target, uint64_t at_least)
     return n < (double)at_least ? at_least : n > 1e12 ? (uint64_t)1e12 : (uint64_t)n;
 }
 
-static void measure_latency(void *buf, struct sb_probe_level *lv, bool in_order, double target,
+static void measure_latency(void *buf, uint64_t working_set, bool in_order, double target,
                             unsigned reps, double *out)
 {
-    size_t lines = lv->working_set / LINE, loads;
+    size_t lines = working_set / LINE, loads;
     void *at = sb_chase_link(buf, lines, in_order, 0x5eedull + lines);
     double ns[MAX_REPS];
 
@@ -101,7 +81,7 @@ static void measure_latency(void *buf, struct sb_probe_level *lv, bool in_order,
     *out = sb_median(ns, reps);
 }
 
-enum stream { READ, WRITE, NT_WRITE };
+enum stream { READ, WRITE, NT_WRITE, RMW };
 
 static double stream_once(enum stream kind, void *buf, size_t len, unsigned passes)
 {
@@ -111,6 +91,8 @@ static double stream_once(enum stream kind, void *buf, size_t len, unsigned pass
         return sb_read_gbps(buf, len, passes);
     if (kind == WRITE)
         return sb_write_gbps(buf, len, passes);
+    if (kind == RMW)
+        return sb_rmw_gbps(buf, len, passes);
     sb_nt_write_gbps(buf, len, passes, &gbps);
     return gbps;
 }
@@ -134,7 +116,7 @@ static void measure_level(void *buf, struct sb_probe_level *lv, const struct sb_
     double target = p->ms_per_measurement / 1000;
     char ws[32];
 
-    measure_latency(buf, lv, false, target, p->repetitions, &lv->latency_ns);
+    measure_latency(buf, lv->working_set, false, target, p->repetitions, &lv->latency_ns);
     lv->read_gbps = measure_stream(READ, buf, lv->working_set, target, p->repetitions);
     lv->write_gbps = measure_stream(WRITE, buf, lv->working_set, target, p->repetitions);
     if (p->nt_stores)
@@ -147,17 +129,14 @@ static void measure_level(void *buf, struct sb_probe_level *lv, const struct sb_
                 lv->write_gbps, lv->nt_write_gbps);
 }
 
-/* The working sets: half of each known level (16MB at most with --quick), memory's apart. */
-static int plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe *p,
-                     struct sb_error *err)
+/* The working sets: half of each known level (16MB at most with --quick; the sweep may halve
+ * its effective size instead: sets_from_sweep), memory's apart. */
+static void plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe *p)
 {
     for (int l = 0; l < SB_NLEVELS; l++) {
         struct sb_probe_level *lv = &p->level[l];
         uint64_t size = topo->cache[l].size.value, set = size / 2 / LINE * LINE;
 
-        if (!size && l < SB_L3)
-            return sb_fail(err, SB_ERR_INPUT, "probe: the %s size is unknown here (scanbench "
-                           "topo): nothing to size its working set by", sb_probe_level_names[l]);
         if (quick && set > LEVEL_SET_QUICK)
             set = LEVEL_SET_QUICK;
         lv->measured = size != 0;
@@ -167,7 +146,107 @@ static int plan_sets(const struct sb_topology *topo, bool quick, struct sb_probe
     p->level[SB_PROBE_MEM].measured = true;
     p->level[SB_PROBE_MEM].working_set =
         mem_working_set(topo, quick, p->mem_set_why, sizeof p->mem_set_why);
+}
+
+/* The cache levels the topology gives, in order (L1d and L2 required), into sw. */
+static int sweep_levels(const struct sb_topology *topo, struct sb_probe_sweep *sw,
+                        struct sb_error *err)
+{
+    for (int l = 0; l < SB_NLEVELS; l++) {
+        uint64_t size = topo->cache[l].size.value;
+        if (!size && l < SB_L3)
+            return sb_fail(err, SB_ERR_INPUT, "probe: the %s size is unknown here (scanbench "
+                           "topo): nothing to size its working set by", sb_probe_level_names[l]);
+        if (size)
+            sw->nominal[sw->levels++] = size;
+    }
     return SB_OK;
+}
+
+/* The sweep over buf (top bytes mapped): each working set's chase and read, from a quarter of
+ * the L1d up to top, then the steps of both curves. */
+static void sweep_over(void *buf, uint64_t top, bool quick, unsigned reps, double ms,
+                       struct sb_probe_sweep *sw, FILE *progress)
+{
+    double t0 = sb_timer_now(), target = ms / 1000 / 5, lat[SB_PROBE_SWEEP_MAX];
+    double read_cost[SB_PROBE_SWEEP_MAX], s = (double)sw->nominal[0] / 4;
+    uint64_t size[SB_PROBE_SWEEP_MAX];
+    size_t n = 0;
+
+    while (n < SB_PROBE_SWEEP_MAX && s < (double)top * 1.01) {
+        struct sb_probe_point *pt = &sw->point[n];
+        uint64_t set = (uint64_t)s / LINE * LINE;
+        pt->working_set = set < top ? set : top;
+        measure_latency(buf, pt->working_set, false, target, reps, &pt->latency_ns);
+        pt->read_gbps = measure_stream(READ, buf, pt->working_set, target, reps);
+        size[n] = pt->working_set;
+        lat[n] = pt->latency_ns;
+        read_cost[n] = pt->read_gbps > 0 ? 1 / pt->read_gbps : 0;
+        n++;
+        if (set >= top)
+            break;
+        s = s * (quick || s >= (double)SWEEP_FINE_TOP ? M_SQRT2 : pow(2, 0.25));
+        if (s > (double)top)
+            s = (double)top; /* memory's set is the last point */
+    }
+    sw->npoints = n;
+    sb_steps_find(size, lat, n, sw->nominal, sw->levels, sw->by_latency);
+    sb_steps_find(size, read_cost, n, sw->nominal, sw->levels, sw->by_read);
+    sw->seconds = sb_timer_now() - t0;
+    if (progress)
+        fprintf(progress, "probe: swept %zu working sets in %.1f s\n", n, sw->seconds);
+}
+
+int sb_probe_sweep(const struct sb_topology *topo, bool quick, struct sb_probe_sweep *out,
+                   struct sb_error *err)
+{
+    char why[256];
+    uint64_t top = mem_working_set(topo, quick, why, sizeof why);
+    size_t raw_len = 0;
+    void *raw = NULL, *buf;
+    bool huge;
+    int status;
+
+    memset(out, 0, sizeof *out);
+    status = sweep_levels(topo, out, err);
+    if (status != SB_OK)
+        return status;
+    buf = sb_probe_map(top, &raw, &raw_len, &huge);
+    if (!buf)
+        return sb_fail(err, SB_ERR_RUN, "probe: cannot map %llu bytes for the sweep",
+                       (unsigned long long)top);
+    sweep_over(buf, top, quick, quick ? 2 : 5, quick ? 2 : 25, out, NULL);
+    sb_probe_unmap(raw, raw_len);
+    return SB_OK;
+}
+
+/* Each level's set: half its effective size where the sweep found one (16MB at most with
+ * quick). */
+static void sets_from_sweep(struct sb_probe *p, bool quick)
+{
+    for (unsigned l = 0; l < p->sweep.levels; l++) {
+        struct sb_probe_level *lv = &p->level[l];
+        const struct sb_steps_level *e = &p->sweep.by_latency[l];
+        if (e->why != SB_STEPS_FOUND)
+            continue;
+        lv->effective_size = e->size;
+        lv->working_set = e->size / 2 / LINE * LINE;
+        if (quick && lv->working_set > LEVEL_SET_QUICK)
+            lv->working_set = LEVEL_SET_QUICK;
+    }
+}
+
+/* Over memory's set: loads and stores of the same lines beside the stores alone; the share of
+ * the stores' lines read first. */
+static void measure_rfo(void *buf, struct sb_probe *p)
+{
+    const struct sb_probe_level *m = &p->level[SB_PROBE_MEM];
+    double share;
+
+    p->rmw_gbps = measure_stream(RMW, buf, m->working_set, p->ms_per_measurement / 1000,
+                                 p->repetitions);
+    share = m->write_gbps > 0 ? 2 * p->rmw_gbps / m->write_gbps - 1 : 1;
+    p->rfo_share = share < 0 ? 0 : share > 1 ? 1 : share;
 }
 
 double sb_probe_clock_ghz(unsigned rounds, double seconds)
@@ -196,23 +275,30 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
     p->ms_per_measurement = opt->quick ? 2 : 25;
     p->nt_stores = sb_nt_write_gbps(&scratch, 0, 0, &scratch);
     p->cpuinfo_mhz = cpuinfo_mhz();
-    status = plan_sets(topo, opt->quick, p, err);
+    status = sweep_levels(topo, &p->sweep, err);
     if (status != SB_OK)
         return status;
-    buf = map_set(p->level[SB_PROBE_MEM].working_set, &raw, &raw_len, &p->huge_pages);
+    plan_sets(topo, opt->quick, p);
+    buf = sb_probe_map(p->level[SB_PROBE_MEM].working_set, &raw, &raw_len, &p->huge_pages);
     if (!buf)
         return sb_fail(err, SB_ERR_RUN, "probe: cannot map %llu bytes for memory's working set",
                        (unsigned long long)p->level[SB_PROBE_MEM].working_set);
     p->clock_ghz = sb_probe_clock_ghz(p->repetitions, p->ms_per_measurement / 1000);
+    sweep_over(buf, p->level[SB_PROBE_MEM].working_set, opt->quick, p->repetitions,
+               p->ms_per_measurement, &p->sweep, progress);
+    sets_from_sweep(p, opt->quick);
     for (int l = 0; l < SB_PROBE_LEVELS; l++)
         if (p->level[l].measured)
             measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);
-    measure_latency(buf, &p->level[SB_PROBE_MEM], true, p->ms_per_measurement / 1000,
+    measure_rfo(buf, p);
+    measure_latency(buf, p->level[SB_PROBE_MEM].working_set, true, p->ms_per_measurement / 1000,
                     p->repetitions, &p->mem_in_order_ns);
-    munmap(raw, raw_len);
+    sb_probe_unmap(raw, raw_len);
     p->seconds = sb_timer_now() - t0;
     if (progress)
-        fprintf(progress, "probe: memory in address order %.1f ns per load; clock %.2f GHz (add "
-                "chain); %.1f s\n", p->mem_in_order_ns, p->clock_ghz, p->seconds);
+        fprintf(progress, "probe: memory in address order %.1f ns per load; loads and stores of "
+                "the same lines %.1f GB/s: %.0f%% of the stores' lines read first; clock %.2f GHz "
+                "(add chain); %.1f s\n", p->mem_in_order_ns, p->rmw_gbps, 100 * p->rfo_share,
+                p->clock_ghz, p->seconds);
     return SB_OK;
 }

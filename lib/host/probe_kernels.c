@@ -4,6 +4,9 @@
 #include "config.h"
 #include "host/probe_kernels.h"
 
+#include <string.h>
+#include <sys/mman.h>
+
 #include "core/core.h"
 #include "stats/stats.h"
 
@@ -12,6 +15,7 @@
 #endif
 
 #define LINE 64u
+#define HUGE_PAGE (2u << 20)
 
 /* The successor of each line is first written as its index in the line's first word (Sattolo
  * swaps them there: no index array), then turned into a pointer. */
@@ -152,6 +156,50 @@ bool sb_nt_write_gbps(void *buf, size_t len, unsigned passes, double *gbps)
     *gbps = 0;
     return false;
 #endif
+}
+
+double sb_rmw_gbps(void *buf, size_t len, unsigned passes)
+{
+    double t0 = sb_timer_now();
+#if defined(__SSE2__)
+    const __m128i one = _mm_set1_epi64x(1);
+
+    for (unsigned p = 0; p < passes; p++)
+        for (__m128i *q = buf, *end = (__m128i *)((char *)buf + len); q < end; q += 4)
+            for (int w = 0; w < 4; w++)
+                _mm_store_si128(q + w, _mm_add_epi64(_mm_load_si128(q + w), one));
+#else
+    for (unsigned p = 0; p < passes; p++)
+        for (volatile uint64_t *q = buf, *end = (uint64_t *)((char *)buf + len); q < end; q++)
+            *q += 1;
+#endif
+    return (double)len * passes / (sb_timer_now() - t0) / 1e9;
+}
+
+void *sb_probe_map(size_t len, void **raw, size_t *raw_len, bool *huge)
+{
+    uintptr_t start;
+    char *p;
+
+    *raw_len = len + HUGE_PAGE;
+    *raw = mmap(NULL, *raw_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (*raw == MAP_FAILED)
+        return NULL;
+    start = ((uintptr_t)*raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    p = (char *)start;
+#ifdef MADV_HUGEPAGE
+    *huge = madvise(p, len, MADV_HUGEPAGE) == 0;
+#else
+    *huge = false;
+#endif
+    memset(p, 1, len);
+    return p;
+}
+
+void sb_probe_unmap(void *raw, size_t raw_len)
+{
+    if (raw && raw != MAP_FAILED)
+        munmap(raw, raw_len);
 }
 
 /* 16 adds per iteration, each waiting for the one before (the empty asm makes the compiler

@@ -1,6 +1,7 @@
 /* probe_kernels.h (internal to host): the loops `scanbench probe` times (probe.h): a pointer
- * chase over a cyclic chain of lines, a streaming read, temporal and non-temporal stores, and a
- * dependent add chain for the core's clock. Each returns what one timed call measured. */
+ * chase over a cyclic chain of lines, a streaming read, temporal and non-temporal stores, loads
+ * and stores of the same lines, and a dependent add chain for the core's clock; the mapping
+ * they run over. Each returns what one timed call measured. */
 #ifndef SB_PROBE_KERNELS_H
 #define SB_PROBE_KERNELS_H
 
@@ -23,6 +24,17 @@ double sb_chase_ns(void **at, size_t loads);
 double sb_read_gbps(const void *buf, size_t len, unsigned passes);
 double sb_write_gbps(void *buf, size_t len, unsigned passes);
 bool sb_nt_write_gbps(void *buf, size_t len, unsigned passes, double *gbps);
+
+/* Loads each 16 bytes of [buf, buf + len) and stores them back incremented, passes times: every
+ * line read and written, as a copy's destination is under write-allocate. GB/s of the buffer
+ * (each byte counted once, though it moves both ways). */
+double sb_rmw_gbps(void *buf, size_t len, unsigned passes);
+
+/* A 2MB-aligned anonymous mapping of len bytes with transparent huge pages asked for (*huge
+ * says whether madvise took it), every page touched; NULL when it cannot be mapped. Freed with
+ * sb_probe_unmap(raw, raw_len). */
+void *sb_probe_map(size_t len, void **raw, size_t *raw_len, bool *huge);
+void sb_probe_unmap(void *raw, size_t raw_len);
 
 /* The core's clock in GHz: adds dependent on each other (one cycle each on every current
  * core) for about `seconds`, timed against the wall clock. */

@@ -231,7 +231,9 @@ uint64_t sb_report_cache_size(const json_t *report, const char *level)
     json_t *c;
     json_array_foreach(sb_field(report, "context.caches"), i, c)
         if (strcmp(sb_field_text(c, "level"), level) == 0)
-            return (uint64_t)json_integer_value(sb_field(c, "size.value"));
+            return (uint64_t)json_integer_value(json_is_integer(sb_field(c, "effective.value"))
+                                                    ? sb_field(c, "effective.value")
+                                                    : sb_field(c, "size.value"));
     return 0;
 }
 

@@ -82,7 +82,8 @@ bool sb_run_has_phases(const json_t *run);
  * table byte, as `counters.derived`), or NULL when the run has no such phase. */
 const json_t *sb_run_phase_derived(const json_t *run, int phase);
 
-/* The size of the host's cache level ("L1d", "L2", "L3") in the report's context; 0: unknown. */
+/* The size of the host's cache level ("L1d", "L2", "L3") in the report's context: its effective
+ * size where the context has one (scanbench probe's sweep), else the nominal; 0: unknown. */
 uint64_t sb_report_cache_size(const json_t *report, const char *level);
 
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "cachesim/cachesim.h"
 #include "host/host.h"
 #include "vocab/vocab.h"
 
@@ -59,20 +60,31 @@ static json_t *figure(const struct sb_figure *f)
                                                      : json_null(), "source", f->source);
 }
 
-static json_t *caches(const struct sb_topology *topo)
+/* Level l's effective size: the host's machine file's (scanbench probe's sweep), or why not. */
+static json_t *effective(const struct sb_machine *host, int l)
+{
+    if (host && l < (int)host->config.nlevels && host->sizes[l].effective)
+        return json_pack("{s:I, s:s, s:s}", "value", (json_int_t)host->sizes[l].effective,
+                         "source", host->sizes[l].effective_source, "machine", host->file);
+    return json_pack("{s:n, s:s}", "value", "source", "not measured: scanbench probe's sweep "
+                     "finds it (a run with machine = its file records it here)");
+}
+
+static json_t *caches(const struct sb_topology *topo, const struct sb_machine *host)
 {
     static const char *names[SB_NLEVELS] = {"L1d", "L2", "L3"};
     json_t *list = json_array();
 
     for (int l = 0; l < SB_NLEVELS; l++)
-        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o}", "level", names[l], "size",
-                                              figure(&topo->cache[l].size), "line",
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:o, s:o}", "level", names[l],
+                                              "size", figure(&topo->cache[l].size), "line",
                                               figure(&topo->cache[l].line), "associativity",
-                                              figure(&topo->cache[l].assoc)));
+                                              figure(&topo->cache[l].assoc), "effective",
+                                              effective(host, l)));
     return list;
 }
 
-json_t *sb_context_build(const struct sb_topology *topo)
+json_t *sb_context_build(const struct sb_topology *topo, const struct sb_machine *host)
 {
     struct utsname u;
     char date[64];
@@ -88,7 +100,7 @@ json_t *sb_context_build(const struct sb_topology *topo)
         "cpu_model", cpu_model(),
         "cpu_features", json_string(sb_cpu_features()),
         "kernel_release", have_uname ? u.release : "unknown",
-        "caches", caches(topo),
+        "caches", caches(topo, host),
         "cores", figure(&topo->cores),
         "hardware_threads", figure(&topo->pus),
         "numa_nodes", figure(&topo->numa_nodes),

@@ -60,10 +60,12 @@ out:
     return ns;
 }
 
-/* The phase's stalls and bus seconds per pass (timemodel.h), averaged over the replayed scans;
- * false when none was. The op's L1d hits are its CPU work, measured apart: not costed here. */
+/* The phase's stalls and bus seconds per pass (timemodel.h), averaged over the replayed scans,
+ * with sharing scanners on the memory; false when none was. The op's L1d hits are its CPU
+ * work, measured apart: not costed here. */
 static bool phase_seconds(const struct sb_counters *c, const struct sb_machine_costs *costs,
-                          uint64_t pages, double stalls[SB_NPHASES], double bus[SB_NPHASES])
+                          uint64_t pages, unsigned sharing, double stalls[SB_NPHASES],
+                          double bus[SB_NPHASES])
 {
     unsigned replayed = 0;
 
@@ -78,6 +80,7 @@ static bool phase_seconds(const struct sb_counters *c, const struct sb_machine_c
             struct sb_time_events ev;
             struct sb_time_parts parts;
             sb_time_events_from_counts(&n[p], pages, c->line_size, &ev);
+            ev.sharing = sharing;
             if (p == SB_PHASE_OP)
                 ev.hits[0] = 0;
             sb_time_model_parts(costs, &ev, &parts);
@@ -124,7 +127,7 @@ int sb_predict_run(const struct sb_run_result *res, const struct sb_counters *c,
     controllers = m->costs.memory_controllers ? m->costs.memory_controllers : 1;
     out->sharing = (out->scanners + controllers - 1) / controllers;
     if (!c->simulated || !c->have_phases || !c->phase_counts || !c->line_size ||
-        !phase_seconds(c, &m->costs, res->pages_per_scan, stalls, bus)) {
+        !phase_seconds(c, &m->costs, res->pages_per_scan, out->sharing, stalls, bus)) {
         snprintf(out->reason, sizeof out->reason, "no simulated counts by phase (counters=sim)");
         return SB_OK;
     }

@@ -36,6 +36,20 @@ static bool put(json_t *object, const char *key, json_t *value)
     return value && json_object_set_new(object, key, value) == 0;
 }
 
+/* The first run's machine that is this host's own and knows an effective size, or NULL. */
+static const struct sb_machine *host_machine(const struct sb_plan *plan)
+{
+    for (size_t i = 0; i < plan->nruns; i++) {
+        const struct sb_machine *m = plan->runs[i].machine;
+        if (!m || !sb_machine_is_this_host(m))
+            continue;
+        for (unsigned l = 0; l < m->config.nlevels; l++)
+            if (m->sizes[l].effective)
+                return m;
+    }
+    return NULL;
+}
+
 json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo,
                       const char *command_line)
 {
@@ -45,7 +59,7 @@ json_t *sb_report_new(const struct sb_plan *plan, const struct sb_topology *topo
                      "command", command_line,
                      "experiment", "name", plan->experiment, "description", plan->description,
                      "config", plan->config_source, "notes", plan->notes,
-                     "context", sb_context_build(topo),
+                     "context", sb_context_build(topo, host_machine(plan)),
                      "runs",
                      "units", "mbps", "MB/s = table bytes scanned / seconds / 10^6",
                      "sizes", "bytes; sizes in text use binary units (1KB = 1024 bytes)");
@@ -141,20 +155,28 @@ static json_t *machine_json(const struct sb_machine *m)
     levels = json_array();
     for (unsigned l = 0; levels && ok && l < m->config.nlevels; l++) {
         const struct sb_cachesim_level_config *lc = &m->config.level[l];
+        const struct sb_machine_size *sz = &m->sizes[l];
         ok = append(levels, json_pack(
-            "{s:s, s:I, s:i, s:i, s:s, s:s}", "level", sb_cache_level_names[l],
+            "{s:s, s:I, s:i, s:i, s:s, s:s, s:I, s:o}", "level", sb_cache_level_names[l],
             "size", (json_int_t)lc->size, "line", (int)lc->line_size,
             "associativity", (int)lc->associativity,
             "replacement", sb_replacement_names[lc->replacement],
-            "inclusion", l ? sb_inclusion_names[lc->inclusion] : "first level"));
+            "inclusion", l ? sb_inclusion_names[lc->inclusion] : "first level",
+            "nominal_size", (json_int_t)(sz->nominal ? sz->nominal : lc->size),
+            "effective_source", sz->effective ? json_string(sz->effective_source) : json_null()));
     }
     if (!ok) {
         json_decref(levels);
         return NULL;
     }
-    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:b}", "name", m->name, "file", m->file,
-                     "description", m->description, "source", m->source, "levels", levels,
-                     "wc_buffers", (int)m->config.wc_buffers, "prefetch", m->config.prefetch);
+    return json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:b, s:{s:s, s:s, s:i, s:f}}", "name",
+                     m->name, "file", m->file, "description", m->description, "source",
+                     m->source, "levels", levels, "wc_buffers", (int)m->config.wc_buffers,
+                     "prefetch", m->config.prefetch, "write_allocate", "rule",
+                     sb_write_allocate_names[m->config.write_allocate], "source",
+                     m->write_allocate_source, "evasion_scanners",
+                     (int)m->costs.rfo_evasion_scanners, "evasion_share",
+                     m->costs.rfo_evasion_share);
 }
 
 /* Per role read: the events counted, the values of each repetition, and for a role not read

@@ -62,7 +62,8 @@ static struct sb_cachesim_counts counts(struct sb_cachesim *s)
  * hits 1, misses 7, fills 7, 7 lines read from memory, nothing written. */
 static void test_lru_one_set(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_LRU, 0)}, 0, false};
+    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_LRU, 0)}, 0, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -98,7 +99,8 @@ static void test_lru_one_set(void **state)
  * hits 2, misses 6, fills 6; ends holding A B E F. */
 static void test_plru_one_set(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_PLRU, 0)}, 0, false};
+    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_PLRU, 0)}, 0, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -133,7 +135,7 @@ static void test_pairs_one_set(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(LINE, 1, SB_REPL_LRU, 0),
                                          level(4 * LINE, 4, SB_REPL_PAIRS,
-                                               SB_INCL_NON_INCLUSIVE)}, 0, false};
+                                               SB_INCL_NON_INCLUSIVE)}, 0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -157,7 +159,8 @@ static void test_pairs_one_set(void **state)
  * Reads A C E (set 0: E evicts A) and B (set 1, untouched by the others). */
 static void test_sets_are_independent(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 2, SB_REPL_LRU, 0)}, 0, false};
+    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 2, SB_REPL_LRU, 0)}, 0, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
 
     (void)state;
@@ -177,7 +180,8 @@ static void test_sets_are_independent(void **state)
  * both; reset keeps the contents: C and D then hit. */
 static void test_write_back_write_allocate(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(2 * LINE, 2, SB_REPL_LRU, 0)}, 0, false};
+    struct sb_cachesim_config cfg = {1, {level(2 * LINE, 2, SB_REPL_LRU, 0)}, 0, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
     bool dirty = false;
@@ -219,7 +223,7 @@ static void test_non_inclusive(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                          level(2 * LINE, 2, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE)},
-                                     0, false};
+                                     0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
     bool dirty = false;
@@ -260,7 +264,7 @@ static void test_inclusive_back_invalidation(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                          level(3 * LINE, 3, SB_REPL_LRU, SB_INCL_INCLUSIVE)},
-                                     0, false};
+                                     0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -307,7 +311,7 @@ static void test_exclusive_victim_cache(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                          level(2 * LINE, 2, SB_REPL_LRU, SB_INCL_EXCLUSIVE)},
-                                     0, false};
+                                     0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
     bool dirty = false;
@@ -370,7 +374,7 @@ static void test_prefetch_nta_victim_l2(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                          level(2 * LINE, 2, SB_REPL_LRU, SB_INCL_EXCLUSIVE)},
-                                     0, false};
+                                     0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
     bool dirty = false;
@@ -416,10 +420,10 @@ static void test_prefetch_nta_other_l2(void **state)
 {
     struct sb_cachesim_config ni = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                         level(4 * LINE, 4, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE)},
-                                    0, false};
+                                    0, false, SB_WA_NT_STORES};
     struct sb_cachesim_config incl = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                           level(4 * LINE, 4, SB_REPL_LRU, SB_INCL_INCLUSIVE)},
-                                      0, false};
+                                      0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&ni);
     struct sb_cachesim_counts n;
 
@@ -462,7 +466,7 @@ static void test_three_levels_victim_l3(void **state)
     struct sb_cachesim_config cfg = {3, {level(2 * LINE, 2, SB_REPL_LRU, 0),
                                          level(4 * LINE, 4, SB_REPL_LRU, SB_INCL_INCLUSIVE),
                                          level(2 * LINE, 2, SB_REPL_LRU, SB_INCL_EXCLUSIVE)},
-                                     0, false};
+                                     0, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -498,7 +502,8 @@ static void test_three_levels_victim_l3(void **state)
  * Written: 64 + 128 + 16 + 40 + 64 + 32 = 344 bytes; read 64 (B's RFO). */
 static void test_write_combining(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(2 * LINE, 2, SB_REPL_LRU, 0)}, 2, false};
+    struct sb_cachesim_config cfg = {1, {level(2 * LINE, 2, SB_REPL_LRU, 0)}, 2, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     struct sb_cachesim_counts n;
 
@@ -554,8 +559,10 @@ static void test_write_combining(void **state)
  * prefetcher does not cross a 4KB page: a miss on line 63 (the page's last) prefetches nothing. */
 static void test_prefetcher(void **state)
 {
-    struct sb_cachesim_config off = {1, {level(16 * LINE, 2, SB_REPL_LRU, 0)}, 0, false};
-    struct sb_cachesim_config on = {1, {level(16 * LINE, 2, SB_REPL_LRU, 0)}, 0, true};
+    struct sb_cachesim_config off = {1, {level(16 * LINE, 2, SB_REPL_LRU, 0)}, 0, false,
+        SB_WA_NT_STORES};
+    struct sb_cachesim_config on = {1, {level(16 * LINE, 2, SB_REPL_LRU, 0)}, 0, true,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&off);
     struct sb_cachesim_counts n;
 
@@ -585,6 +592,58 @@ static void test_prefetcher(void **state)
     sb_cachesim_destroy(s);
 }
 
+/* Write-allocate and its evasion, two levels (L1d one set of 2 ways, L2 one set of 8, LRU,
+ * non-inclusive), under each rule. The trace: a copy of 2 lines from A-B to E-F (whole-line
+ * loads, then whole-line stores), a partial store to C, a whole-line store to A, then one to G.
+ *   copy: A load miss (read)       L1d [A]    L2 [A]
+ *         E store miss, whole      L1d [E A]  L2 [E A]
+ *         B load miss (read)       L1d [B E]  L2 [B E A]       (A evicted clean: silent)
+ *         F store miss, whole      L1d [F B]  L2 [F B E A]     (E written back into L2)
+ *   C 8-byte store: miss, never whole: read under every rule
+ *                                  L1d [C F]  L2 [C F B E A]
+ *   A whole-line store: L1d misses, L2 hits: no memory at all
+ *                                  L1d [A C]  L2 [A C F B E]   (F written back into L2)
+ *   G whole-line store: misses both, whole
+ *                                  L1d [G A]
+ * nt_stores and full_line_loaded (the cache model reads; the time model may evade): 3 whole-line
+ * stores read their lines (E, F, G): mem reads A B E F C G = 6 lines, full_line_rfos 3.
+ * full_line: E, F and G read nothing: mem reads A B C = 3 lines, rfos_evaded 3. Either way the
+ * stored lines end dirty in the caches, and the same lines are where they are. */
+static void test_write_allocate_rules(void **state)
+{
+    static const enum sb_write_allocate rules[] = {SB_WA_NT_STORES, SB_WA_FULL_LINE_LOADED,
+                                                   SB_WA_FULL_LINE};
+
+    (void)state;
+    for (int r = 0; r < 3; r++) {
+        struct sb_cachesim_config cfg = {2, {level(2 * LINE, 2, SB_REPL_LRU, 0),
+                                             level(8 * LINE, 8, SB_REPL_LRU, 0)}, 0, false,
+                                         rules[r]};
+        struct sb_cachesim *s = make(&cfg);
+        struct sb_cachesim_counts n;
+        bool dirty = false, evade = rules[r] == SB_WA_FULL_LINE;
+
+        sb_cachesim_copy(s, AT(A), AT(E), 2 * LINE, false);
+        wr(s, C);
+        sb_cachesim_access(s, AT(A), LINE, true);
+        sb_cachesim_access(s, AT(G), LINE, true);
+        n = counts(s);
+        assert_int_equal(n.mem_read_bytes, (evade ? 3 : 6) * LINE);
+        assert_int_equal(n.full_line_rfos, evade ? 0 : 3);
+        assert_int_equal(n.rfos_evaded, evade ? 3 : 0);
+        assert_int_equal(n.level[1].hits, 1); /* A's store */
+        assert_true(sb_cachesim_holds(s, 0, AT(G), &dirty) && dirty);
+        assert_true(sb_cachesim_holds(s, 0, AT(A), &dirty) && dirty);
+        /* a store of a line and a half: the first line whole, the second not */
+        sb_cachesim_reset_counts(s);
+        sb_cachesim_access(s, AT(H), LINE + LINE / 2, true);
+        n = counts(s);
+        assert_int_equal(n.mem_read_bytes, (evade ? 1 : 2) * LINE);
+        assert_int_equal(n.full_line_rfos + n.rfos_evaded, 1);
+        sb_cachesim_destroy(s);
+    }
+}
+
 static void expect_problem(struct sb_cachesim_config cfg, int want_level, const char *want_key,
                            const char *want_text)
 {
@@ -606,7 +665,7 @@ static void test_config_checks(void **state)
 {
     struct sb_cachesim_config good = {2, {level(32 << 10, 8, SB_REPL_LRU, 0),
                                           level(1 << 20, 16, SB_REPL_PLRU, SB_INCL_INCLUSIVE)},
-                                      4, false};
+                                      4, false, SB_WA_NT_STORES};
     struct sb_cachesim_config c;
     struct sb_cachesim_problem p;
 
@@ -658,7 +717,7 @@ static void test_state_bytes(void **state)
 {
     struct sb_cachesim_config cfg = {2, {level(32 << 10, 8, SB_REPL_LRU, 0),
                                          level(1 << 20, 16, SB_REPL_PLRU, SB_INCL_INCLUSIVE)},
-                                     4, false};
+                                     4, false, SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     size_t fixed;
 
@@ -674,7 +733,8 @@ static void test_state_bytes(void **state)
  * (use_code accepts it), the baseline code is always there, and nothing else is. */
 static void test_code_choice(void **state)
 {
-    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_LRU, 0)}, 4, false};
+    struct sb_cachesim_config cfg = {1, {level(4 * LINE, 4, SB_REPL_LRU, 0)}, 4, false,
+        SB_WA_NT_STORES};
     struct sb_cachesim *s = make(&cfg);
     const enum sb_cachesim_code chosen = sb_cachesim_code_of(s);
 
@@ -705,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_prefetch_nta_other_l2),
         cmocka_unit_test(test_three_levels_victim_l3),
         cmocka_unit_test(test_write_combining),
+        cmocka_unit_test(test_write_allocate_rules),
         cmocka_unit_test(test_prefetcher),
         cmocka_unit_test(test_config_checks),
         cmocka_unit_test(test_state_bytes),

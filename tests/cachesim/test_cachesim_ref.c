@@ -54,6 +54,7 @@ struct ref_model {
     unsigned nlevels;
     uint32_t line_size;
     bool prefetch;
+    bool evade_full_line; /* SB_WA_FULL_LINE */
     unsigned nwc;
     uint64_t wc_age;
     struct ref_level level[SB_CACHESIM_MAX_LEVELS];
@@ -67,6 +68,7 @@ static void ref_create(struct ref_model *m, const struct sb_cachesim_config *cfg
     m->nlevels = cfg->nlevels;
     m->line_size = cfg->level[0].line_size;
     m->prefetch = cfg->prefetch;
+    m->evade_full_line = cfg->write_allocate == SB_WA_FULL_LINE;
     m->nwc = cfg->wc_buffers;
     for (unsigned l = 0; l < m->nlevels; l++) {
         struct ref_level *L = &m->level[l];
@@ -221,7 +223,9 @@ static void ref_insert(struct ref_model *m, unsigned l, uint64_t line, bool dirt
     }
 }
 
-static void ref_fill_from_below(struct ref_model *m, uint64_t line, bool dirty_in, bool pref)
+/* whole: a store of the whole line (it reads nothing under SB_WA_FULL_LINE) */
+static void ref_fill_from_below(struct ref_model *m, uint64_t line, bool dirty_in, bool pref,
+                                bool whole)
 {
     unsigned found = m->nlevels;
     bool dirty = false;
@@ -240,7 +244,11 @@ static void ref_fill_from_below(struct ref_model *m, uint64_t line, bool dirty_i
         }
         L->n.misses++;
     }
-    if (found == m->nlevels)
+    if (found == m->nlevels && whole && m->evade_full_line)
+        m->n.rfos_evaded++;
+    else if (found == m->nlevels && whole)
+        m->n.full_line_rfos++;
+    if (found == m->nlevels && !(whole && m->evade_full_line))
         m->n.mem_read_bytes += m->line_size;
     for (unsigned l = found - 1; l >= 1; l--) {
         if (m->level[l].inclusion == SB_INCL_EXCLUSIVE)
@@ -258,7 +266,7 @@ static void ref_prefetch_after(struct ref_model *m, uint64_t line)
     if (next % (4096 / m->line_size) == 0 || ref_find(&m->level[0], next) >= 0)
         return;
     m->n.prefetches++;
-    ref_fill_from_below(m, next, false, true);
+    ref_fill_from_below(m, next, false, true, false);
 }
 
 static void ref_access(struct ref_model *m, uint64_t address, uint64_t size, bool write)
@@ -281,7 +289,9 @@ static void ref_access(struct ref_model *m, uint64_t address, uint64_t size, boo
             continue;
         }
         L1->n.misses++;
-        ref_fill_from_below(m, line, write, false);
+        ref_fill_from_below(m, line, write, false,
+                            write && line * m->line_size >= address &&
+                                (line + 1) * m->line_size <= address + size);
         if (m->prefetch)
             ref_prefetch_after(m, line);
     }
@@ -435,7 +445,8 @@ static void pair_check(struct pair *p)
     } field[] = {COUNT_FIELD(line_accesses), COUNT_FIELD(prefetches),
                  COUNT_FIELD(mem_read_bytes), COUNT_FIELD(mem_write_bytes),
                  COUNT_FIELD(wc_full_lines), COUNT_FIELD(wc_partial_flushes),
-                 COUNT_FIELD(wc_partial_bytes)};
+                 COUNT_FIELD(wc_partial_bytes), COUNT_FIELD(full_line_rfos),
+                 COUNT_FIELD(rfos_evaded)};
     static const char *const level_field[] = {"hits", "misses", "fills", "writebacks",
                                               "invalidations"};
     struct sb_cachesim_counts a, b;
@@ -551,6 +562,7 @@ static struct sb_cachesim_config random_config(void)
         }
         c.wc_buffers = 1 + (unsigned)(rnd() % 6);
         c.prefetch = rnd() % 2;
+        c.write_allocate = (enum sb_write_allocate)(rnd() % 3);
     } while (sb_cachesim_config_check(&c, &problem) != SB_OK);
     return c;
 }
@@ -743,24 +755,29 @@ static void test_machines_scan(void **state)
         struct sb_cachesim_config cfg;
     } machines[] = {
         {"x4500", {2, {lc(64 << 10, 64, 2, SB_REPL_LRU, 0),
-                       lc(1 << 20, 64, 16, SB_REPL_PLRU, SB_INCL_EXCLUSIVE)}, 4, false}},
+                       lc(1 << 20, 64, 16, SB_REPL_PLRU, SB_INCL_EXCLUSIVE)}, 4, false,
+                           SB_WA_NT_STORES}},
         {"piii-1260", {2, {lc(16 << 10, 32, 4, SB_REPL_PLRU, 0),
-                           lc(512 << 10, 32, 8, SB_REPL_PLRU, SB_INCL_NON_INCLUSIVE)}, 4, false}},
+                           lc(512 << 10, 32, 8, SB_REPL_PLRU, SB_INCL_NON_INCLUSIVE)}, 4, false,
+                               SB_WA_NT_STORES}},
         {"xeon-1mb", {2, {lc(16 << 10, 64, 8, SB_REPL_PLRU, 0),
-                          lc(1 << 20, 64, 8, SB_REPL_PLRU, SB_INCL_NON_INCLUSIVE)}, 6, false}},
+                          lc(1 << 20, 64, 8, SB_REPL_PLRU, SB_INCL_NON_INCLUSIVE)}, 6, false,
+                              SB_WA_NT_STORES}},
         {"xeon-spr", {3, {lc(48 << 10, 64, 12, SB_REPL_LRU, 0),
                           lc(2 << 20, 64, 16, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE),
-                          lc(60u << 20, 64, 15, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE)}, 16, false}},
+                          lc(60u << 20, 64, 15, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE)}, 16, false,
+                              SB_WA_NT_STORES}},
         {"epyc-zen4", {3, {lc(32 << 10, 64, 8, SB_REPL_LRU, 0),
                            lc(1 << 20, 64, 8, SB_REPL_LRU, SB_INCL_INCLUSIVE),
-                           lc(32u << 20, 64, 16, SB_REPL_LRU, SB_INCL_EXCLUSIVE)}, 12, false}},
+                           lc(32u << 20, 64, 16, SB_REPL_LRU, SB_INCL_EXCLUSIVE)}, 12, false,
+                               SB_WA_NT_STORES}},
         {"auto (EPYC VM)", {3, {lc(32 << 10, 64, 8, SB_REPL_LRU, 0),
                                 lc(512 << 10, 64, 8, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE),
                                 lc(32u << 20, 64, 16, SB_REPL_LRU, SB_INCL_EXCLUSIVE)},
-                            10, false}},
+                            10, false, SB_WA_NT_STORES}},
         {"x4500 with the prefetcher", {2, {lc(64 << 10, 64, 2, SB_REPL_LRU, 0),
                                            lc(1 << 20, 64, 16, SB_REPL_PLRU,
-                                              SB_INCL_EXCLUSIVE)}, 4, true}},
+                                              SB_INCL_EXCLUSIVE)}, 4, true, SB_WA_NT_STORES}},
     };
 
     (void)state;
@@ -798,7 +815,7 @@ static void test_small_scan(void **state)
     {
         struct sb_cachesim_config wide = {2, {lc(4096, 64, 64, SB_REPL_PLRU, 0),
                                               lc(16384, 64, 32, SB_REPL_PLRU,
-                                                 SB_INCL_INCLUSIVE)}, 2, false};
+                                                 SB_INCL_INCLUSIVE)}, 2, false, SB_WA_NT_STORES};
         struct pair p;
         pair_create(&p, &wide, "small scan, 64 and 32 ways");
         scan_trace(&p, 300, 1024, 24, false);

@@ -44,6 +44,33 @@ static void test_stream_bandwidth_bound(void **state)
     assert_float_equal(sb_time_model_seconds(&c, &ev), 10 * (100 + 127 * 10) * 1e-9, 1e-15);
 }
 
+/* full_line_loaded: 128 fills in one stream, 64 of them whole-line stores' reads; the rule
+ * evades half of those (32) from 2 scanners sharing the memory on, none for one. */
+static void test_rfo_evasion_when_loaded(void **state)
+{
+    struct sb_machine_costs c = made_up();
+    struct sb_time_events ev = {.fills = 128, .streams = 1, .line_size = 64,
+                                .full_line_rfos = 64, .sharing = 1};
+    struct sb_time_parts parts;
+
+    (void)state;
+    c.write_allocate = SB_WA_FULL_LINE_LOADED;
+    c.rfo_evasion_scanners = 2;
+    c.rfo_evasion_share = 0.5;
+    sb_time_model_parts(&c, &ev, &parts);
+    assert_int_equal(parts.rfos_evaded, 0);
+    assert_float_equal(parts.fills, (100 + 127 * 10) * 1e-9, 1e-15);
+    ev.sharing = 2;
+    sb_time_model_parts(&c, &ev, &parts);
+    assert_int_equal(parts.rfos_evaded, 32);
+    assert_float_equal(parts.fills, (100 + 95 * 10) * 1e-9, 1e-15);
+    assert_float_equal(parts.bus_reads, 96 * 64 / 6.4e9, 1e-15);
+    /* the other rules evade nothing here (full_line's never reached the counts) */
+    c.write_allocate = SB_WA_FULL_LINE;
+    sb_time_model_parts(&c, &ev, &parts);
+    assert_int_equal(parts.rfos_evaded, 0);
+}
+
 static void test_stream_latency_bound(void **state)
 {
     struct sb_machine_costs c = made_up();
@@ -294,7 +321,8 @@ static void test_machine_files_have_costs(void **state)
 static void test_probe_sources_whole(void **state)
 {
     struct sb_probe p = {.clock_ghz = 3, .nt_stores = true, .huge_pages = true,
-                         .repetitions = 5, .ms_per_measurement = 20, .mem_in_order_ns = 2};
+                         .repetitions = 5, .ms_per_measurement = 20, .mem_in_order_ns = 2,
+                         .rfo_share = 1, .rmw_gbps = 20};
     struct sb_machine m, back;
     struct sb_error err = {0};
     char host[384], *text = NULL;
@@ -329,10 +357,83 @@ static void test_probe_sources_whole(void **state)
     free(text);
 }
 
+/* What else the probe found: a VM's L3 of 508MB nominal, 30MB effective (the model's geometry:
+ * 32768 sets of 15 ways), the stores' lines read first (nt_stores) or not (full_line) or half
+ * (full_line_loaded from one scanner, evading half); written and read back whole. */
+static void test_probe_effective_and_write_allocate(void **state)
+{
+    static const double shares[] = {0.95, 0.1, 0.5};
+    static const enum sb_write_allocate want[] = {SB_WA_NT_STORES, SB_WA_FULL_LINE,
+                                                  SB_WA_FULL_LINE_LOADED};
+    struct sb_topology topo = {0};
+    struct sb_probe p = {.clock_ghz = 3, .repetitions = 5, .mem_in_order_ns = 2, .rmw_gbps = 20};
+    struct sb_error err = {0};
+    struct sb_machine m, back;
+
+    (void)state;
+    topo.cache[0].size = (struct sb_figure){.value = 48u << 10, .source = "hwloc"};
+    topo.cache[1].size = (struct sb_figure){.value = 1u << 20, .source = "hwloc"};
+    topo.cache[2].size = (struct sb_figure){.value = 508ull << 20, .source = "hwloc"};
+    for (int l = 0; l < 3; l++) {
+        topo.cache[l].line = (struct sb_figure){.value = 64, .source = "hwloc"};
+        topo.cache[l].assoc = (struct sb_figure){.value = l == 2 ? 16 : 8, .source = "hwloc"};
+    }
+    for (int l = 0; l < SB_PROBE_LEVELS; l++)
+        p.level[l] = (struct sb_probe_level){.measured = true, .working_set = 1u << 20,
+                                             .latency_ns = 1 + 10 * l, .read_gbps = 30,
+                                             .write_gbps = 25, .nt_write_gbps = 20};
+    p.sweep.levels = 3;
+    p.sweep.npoints = 2;
+    p.sweep.point[0].working_set = 12u << 10;
+    p.sweep.point[1].working_set = 1u << 30;
+    p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_FOUND, 30u << 20, 15, 300};
+    p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 1, 1};
+    for (int i = 0; i < 3; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f;
+        p.rfo_share = shares[i];
+        assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
+        sb_machine_apply_probe(&p, &topo, "a host", "2026-12-07", &m);
+        assert_int_equal(m.config.level[2].size, 30u << 20);
+        assert_int_equal(m.config.level[2].associativity, 15);
+        assert_int_equal(m.sizes[2].nominal, 508ull << 20);
+        assert_int_equal(m.sizes[1].effective, 0);
+        assert_int_equal(m.config.write_allocate, want[i]);
+        f = open_memstream(&text, &len);
+        assert_non_null(f);
+        assert_int_equal(sb_machine_costs_write(f, &m), 0);
+        fclose(f);
+        if (sb_machine_parse(text, "probe.ini", &back, &err) != SB_OK)
+            fail_msg("written back: %s", err.msg);
+        assert_int_equal(back.config.level[2].size, 30u << 20);
+        assert_int_equal(back.config.level[2].associativity, 15);
+        assert_int_equal(back.sizes[2].nominal, 508ull << 20);
+        assert_int_equal(back.sizes[2].effective, 30u << 20);
+        assert_string_equal(back.sizes[2].effective_source, m.sizes[2].effective_source);
+        assert_int_equal(back.config.write_allocate, want[i]);
+        assert_int_equal(back.costs.write_allocate, want[i]);
+        assert_string_equal(back.write_allocate_source, m.write_allocate_source);
+        if (want[i] == SB_WA_FULL_LINE_LOADED) {
+            assert_int_equal(back.costs.rfo_evasion_scanners, 1);
+            assert_float_equal(back.costs.rfo_evasion_share, 0.5, 1e-12);
+        }
+        free(text);
+    }
+    /* where the streaming read steps too, the model takes its step (it replays streams) */
+    p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_FOUND, 18u << 20, 0.01, 0.03};
+    assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
+    sb_machine_apply_probe(&p, &topo, "a host", "2026-12-07", &m);
+    assert_int_equal(m.sizes[2].effective, 18u << 20);
+    assert_int_equal(m.config.level[2].size, 18u << 20); /* 32768 sets of 9 ways */
+    assert_int_equal(m.config.level[2].associativity, 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stream_bandwidth_bound),
+        cmocka_unit_test(test_rfo_evasion_when_loaded),
         cmocka_unit_test(test_stream_latency_bound),
         cmocka_unit_test(test_isolated_misses_latency_bound),
         cmocka_unit_test(test_wc_and_writebacks_at_their_bandwidth),
@@ -344,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_costs_without_source_refused),
         cmocka_unit_test(test_machine_files_have_costs),
         cmocka_unit_test(test_probe_sources_whole),
+        cmocka_unit_test(test_probe_effective_and_write_allocate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

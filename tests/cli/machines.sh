@@ -109,6 +109,46 @@ f=$(bad size "$L1" "[L2]" "size = lots")
 expect_bad "bad size" "$f" "$f:10: size: \"lots\" is not a size"
 f=$(bad nol2 "$L1")
 expect_bad "no L2" "$f" "$f: L2: no [L2] section"
+# the effective size and the write-allocate rule: each with its source, the evasion's figures
+# exactly with full_line_loaded
+L2="[L2]
+size = 1M
+line_size = 64
+associativity = 16"
+f=$(bad effnosrc "$L1" "$L2" "effective_size = 700K")
+expect_bad "effective size without its source" "$f" "$f:13: effective_size: no effective_size_source"
+f=$(bad effsrc "$L1" "$L2" "effective_size_source = a sweep")
+expect_bad "a source without the effective size" "$f" \
+    "$f:13: effective_size_source: [L2] has no effective_size"
+f=$(bad efftiny "$L1" "$L2" "effective_size = 100" "effective_size_source = a sweep")
+expect_bad "an effective size below 8 lines" "$f" "$f:13: effective_size: 100 bytes is less than 8 lines"
+f=$(bad effbad "$L1" "$L2" "effective_size = most" "effective_size_source = a sweep")
+expect_bad "an effective size that is not a size" "$f" "$f:13: effective_size: \"most\" is not a size"
+f=$(bad wa "write_allocate = sometimes" "write_allocate_source = s" "$L1" "$L2")
+expect_bad "unknown write-allocate rule" "$f" \
+    "$f:5: write_allocate: \"sometimes\" is not a write-allocate rule (known: nt_stores, full_line_loaded, full_line)"
+f=$(bad wanosrc "write_allocate = full_line" "$L1" "$L2")
+expect_bad "a rule without its source" "$f" "$f:5: write_allocate: no write_allocate_source"
+f=$(bad waloaded "write_allocate = full_line_loaded" "write_allocate_source = s" "$L1" "$L2")
+expect_bad "full_line_loaded without its figures" "$f" \
+    "$f:5: rfo_evasion_scanners: missing: write_allocate = full_line_loaded needs it"
+f=$(bad wafig "write_allocate = full_line" "write_allocate_source = s" \
+    "rfo_evasion_share = 0.5" "rfo_evasion_share_source = s" "$L1" "$L2")
+expect_bad "evasion figures with another rule" "$f" \
+    "$f:7: rfo_evasion_share: only with write_allocate = full_line_loaded"
+f=$(bad washare "write_allocate = full_line_loaded" "write_allocate_source = s" \
+    "rfo_evasion_scanners = 4" "rfo_evasion_scanners_source = s" "rfo_evasion_share = 2" \
+    "rfo_evasion_share_source = s" "$L1" "$L2")
+expect_bad "a share above 1" "$f" "$f:9: rfo_evasion_share: \"2\" is not a share above 0 and at most 1"
+# a good file: the model takes the effective L2 (700KB: 8192 sets... of 64B lines in 8 to 16
+# ways: 1024 sets of 11 ways, 704KB), the report keeps the nominal
+f=$(bad good "write_allocate = full_line" "write_allocate_source = s" "$L1" "$L2" \
+    "effective_size = 700K" "effective_size_source = a sweep")
+expect_status 0 "a machine with an effective L2" $S run $SMALL --set counters=sim \
+    --set machine="$f" -o "$SCRATCH/eff.json"
+check "the model's L2: the effective size's geometry" jq -e \
+    '.runs[0].counters.machine.levels[1].size == 720896 and
+     .runs[0].counters.machine.levels[1].associativity == 11' "$SCRATCH/eff.json"
 expect_bad "unknown machine" "pdp-11" "machine: \"pdp-11\" is not a known machine (known: auto, "
 for m in epyc-zen4 piii-1260 x4500 xeon-1mb xeon-spr; do err_is_one_line_containing "$m"; done
 expect_status 2 "missing machine file" $S run --set counters=sim --set machine="$SCRATCH/none.ini"
