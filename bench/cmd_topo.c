@@ -80,7 +80,7 @@ int sb_cmd_topo(int argc, char **argv)
     print_figure("hardware threads", &topo.pus, 0);
     print_figure("NUMA nodes", &topo.numa_nodes, 0);
     if (!sweep) {
-        printf("  effective sizes        not measured (scanbench topo --sweep: a few seconds)\n");
+        printf("  effective sizes        not measured (scanbench topo --sweep: about 25 s)\n");
         return 0;
     }
     return print_effective(&topo);

@@ -32,8 +32,8 @@ static const struct {
      "                    one appears during the run, the report is kept as REPORT-2.json)\n"
      "  -q, --quiet       no progress on stderr\n"},
     {"topo", sb_cmd_topo, "[--sweep]", "the caches, cores and NUMA nodes, with their source",
-     "  --sweep           each cache level's effective size from a latency sweep (a few\n"
-     "                    seconds): where a core's loads step up, beside the nominal size\n"},
+     "  --sweep           each cache level's effective size from a latency sweep (about\n"
+     "                    25 s): where a core's loads step up, beside the nominal size\n"},
     {"probe", sb_cmd_probe, SB_ARGS_PROBE,
      "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
      "  -o MACHINE.ini    writes the machine file (default: stdout; a name that exists is\n"

@@ -116,13 +116,14 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
     memory_costs(p, host, date, c);
 }
 
-/* Level l's effective size for the model: the streaming read's step where the sweep found one
- * (the model replays streams: a page's lines in order), else the chase's; 0 when neither. */
+/* Level l's effective size for the model: the chase's step where the sweep found one (the
+ * sharper step, which moves least from one probe to the next), else the streaming read's; 0
+ * when neither. */
 static uint64_t effective_of(const struct sb_probe_sweep *sw, unsigned l)
 {
-    if (sw->by_read[l].why == SB_STEPS_FOUND)
-        return sw->by_read[l].size;
-    return sw->by_latency[l].why == SB_STEPS_FOUND ? sw->by_latency[l].size : 0;
+    if (sw->by_latency[l].why == SB_STEPS_FOUND)
+        return sw->by_latency[l].size;
+    return sw->by_read[l].why == SB_STEPS_FOUND ? sw->by_read[l].size : 0;
 }
 
 /* The sweep's words for level l's source. */
@@ -137,7 +138,8 @@ static void effective_source(const struct sb_probe *p, unsigned l, const char *h
              "%s (a random pointer chase and a streaming read at each); the streaming read's "
              "time per byte steps at %s (where it crosses the geometric mean of the level's "
              "plateau and the next one's), the chase's latency at %s (%.2f ns up to it, %.2f "
-             "ns beyond); the model takes the read's step where there is one (it replays streams)",
+             "ns beyond); the model takes the chase's step where there is one (the sharper step), else the "
+             "read's",
              host, date, sw->npoints,
              sb_format_size(sw->point[0].working_set, lo, sizeof lo),
              sb_format_size(sw->point[sw->npoints - 1].working_set, hi, sizeof hi),
@@ -147,34 +149,26 @@ static void effective_source(const struct sb_probe *p, unsigned l, const char *h
                                       : sb_steps_why_names[e->why], e->own, e->next);
 }
 
-/* The write-allocate rule from the share of a store stream's lines read first. */
+/* The write-allocate rule from the share s of a store stream's lines read first: the nearer of
+ * the two a serial stream can show, every line read (s = 1: nt_stores) or none (s = 0:
+ * full_line). */
 static void write_allocate_from(const struct sb_probe *p, const char *host, const char *date,
                                 struct sb_machine *m)
 {
     const struct sb_probe_level *mem = &p->level[SB_PROBE_MEM];
     double f = p->rfo_share;
-    enum sb_write_allocate rule = f >= 0.75  ? SB_WA_NT_STORES
-                                  : f <= 0.25 ? SB_WA_FULL_LINE
-                                              : SB_WA_FULL_LINE_LOADED;
+    enum sb_write_allocate rule = f >= 0.5 ? SB_WA_NT_STORES : SB_WA_FULL_LINE;
     char set[32];
 
     m->config.write_allocate = m->costs.write_allocate = rule;
     snprintf(m->write_allocate_source, sizeof m->write_allocate_source, SB_PROBE_SOURCE_MARK
-             " on %s, %s: over a %s set one core's temporal whole-line stores ran at %.2f GB/s, "
-             "loads and stores of the same lines at %.2f GB/s of the set (each line read and "
-             "written): the stores alone moved (1 + s) / 2 of that traffic, s = 2 x %.2f / %.2f - "
-             "1 = %.2f of their lines read first (within 0..1; at least 0.75: nt_stores, at most "
-             "0.25: full_line); one stream, so a SpecI2M that waits for a loaded memory is not "
-             "seen", host, date, sb_format_size(mem->working_set, set, sizeof set),
-             mem->write_gbps, p->rmw_gbps, p->rmw_gbps, mem->write_gbps, f);
-    if (rule != SB_WA_FULL_LINE_LOADED)
-        return;
-    m->costs.rfo_evasion_scanners = 1;
-    m->costs.rfo_evasion_share = 1 - f;
-    snprintf(m->rfo_evasion_source[0], sizeof m->rfo_evasion_source[0], "%s: one core's "
-             "stream evaded them (write_allocate's source)", SB_PROBE_SOURCE_MARK);
-    snprintf(m->rfo_evasion_source[1], sizeof m->rfo_evasion_source[1], "%s: 1 - s "
-             "(write_allocate's source)", SB_PROBE_SOURCE_MARK);
+             " on %s, %s: over a %s set one core's temporal whole-line stores alone (W) and "
+             "loads and stores of the same lines (M, %.2f GB/s of the set: each line read and "
+             "written), in pairs taken in turn: the stores alone move (1 + s) / 2 of M's "
+             "traffic, s = 2 x M / W - 1, the pairs' median %.2f of their lines read first; the "
+             "nearer of every line read (nt_stores) and none (full_line); one stream, so a "
+             "SpecI2M that waits for a loaded memory is not seen", host, date,
+             sb_format_size(mem->working_set, set, sizeof set), p->rmw_gbps, f);
 }
 
 void sb_machine_apply_probe(const struct sb_probe *p, const struct sb_topology *topo,

@@ -163,38 +163,61 @@ static int sweep_levels(const struct sb_topology *topo, struct sb_probe_sweep *s
     return SB_OK;
 }
 
-/* The sweep over buf (top bytes mapped): each working set's chase and read, from a quarter of
- * the L1d up to top, then the steps of both curves. */
-static void sweep_over(void *buf, uint64_t top, bool quick, unsigned reps, double ms,
-                       struct sb_probe_sweep *sw, FILE *progress)
+/* The sweep's working sets, from a quarter of the L1d up to top (memory's set the last). */
+static size_t sweep_sets(const struct sb_probe_sweep *sw, uint64_t top, bool quick,
+                         uint64_t *size)
 {
-    double t0 = sb_timer_now(), target = ms / 1000 / 5, lat[SB_PROBE_SWEEP_MAX];
-    double read_cost[SB_PROBE_SWEEP_MAX], s = (double)sw->nominal[0] / 4;
-    uint64_t size[SB_PROBE_SWEEP_MAX];
+    double s = (double)sw->nominal[0] / 4;
     size_t n = 0;
 
-    while (n < SB_PROBE_SWEEP_MAX && s < (double)top * 1.01) {
-        struct sb_probe_point *pt = &sw->point[n];
+    while (n < SB_PROBE_SWEEP_MAX) {
         uint64_t set = (uint64_t)s / LINE * LINE;
-        pt->working_set = set < top ? set : top;
-        measure_latency(buf, pt->working_set, false, target, reps, &pt->latency_ns);
-        pt->read_gbps = measure_stream(READ, buf, pt->working_set, target, reps);
-        size[n] = pt->working_set;
-        lat[n] = pt->latency_ns;
-        read_cost[n] = pt->read_gbps > 0 ? 1 / pt->read_gbps : 0;
-        n++;
+        size[n++] = set < top ? set : top;
         if (set >= top)
             break;
         s = s * (quick || s >= (double)SWEEP_FINE_TOP ? M_SQRT2 : pow(2, 0.25));
         if (s > (double)top)
-            s = (double)top; /* memory's set is the last point */
+            s = (double)top;
+    }
+    return n;
+}
+
+/* The sweep over buf (top bytes mapped): each working set's chase and read in every one of
+ * SWEEP_PASSES passes over the sets (1 with quick; a neighbour's burst then hits one pass, not
+ * a level), each point the median of its passes' latencies and the best of their reads, then
+ * the steps of both curves. */
+#define SWEEP_PASSES 3
+static void sweep_over(void *buf, uint64_t top, bool quick, unsigned reps, double ms,
+                       struct sb_probe_sweep *sw, FILE *progress)
+{
+    double t0 = sb_timer_now(), target = ms / 1000 / 5, lat[SWEEP_PASSES][SB_PROBE_SWEEP_MAX];
+    double read_cost[SB_PROBE_SWEEP_MAX], latency[SB_PROBE_SWEEP_MAX];
+    uint64_t size[SB_PROBE_SWEEP_MAX];
+    unsigned passes = quick ? 1 : SWEEP_PASSES;
+    size_t n = sweep_sets(sw, top, quick, size);
+
+    memset(sw->point, 0, sizeof sw->point);
+    for (unsigned p = 0; p < passes; p++)
+        for (size_t i = 0; i < n; i++) {
+            double gbps = measure_stream(READ, buf, size[i], target, reps);
+            measure_latency(buf, size[i], false, target, reps, &lat[p][i]);
+            sw->point[i].read_gbps = gbps > sw->point[i].read_gbps ? gbps : sw->point[i].read_gbps;
+        }
+    for (size_t i = 0; i < n; i++) {
+        double mine[SWEEP_PASSES];
+        for (unsigned p = 0; p < passes; p++)
+            mine[p] = lat[p][i];
+        sw->point[i].working_set = size[i];
+        sw->point[i].latency_ns = latency[i] = sb_median(mine, passes);
+        read_cost[i] = sw->point[i].read_gbps > 0 ? 1 / sw->point[i].read_gbps : 0;
     }
     sw->npoints = n;
-    sb_steps_find(size, lat, n, sw->nominal, sw->levels, sw->by_latency);
+    sb_steps_find(size, latency, n, sw->nominal, sw->levels, sw->by_latency);
     sb_steps_find(size, read_cost, n, sw->nominal, sw->levels, sw->by_read);
     sw->seconds = sb_timer_now() - t0;
     if (progress)
-        fprintf(progress, "probe: swept %zu working sets in %.1f s\n", n, sw->seconds);
+        fprintf(progress, "probe: swept %zu working sets %u times in %.1f s\n", n, passes,
+                sw->seconds);
 }
 
 int sb_probe_sweep(const struct sb_topology *topo, bool quick, struct sb_probe_sweep *out,
@@ -236,17 +259,24 @@ static void sets_from_sweep(struct sb_probe *p, bool quick)
     }
 }
 
-/* Over memory's set: loads and stores of the same lines beside the stores alone; the share of
- * the stores' lines read first. */
-static void measure_rfo(void *buf, struct sb_probe *p)
+/* Over memory's set: loads and stores of the same lines beside the stores alone, in
+ * RFO_PAIRS pairs taken in turn (3 with quick), each pair's share of the stores' lines read
+ * first 2 x rmw / write - 1; the median of the pairs, within 0..1. */
+#define RFO_PAIRS 9
+static void measure_rfo(void *buf, struct sb_probe *p, bool quick)
 {
     const struct sb_probe_level *m = &p->level[SB_PROBE_MEM];
-    double share;
+    unsigned pairs = quick ? 3 : RFO_PAIRS;
+    double share[RFO_PAIRS], rmw[RFO_PAIRS], target = p->ms_per_measurement / 1000, s;
 
-    p->rmw_gbps = measure_stream(RMW, buf, m->working_set, p->ms_per_measurement / 1000,
-                                 p->repetitions);
-    share = m->write_gbps > 0 ? 2 * p->rmw_gbps / m->write_gbps - 1 : 1;
-    p->rfo_share = share < 0 ? 0 : share > 1 ? 1 : share;
+    for (unsigned i = 0; i < pairs; i++) {
+        double w = measure_stream(WRITE, buf, m->working_set, target, 1);
+        rmw[i] = measure_stream(RMW, buf, m->working_set, target, 1);
+        share[i] = w > 0 ? 2 * rmw[i] / w - 1 : 1;
+    }
+    p->rmw_gbps = sb_median(rmw, pairs);
+    s = sb_median(share, pairs);
+    p->rfo_share = s < 0 ? 0 : s > 1 ? 1 : s;
 }
 
 double sb_probe_clock_ghz(unsigned rounds, double seconds)
@@ -290,7 +320,7 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
     for (int l = 0; l < SB_PROBE_LEVELS; l++)
         if (p->level[l].measured)
             measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);
-    measure_rfo(buf, p);
+    measure_rfo(buf, p, opt->quick);
     measure_latency(buf, p->level[SB_PROBE_MEM].working_set, true, p->ms_per_measurement / 1000,
                     p->repetitions, &p->mem_in_order_ns);
     sb_probe_unmap(raw, raw_len);

@@ -40,7 +40,8 @@ struct sb_probe_level {
 };
 
 /* The sweep: working sets 2^(1/4) apart up to 64MB, 2^(1/2) beyond (2^(1/2) throughout with
- * quick), from a quarter of the L1d to memory's set. */
+ * quick), from a quarter of the L1d to memory's set, in 3 passes (1 with quick): each point's
+ * latency the median of its passes', its read the best. */
 #define SB_PROBE_SWEEP_MAX 96
 struct sb_probe_point {
     uint64_t working_set;
@@ -75,10 +76,11 @@ struct sb_probe {
     char mem_set_why[256];    /* how memory's working set was chosen, in words */
     struct sb_probe_sweep sweep;
     double rmw_gbps;          /* memory's set: loads and stores of the same lines (GB/s of the
-                                 set: each byte read and written) */
-    double rfo_share;         /* of a temporal store stream's lines, the share read first:
-                                 2 x rmw_gbps / write_gbps - 1 (the stores alone move (1 + share)
-                                 / 2 of the loads-and-stores' traffic), within 0..1 */
+                                 set: each byte read and written), median of the pairs */
+    double rfo_share;         /* of a temporal store stream's lines, the share read first: in
+                                 pairs of the stores alone (W) and loads and stores (M) taken in
+                                 turn, 2 x M / W - 1 (the stores alone move (1 + share) / 2 of
+                                 the loads-and-stores' traffic); the pairs' median, in 0..1 */
     double seconds;           /* the probe's whole duration */
 };
 

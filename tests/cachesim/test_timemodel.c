@@ -358,13 +358,13 @@ static void test_probe_sources_whole(void **state)
 }
 
 /* What else the probe found: a VM's L3 of 508MB nominal, 30MB effective (the model's geometry:
- * 32768 sets of 15 ways), the stores' lines read first (nt_stores) or not (full_line) or half
- * (full_line_loaded from one scanner, evading half); written and read back whole. */
+ * 32768 sets of 15 ways), the stores' lines read first (nt_stores) or not (full_line), and half
+ * of them (nt_stores: the nearer from 1/2 on); written and read back whole. */
 static void test_probe_effective_and_write_allocate(void **state)
 {
     static const double shares[] = {0.95, 0.1, 0.5};
     static const enum sb_write_allocate want[] = {SB_WA_NT_STORES, SB_WA_FULL_LINE,
-                                                  SB_WA_FULL_LINE_LOADED};
+                                                  SB_WA_NT_STORES};
     struct sb_topology topo = {0};
     struct sb_probe p = {.clock_ghz = 3, .repetitions = 5, .mem_in_order_ns = 2, .rmw_gbps = 20};
     struct sb_error err = {0};
@@ -414,13 +414,10 @@ static void test_probe_effective_and_write_allocate(void **state)
         assert_int_equal(back.config.write_allocate, want[i]);
         assert_int_equal(back.costs.write_allocate, want[i]);
         assert_string_equal(back.write_allocate_source, m.write_allocate_source);
-        if (want[i] == SB_WA_FULL_LINE_LOADED) {
-            assert_int_equal(back.costs.rfo_evasion_scanners, 1);
-            assert_float_equal(back.costs.rfo_evasion_share, 0.5, 1e-12);
-        }
         free(text);
     }
-    /* where the streaming read steps too, the model takes its step (it replays streams) */
+    /* where only the streaming read steps, the model takes its step */
+    p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 15, 16};
     p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_FOUND, 18u << 20, 0.01, 0.03};
     assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
     sb_machine_apply_probe(&p, &topo, "a host", "2026-12-07", &m);
