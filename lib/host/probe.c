@@ -17,6 +17,7 @@
 #define SWEEP_FINE_TOP (64ull << 20) /* the sweep's steps are 2^(1/4) up to here */
 #define MEM_SET_CAP (1ull << 30)    /* memory's working set: at most 1GB ... */
 #define MEM_SET_QUICK (64ull << 20) /* ... and 64MB with --quick */
+#define MEM_SET_MIN (64ull << 20)   /* after the sweep: at least this */
 #define LEVEL_SET_QUICK (16ull << 20)
 #define MAX_REPS 32
 
@@ -243,10 +244,36 @@ int sb_probe_sweep(const struct sb_topology *topo, bool quick, struct sb_probe_s
     return SB_OK;
 }
 
+/* Memory's set once the sweep found the last level's effective size E: 8 E (at least 64MB, at
+ * most the set mapped), where the last level holds an eighth of the lines at most; beyond it a
+ * VM's chase rises on with the page walks of nested paging, which a scan's streams (64 lines a
+ * page) do not pay. Why, in words. */
+static void mem_set_from_sweep(struct sb_probe *p)
+{
+    const struct sb_probe_sweep *sw = &p->sweep;
+    const struct sb_steps_level *last = &sw->by_latency[sw->levels - 1];
+    struct sb_probe_level *m = &p->level[SB_PROBE_MEM];
+    uint64_t set = 8 * last->size, mapped = m->working_set;
+    char a[32], b[32], c[32];
+
+    if (last->why != SB_STEPS_FOUND || set >= mapped)
+        return;
+    set = set < MEM_SET_MIN ? MEM_SET_MIN : (set + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    if (set >= mapped)
+        return;
+    m->working_set = set;
+    snprintf(p->mem_set_why, sizeof p->mem_set_why, "%s (8 x the last level's effective %s by "
+             "the sweep, at least 64MB; the chase rises on beyond it to %.0f ns at the %s "
+             "mapped, with page walks a scan's streams do not pay)",
+             sb_format_size(set, a, sizeof a), sb_format_size(last->size, b, sizeof b),
+             sw->point[sw->npoints - 1].latency_ns, sb_format_size(mapped, c, sizeof c));
+}
+
 /* Each level's set: half its effective size where the sweep found one (16MB at most with
- * quick). */
+ * quick); memory's as mem_set_from_sweep. */
 static void sets_from_sweep(struct sb_probe *p, bool quick)
 {
+    mem_set_from_sweep(p);
     for (unsigned l = 0; l < p->sweep.levels; l++) {
         struct sb_probe_level *lv = &p->level[l];
         const struct sb_steps_level *e = &p->sweep.by_latency[l];
