@@ -117,7 +117,8 @@ static void measure_level(void *buf, struct sb_probe_level *lv, const struct sb_
     double target = p->ms_per_measurement / 1000;
     char ws[32];
 
-    measure_latency(buf, lv->working_set, false, target, p->repetitions, &lv->latency_ns);
+    measure_latency(buf, lv->latency_set ? lv->latency_set : lv->working_set, false, target,
+                    p->repetitions, &lv->latency_ns);
     lv->read_gbps = measure_stream(READ, buf, lv->working_set, target, p->repetitions);
     lv->write_gbps = measure_stream(WRITE, buf, lv->working_set, target, p->repetitions);
     if (p->nt_stores)
@@ -244,10 +245,11 @@ int sb_probe_sweep(const struct sb_topology *topo, bool quick, struct sb_probe_s
     return SB_OK;
 }
 
-/* Memory's set once the sweep found the last level's effective size E: 8 E (at least 64MB, at
- * most the set mapped), where the last level holds an eighth of the lines at most; beyond it a
- * VM's chase rises on with the page walks of nested paging, which a scan's streams (64 lines a
- * page) do not pay. Why, in words. */
+/* Memory's chase once the sweep found the last level's effective size E: over 8 E (at least
+ * 64MB, at most the set mapped), where the last level holds an eighth of the lines at most;
+ * beyond it a VM's chase rises on with the page walks of nested paging, which a scan's streams
+ * (64 lines a page) do not pay. The streams keep the whole set, where no cache helps them. Why,
+ * in words. */
 static void mem_set_from_sweep(struct sb_probe *p)
 {
     const struct sb_probe_sweep *sw = &p->sweep;
@@ -261,10 +263,10 @@ static void mem_set_from_sweep(struct sb_probe *p)
     set = set < MEM_SET_MIN ? MEM_SET_MIN : (set + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     if (set >= mapped)
         return;
-    m->working_set = set;
-    snprintf(p->mem_set_why, sizeof p->mem_set_why, "%s (8 x the last level's effective %s by "
-             "the sweep, at least 64MB; the chase rises on beyond it to %.0f ns at the %s "
-             "mapped, with page walks a scan's streams do not pay)",
+    m->latency_set = set;
+    snprintf(p->mem_set_why + strlen(p->mem_set_why),
+             sizeof p->mem_set_why - strlen(p->mem_set_why), "; chases over %s (8 x the last "
+             "level's effective %s: page walks beyond, to %.0f ns at %s)",
              sb_format_size(set, a, sizeof a), sb_format_size(last->size, b, sizeof b),
              sw->point[sw->npoints - 1].latency_ns, sb_format_size(mapped, c, sizeof c));
 }
@@ -348,8 +350,9 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
         if (p->level[l].measured)
             measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);
     measure_rfo(buf, p, opt->quick);
-    measure_latency(buf, p->level[SB_PROBE_MEM].working_set, true, p->ms_per_measurement / 1000,
-                    p->repetitions, &p->mem_in_order_ns);
+    measure_latency(buf, p->level[SB_PROBE_MEM].latency_set ? p->level[SB_PROBE_MEM].latency_set
+                                                             : p->level[SB_PROBE_MEM].working_set,
+                    true, p->ms_per_measurement / 1000, p->repetitions, &p->mem_in_order_ns);
     sb_probe_unmap(raw, raw_len);
     p->seconds = sb_timer_now() - t0;
     if (progress)

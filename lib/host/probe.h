@@ -33,6 +33,7 @@ struct sb_probe_level {
     uint64_t level_size;  /* bytes: the topology's size (0 for memory) */
     uint64_t effective_size; /* bytes: the sweep's step by latency (0: none found) */
     uint64_t working_set; /* bytes the chase and the streams cover */
+    uint64_t latency_set; /* bytes the chase covers where it differs (memory's: probe.c), or 0 */
     double latency_ns;    /* median over the repetitions of the chase's ns per load */
     double read_gbps;     /* best over the repetitions; 10^9 bytes per second */
     double write_gbps;    /* temporal stores: the lines read for ownership and written back */
