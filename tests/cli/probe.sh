@@ -25,6 +25,13 @@ for k in $KEYS; do
     check "$k has a value" grep -qE "^$k = [0-9.e+-]+$" "$SCRATCH/joined"
     check "$k has its source" grep -qE "^${k}_source = scanbench probe on .*, [0-9]{4}-[0-9]{2}-[0-9]{2}: " "$SCRATCH/joined"
 done
+# the write-allocate rule the probe measured, and the sweep's effective sizes, each sourced
+check "write_allocate, measured" grep -qE "^write_allocate = (nt_stores|full_line)$" "$SCRATCH/joined"
+check "write_allocate has its source" grep -qE "^write_allocate_source = scanbench probe on " \
+    "$SCRATCH/joined"
+check "the sweep in the comments" grep -q "^; the sweep" "$F"
+check "every effective size has its source" test "$(grep -c '^effective_size = ' "$SCRATCH/joined")" \
+    = "$(grep -c '^effective_size_source = scanbench probe on ' "$SCRATCH/joined")"
 if grep -q '^\[L3\]' "$F"; then
     check "l3_hit_cycles has its source" grep -qE "^l3_hit_cycles_source = scanbench probe on " \
         "$SCRATCH/joined"
@@ -38,6 +45,12 @@ check "the run's machine is the probe's" jq -e '.runs | all(.counters.machine.na
     (.counters.machine.source | contains("scanbench probe")))' "$SCRATCH/r.json"
 # this host's own machine predicts with its own core (no calibration), and the report fits it
 check "the run is predicted" jq -e '.runs | all(.predicted.mbps > 0)' "$SCRATCH/r.json"
+# the context records the effective sizes the file gives (null with a reason where it gives none)
+n_eff=$(grep -c '^effective_size = ' "$SCRATCH/joined")
+check "the context's effective sizes are the file's" jq -e --argjson n "$n_eff" \
+    '[.context.caches[].effective | select(.value != null)] | length == $n' "$SCRATCH/r.json"
+check "an effective size not given says why" jq -e '.context.caches | all(.effective.value != null
+    or (.effective.source | startswith("not measured")))' "$SCRATCH/r.json"
 check "the fit: every run, a verdict" jq -e '.fit.n == (.runs | length) and (.fit.verdict |
     IN("explained", "not explained", "not judged")) and (.fit.text | length > 0)' "$SCRATCH/r.json"
 out_contains "fit on this host: predicted MB/s"

@@ -72,6 +72,9 @@ out_contains "clock 1MB read"
 
 expect_status 0 "topo" $S topo
 out_contains "L2 size"
+out_contains "effective sizes        not measured (scanbench topo --sweep"
+expect_status 2 "topo with an unknown argument" $S topo --fast
+err_is_one_line_containing "scanbench topo: --fast: unknown argument (usage: scanbench topo [--sweep])"
 expect_status 0 "list" $S list
 out_contains "clock"
 expect_status 0 "version" $S --version
