@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "stats/stats.h"
 
 #define LINE 64.0
 
@@ -143,10 +142,9 @@ static void effective_source(const struct sb_probe *p, unsigned l, const char *h
              host, date, sw->npoints,
              sb_format_size(sw->point[0].working_set, lo, sizeof lo),
              sb_format_size(sw->point[sw->npoints - 1].working_set, hi, sizeof hi),
-             b->why == SB_STEPS_FOUND ? sb_format_size(b->size, rd, sizeof rd)
-                                      : sb_steps_why_names[b->why],
-             e->why == SB_STEPS_FOUND ? sb_format_size(e->size, at, sizeof at)
-                                      : sb_steps_why_names[e->why], e->own, e->next);
+             b->why == SB_STEPS_FOUND ? sb_format_size(b->size, rd, sizeof rd) : "no step",
+             e->why == SB_STEPS_FOUND ? sb_format_size(e->size, at, sizeof at) : "no step",
+             e->own, e->next);
 }
 
 /* The write-allocate rule from the share s of a store stream's lines read first: the nearer of

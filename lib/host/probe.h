@@ -21,7 +21,7 @@
 
 #include "core/core.h"
 #include "host/topo.h"
-#include "stats/steps.h"
+#include "stats/stats.h"
 
 /* The levels probed: SB_L1D, SB_L2, SB_L3 (topo.h), then memory; their names ("L1d", "L2",
  * "L3", "memory"). */
