@@ -137,8 +137,8 @@ static void effective_source(const struct sb_probe *p, unsigned l, const char *h
              "%s (a random pointer chase and a streaming read at each); the streaming read's "
              "time per byte steps at %s (where it crosses the geometric mean of the level's "
              "plateau and the next one's), the chase's latency at %s (%.2f ns up to it, %.2f "
-             "ns beyond); the model takes the chase's step where there is one (the sharper step), else the "
-             "read's",
+             "ns beyond); the model takes the chase's step where there is one (the sharper "
+             "step), else the read's",
              host, date, sw->npoints,
              sb_format_size(sw->point[0].working_set, lo, sizeof lo),
              sb_format_size(sw->point[sw->npoints - 1].working_set, hi, sizeof hi),

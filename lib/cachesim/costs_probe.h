@@ -30,10 +30,10 @@ void sb_costs_from_probe(const struct sb_probe *p, const char *host, const char 
 
 /* Fills m's [costs] from p (sb_costs_from_probe) and what else the probe found: each level's
  * effective size where the sweep found a step (the chase's where it has one, the sharper step
- * that moves least between probes, else the streaming read's; the nominal size the topology's, with its
- * source), and the write-allocate rule from the share of a temporal store stream's lines read
- * first (rfo_share): the nearer of every line (nt_stores, from 1/2 on) and none (full_line). m is the host's model from its
- * topology (sb_machine_from_topology). */
+ * that moves least between probes, else the streaming read's; the nominal size the
+ * topology's, with its source), and the write-allocate rule from the share of a temporal store
+ * stream's lines read first (rfo_share): the nearer of every line (nt_stores, from 1/2 on) and
+ * none (full_line). m is the host's model from its topology (sb_machine_from_topology). */
 void sb_machine_apply_probe(const struct sb_probe *p, const struct sb_topology *topo,
                             const char *host, const char *date, struct sb_machine *m);
 

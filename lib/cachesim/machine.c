@@ -425,6 +425,13 @@ static void effective_geometry(struct sb_cachesim_level_config *c, uint64_t effe
     c->size = sets * ways * c->line_size;
 }
 
+/* Level l's model takes its effective size (set): the file's ways kept as the nominal ones. */
+static void take_effective(struct sb_machine *m, unsigned l)
+{
+    m->sizes[l].nominal_ways = m->config.level[l].associativity;
+    effective_geometry(&m->config.level[l], m->sizes[l].effective);
+}
+
 /* Each level's effective size, with its source, and the geometry the model takes for it. */
 static int check_sizes(struct parse_state *ps)
 {
@@ -443,8 +450,7 @@ static int check_sizes(struct parse_state *ps)
         if (sz->effective < (uint64_t)ps->m->config.level[l].line_size * 8)
             return fail_at(ps, line[K_EFFECTIVE_SIZE], "effective_size", "%llu bytes is less "
                            "than 8 lines", (unsigned long long)sz->effective);
-        sz->nominal_ways = ps->m->config.level[l].associativity;
-        effective_geometry(&ps->m->config.level[l], sz->effective);
+        take_effective(ps->m, l);
     }
     return SB_OK;
 }
@@ -577,10 +583,9 @@ void sb_machine_set_effective(struct sb_machine *m, unsigned l, uint64_t effecti
 
     if (!sz->nominal)
         sz->nominal = m->config.level[l].size;
-    sz->nominal_ways = m->config.level[l].associativity;
     sz->effective = effective;
     snprintf(sz->effective_source, sizeof sz->effective_source, "%s", source);
-    effective_geometry(&m->config.level[l], effective);
+    take_effective(m, l);
 }
 
 /* --- listing --------------------------------------------------------------------------------- */

@@ -20,6 +20,8 @@
 #define MEM_SET_MIN (64ull << 20)   /* after the sweep: at least this */
 #define LEVEL_SET_QUICK (16ull << 20)
 #define MAX_REPS 32
+#define REPS(quick) ((quick) ? 2u : 5u)      /* repetitions of each figure */
+#define MS_EACH(quick) ((quick) ? 2.0 : 25.0) /* what each repetition aims at, ms */
 
 const char *const sb_probe_level_names[SB_PROBE_LEVELS] = {"L1d", "L2", "L3", "memory"};
 
@@ -111,14 +113,19 @@ static double measure_stream(enum stream kind, void *buf, size_t len, double tar
     return best;
 }
 
+/* The set a level's chases cover: its latency_set where it has one, else its working set. */
+static uint64_t chase_set(const struct sb_probe_level *lv)
+{
+    return lv->latency_set ? lv->latency_set : lv->working_set;
+}
+
 static void measure_level(void *buf, struct sb_probe_level *lv, const struct sb_probe *p,
                           FILE *progress, const char *name)
 {
     double target = p->ms_per_measurement / 1000;
     char ws[32];
 
-    measure_latency(buf, lv->latency_set ? lv->latency_set : lv->working_set, false, target,
-                    p->repetitions, &lv->latency_ns);
+    measure_latency(buf, chase_set(lv), false, target, p->repetitions, &lv->latency_ns);
     lv->read_gbps = measure_stream(READ, buf, lv->working_set, target, p->repetitions);
     lv->write_gbps = measure_stream(WRITE, buf, lv->working_set, target, p->repetitions);
     if (p->nt_stores)
@@ -240,7 +247,7 @@ int sb_probe_sweep(const struct sb_topology *topo, bool quick, struct sb_probe_s
     if (!buf)
         return sb_fail(err, SB_ERR_RUN, "probe: cannot map %llu bytes for the sweep",
                        (unsigned long long)top);
-    sweep_over(buf, top, quick, quick ? 2 : 5, quick ? 2 : 25, out, NULL);
+    sweep_over(buf, top, quick, REPS(quick), MS_EACH(quick), out, NULL);
     sb_probe_unmap(raw, raw_len);
     return SB_OK;
 }
@@ -258,7 +265,7 @@ static void mem_set_from_sweep(struct sb_probe *p)
     uint64_t set = 8 * last->size, mapped = m->working_set;
     char a[32], b[32], c[32];
 
-    if (last->why != SB_STEPS_FOUND || set >= mapped)
+    if (last->why != SB_STEPS_FOUND)
         return;
     set = set < MEM_SET_MIN ? MEM_SET_MIN : (set + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     if (set >= mapped)
@@ -281,7 +288,6 @@ static void sets_from_sweep(struct sb_probe *p, bool quick)
         const struct sb_steps_level *e = &p->sweep.by_latency[l];
         if (e->why != SB_STEPS_FOUND)
             continue;
-        lv->effective_size = e->size;
         lv->working_set = e->size / 2 / LINE * LINE;
         if (quick && lv->working_set > LEVEL_SET_QUICK)
             lv->working_set = LEVEL_SET_QUICK;
@@ -328,10 +334,10 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
     int status;
 
     memset(p, 0, sizeof *p);
-    p->repetitions = opt->repetitions ? opt->repetitions : opt->quick ? 2 : 5;
+    p->repetitions = opt->repetitions ? opt->repetitions : REPS(opt->quick);
     if (p->repetitions > MAX_REPS)
         p->repetitions = MAX_REPS;
-    p->ms_per_measurement = opt->quick ? 2 : 25;
+    p->ms_per_measurement = MS_EACH(opt->quick);
     p->nt_stores = sb_nt_write_gbps(&scratch, 0, 0, &scratch);
     p->cpuinfo_mhz = cpuinfo_mhz();
     status = sweep_levels(topo, &p->sweep, err);
@@ -350,9 +356,8 @@ int sb_probe_run(const struct sb_topology *topo, const struct sb_probe_options *
         if (p->level[l].measured)
             measure_level(buf, &p->level[l], p, progress, sb_probe_level_names[l]);
     measure_rfo(buf, p, opt->quick);
-    measure_latency(buf, p->level[SB_PROBE_MEM].latency_set ? p->level[SB_PROBE_MEM].latency_set
-                                                             : p->level[SB_PROBE_MEM].working_set,
-                    true, p->ms_per_measurement / 1000, p->repetitions, &p->mem_in_order_ns);
+    measure_latency(buf, chase_set(&p->level[SB_PROBE_MEM]), true, p->ms_per_measurement / 1000,
+                    p->repetitions, &p->mem_in_order_ns);
     sb_probe_unmap(raw, raw_len);
     p->seconds = sb_timer_now() - t0;
     if (progress)

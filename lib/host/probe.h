@@ -31,7 +31,6 @@ extern const char *const sb_probe_level_names[SB_PROBE_LEVELS];
 struct sb_probe_level {
     bool measured;        /* false: the level is unknown here (no size in the topology) */
     uint64_t level_size;  /* bytes: the topology's size (0 for memory) */
-    uint64_t effective_size; /* bytes: the sweep's step by latency (0: none found) */
     uint64_t working_set; /* bytes the chase and the streams cover */
     uint64_t latency_set; /* bytes the chase covers where it differs (memory's: probe.c), or 0 */
     double latency_ns;    /* median over the repetitions of the chase's ns per load */

@@ -272,6 +272,24 @@ static void test_costs_without_source_refused(void **state)
     expect_refused(HEAD "[costs]\nclock_ghz = fast\n", "\"fast\" is not a positive number");
 }
 
+/* m written as a machine file and read back into back; the test fails with the file's text
+ * when it does not read back. */
+static void write_and_read_back(const struct sb_machine *m, const char *label,
+                                struct sb_machine *back)
+{
+    struct sb_error err = {0};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    assert_non_null(f);
+    assert_int_equal(sb_machine_costs_write(f, m), 0);
+    fclose(f);
+    if (sb_machine_parse(text, label, back, &err) != SB_OK)
+        fail_msg("%s written back: %s\n%s", label, err.msg, text);
+    free(text);
+}
+
 /* Every machine of configs/machines has costs, each value with a source, and is written back
  * to a file that reads the same. */
 static void test_machine_files_have_costs(void **state)
@@ -282,9 +300,6 @@ static void test_machine_files_have_costs(void **state)
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         struct sb_machine m, back;
         struct sb_error err = {0};
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f;
 
         if (sb_machine_load(names[i], &m, &err) != SB_OK)
             fail_msg("%s: %s", names[i], err.msg);
@@ -296,12 +311,7 @@ static void test_machine_files_have_costs(void **state)
                  m.costs.hit_read_gbps[1 + k - SB_COST_L2_READ_GBPS] > 0))
                 assert_true(strlen(m.costs.source[k]) > 0);
         assert_true(m.costs.memory_controllers >= 1);
-        f = open_memstream(&text, &len);
-        assert_non_null(f);
-        assert_int_equal(sb_machine_costs_write(f, &m), 0);
-        fclose(f);
-        if (sb_machine_parse(text, "written.ini", &back, &err) != SB_OK)
-            fail_msg("%s written back: %s\n%s", names[i], err.msg, text);
+        write_and_read_back(&m, names[i], &back);
         assert_memory_equal(&back.config, &m.config, sizeof m.config);
         assert_true(back.costs.present);
         assert_float_equal(back.costs.mem_read_gbps, m.costs.mem_read_gbps, 1e-12);
@@ -311,7 +321,6 @@ static void test_machine_files_have_costs(void **state)
                             sizeof m.costs.hit_read_gbps);
         assert_string_equal(back.costs.source[SB_COST_CLOCK_GHZ],
                             m.costs.source[SB_COST_CLOCK_GHZ]);
-        free(text);
     }
 }
 
@@ -325,9 +334,7 @@ static void test_probe_sources_whole(void **state)
                          .rfo_share = 1, .rmw_gbps = 20};
     struct sb_machine m, back;
     struct sb_error err = {0};
-    char host[384], *text = NULL;
-    size_t len = 0;
-    FILE *f;
+    char host[384];
 
     (void)state;
     for (size_t i = 0; i < sizeof host - 1; i++)
@@ -346,15 +353,9 @@ static void test_probe_sources_whole(void **state)
     for (int k = 0; k < SB_COST_KEYS; k++)
         assert_true(strlen(m.costs.source[k]) < SB_COST_SOURCE_MAX - 1);
     assert_non_null(strstr(m.costs.source[SB_COST_MEM_WRITE_GBPS], "no faster than it reads)"));
-    f = open_memstream(&text, &len);
-    assert_non_null(f);
-    assert_int_equal(sb_machine_costs_write(f, &m), 0);
-    fclose(f);
-    if (sb_machine_parse(text, "probe.ini", &back, &err) != SB_OK)
-        fail_msg("written back: %s", err.msg);
+    write_and_read_back(&m, "probe.ini", &back);
     for (int k = 0; k < SB_COST_KEYS; k++)
         assert_string_equal(back.costs.source[k], m.costs.source[k]);
-    free(text);
 }
 
 /* What else the probe found: a VM's L3 of 508MB nominal, 30MB effective (the model's geometry:
@@ -389,9 +390,6 @@ static void test_probe_effective_and_write_allocate(void **state)
     p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_FOUND, 30u << 20, 15, 300};
     p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 1, 1};
     for (int i = 0; i < 3; i++) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f;
         p.rfo_share = shares[i];
         assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
         sb_machine_apply_probe(&p, &topo, "a host", "2026-12-07", &m);
@@ -400,12 +398,7 @@ static void test_probe_effective_and_write_allocate(void **state)
         assert_int_equal(m.sizes[2].nominal, 508ull << 20);
         assert_int_equal(m.sizes[1].effective, 0);
         assert_int_equal(m.config.write_allocate, want[i]);
-        f = open_memstream(&text, &len);
-        assert_non_null(f);
-        assert_int_equal(sb_machine_costs_write(f, &m), 0);
-        fclose(f);
-        if (sb_machine_parse(text, "probe.ini", &back, &err) != SB_OK)
-            fail_msg("written back: %s", err.msg);
+        write_and_read_back(&m, "probe.ini", &back);
         assert_int_equal(back.config.level[2].size, 30u << 20);
         assert_int_equal(back.config.level[2].associativity, 15);
         assert_int_equal(back.sizes[2].nominal, 508ull << 20);
@@ -414,7 +407,6 @@ static void test_probe_effective_and_write_allocate(void **state)
         assert_int_equal(back.config.write_allocate, want[i]);
         assert_int_equal(back.costs.write_allocate, want[i]);
         assert_string_equal(back.write_allocate_source, m.write_allocate_source);
-        free(text);
     }
     /* where only the streaming read steps, the model takes its step */
     p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 15, 16};

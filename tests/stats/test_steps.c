@@ -35,6 +35,17 @@ static double stair(uint64_t s, const uint64_t *cap, const double *lat, unsigned
     return mem;
 }
 
+/* The staircase's cost at each set of a sweep up to top (stair above); the number of sets. */
+static size_t stair_sweep(uint64_t top, const uint64_t *cap, const double *lat, double mem,
+                          uint64_t *size, double *cost)
+{
+    size_t n = sweep(top, size);
+
+    for (size_t i = 0; i < n; i++)
+        cost[i] = stair(size[i], cap, lat, 3, mem);
+    return n;
+}
+
 static void sharp_steps_at_the_capacities(void **state)
 {
     const uint64_t cap[] = {48 * KB, 1 * MB, 32 * MB};
@@ -42,11 +53,9 @@ static void sharp_steps_at_the_capacities(void **state)
     uint64_t size[NMAX];
     double cost[NMAX];
     struct sb_steps_level out[3];
-    size_t n = sweep(1024 * MB, size);
+    size_t n = stair_sweep(1024 * MB, cap, lat, 100, size, cost);
 
     (void)state;
-    for (size_t i = 0; i < n; i++)
-        cost[i] = stair(size[i], cap, lat, 3, 100);
     assert_int_equal(sb_steps_find(size, cost, n, cap, 3, out), 3);
     for (int l = 0; l < 3; l++) {
         assert_int_equal(out[l].why, SB_STEPS_FOUND);
@@ -65,11 +74,9 @@ static void a_vm_l3_far_below_its_nominal_size(void **state)
     uint64_t size[NMAX];
     double cost[NMAX];
     struct sb_steps_level out[3];
-    size_t n = sweep(1024 * MB, size);
+    size_t n = stair_sweep(1024 * MB, real, lat, 300, size, cost);
 
     (void)state;
-    for (size_t i = 0; i < n; i++)
-        cost[i] = stair(size[i], real, lat, 3, 300);
     assert_int_equal(sb_steps_find(size, cost, n, nominal, 3, out), 3);
     assert_true(out[2].size > 27 * MB && out[2].size <= 38 * MB);
     assert_float_equal(out[2].own, 15, 1e-12);
