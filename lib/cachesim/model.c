@@ -560,12 +560,11 @@ static ALWAYS_INLINE void fill_from_below(struct sb_cachesim *s, const int shape
         else if (sh->nlevels > 2 && lookup_below(s, shape_id, 2, line, key, &dirty, &r3))
             found = 2;
     }
-    if (found == sh->nlevels && whole) {
-        s->n.full_line_rfos += !s->evade_full_line;
-        s->n.rfos_evaded += s->evade_full_line;
-        s->mem_read_lines += !s->evade_full_line;
+    if (found == sh->nlevels && whole && s->evade_full_line) {
+        s->n.rfos_evaded++;
     } else if (found == sh->nlevels) {
         s->mem_read_lines++;
+        s->n.full_line_rfos += whole;
     }
     /* a victim cache is not filled from below; the level filled keeps the dirty data */
     if (found > 2 && sh->level[2].inclusion != SB_INCL_EXCLUSIVE) {
