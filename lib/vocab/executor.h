@@ -3,17 +3,22 @@
  * pass of its op leaves (heap.h: sb_heap_count, sb_heap_vacuum), returns the same live rows and
  * dirties the page in the same cases; besides, it does, as real instructions on this host, the
  * steps the server's code took for that page, each named after its function in the 8.1 or 8.2
- * sources (executor.c cites file and commit): the buffer lookup and pin, the content lock
+ * sources (executor.c cites file, line and commit): the buffer lookup and pin (8.1: the whole
+ * read of a block not in the pool, BufferAlloc's miss with the buffer table's hash searches, the
+ * free list, the I/O locks and smgrread's bookkeeping), the content lock
  * (LWLockAcquire/LWLockRelease: a spinlock's test-and-set and the lock's counters), the
- * snapshot test, the statistics count, the slot store with its buffer pin and the resource owner's bookkeeping, the
- * aggregate's transition call through the function manager; for VACUUM the vacuum test, the
- * freeze test, the dead-tuple note and the free-space note.
+ * snapshot test, the statistics count, the slot store with its buffer pin and the resource
+ * owner's bookkeeping, the aggregate's transition call through the function manager; 8.1's
+ * plan calls per tuple (ExecProcNode, ExecSeqScan, ExecScan, SeqNext, heap_getnext, the Agg
+ * node's loop with its argument's evaluation and per-tuple context reset); for VACUUM the
+ * delay point (8.1), the vacuum test, the freeze test, the dead-tuple note and the free-space
+ * note.
  *
- * What it is not: PostgreSQL's code. The structures are small stand-ins (one buffer, one lock,
- * one resource owner) that live in L1; the steps are what the functions do, not their every
- * instruction. Its use: COUNT's and VACUUM's relative CPU cost from the shape of their code,
- * not from our simplest loops. The cache model walks the page's accesses only (the stand-ins
- * are not pages). */
+ * What it is not: PostgreSQL's code. The structures are small stand-ins (one buffer, its locks,
+ * a one-segment buffer table, one resource owner, the plan's nodes) that live in L1; the steps
+ * are what the functions do, not their every instruction. Its use: COUNT's and VACUUM's
+ * relative CPU cost from the shape of their code, not from our simplest loops. The cache model
+ * walks the page's accesses only (the stand-ins are not pages). */
 #ifndef SB_EXECUTOR_H
 #define SB_EXECUTOR_H
 
@@ -39,6 +44,18 @@ struct sb_exec_steps {
     uint64_t oid_warnings;     /* 8.1 lazy_scan_heap: a live tuple without its OID (never) */
     uint64_t dead_noted;       /* lazy_record_dead_tuple */
     uint64_t free_space_notes; /* lazy_record_free_space */
+    /* 8.1's steps below the ones above (executor.c cites each): */
+    uint64_t plan_calls;       /* ExecProcNode -> ExecSeqScan -> ExecScan -> SeqNext */
+    uint64_t interrupt_checks; /* CHECK_FOR_INTERRUPTS */
+    uint64_t expr_evals;       /* ExecEvalExprSwitchContext of the aggregate's argument */
+    uint64_t context_resets;   /* ResetExprContext (MemoryContextReset) */
+    uint64_t hash_searches;    /* dynahash hash_search: BufTableLookup, Insert, Delete */
+    uint64_t buffer_ios;       /* StartBufferIO (with its TerminateBufferIO) */
+    uint64_t smgr_reads;       /* smgrread -> mdread -> FileSeek, FileRead */
+    uint64_t xid_compares;     /* TransactionIdPrecedes, TransactionIdFollowsOrEquals */
+    uint64_t xid_lookups;      /* an unhinted tuple's xid: IsCurrent, IsInProgress, DidCommit */
+    uint64_t delay_points;     /* vacuum_delay_point */
+    uint64_t unexpected;       /* an error path, or another backend's work: never (0) */
 };
 
 /* The passes (op.h's sb_op_fn). */

@@ -44,10 +44,13 @@ static const struct sb_op executor_ops[] = {
 
 const struct sb_executor sb_executors[] = {
     {"minimal", "the page's own work: line pointers, tuple headers, hint bits, pruning"},
-    {"pg81", "PostgreSQL 8.1's per-tuple work besides: heapgettup's lock per tuple, the buffer "
-             "pin of each slot store, the snapshot test, the aggregate's call through fmgr; "
-             "lazy_scan_heap's vacuum test, freeze test and free-space note"},
-    {"pg82", "PostgreSQL 8.2's: as pg81, but the scan's visibility page at a time "
+    {"pg81", "PostgreSQL 8.1's work besides: each page read into the pool (BufferAlloc's "
+             "miss: the buffer table, the free list, the I/O locks, smgrread); a call down the "
+             "plan per tuple (ExecProcNode to heapgettup, with its content lock), the slot's "
+             "buffer pin, the snapshot test, the aggregate's argument and call through fmgr; "
+             "lazy_scan_heap's delay point, vacuum test, freeze test and free-space note"},
+    {"pg82", "PostgreSQL 8.2's: the page found in the pool, no plan calls; pg81's per-tuple "
+             "steps otherwise, but the scan's visibility page at a time "
              "(heapgetpage: one lock per page)"},
     {NULL, NULL},
 };

@@ -82,14 +82,31 @@ static uint32_t page_of(uint8_t *page, uint32_t dead_pct, bool hints, uint64_t b
     return sb_heap_fill_page(&l, page, block);
 }
 
-/* COUNT, 8.1 (heapgettup, a tuple a call): V visible of N tuples. The buffer read once
- * (BufMappingLock shared and released: 2 lock ops) and pinned (1 pin); each of the V+1 calls
- * takes and drops the content lock (the last finds no tuple: 2(V+1) lock ops); every tuple
- * tested once; each visible one counted in the statistics, stored in the slot (ExecClearTuple
- * releases the previous pin from the second on: V-1 unpins; IncrBufferRefCount: V pins) and
- * counted by the aggregate (V calls of int8inc); at
- * the page's end the slot's pin and the scan's released (2 unpins). Spinlocks: one per lock
- * op, the first pin's and the last unpin's header lock, and one for the first hint stored. */
+/* 8.1's read of the page into the pool (ReadBuffer of a block not in it, BufferAlloc): the
+ * mapping lock shared for the lookup (2 lock ops), the free list's lock (2), the mapping lock
+ * exclusive for the insert and the delete (2), the buffer's I/O lock (2): 8 lock ops; 3 hash
+ * searches; the victim's pin; 4 header spinlocks (the victim, its retagging, StartBufferIO,
+ * TerminateBufferIO); one StartBufferIO and one smgrread. */
+static void assert_read81(const struct sb_exec_steps *s)
+{
+    assert_int_equal(s->buffer_reads, 1);
+    assert_int_equal(s->hash_searches, 3);
+    assert_int_equal(s->buffer_ios, 1);
+    assert_int_equal(s->smgr_reads, 1);
+    assert_int_equal(s->unexpected, 0);
+}
+
+/* COUNT, 8.1 (heapgettup, a tuple a call, under the Agg node's loop): V visible of N tuples.
+ * The read (8 lock ops, above); the walk to the first visible tuple under the content lock (2),
+ * the tuple stored in the slot (IncrBufferRefCount: a pin); then V turns of the Agg node's loop,
+ * each evaluating the argument, calling int8inc through fmgr, resetting the per-tuple context
+ * and calling down the plan (ExecProcNode, with its interrupt check): SeqNext clears the slot
+ * (ReleaseBuffer: an unpin) and heapgettup takes and drops the content lock (2 lock ops) to
+ * find the next tuple, stored (a pin) but for the last call, which finds the page exhausted;
+ * then ReleaseAndReadBuffer unpins the page (the last pin: its header spinlock). Lock ops
+ * 8 + 2 + 2V, pins 1 + V, unpins V + 1, spinlocks one per lock op, 4 for the read, 1 for the
+ * last unpin and one for the first hint stored. Hinted, one xid comparison a visible tuple and
+ * two a dead one; unhinted, six xid lookups a tuple and three or four comparisons. */
 static void test_count81_steps(void **state)
 {
     uint8_t *page = malloc(PAGE);
@@ -102,20 +119,27 @@ static void test_count81_steps(void **state)
             struct sb_exec_steps s = {0};
             bool dirtied;
             assert_int_equal(sb_exec_count_steps(SB_EXEC_PG81, page, PAGE, &dirtied, &s), v);
+            assert_read81(&s);
             assert_int_equal(s.pages, 1);
             assert_int_equal(s.tuples, 61);
             assert_int_equal(s.visibility_tests, 61);
-            assert_int_equal(s.buffer_reads, 1);
-            assert_int_equal(s.lwlock_ops, 2 + 2 * (v + 1));
+            assert_int_equal(s.lwlock_ops, 10 + 2 * v);
             assert_int_equal(s.pins, 1 + v);
-            assert_int_equal(s.unpins, (v - 1) + 2);
+            assert_int_equal(s.unpins, v + 1);
             assert_int_equal(s.resowner_ops, s.pins + s.unpins);
             assert_int_equal(s.slot_stores, v);
             assert_int_equal(s.stats_counted, v);
             assert_int_equal(s.agg_calls, v);
-            assert_int_equal(s.spinlock_ops, s.lwlock_ops + 2 + !hints);
+            assert_int_equal(s.expr_evals, v);
+            assert_int_equal(s.context_resets, v);
+            assert_int_equal(s.plan_calls, v);
+            assert_int_equal(s.interrupt_checks, v);
+            assert_int_equal(s.spinlock_ops, s.lwlock_ops + 4 + 1 + !hints);
+            assert_int_equal(s.xid_compares, hints ? v + 2 * (61 - v) : 3 * v + 4 * (61 - v));
+            assert_int_equal(s.xid_lookups, hints ? 0 : 6 * 61);
             assert_int_equal(dirtied, !hints);
             assert_int_equal(s.freeze_tests + s.dead_noted + s.free_space_notes, 0);
+            assert_int_equal(s.delay_points, 0);
         }
     free(page);
 }
@@ -147,11 +171,16 @@ static void test_count82_steps(void **state)
     free(page);
 }
 
-/* VACUUM (lazy_scan_heap): the buffer read and pinned once, the content lock once (2 + 2 lock
- * ops), every tuple's vacuum test, a live one's freeze test, a dead one noted; the free space
- * noted only on a page without dead tuples; one pin, one unpin. A clean hinted page without
- * dead tuples is not dirtied and keeps its checksum; a page with dead tuples or missing hints
- * is dirtied (once: a second pass finds nothing to change). */
+/* VACUUM (lazy_scan_heap): every tuple's vacuum test, a live one's freeze test, a dead one
+ * noted; the free space noted only on a page without dead tuples. 8.2: the buffer read and
+ * pinned once, the content lock once (2 + 2 lock ops), one pin, one unpin. 8.1: its
+ * vacuum_delay_point (an interrupt check), the read of the page into the pool (8 lock ops,
+ * assert_read81), the content lock (2), ReleaseBuffer's unpin putting the buffer back on the
+ * free list under its lock (2): 12 lock ops, and spinlocks one per lock op, 4 for the read, 1 for
+ * the unpin and one for the first hint stored; one xid comparison a tuple hinted (the freeze
+ * test's, or a dead tuple's against OldestXmin), three unhinted with four xid lookups. A clean
+ * hinted page without dead tuples is not dirtied and keeps its checksum; a page with dead
+ * tuples or missing hints is dirtied (once: a second pass finds nothing to change). */
 static void test_vacuum_steps(void **state)
 {
     uint8_t *page = malloc(PAGE);
@@ -170,10 +199,21 @@ static void test_vacuum_steps(void **state)
                 assert_int_equal(s.freeze_tests, live);
                 assert_int_equal(s.dead_noted, 61 - live);
                 assert_int_equal(s.free_space_notes, dead_pct == 0);
-                assert_int_equal(s.lwlock_ops, 4);
                 assert_int_equal(s.pins, 1);
                 assert_int_equal(s.unpins, 1);
                 assert_int_equal(s.slot_stores + s.agg_calls + s.stats_counted, 0);
+                if (v == SB_EXEC_PG81) {
+                    assert_read81(&s);
+                    assert_int_equal(s.lwlock_ops, 12);
+                    assert_int_equal(s.spinlock_ops, 12 + 4 + 1 + !hints);
+                    assert_int_equal(s.delay_points, 1);
+                    assert_int_equal(s.interrupt_checks, 1);
+                    assert_int_equal(s.xid_compares, hints ? 61 : 3 * 61);
+                    assert_int_equal(s.xid_lookups, hints ? 0 : 4 * 61);
+                    assert_int_equal(s.plan_calls + s.expr_evals + s.context_resets, 0);
+                } else {
+                    assert_int_equal(s.lwlock_ops, 4);
+                }
                 assert_int_equal(dirtied, !hints || dead_pct > 0);
                 if (!dirtied)
                     assert_int_equal(sb_page_checksum(page, PAGE), sum);
