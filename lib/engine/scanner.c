@@ -13,6 +13,16 @@
 #include "engine/source_ops.h"
 #include "vocab/vocab.h"
 
+/* Whether the run's op or a statement of its sequence runs 8.1's buffer manager. */
+static bool needs_buffer_manager(const struct sb_run_params *p)
+{
+    bool needs = sb_op_uses_buffer_manager(p->op);
+
+    for (uint32_t i = 0; i < p->nstatements; i++)
+        needs = needs || sb_op_uses_buffer_manager(p->statements[i]);
+    return needs;
+}
+
 int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home_node,
                    struct sb_error *err)
 {
@@ -34,6 +44,14 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
     }
     for (uint32_t b = 0; b < pool->nbuffers; b++)
         pool->tag[b] = -1;
+    if (needs_buffer_manager(p)) {
+        pool->exec_shared = sb_exec_shared_create(pool->nbuffers);
+        if (!pool->exec_shared) {
+            sb_pool_destroy(pool);
+            return sb_fail(err, SB_ERR_RUN, "cannot allocate 8.1's buffer structures for %u "
+                           "buffers", (unsigned)(p->pool_size / p->page_size));
+        }
+    }
     return SB_OK;
 }
 
@@ -44,6 +62,7 @@ void sb_pool_destroy(struct sb_pool *pool)
     free(pool->dirty);
     free(pool->state);
     free(pool->applied);
+    sb_exec_shared_destroy(pool->exec_shared);
     memset(pool, 0, sizeof *pool);
 }
 
@@ -328,21 +347,31 @@ static uint64_t scan_pages(struct sb_scanner *s, uint64_t first, uint64_t end)
     return scan_own_pool(s, kind, first, end);
 }
 
+/* The pool's 8.1 buffer structures for this thread's passes (none: the executor's stand-in,
+ * as for a shared pool), until unbound after the scan. */
+static void bind_buffer_manager(const struct sb_scanner *s)
+{
+    sb_exec_shared_bind(s->pool ? s->pool->exec_shared : NULL);
+}
+
 uint64_t sb_scanner_scan(struct sb_scanner *s, uint64_t first, uint64_t end)
 {
     const uint32_t ppm = s->p->extra_ppm;
     uint64_t rows = 0;
 
-    if (!ppm || !s->spare)
-        return scan_pages(s, first, end);
-    /* the loop runs unchanged from one extra fetch to the next */
-    for (uint64_t at = first; at < end;) {
-        uint64_t next = next_extra(ppm, at), stop = next < end ? next + 1 : end;
-        rows += scan_pages(s, at, stop);
-        if (next < end)
-            fetch_extra(s, fetch_kind_of(s), next);
-        at = stop;
+    bind_buffer_manager(s);
+    if (!ppm || !s->spare) {
+        rows = scan_pages(s, first, end);
+    } else { /* the loop runs unchanged from one extra fetch to the next */
+        for (uint64_t at = first; at < end;) {
+            uint64_t next = next_extra(ppm, at), stop = next < end ? next + 1 : end;
+            rows += scan_pages(s, at, stop);
+            if (next < end)
+                fetch_extra(s, fetch_kind_of(s), next);
+            at = stop;
+        }
     }
+    sb_exec_shared_bind(NULL);
     return rows;
 }
 
@@ -431,6 +460,7 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
     s->check_writebacks = v;
     s->writeback_err = err;
     s->writeback_status = SB_OK;
+    bind_buffer_manager(s);
     for (uint64_t block = first; block < end && status == SB_OK; block++) {
         uint32_t b = s->shared ? sb_shared_pool_acquire(s->shared, &s->visits)
                                : p->policy->victim(s->ps);
@@ -461,6 +491,7 @@ int sb_scanner_validate(struct sb_scanner *s, uint64_t first, uint64_t end,
         if (status == SB_OK)
             status = s->writeback_status;
     }
+    sb_exec_shared_bind(NULL);
     s->check_writebacks = NULL;
     return status;
 }

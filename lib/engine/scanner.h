@@ -46,6 +46,8 @@ struct sb_pool {
     uint8_t *state;               /* per buffer: the state of its page as copied in (heap.h) */
     const struct sb_op **applied; /* per buffer: the op run over it (the loops other than the
                                      memory source's original one) */
+    struct sb_exec_shared *exec_shared; /* 8.1's buffer structures at the pool's size, for
+                                           executor pg81 (vocab/executor.h); else NULL */
     struct sb_placement_found placement;
 };
 

@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vocab/heap.h"
@@ -81,22 +82,27 @@ struct lwlock81 {
     struct pgproc *head, *tail;
 };
 
+/* BufferDesc (buf_internals.h:114, 8.1's: 48 bytes, its locks by LWLockId; 8.2's stand-in
+ * keeps its content lock in the state, content_lock82). */
 struct buffer_desc {
     uint32_t rnode[3], block; /* BufferTag: RelFileNode and block number */
     uint16_t flags, usage_count;
     unsigned refcount;
+    int wait_backend_pid;
     atomic_flag buf_hdr_lock;
-    struct lwlock content_lock, io_in_progress_lock;
     int buf_id, free_next;
-    int io_in_progress_lock_id, content_lock_id; /* 8.1: LWLockIds */
+    int io_in_progress_lock_id, content_lock_id; /* LWLockIds */
 };
 
-/* dynahash.c's HTAB and HASHHDR, shrunk to one small segment: SharedBufHash. */
+/* dynahash.c's HTAB and HASHHDR: SharedBufHash. An element is HASHELEMENT and
+ * BufferLookupEnt, each MAXALIGNed (dynahash.c:1041 element_alloc): 16 + 24 bytes. */
 struct hash_element {
     struct hash_element *link;
     uint32_t hashvalue;
+    uint32_t header_pad;
     struct buffer_tag key;
     int id; /* BufferLookupEnt's buffer id */
+    int entry_pad;
 };
 
 struct shared_hash {
@@ -107,9 +113,19 @@ struct shared_hash {
     uint32_t high_mask, low_mask, max_bucket, sshift, ssize;
     long nentries, ffactor;
     struct hash_element *free_list;
+    struct hash_element ***dir; /* the directory: segments of ssize buckets */
+};
+
+/* The one-buffer stand-in's table: one small segment, two elements. */
+struct standin_hash {
     struct hash_element **dir[1];
     struct hash_element *segment[HASH_SEGSIZE];
     struct hash_element elements[2];
+};
+
+/* StrategyControl (freelist.c:29), 8.1's: the free list's ends and the clock hand. */
+struct strategy_control {
+    int first_free, last_free, next_victim, nbuffers;
 };
 enum hash_action { HASH_FIND, HASH_ENTER, HASH_REMOVE };
 
@@ -237,7 +253,10 @@ struct agg_state81 {
 
 struct exec_state {
     struct lwlock mapping_lock;  /* BufMappingLock, 8.2's path (a partition's) */
-    struct buffer_desc buf;
+    struct lwlock content_lock82; /* the stand-in buffer's content lock, 8.2's path */
+    struct buffer_desc buf;      /* the stand-in buffer */
+    struct buffer_desc *cur;     /* the page's buffer: buf, or 8.1's victim in a region */
+    uint32_t block;              /* the page's block number (8.1) */
     int32_t private_refcount;   /* PrivateRefCount[buf_id] */
     int held_lwlocks[MAX_HELD_LWLOCKS];
     int num_held_lwlocks;
@@ -268,16 +287,18 @@ struct exec_state {
     struct sb_exec_steps *steps;
     /* 8.1's buffer manager below the hit: its locks, the globals its macros read (NBuffers,
      * NLocBuffer, BufferDescriptors, PrivateRefCount), the table, StrategyControl, the file */
-    struct lwlock81 lwlock_array[NUM_LWLOCKS81];
+    struct lwlock81 *lwlock_array; /* a region's, or the stand-in's standin_locks */
+    struct lwlock81 standin_locks[NUM_LWLOCKS81];
     struct pgproc proc, *my_proc;
     volatile uint32_t holdoff; /* InterruptHoldoffCount (miscadmin.h: volatile) */
     int nbuffers, nloc_buffer;
     struct buffer_desc *buffer_descriptors;
     int32_t *private_refcounts;
-    struct shared_hash hash;
-    struct {
-        int first_free, last_free, next_victim, nbuffers;
-    } strategy;
+    struct shared_hash *hash;          /* a region's, or standin_table */
+    struct shared_hash standin_table;
+    struct standin_hash standin_hash;
+    struct strategy_control *strategy; /* a region's, or standin_strategy */
+    struct strategy_control standin_strategy;
     bool strategy_hint_vacuum; /* freelist.c:197 StrategyHintVacuum: set by VACUUM */
     struct buffer_desc *in_progress_buf;
     uint64_t read_buffer_count; /* bufmgr.c ReadBufferCount */
@@ -633,11 +654,11 @@ static __attribute__((noinline)) void strategy_free_buffer(struct exec_state *st
     lwlock_acquire81(st, LW_BUF_FREELIST, true);
     if (buf->free_next == FREENEXT_NOT_IN_LIST) {
         buf->free_next = FREENEXT_END_OF_LIST;
-        if (st->strategy.first_free < 0)
-            st->strategy.first_free = buf->buf_id;
+        if (st->strategy->first_free < 0)
+            st->strategy->first_free = buf->buf_id;
         else
-            st->buf.free_next = buf->buf_id; /* BufferDescriptors[lastFreeBuffer].freeNext */
-        st->strategy.last_free = buf->buf_id;
+            st->buffer_descriptors[st->strategy->last_free].free_next = buf->buf_id;
+        st->strategy->last_free = buf->buf_id;
     }
     lwlock_release81(st, LW_BUF_FREELIST);
 }
@@ -775,7 +796,7 @@ static __attribute__((noinline)) struct hash_element *
 hash_search(struct exec_state *st, const struct buffer_tag *key, enum hash_action action,
             bool *found)
 {
-    struct shared_hash *h = &st->hash;
+    struct shared_hash *h = st->hash;
     uint32_t hashvalue = h->hash(key, h->keysize), bucket = calc_bucket(h, hashvalue);
     struct hash_element **prev = &h->dir[bucket >> h->sshift][bucket & (h->ssize - 1)];
     struct hash_element *cur = *prev;
@@ -838,17 +859,22 @@ static void buf_table_delete(struct exec_state *st, const struct buffer_tag *tag
 }
 
 /* StrategyGetBuffer (freelist.c:59): BufFreelistLock, then the free list's head (VACUUM put
- * its buffers there: lines 72-91) or the clock sweep (lines 94-127), each candidate's header
+ * its buffers there: lines 72-91) or the clock sweep from the hand (lines 94-127, the hand
+ * moved on before the test, an error after NBuffers pinned buffers), each candidate's header
  * spinlock taken to test refcount and usage_count; the victim is returned with its spinlock
- * held and BufFreelistLock still held. The stand-in's victim is the first buffer looked at:
- * the sweep's other visits, which lower usage counts, are the pool policy's (policy.h). */
+ * held and BufFreelistLock still held. The hand finds its first buffer unused: the sweep's
+ * other visits, which lower usage counts, are the pool policy's (policy.h; the page's set-up
+ * clears the count the sweep would have). */
 static __attribute__((noinline)) struct buffer_desc *strategy_get_buffer(struct exec_state *st)
 {
-    struct buffer_desc *buf = &st->buf;
+    struct strategy_control *sc = st->strategy;
+    struct buffer_desc *buf;
+    int trycounter = sc->nbuffers;
 
     lwlock_acquire81(st, LW_BUF_FREELIST, true);
-    while (st->strategy.first_free >= 0) {
-        st->strategy.first_free = buf->free_next;
+    while (sc->first_free >= 0) {
+        buf = &st->buffer_descriptors[sc->first_free];
+        sc->first_free = buf->free_next;
         buf->free_next = FREENEXT_NOT_IN_LIST;
         st->holdoff++; /* LockBufHdr: SpinLockAcquire's HOLD_INTERRUPTS */
         s_lock(st, &buf->buf_hdr_lock);
@@ -858,14 +884,20 @@ static __attribute__((noinline)) struct buffer_desc *strategy_get_buffer(struct 
         st->holdoff--;
     }
     for (;;) {
-        if (++st->strategy.next_victim >= st->strategy.nbuffers)
-            st->strategy.next_victim = 0;
+        buf = &st->buffer_descriptors[sc->next_victim];
+        if (++sc->next_victim >= sc->nbuffers)
+            sc->next_victim = 0;
         st->holdoff++;
         s_lock(st, &buf->buf_hdr_lock);
         if (buf->refcount == 0 && buf->usage_count == 0)
             return buf;
-        if (buf->usage_count > 0)
+        if (buf->usage_count > 0) {
             buf->usage_count--;
+            trycounter = sc->nbuffers;
+        } else if (--trycounter == 0) {
+            unexpected(st); /* elog(ERROR, "no unpinned buffers available"): never */
+            return buf;
+        }
         s_unlock(&buf->buf_hdr_lock);
         st->holdoff--;
     }
@@ -975,16 +1007,19 @@ static __attribute__((noinline)) bool page_header_is_valid(const uint8_t *page, 
  * write (FlushBuffer, 401-432) is the pool's write-back (writeback.h), not done here. */
 static struct buffer_desc *buffer_alloc81(struct exec_state *st, uint32_t block, bool *found)
 {
-    struct buffer_desc *buf = &st->buf;
-    struct buffer_tag new_tag = {buf->rnode[0], buf->rnode[1], buf->rnode[2], block};
-    struct buffer_tag old_tag = {buf->rnode[0], buf->rnode[1], buf->rnode[2], buf->block};
+    struct buffer_tag new_tag = {st->rel.node[0], st->rel.node[1], st->rel.node[2], block};
+    struct buffer_tag old_tag;
+    struct buffer_desc *buf;
+    uint16_t old_flags;
+    int buf_id;
 
     lwlock_acquire81(st, LW_BUF_MAPPING, false);
-    if (buf_table_lookup(st, &new_tag) >= 0) { /* in the pool: never here */
-        pin_buffer(st, buf);
+    buf_id = buf_table_lookup(st, &new_tag);
+    if (buf_id >= 0) { /* in the pool: never here */
+        unexpected(st);
         lwlock_release81(st, LW_BUF_MAPPING);
         *found = true;
-        return buf;
+        return &st->buffer_descriptors[buf_id];
     }
     lwlock_release81(st, LW_BUF_MAPPING);
     buf = strategy_get_buffer(st);
@@ -993,14 +1028,18 @@ static struct buffer_desc *buffer_alloc81(struct exec_state *st, uint32_t block,
     lwlock_acquire81(st, LW_BUF_MAPPING, true);
     (void)buf_table_insert(st, &new_tag, buf->buf_id);
     s_lock(st, &buf->buf_hdr_lock);
-    if (!(buf->refcount == 1 && !(buf->flags & BM_DIRTY)))
+    old_flags = buf->flags;
+    if (!(buf->refcount == 1 && !(old_flags & BM_DIRTY)))
         unexpected(st); /* pinned or dirtied meanwhile: another try; never here */
+    old_tag = (struct buffer_tag){buf->rnode[0], buf->rnode[1], buf->rnode[2], buf->block};
+    memcpy(buf->rnode, &new_tag, sizeof buf->rnode);
     buf->block = block;
     buf->flags &= (uint16_t)~(BM_VALID | BM_DIRTY | BM_JUST_DIRTIED | BM_IO_ERROR);
     buf->flags |= BM_TAG_VALID;
     buf->usage_count = 0;
     s_unlock(&buf->buf_hdr_lock);
-    buf_table_delete(st, &old_tag);
+    if (old_flags & BM_TAG_VALID)
+        buf_table_delete(st, &old_tag);
     lwlock_release81(st, LW_BUF_MAPPING);
     *found = !start_buffer_io(st, buf);
     return buf;
@@ -1022,6 +1061,7 @@ static int read_buffer81(struct exec_state *st, uint32_t block, const uint8_t *p
         unexpected(st); /* t_blocks_fetched: stats_block_level is off */
     st->read_buffer_count++;
     buf = buffer_alloc81(st, block, &found);
+    st->cur = buf;
     if (!found) {
         smgr_read(st, block);
         if (!page_header_is_valid(page, page_size))
@@ -1102,10 +1142,12 @@ static void read_buffer(struct exec_state *st, uint32_t block)
  * its header spinlock, unless it is already. */
 static void set_buffer_commit_info_needs_save(struct exec_state *st)
 {
-    if ((st->buf.flags & (BM_DIRTY | BM_JUST_DIRTIED)) != (BM_DIRTY | BM_JUST_DIRTIED)) {
-        s_lock(st, &st->buf.buf_hdr_lock);
-        st->buf.flags |= BM_DIRTY | BM_JUST_DIRTIED;
-        s_unlock(&st->buf.buf_hdr_lock);
+    struct buffer_desc *buf = st->cur;
+
+    if ((buf->flags & (BM_DIRTY | BM_JUST_DIRTIED)) != (BM_DIRTY | BM_JUST_DIRTIED)) {
+        s_lock(st, &buf->buf_hdr_lock);
+        buf->flags |= BM_DIRTY | BM_JUST_DIRTIED;
+        s_unlock(&buf->buf_hdr_lock);
     }
 }
 
@@ -1117,10 +1159,10 @@ static void exec_begin(struct exec_state *st, struct sb_exec_steps *steps)
 {
     st->steps = steps;
     st->mapping_lock = (struct lwlock){.mutex = ATOMIC_FLAG_INIT};
+    st->content_lock82 = (struct lwlock){.mutex = ATOMIC_FLAG_INIT};
     st->buf = (struct buffer_desc){.rnode = {1663, 10793, 16384}, .refcount = 1,
-                                   .buf_hdr_lock = ATOMIC_FLAG_INIT,
-                                   .content_lock = {.mutex = ATOMIC_FLAG_INIT},
-                                   .io_in_progress_lock = {.mutex = ATOMIC_FLAG_INIT}};
+                                   .buf_hdr_lock = ATOMIC_FLAG_INIT};
+    st->cur = &st->buf;
     st->private_refcount = 0;
     st->num_held_lwlocks = 0;
     st->interrupt_holdoff = 0;
@@ -1147,6 +1189,179 @@ static void exec_begin(struct exec_state *st, struct sb_exec_steps *steps)
     st->steps->pages++;
 }
 
+/* --- 8.1's shared buffer structures at a pool's size (executor.h: sb_exec_shared) --------- */
+
+#define NUM_FIXED_LWLOCKS 22       /* lwlock.h:26-51: BufMappingLock to TablespaceCreateLock */
+#define NUM_SLRU_BUFFERS 8         /* slru.h:24 */
+#define NUM_USER_DEFINED_LWLOCKS 4 /* pg_config_manual.h:80 */
+/* The buffers' locks come after those the SLRUs assign first (ipci.c:152-156: clog, subtrans,
+ * multixact's offsets and members, slru.c:172), two a buffer (buf_init.c:128-129). */
+#define FIRST_BUFFER_LWLOCK (NUM_FIXED_LWLOCKS + 4 * NUM_SLRU_BUFFERS)
+#define DEF_SEGSIZE 256            /* dynahash.c: a segment's buckets */
+#define DEF_SEGSIZE_SHIFT 8
+#define RELSEG_SIZE 131072u        /* pg_config_manual.h: 1GB segments of 8KB blocks */
+
+struct sb_exec_shared {
+    uint32_t nbuffers, nlocks, nbuckets, nsegments, nelements;
+    struct buffer_desc *descs;     /* BufferDescriptors (buf_init.c:88) */
+    struct lwlock81 *locks;        /* LWLockArray (lwlock.c:196): NumLWLocks (lwlock.c:114) */
+    int32_t *private_refcounts;    /* PrivateRefCount (buf_init.c:158) */
+    struct hash_element **buckets; /* the table's segments, one after another */
+    struct hash_element ***dir;    /* its directory */
+    struct hash_element *elements; /* its elements, preallocated (dynahash.c:277) */
+    struct shared_hash hash;
+    struct strategy_control strategy;
+    uint32_t next_block, relfilenode;
+    uint64_t pages;
+};
+
+static _Thread_local struct sb_exec_shared *bound_region;
+
+/* my_log2 (dynahash.c): the least i with 2^i >= num. */
+static unsigned my_log2(uint64_t num)
+{
+    unsigned i = 0;
+
+    for (uint64_t limit = 1; limit < num; limit <<= 1)
+        i++;
+    return i;
+}
+
+static void *zeroed(size_t n, size_t size)
+{
+    size_t bytes = (n * size + 63) & ~(size_t)63;
+    void *p = bytes / size >= n ? aligned_alloc(64, bytes) : NULL;
+
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+/* The buffer table as InitBufTable(NBuffers + 1) makes it (freelist.c:245, buf_table.c:62;
+ * dynahash.c init_htab:366-381 and element_alloc:1041): buckets the next power of two of the
+ * elements (fill factor 1), segments of 256 buckets, every element on the free list. */
+static void region_table(struct sb_exec_shared *r)
+{
+    struct shared_hash *h = &r->hash;
+
+    *h = (struct shared_hash){.hash = hash_fn, .match = match_fn, .keycopy = keycopy_fn,
+                              .keysize = sizeof(struct buffer_tag),
+                              .max_bucket = r->nbuckets - 1, .low_mask = r->nbuckets - 1,
+                              .high_mask = (r->nbuckets << 1) - 1, .sshift = DEF_SEGSIZE_SHIFT,
+                              .ssize = DEF_SEGSIZE, .ffactor = 1, .dir = r->dir};
+    for (uint32_t i = 0; i < r->nsegments; i++)
+        r->dir[i] = r->buckets + (size_t)i * DEF_SEGSIZE;
+    for (uint32_t i = 0; i < r->nelements; i++) {
+        r->elements[i].link = h->free_list;
+        h->free_list = &r->elements[i];
+    }
+}
+
+/* The pool as a fresh server has it (buf_init.c:110-133, freelist.c StrategyInitialize): every
+ * buffer free, in order on the free list, its locks by id; no tag in the table. */
+static void region_buffers(struct sb_exec_shared *r)
+{
+    for (uint32_t b = 0; b < r->nbuffers; b++) {
+        struct buffer_desc *buf = &r->descs[b];
+        buf->buf_id = (int)b;
+        buf->free_next = b + 1 < r->nbuffers ? (int)b + 1 : FREENEXT_END_OF_LIST;
+        buf->io_in_progress_lock_id = FIRST_BUFFER_LWLOCK + 2 * (int)b;
+        buf->content_lock_id = FIRST_BUFFER_LWLOCK + 2 * (int)b + 1;
+    }
+    r->strategy = (struct strategy_control){.first_free = 0, .last_free = (int)r->nbuffers - 1,
+                                            .nbuffers = (int)r->nbuffers};
+}
+
+struct sb_exec_shared *sb_exec_shared_create(uint32_t nbuffers)
+{
+    struct sb_exec_shared *r;
+
+    if (nbuffers == 0 || nbuffers > (UINT32_MAX - FIRST_BUFFER_LWLOCK) / 4)
+        return NULL;
+    r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->nbuffers = nbuffers;
+    r->nlocks = FIRST_BUFFER_LWLOCK + 2 * nbuffers + NUM_USER_DEFINED_LWLOCKS;
+    r->nelements = nbuffers + 1;
+    r->nbuckets = 1u << my_log2(r->nelements);
+    r->nsegments = 1u << my_log2((r->nbuckets - 1) / DEF_SEGSIZE + 1);
+    r->descs = zeroed(nbuffers, sizeof *r->descs);
+    r->locks = zeroed(r->nlocks, sizeof *r->locks);
+    r->private_refcounts = zeroed(nbuffers, sizeof *r->private_refcounts);
+    r->buckets = zeroed((size_t)r->nsegments * DEF_SEGSIZE, sizeof *r->buckets);
+    r->dir = zeroed(r->nsegments, sizeof *r->dir);
+    r->elements = zeroed(r->nelements, sizeof *r->elements);
+    if (!r->descs || !r->locks || !r->private_refcounts || !r->buckets || !r->dir ||
+        !r->elements) {
+        sb_exec_shared_destroy(r);
+        return NULL;
+    }
+    region_table(r);
+    region_buffers(r);
+    r->relfilenode = 16384;
+    return r;
+}
+
+void sb_exec_shared_destroy(struct sb_exec_shared *shared)
+{
+    if (!shared)
+        return;
+    if (bound_region == shared)
+        bound_region = NULL;
+    free(shared->descs);
+    free(shared->locks);
+    free(shared->private_refcounts);
+    free(shared->buckets);
+    free(shared->dir);
+    free(shared->elements);
+    free(shared);
+}
+
+void sb_exec_shared_bind(struct sb_exec_shared *shared) { bound_region = shared; }
+
+void sb_exec_shared_state(const struct sb_exec_shared *r, struct sb_exec_shared_state *out)
+{
+    *out = (struct sb_exec_shared_state){.nbuffers = r->nbuffers, .buckets = r->nbuckets,
+                                         .entries = (uint32_t)r->hash.nentries,
+                                         .pages = r->pages};
+    for (uint32_t b = 0; b < r->nbuffers; b++) {
+        out->used += (r->descs[b].flags & BM_TAG_VALID) != 0;
+        out->pinned += r->descs[b].refcount != 0 || r->private_refcounts[b] != 0;
+    }
+    for (uint32_t i = 0; i < r->nlocks; i++)
+        out->locks_held += r->locks[i].exclusive != 0 || r->locks[i].shared != 0;
+}
+
+/* 8.1's buffer manager as the page's read finds it in a region: the next block of the
+ * relation (a new relfilenode after 1GB, one segment's blocks: mdread reads below it), the file
+ * where the last read left it (a scan starting over seeks: FileSeek's lseek, not done), the
+ * clock hand's buffer with the usage count the pool policy's sweep leaves it, 0. */
+static void exec_begin81_region(struct exec_state *st, struct sb_exec_shared *r)
+{
+    uint32_t block = r->next_block;
+
+    if (block >= RELSEG_SIZE) {
+        block = 0;
+        r->relfilenode++;
+    }
+    r->next_block = block + 1;
+    r->pages++;
+    st->block = block;
+    st->lwlock_array = r->locks;
+    st->nbuffers = (int)r->nbuffers;
+    st->buffer_descriptors = r->descs;
+    st->private_refcounts = r->private_refcounts;
+    st->hash = &r->hash;
+    st->strategy = &r->strategy;
+    if (r->strategy.first_free < 0)
+        r->descs[r->strategy.next_victim].usage_count = 0;
+    st->vfd[1].seek_pos = 8192 * (long)block;
+    st->rel.node[0] = 1663;
+    st->rel.node[1] = 10793;
+    st->rel.node[2] = r->relfilenode;
+}
+
 /* The block the stand-in buffer held (its tag in the table) and the block read into it. */
 #define OLD_BLOCK 0u
 #define NEW_BLOCK 1u
@@ -1165,21 +1380,20 @@ static uint32_t old_tag_hash(const struct buffer_tag *tag)
     return hash;
 }
 
-/* 8.1's buffer manager as the page's read finds it: the stand-in buffer holds the block before
- * (clean, unpinned, usage count 0, its tag in the table: one entry, one free element), on the
- * free list when VACUUM sent it there, the file open where the last read left it. */
-static void exec_begin81_buffers(struct exec_state *st, bool vacuum)
+/* 8.1's buffer manager as the page's read finds it, without a region: the stand-in buffer
+ * holds the block before (clean, unpinned, usage count 0, its tag in the table: one entry, one
+ * free element), on the free list when VACUUM sent it there, the file open where the last read
+ * left it. */
+static void exec_begin81_standin(struct exec_state *st, bool vacuum)
 {
-    struct shared_hash *h = &st->hash;
-    struct hash_element *e = &h->elements[0];
+    struct shared_hash *h = &st->standin_table;
+    struct standin_hash *mem = &st->standin_hash;
+    struct hash_element *e = &mem->elements[0];
 
     for (int i = 0; i < NUM_LWLOCKS81; i++)
-        st->lwlock_array[i] = (struct lwlock81){.mutex = ATOMIC_FLAG_INIT};
-    st->proc = (struct pgproc){0};
-    st->my_proc = &st->proc;
-    st->holdoff = 0;
-    st->nbuffers = 2048; /* the measured pool: 16MB */
-    st->nloc_buffer = 0;
+        st->standin_locks[i] = (struct lwlock81){.mutex = ATOMIC_FLAG_INIT};
+    st->lwlock_array = st->standin_locks;
+    st->nbuffers = 2048; /* NBuffers of the measured pool, 16MB (BufferIsValid's bound) */
     st->buffer_descriptors = &st->buf;
     st->private_refcounts = &st->private_refcount;
     st->buf.content_lock_id = LW_CONTENT;
@@ -1191,31 +1405,52 @@ static void exec_begin81_buffers(struct exec_state *st, bool vacuum)
     *h = (struct shared_hash){.hash = hash_fn, .match = match_fn, .keycopy = keycopy_fn,
                               .keysize = sizeof(struct buffer_tag), .high_mask = 2 * HASH_SEGSIZE - 1,
                               .low_mask = HASH_SEGSIZE - 1, .max_bucket = HASH_SEGSIZE - 1,
-                              .sshift = 4, .ssize = HASH_SEGSIZE, .nentries = 1, .ffactor = 1};
-    h->dir[0] = h->segment;
+                              .sshift = 4, .ssize = HASH_SEGSIZE, .nentries = 1, .ffactor = 1,
+                              .dir = mem->dir};
+    mem->dir[0] = mem->segment;
+    memset(mem->segment, 0, sizeof mem->segment);
     e->key = (struct buffer_tag){st->buf.rnode[0], st->buf.rnode[1], st->buf.rnode[2], OLD_BLOCK};
     e->hashvalue = old_tag_hash(&e->key);
     e->id = st->buf.buf_id;
-    h->segment[calc_bucket(h, e->hashvalue) & (HASH_SEGSIZE - 1)] = e;
-    h->free_list = &h->elements[1];
-    st->strategy.first_free = vacuum ? st->buf.buf_id : -1;
-    st->strategy.last_free = st->strategy.first_free;
-    st->strategy.next_victim = 0;
-    st->strategy.nbuffers = st->nbuffers;
+    e->link = NULL;
+    mem->segment[calc_bucket(h, e->hashvalue) & (HASH_SEGSIZE - 1)] = e;
+    mem->elements[1].link = NULL;
+    h->free_list = &mem->elements[1];
+    st->hash = h;
+    st->strategy = &st->standin_strategy;
+    st->strategy->first_free = vacuum ? st->buf.buf_id : -1;
+    st->strategy->last_free = st->strategy->first_free;
+    st->strategy->next_victim = 0;
+    st->strategy->nbuffers = 1;
+    st->block = NEW_BLOCK;
+    st->vfd[1].seek_pos = 8192 * (long)NEW_BLOCK;
+    memcpy(st->rel.node, st->buf.rnode, sizeof st->rel.node);
+}
+
+static void exec_begin81_buffers(struct exec_state *st, bool vacuum)
+{
+    struct sb_exec_shared *r = bound_region;
+
+    st->proc = (struct pgproc){0};
+    st->my_proc = &st->proc;
+    st->holdoff = 0;
+    st->nloc_buffer = 0;
     st->strategy_hint_vacuum = vacuum;
     st->in_progress_buf = NULL;
     st->read_buffer_count = 0;
     st->vfd[0].fd = -1;
     st->vfd[0].lru_less_recently = 1;
     st->vfd[1].fd = 3;
-    st->vfd[1].seek_pos = 8192 * (long)NEW_BLOCK;
     st->smgr.which = 0;
     st->smgr.mdfd_vfd = 1;
     st->smgr.md_fd = &st->vfd[1];
     st->smgr.mdfd_chain = NULL;
     st->rel.rd_id = 16384;
     st->rel.relkind = 'r';
-    memcpy(st->rel.node, st->buf.rnode, sizeof st->rel.node);
+    if (r)
+        exec_begin81_region(st, r);
+    else
+        exec_begin81_standin(st, vacuum);
 }
 
 /* --- visibility (tqual.c, transam.c, xact.c, procarray.c) -------------------------------- */
@@ -1899,10 +2134,10 @@ static uint32_t count81(void *page_mem, uint32_t page_size, bool *dirtied,
 
     exec_begin81(&st, steps, false, page_mem, page_size);
     st.fcinfo.context = &st.agg.ps;
-    st.scan.cbuf = read_buffer81(&st, NEW_BLOCK, page_mem, page_size);
+    st.scan.cbuf = read_buffer81(&st, st.block, page_mem, page_size);
     lock_buffer81(&st, st.scan.cbuf, BUFFER_LOCK_SHARE);
     st.walk.n = sb_page_nitems(page_mem);
-    found = heapgettup_walk81(&st, &st.rel, &st.scan.ctup, NEW_BLOCK, st.scan.snapshot,
+    found = heapgettup_walk81(&st, &st.rel, &st.scan.ctup, st.block, st.scan.snapshot,
                               st.scan.nkeys, st.scan.key);
     lock_buffer81(&st, st.scan.cbuf, BUFFER_LOCK_UNLOCK);
     if (found) {
@@ -1914,7 +2149,7 @@ static uint32_t count81(void *page_mem, uint32_t page_size, bool *dirtied,
         st.walk.visible++;
         found = agg_turn81(&st);
     }
-    (void)release_and_read_buffer81(&st, st.scan.cbuf, NEW_BLOCK + 1);
+    (void)release_and_read_buffer81(&st, st.scan.cbuf, st.block + 1);
     if (dirtied)
         *dirtied = st.walk.stored;
     return st.walk.visible;
@@ -1954,7 +2189,7 @@ static uint32_t count82(void *page_mem, uint32_t page_size, bool *dirtied,
     exec_begin(&st, steps);
     st.fcinfo.context = &st.agg.ps;
     read_buffer(&st, st.buf.block);
-    lwlock_acquire(&st, &st.buf.content_lock, 2, false);
+    lwlock_acquire(&st, &st.content_lock82, 2, false);
     for (uint32_t i = 0; i < n; i++) {
         if (!sb_page_tuple(page, i, page_size, &off))
             continue;
@@ -1962,7 +2197,7 @@ static uint32_t count82(void *page_mem, uint32_t page_size, bool *dirtied,
         if (satisfies_snapshot(&st, page, off, &stored) && ntup < MAX_TUPLES_PER_PAGE)
             st.vistuples[ntup++] = (uint16_t)i;
     }
-    lwlock_release(&st, &st.buf.content_lock, 2);
+    lwlock_release(&st, &st.content_lock82, 2);
     for (uint32_t k = 0; k < ntup; k++) {
         uint32_t flags, len;
         sb_page_item(page, st.vistuples[k], &off, &flags, &len);
@@ -2127,7 +2362,7 @@ static uint32_t vacuum82(void *page_mem, uint32_t page_size, bool *dirtied,
 
     exec_begin(&st, steps);
     read_buffer(&st, st.buf.block);
-    lwlock_acquire(&st, &st.buf.content_lock, 2, false);
+    lwlock_acquire(&st, &st.content_lock82, 2, false);
     for (uint32_t i = 0; i < n; i++) {
         if (!sb_page_tuple(page, i, page_size, &off))
             continue;
@@ -2149,7 +2384,7 @@ static uint32_t vacuum82(void *page_mem, uint32_t page_size, bool *dirtied,
     prune_page(page, pruned, &changed);
     if (live)
         st.vac.nonempty_pages = st.buf.block + 1;
-    lwlock_release(&st, &st.buf.content_lock, 2);
+    lwlock_release(&st, &st.content_lock82, 2);
     release_buffer(&st, st.buf.buf_id + 1); /* WriteBuffer when changed: the same unpin */
     if (dirtied)
         *dirtied = changed;
@@ -2187,7 +2422,7 @@ static uint32_t vacuum_tuples81(struct exec_state *st, uint8_t *page, uint32_t p
         tuple->t_datamcxt = NULL;
         tuple->t_data = page + off;
         tuple->t_len = sb_load32(page + SB_PAGE_HEADER_SIZE + i * SB_LINE_POINTER_SIZE) >> 17;
-        tuple->self_block = st->buf.block;
+        tuple->self_block = st->block;
         tuple->self_off = (uint16_t)(i + 1);
         if (satisfies_vacuum81(st, page + off, changed) != HEAPTUPLE_DEAD) {
             if (freeze_test(st, page + off, SB_EXEC_PG81))
@@ -2198,7 +2433,7 @@ static uint32_t vacuum_tuples81(struct exec_state *st, uint8_t *page, uint32_t p
             st->vac.num_tuples++;
             live++;
         } else {
-            record_dead_tuple(st, st->buf.block, i + 1);
+            record_dead_tuple(st, st->block, i + 1);
             st->vac.tups_vacuumed++;
             prune_dead(page, i);
             (*pruned)++;
@@ -2226,7 +2461,7 @@ static uint32_t vacuum81(void *page_mem, uint32_t page_size, bool *dirtied,
     vacuum_delay_point(&st);
     if (st.vac.max_dead - st.vac.num_dead < MAX_HEAP_TUPLES_PER_PAGE && st.vac.num_dead > 0)
         unexpected(&st); /* lazy_vacuum_index and lazy_vacuum_heap: never, the array has room */
-    buf = read_buffer81(&st, NEW_BLOCK, page, page_size);
+    buf = read_buffer81(&st, st.block, page, page_size);
     lock_buffer81(&st, buf, BUFFER_LOCK_SHARE);
     if (sb_page_upper(page) == 0 || sb_page_lower(page) <= SB_PAGE_HEADER_SIZE)
         unexpected(&st); /* PageIsNew, PageIsEmpty: never, every page has tuples */
@@ -2236,7 +2471,7 @@ static uint32_t vacuum81(void *page_mem, uint32_t page_size, bool *dirtied,
         record_free_space(&st, page, SB_EXEC_PG81);
     prune_page(page, pruned, &changed);
     if (live)
-        st.vac.nonempty_pages = st.buf.block + 1;
+        st.vac.nonempty_pages = st.block + 1;
     lock_buffer81(&st, buf, BUFFER_LOCK_UNLOCK);
     release_buffer81(&st, buf);
     if (dirtied)

@@ -14,11 +14,12 @@
  * delay point (8.1), the vacuum test, the freeze test, the dead-tuple note and the free-space
  * note.
  *
- * What it is not: PostgreSQL's code. The structures are small stand-ins (one buffer, its locks,
- * a one-segment buffer table, one resource owner, the plan's nodes) that live in L1; the steps
- * are what the functions do, not their every instruction. Its use: COUNT's and VACUUM's
- * relative CPU cost from the shape of their code, not from our simplest loops. The cache model
- * walks the page's accesses only (the stand-ins are not pages). */
+ * What it is not: PostgreSQL's code. 8.1's buffer structures are the pool's (sb_exec_shared
+ * below, laid out as 8.1's) where the engine binds a region, else one-buffer stand-ins that
+ * live in L1, as every other structure (one resource owner, the plan's nodes, the snapshot)
+ * does; the steps are what the functions do, not their every instruction. Its use: COUNT's and
+ * VACUUM's CPU cost from the shape of their code, not from our simplest loops. The cache model
+ * walks the page's accesses only (neither the region nor the stand-ins are pages). */
 #ifndef SB_EXECUTOR_H
 #define SB_EXECUTOR_H
 
@@ -63,6 +64,30 @@ uint32_t sb_exec81_count(void *page, uint32_t page_size, bool *dirtied);
 uint32_t sb_exec81_vacuum(void *page, uint32_t page_size, bool *dirtied);
 uint32_t sb_exec82_count(void *page, uint32_t page_size, bool *dirtied);
 uint32_t sb_exec82_vacuum(void *page, uint32_t page_size, bool *dirtied);
+
+/* 8.1's shared buffer structures at a pool's size: the buffer descriptors, the LWLock array
+ * (the fixed locks, the SLRUs', then each buffer's I/O and content locks), the buffer table
+ * (dynahash's directory, buckets and preallocated elements for NBuffers + 1 entries) and the
+ * backend's PrivateRefCount, laid out and sized as 8.1 sizes them, so that a pass's steps
+ * touch the memory the server's touch: another buffer's descriptor and locks every page, the
+ * table's buckets by the tag's hash. A thread's pg81 passes use the region bound to it (the
+ * engine binds its pool's for a scan); without one, a one-buffer stand-in that stays in L1.
+ * Each page of a bound region is the next block of one relation read into the next victim
+ * (the free list first, then the clock hand), the block it held leaving the table. */
+struct sb_exec_shared;
+/* A region for nbuffers buffers (1 or more), every buffer free; NULL when it cannot be
+ * allocated. */
+struct sb_exec_shared *sb_exec_shared_create(uint32_t nbuffers);
+void sb_exec_shared_destroy(struct sb_exec_shared *shared);
+/* The calling thread's pg81 passes use shared from now on (NULL: the stand-in). */
+void sb_exec_shared_bind(struct sb_exec_shared *shared);
+/* What a region holds (the tests' structural checks): the buffers, the table's entries and
+ * buckets, the buffers ever used as victims, pins still held, LWLocks held. */
+struct sb_exec_shared_state {
+    uint32_t nbuffers, entries, buckets, used, pinned, locks_held;
+    uint64_t pages;
+};
+void sb_exec_shared_state(const struct sb_exec_shared *shared, struct sb_exec_shared_state *out);
 
 /* The same, adding the steps they took to *steps (the tests' hand counts). */
 enum sb_exec_version { SB_EXEC_PG81, SB_EXEC_PG82 };

@@ -71,6 +71,11 @@ const struct sb_executor *sb_executor_find(const char *name)
     return NULL;
 }
 
+bool sb_op_uses_buffer_manager(const struct sb_op *op)
+{
+    return op && (op->pass == sb_exec81_count || op->pass == sb_exec81_vacuum);
+}
+
 const struct sb_op *sb_op_with_executor(const struct sb_op *op, const char *executor)
 {
     if (!sb_executor_find(executor))

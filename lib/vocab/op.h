@@ -48,6 +48,10 @@ const struct sb_executor *sb_executor_find(const char *name);
  * run op (vacuum-dirty runs under minimal only). */
 const struct sb_op *sb_op_with_executor(const struct sb_op *op, const char *executor);
 
+/* Whether op's passes keep 8.1's shared buffer structures at the pool's size (executor pg81:
+ * vocab/executor.h, sb_exec_shared), which the engine then makes for each pool. */
+bool sb_op_uses_buffer_manager(const struct sb_op *op);
+
 /* A statement of a sequence (key `statements`): an op's name, or `select` for `count`. */
 #define SB_MAX_STATEMENTS 8
 const struct sb_op *sb_statement_find(const char *name);

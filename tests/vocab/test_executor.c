@@ -3,8 +3,10 @@
  * and 8.2's per-tuple work. Each pass against its minimal op (heap.h) on tables with 0, 10 and
  * 100% dead tuples, hint bits set and unset, and on pages already counted or vacuumed: the same
  * bytes, the same live rows, dirtied in the same cases. The steps each takes over one page
- * against counts worked out by hand from the functions executor.c names. And the registry:
- * op.h's sb_op_with_executor finds every executor's row of count and vacuum. */
+ * against counts worked out by hand from the functions executor.c names. 8.1's buffer structures
+ * at a pool's size (sb_exec_shared): the same pages, and what the region holds after a scan
+ * longer than the pool. And the registry: op.h's sb_op_with_executor finds every executor's
+ * row of count and vacuum, and only pg81's rows use the region. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,6 +227,77 @@ static void test_vacuum_steps(void **state)
     free(page);
 }
 
+/* A pass over pages more than a region's buffers: the pages as the minimal op leaves them, no
+ * error path, and the region after it as 8.1's would be: every buffer used once the pool has
+ * filled, each holding one tag of the table (nbuffers entries), no pin and no LWLock left;
+ * three hash searches a page (lookup, insert, delete of the victim's old tag) but for the
+ * first nbuffers pages, whose victims came off the free list with no tag. */
+static void region_scan(pass_fn pass, pass_fn reference, uint32_t nbuffers, uint32_t pages)
+{
+    struct sb_exec_shared *r = sb_exec_shared_create(nbuffers);
+    struct sb_exec_shared_state st;
+    struct sb_exec_steps steps = {0};
+    uint8_t *x = malloc(PAGE), *a = malloc(PAGE), *b = malloc(PAGE);
+    struct sb_heap_layout l;
+    bool vacuum = pass == sb_exec81_vacuum;
+
+    assert_true(r && x && a && b);
+    assert_true(sb_heap_layout_init(&l, PAGE, 100, 10));
+    sb_exec_shared_bind(r);
+    for (uint32_t block = 0; block < pages; block++) {
+        sb_heap_fill_page(&l, x, block);
+        same_as(pass, reference, x, a, b);
+        memcpy(a, x, PAGE);
+        if (vacuum)
+            (void)sb_exec_vacuum_steps(SB_EXEC_PG81, a, PAGE, NULL, &steps);
+        else
+            (void)sb_exec_count_steps(SB_EXEC_PG81, a, PAGE, NULL, &steps);
+    }
+    sb_exec_shared_bind(NULL);
+    sb_exec_shared_state(r, &st);
+    assert_int_equal(steps.unexpected, 0);
+    assert_int_equal(st.nbuffers, nbuffers);
+    assert_int_equal(st.pages, 2ull * pages);
+    assert_int_equal(st.used, nbuffers < 2 * pages ? nbuffers : 2 * pages);
+    assert_int_equal(st.entries, st.used);
+    assert_int_equal(st.pinned, 0);
+    assert_int_equal(st.locks_held, 0);
+    /* the counted passes are the region's pages 2, 4, ... 2 * pages: those up to nbuffers
+       took a victim with no tag to delete */
+    assert_int_equal(steps.hash_searches,
+                     3ull * pages - (nbuffers / 2 < pages ? nbuffers / 2 : pages));
+    sb_exec_shared_destroy(r);
+    free(x);
+    free(a);
+    free(b);
+}
+
+static void test_shared_region(void **state)
+{
+    struct sb_exec_shared_state st;
+    struct sb_exec_shared *r;
+    (void)state;
+
+    assert_null(sb_exec_shared_create(0));
+    /* 2^k - 1 buffers fill the table to its buckets and 8.1 expands it (expand_table: not
+       emulated, counted as unexpected): 2, 8, 32, 128 buffers do not */
+    for (uint32_t n = 2; n <= 128; n *= 4) {
+        region_scan(sb_exec81_count, sb_heap_count, n, 40);
+        region_scan(sb_exec81_vacuum, sb_heap_vacuum, n, 40);
+    }
+    region_scan(sb_exec81_count, sb_heap_count, 85, 40); /* 680KB: more buffers than pages */
+    /* a fresh region: 8.1's table for 2048 buffers has 4096 buckets (InitBufTable(NBuffers +
+       1), fill factor 1), no entry, every buffer free */
+    r = sb_exec_shared_create(2048);
+    assert_non_null(r);
+    sb_exec_shared_state(r, &st);
+    assert_int_equal(st.buckets, 4096);
+    assert_int_equal(st.entries, 0);
+    assert_int_equal(st.used, 0);
+    sb_exec_shared_destroy(r);
+    /* unbound again: the one-buffer stand-in (test_count81_steps' counts hold after this) */
+}
+
 static void test_registry(void **state)
 {
     const char *ops[] = {"count", "vacuum"};
@@ -243,6 +316,10 @@ static void test_registry(void **state)
     assert_ptr_equal(sb_op_with_executor(sb_op_find("none"), "pg81"), sb_op_find("none"));
     assert_null(sb_op_with_executor(sb_op_find("count"), "pg90"));
     assert_null(sb_executor_find("pg90"));
+    assert_true(sb_op_uses_buffer_manager(sb_op_with_executor(sb_op_find("count"), "pg81")));
+    assert_true(sb_op_uses_buffer_manager(sb_op_with_executor(sb_op_find("vacuum"), "pg81")));
+    assert_false(sb_op_uses_buffer_manager(sb_op_with_executor(sb_op_find("count"), "pg82")));
+    assert_false(sb_op_uses_buffer_manager(sb_op_find("count")));
 }
 
 int main(void)
@@ -252,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_count81_steps),
         cmocka_unit_test(test_count82_steps),
         cmocka_unit_test(test_vacuum_steps),
+        cmocka_unit_test(test_shared_region),
         cmocka_unit_test(test_registry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
