@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_e2e.sh: `scanbench run` end to end on a small table: the table on stdout, the JSON report
 # with every documented key, validation ok, sweeps from lists, the kernels experiment, the halves
-# of a copy (kernels read and write), a report never overwritten, and `topo` / `list`.
+# of a copy (kernels read and write), 8.1's executor over its pools' buffer structures, a report
+# never overwritten, and `topo` / `list`.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 R="$SCRATCH/r.json"
@@ -69,6 +70,17 @@ expect_status 0 "read and write" $S run $SMALL --set op=none --set policy=clock 
 check "halves validated on every page" jq -e '[.runs[].kernel] == ["read", "write"] and
     (.runs | all(.validation.ok and .validation.pages_checked_after_copy == 512))' "$SCRATCH/halves.json"
 out_contains "clock 1MB read"
+
+# 8.1's executor with its buffer structures at each pool's size (a 64KB pool: 8 buffers, a
+# table of 512 pages cycles them), from memory and from a file, and a SELECT then VACUUM over
+# one pool: every page validated after the copy and the op
+expect_status 0 "pg81 over its pool's buffer structures" $S run $SMALL --set executor=pg81 \
+    --set pool_size=64K,1M --set policy=clock --set source=memory,file -o "$SCRATCH/pg81.json"
+check "pg81 runs validated on every page" jq -e '(.runs | length == 8) and (.runs | all(.executor ==
+    "pg81" and .validation.ok and .validation.pages_checked_after_op == 512))' "$SCRATCH/pg81.json"
+expect_status 0 "pg81, a SELECT then a VACUUM in one pool" $S run $SMALL --set executor=pg81 \
+    --set statements=select,vacuum --set policy=clock -o "$SCRATCH/pg81s.json"
+check "pg81 statements validated" jq -e '.runs | all(.validation.ok)' "$SCRATCH/pg81s.json"
 
 expect_status 0 "topo" $S topo
 out_contains "L2 size"
