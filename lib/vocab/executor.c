@@ -14,6 +14,7 @@
 #include "config.h"
 #include "vocab/executor.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -127,6 +128,23 @@ struct standin_hash {
 struct strategy_control {
     int first_free, last_free, next_victim, nbuffers;
 };
+
+/* 8.1's shared buffer structures at a pool's size (executor.h), bound to a thread. */
+struct sb_exec_shared {
+    uint32_t nbuffers, nlocks, nbuckets, nsegments, nelements;
+    struct buffer_desc *descs;     /* BufferDescriptors (buf_init.c:88) */
+    struct lwlock81 *locks;        /* LWLockArray (lwlock.c:196): NumLWLocks (lwlock.c:114) */
+    int32_t *private_refcounts;    /* PrivateRefCount (buf_init.c:158) */
+    struct hash_element **buckets; /* the table's segments, one after another */
+    struct hash_element ***dir;    /* its directory */
+    struct hash_element *elements; /* its elements, preallocated (dynahash.c:277) */
+    struct shared_hash hash;
+    struct strategy_control strategy;
+    uint32_t next_block, relfilenode;
+    uint64_t pages, unexpected; /* pages read through it; error paths taken (never) */
+};
+
+static _Thread_local struct sb_exec_shared *bound_region;
 enum hash_action { HASH_FIND, HASH_ENTER, HASH_REMOVE };
 
 struct function_call_info {
@@ -341,6 +359,8 @@ static const volatile bool vacuum_cost_active = false;
 static __attribute__((noinline, cold)) void unexpected(struct exec_state *st)
 {
     st->steps->unexpected++;
+    if (bound_region)
+        bound_region->unexpected++;
 }
 
 /* --- locks (s_lock.h, lwlock.c) ---------------------------------------------------------- */
@@ -1015,16 +1035,29 @@ static struct buffer_desc *buffer_alloc81(struct exec_state *st, uint32_t block,
 
     lwlock_acquire81(st, LW_BUF_MAPPING, false);
     buf_id = buf_table_lookup(st, &new_tag);
-    if (buf_id >= 0) { /* in the pool: never here */
+    if (buf_id >= 0) { /* in the pool: never here; PinBuffer (bufmgr.c:776) */
         unexpected(st);
+        buf = &st->buffer_descriptors[buf_id];
+        if (st->private_refcounts[buf_id] == 0) {
+            s_lock(st, &buf->buf_hdr_lock);
+            buf->refcount++;
+            s_unlock(&buf->buf_hdr_lock);
+        }
+        st->private_refcounts[buf_id]++;
+        resowner_remember_buffer(st, buf_id + 1);
         lwlock_release81(st, LW_BUF_MAPPING);
         *found = true;
-        return &st->buffer_descriptors[buf_id];
+        return buf;
     }
     lwlock_release81(st, LW_BUF_MAPPING);
     buf = strategy_get_buffer(st);
     pin_buffer_locked(st, buf);
     lwlock_release81(st, LW_BUF_FREELIST);
+    if (buf->flags & BM_DIRTY) { /* FlushBuffer (401-432): the pool's write-back wrote it */
+        s_lock(st, &buf->buf_hdr_lock);
+        buf->flags &= (uint16_t)~(BM_DIRTY | BM_JUST_DIRTIED);
+        s_unlock(&buf->buf_hdr_lock);
+    }
     lwlock_acquire81(st, LW_BUF_MAPPING, true);
     (void)buf_table_insert(st, &new_tag, buf->buf_id);
     s_lock(st, &buf->buf_hdr_lock);
@@ -1201,22 +1234,6 @@ static void exec_begin(struct exec_state *st, struct sb_exec_steps *steps)
 #define DEF_SEGSIZE_SHIFT 8
 #define RELSEG_SIZE 131072u        /* pg_config_manual.h: 1GB segments of 8KB blocks */
 
-struct sb_exec_shared {
-    uint32_t nbuffers, nlocks, nbuckets, nsegments, nelements;
-    struct buffer_desc *descs;     /* BufferDescriptors (buf_init.c:88) */
-    struct lwlock81 *locks;        /* LWLockArray (lwlock.c:196): NumLWLocks (lwlock.c:114) */
-    int32_t *private_refcounts;    /* PrivateRefCount (buf_init.c:158) */
-    struct hash_element **buckets; /* the table's segments, one after another */
-    struct hash_element ***dir;    /* its directory */
-    struct hash_element *elements; /* its elements, preallocated (dynahash.c:277) */
-    struct shared_hash hash;
-    struct strategy_control strategy;
-    uint32_t next_block, relfilenode;
-    uint64_t pages;
-};
-
-static _Thread_local struct sb_exec_shared *bound_region;
-
 /* my_log2 (dynahash.c): the least i with 2^i >= num. */
 static unsigned my_log2(uint64_t num)
 {
@@ -1276,7 +1293,7 @@ struct sb_exec_shared *sb_exec_shared_create(uint32_t nbuffers)
 {
     struct sb_exec_shared *r;
 
-    if (nbuffers == 0 || nbuffers > (UINT32_MAX - FIRST_BUFFER_LWLOCK) / 4)
+    if (nbuffers == 0 || nbuffers > (INT_MAX - FIRST_BUFFER_LWLOCK - NUM_USER_DEFINED_LWLOCKS) / 2)
         return NULL;
     r = calloc(1, sizeof *r);
     if (!r)
@@ -1324,7 +1341,9 @@ void sb_exec_shared_state(const struct sb_exec_shared *r, struct sb_exec_shared_
 {
     *out = (struct sb_exec_shared_state){.nbuffers = r->nbuffers, .buckets = r->nbuckets,
                                          .entries = (uint32_t)r->hash.nentries,
-                                         .pages = r->pages};
+                                         .pages = r->pages, .unexpected = r->unexpected,
+                                         .first_free = r->strategy.first_free,
+                                         .next_victim = r->strategy.next_victim};
     for (uint32_t b = 0; b < r->nbuffers; b++) {
         out->used += (r->descs[b].flags & BM_TAG_VALID) != 0;
         out->pinned += r->descs[b].refcount != 0 || r->private_refcounts[b] != 0;

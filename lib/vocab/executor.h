@@ -76,16 +76,20 @@ uint32_t sb_exec82_vacuum(void *page, uint32_t page_size, bool *dirtied);
  * (the free list first, then the clock hand), the block it held leaving the table. */
 struct sb_exec_shared;
 /* A region for nbuffers buffers (1 or more), every buffer free; NULL when it cannot be
- * allocated. */
+ * allocated. A pool of 2^k - 1 buffers fills 8.1's table to its buckets, which 8.1 then
+ * expands (dynahash.c expand_table): not emulated, each page counts it as unexpected. */
 struct sb_exec_shared *sb_exec_shared_create(uint32_t nbuffers);
 void sb_exec_shared_destroy(struct sb_exec_shared *shared);
 /* The calling thread's pg81 passes use shared from now on (NULL: the stand-in). */
 void sb_exec_shared_bind(struct sb_exec_shared *shared);
 /* What a region holds (the tests' structural checks): the buffers, the table's entries and
- * buckets, the buffers ever used as victims, pins still held, LWLocks held. */
+ * buckets, the buffers ever used as victims, pins still held, LWLocks held, the free list's
+ * head and the clock hand (-1: the list is empty), the pages read through it and the error
+ * paths they took (unexpected: never, but as said above). */
 struct sb_exec_shared_state {
     uint32_t nbuffers, entries, buckets, used, pinned, locks_held;
-    uint64_t pages;
+    int first_free, next_victim;
+    uint64_t pages, unexpected;
 };
 void sb_exec_shared_state(const struct sb_exec_shared *shared, struct sb_exec_shared_state *out);
 

@@ -232,7 +232,8 @@ static void test_vacuum_steps(void **state)
  * filled, each holding one tag of the table (nbuffers entries), no pin and no LWLock left;
  * three hash searches a page (lookup, insert, delete of the victim's old tag) but for the
  * first nbuffers pages, whose victims came off the free list with no tag. */
-static void region_scan(pass_fn pass, pass_fn reference, uint32_t nbuffers, uint32_t pages)
+static void region_scan(pass_fn pass, pass_fn reference, uint32_t nbuffers, uint32_t pages,
+                        bool hinted)
 {
     struct sb_exec_shared *r = sb_exec_shared_create(nbuffers);
     struct sb_exec_shared_state st;
@@ -243,6 +244,7 @@ static void region_scan(pass_fn pass, pass_fn reference, uint32_t nbuffers, uint
 
     assert_true(r && x && a && b);
     assert_true(sb_heap_layout_init(&l, PAGE, 100, 10));
+    l.hint_bits_set = hinted; /* unhinted: the op's hints dirty the buffer, flushed as a victim */
     sb_exec_shared_bind(r);
     for (uint32_t block = 0; block < pages; block++) {
         sb_heap_fill_page(&l, x, block);
@@ -256,12 +258,25 @@ static void region_scan(pass_fn pass, pass_fn reference, uint32_t nbuffers, uint
     sb_exec_shared_bind(NULL);
     sb_exec_shared_state(r, &st);
     assert_int_equal(steps.unexpected, 0);
+    assert_int_equal(st.unexpected, 0); /* every page the region saw */
     assert_int_equal(st.nbuffers, nbuffers);
     assert_int_equal(st.pages, 2ull * pages);
     assert_int_equal(st.used, nbuffers < 2 * pages ? nbuffers : 2 * pages);
     assert_int_equal(st.entries, st.used);
     assert_int_equal(st.pinned, 0);
     assert_int_equal(st.locks_held, 0);
+    /* the victims: VACUUM puts each buffer back on the free list's tail, so the list cycles
+       through them all; COUNT takes the free list's buffers, then the clock hand's */
+    if (vacuum) {
+        assert_int_equal(st.first_free, (int)(2 * pages % nbuffers));
+        assert_int_equal(st.next_victim, 0);
+    } else if (2 * pages < nbuffers) {
+        assert_int_equal(st.first_free, (int)(2 * pages));
+        assert_int_equal(st.next_victim, 0);
+    } else {
+        assert_int_equal(st.first_free, -1);
+        assert_int_equal(st.next_victim, (int)((2 * pages - nbuffers) % nbuffers));
+    }
     /* the counted passes are the region's pages 2, 4, ... 2 * pages: those up to nbuffers
        took a victim with no tag to delete */
     assert_int_equal(steps.hash_searches,
@@ -281,11 +296,14 @@ static void test_shared_region(void **state)
     assert_null(sb_exec_shared_create(0));
     /* 2^k - 1 buffers fill the table to its buckets and 8.1 expands it (expand_table: not
        emulated, counted as unexpected): 2, 8, 32, 128 buffers do not */
-    for (uint32_t n = 2; n <= 128; n *= 4) {
-        region_scan(sb_exec81_count, sb_heap_count, n, 40);
-        region_scan(sb_exec81_vacuum, sb_heap_vacuum, n, 40);
-    }
-    region_scan(sb_exec81_count, sb_heap_count, 85, 40); /* 680KB: more buffers than pages */
+    for (uint32_t n = 2; n <= 128; n *= 4)
+        for (int hinted = 0; hinted < 2; hinted++) {
+            region_scan(sb_exec81_count, sb_heap_count, n, 40, hinted);
+            region_scan(sb_exec81_vacuum, sb_heap_vacuum, n, 40, hinted);
+        }
+    region_scan(sb_exec81_count, sb_heap_count, 85, 40, true); /* 680KB: more buffers than
+                                                                   pages */
+    region_scan(sb_exec81_count, sb_heap_count, 85, 50, false);
     /* a fresh region: 8.1's table for 2048 buffers has 4096 buckets (InitBufTable(NBuffers +
        1), fill factor 1), no entry, every buffer free */
     r = sb_exec_shared_create(2048);
