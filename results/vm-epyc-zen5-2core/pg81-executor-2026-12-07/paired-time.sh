@@ -7,7 +7,7 @@
 # paired-time.py reads the reports.
 set -eu
 N=${N:-6}
-D=results/vm-epyc-zen5-2core/pg81-executor-2026-12-07/paired-time
+D=${D:-results/vm-epyc-zen5-2core/pg81-executor-2026-12-07/paired-time}
 S=bench/scanbench
 mkdir -p "$D"
 TABLE="--set op=count,vacuum --set pool_size=16M --set table_size=128M"
