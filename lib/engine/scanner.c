@@ -45,11 +45,12 @@ int sb_pool_create(struct sb_pool *pool, const struct sb_run_params *p, int home
     for (uint32_t b = 0; b < pool->nbuffers; b++)
         pool->tag[b] = -1;
     if (needs_buffer_manager(p)) {
-        pool->exec_shared = sb_exec_shared_create(pool->nbuffers);
+        const uint32_t nbuffers = pool->nbuffers; /* the message's, after the pool is gone */
+        pool->exec_shared = sb_exec_shared_create(nbuffers);
         if (!pool->exec_shared) {
             sb_pool_destroy(pool);
             return sb_fail(err, SB_ERR_RUN, "cannot allocate 8.1's buffer structures for %u "
-                           "buffers", (unsigned)(p->pool_size / p->page_size));
+                           "buffers", (unsigned)nbuffers);
         }
     }
     return SB_OK;
