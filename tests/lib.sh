@@ -78,6 +78,33 @@ wait_for_stderr() {
     return 1
 }
 
+# in_parallel COMMAND...: runs a test case (a function that calls pass and fail) in the
+# background, at most TEST_JOBS (2) at a time, its tally kept for gather. Cases that run this
+# way must be independent: each in a directory of its own, waiting for its own progress lines.
+TEST_JOBS=${TEST_JOBS:-2}
+CASES_STARTED=0
+in_parallel() {
+    CASES_STARTED=$((CASES_STARTED + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$TEST_JOBS" ]; do wait -n; done
+    # set -m again: a subshell starts without job control, and its background jobs would then
+    # begin with SIGINT and SIGQUIT ignored
+    (set -m; PASSES=0 FAILURES=0; "$@"; echo "$PASSES $FAILURES" >>"$SCRATCH/tallies") &
+}
+
+# gather: waits for the cases in_parallel started and adds their tallies; a case that ended
+# before writing its tally is a failure
+gather() {
+    local passes failures ended=0
+    wait
+    touch "$SCRATCH/tallies"
+    while read -r passes failures; do
+        PASSES=$((PASSES + passes)); FAILURES=$((FAILURES + failures)); ended=$((ended + 1))
+    done <"$SCRATCH/tallies"
+    [ "$ended" -eq "$CASES_STARTED" ] || fail "$((CASES_STARTED - ended)) case(s) ended without a tally"
+    rm -f "$SCRATCH/tallies"
+    CASES_STARTED=0
+}
+
 finish() {
     echo "$PASSES passed, $FAILURES failed"
     [ "$FAILURES" -eq 0 ]

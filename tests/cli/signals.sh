@@ -30,11 +30,14 @@ LONG=(--set table_size=2M --set pool_size=256K,512K,1M,2M,4M --set policy=clock,
       --set source=file --set min_scan_ms=0)
 SHORT=(--set table_size=2M --set pool_size=256K,512K --set policy=clock,ring --set ring_size=128K
        --set repetitions=20 --set warmup=0 --set source=file --set min_scan_ms=0)
-# reproduce: two experiments, the second long; one for the final write (no cache model: the
-# signals do not depend on it)
-REPRO_LONG=(x4500-memtable luke-experiment1 --quick --set table_size=4M --set repetitions=1000
+# reproduce: two experiments, signalled once the second has started (its 14 runs' tables, 10
+# rounds at least and validation take seconds); one for the final write. No cache model (the
+# signals do not depend on it), and a budget of a few seconds: the automatic rounds of 4MB
+# tables scanned once never settle, so they would run to the --quick budget of 60 s
+REPRO_LONG=(x4500-memtable luke-experiment1 --quick --set table_size=4M --set time_budget=4
             --set counters=none --set min_scan_ms=0)
-REPRO_SHORT=(x4500-memtable --quick --set table_size=4M --set counters=none --set min_scan_ms=0)
+REPRO_SHORT=(x4500-memtable --quick --set table_size=4M --set time_budget=2 --set counters=none
+             --set min_scan_ms=0)
 
 declare -A SIGNAL_STATUS=([INT]=130 [TERM]=143 [HUP]=129 [QUIT]=131)
 
@@ -149,16 +152,19 @@ $(tail -2 "$CASE/err")"
     left_clean "$what"
 }
 
+# the cases are independent (each in its own directory, waiting for its own progress lines):
+# two at a time
 for command in run reproduce; do
     for sig in $STOP_SIGNALS; do
         for moment in build scans write; do
-            interrupt $command $sig $moment
+            in_parallel interrupt $command $sig $moment
         done
     done
 done
 
 # SIGPIPE sent: ignored, the command ends as if nothing came
-for command in run reproduce; do
+pipe_sent() {
+    local command=$1 status
     fresh "$command-PIPE-sent"
     start $command end
     wait_for_stderr "$CASE/err" "$(moment_line $command scans)" $pid
@@ -169,20 +175,25 @@ for command in run reproduce; do
     if [ $command = run ]; then report_is "$CASE/r.json" "$command SIGPIPE sent" complete
     else report_is "$CASE/r/x4500-memtable.json" "$command SIGPIPE sent" complete; fi
     left_clean "$command SIGPIPE sent"
-done
+}
+for command in run reproduce; do in_parallel pipe_sent $command; done
 
 # SIGHUP under nohup (ignored when scanbench started): it stays ignored, the sweep goes on
-fresh run-HUP-nohup
-(trap '' HUP; exec "$S" run "${SHORT[@]}" --set data_dir="$CASE/data" -o "$CASE/r.json" \
-    >"$CASE/out" 2>"$CASE/err") &
-pid=$!
-wait_for_stderr "$CASE/err" "$RUN_SCANNING" $pid
-kill -HUP $pid 2>/dev/null
-wait $pid
-status=$?
-[ "$status" -eq 0 ] && pass || fail "run SIGHUP under nohup: exit status $status, want 0"
-report_is "$CASE/r.json" "run SIGHUP under nohup" complete
-left_clean "run SIGHUP under nohup"
+hup_under_nohup() {
+    local status
+    fresh run-HUP-nohup
+    (trap '' HUP; exec "$S" run "${SHORT[@]}" --set data_dir="$CASE/data" -o "$CASE/r.json" \
+        >"$CASE/out" 2>"$CASE/err") &
+    pid=$!
+    wait_for_stderr "$CASE/err" "$RUN_SCANNING" $pid
+    kill -HUP $pid 2>/dev/null
+    wait $pid
+    status=$?
+    [ "$status" -eq 0 ] && pass || fail "run SIGHUP under nohup: exit status $status, want 0"
+    report_is "$CASE/r.json" "run SIGHUP under nohup" complete
+    left_clean "run SIGHUP under nohup"
+}
+in_parallel hup_under_nohup
 
 # closed_reader COMMAND WHICH: stdout (1), stderr (2) or both (12) into a pipe whose reader
 # goes away as soon as the command holds it (the FIFO's only other end is this shell's);
@@ -210,21 +221,26 @@ closed_reader() {
     status=$?
     rm -f "$fifo"
 }
+closed_reader_case() {
+    local command=$1 which=$2 what want
+    closed_reader $command $which
+    what="$command with a closed pipe on fd $which"
+    want=1
+    [ $which = 2 ] && want=0
+    [ "$status" -eq "$want" ] && pass || fail "$what: exit status $status, want $want"
+    if [ $which = 1 ]; then
+        if [ "$(grep -c '^scanbench: cannot write the output (stdout): ' "$CASE/err")" -eq 1 ]
+        then pass; else fail "$what: stderr: $(cat "$CASE/err")"; fi
+    fi
+    if [ $command = run ]; then report_is "$CASE/r.json" "$what" complete
+    else report_is "$CASE/r/x4500-memtable.json" "$what" complete
+         [ -s "$CASE/r/reproduction.txt" ] && pass || fail "$what: no reproduction.txt"; fi
+    left_clean "$what"
+}
 for command in run reproduce; do
     for which in 1 2 12; do
-        closed_reader $command $which
-        what="$command with a closed pipe on fd $which"
-        want=1
-        [ $which = 2 ] && want=0
-        [ "$status" -eq "$want" ] && pass || fail "$what: exit status $status, want $want"
-        if [ $which = 1 ]; then
-            if [ "$(grep -c '^scanbench: cannot write the output (stdout): ' "$CASE/err")" -eq 1 ]
-            then pass; else fail "$what: stderr: $(cat "$CASE/err")"; fi
-        fi
-        if [ $command = run ]; then report_is "$CASE/r.json" "$what" complete
-        else report_is "$CASE/r/x4500-memtable.json" "$what" complete
-             [ -s "$CASE/r/reproduction.txt" ] && pass || fail "$what: no reproduction.txt"; fi
-        left_clean "$what"
+        in_parallel closed_reader_case $command $which
     done
 done
+gather
 finish
