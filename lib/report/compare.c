@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "report/analysis.h"
+#include "report/compare_effects.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "report/field.h"
@@ -257,6 +258,27 @@ static double compare_delta(json_t *const *reports, size_t n)
     return sb_delta(floor);
 }
 
+/* doc with its "effects" (compare_effects.h) and how to read them; NULL when out of memory. */
+static json_t *with_effects(json_t *doc, json_t *const *reports, size_t n)
+{
+    json_t *effects = sb_compare_effects(reports, n);
+
+    if (!doc || !effects || json_object_set_new(doc, "effects", effects) != 0 ||
+        json_object_set_new(doc, "effects_how",
+                            json_string("each report's own comparisons (its analysis."
+                                        "comparisons, what its run table shows): a / b paired "
+                                        "by round within that report, exp(median of ln(a/b)) "
+                                        "with its interval at that report's Bonferroni level "
+                                        "and its call against that report's delta; a row per "
+                                        "comparison, matched across the reports by its op and "
+                                        "its two sides, a cell per report (null: the report "
+                                        "made no such comparison)")) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
 json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n)
 {
     const double delta = compare_delta(reports, n);
@@ -309,7 +331,7 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
             unmatched, json_pack("{s:i, s:O}", "report", 0, "name", json_object_get(a, "name")));
     }
     free(base_used);
-    return doc;
+    return with_effects(doc, reports, n);
 }
 
 static char call_mark(const char *call)
@@ -488,4 +510,5 @@ void sb_compare_render(FILE *out, const json_t *doc)
         fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
                 sb_field_text_or(v, "name", "?"));
     compare_legend(out, doc);
+    sb_compare_effects_render(out, doc);
 }
