@@ -164,28 +164,34 @@ static void effect_cell(FILE *out, const json_t *c)
     fprintf(out, " | %*s", CELL_WIDTH, text);
 }
 
+/* The row's comparison as printed: control characters and bytes that are not UTF-8 as \xNN. */
+static const char *printable_label(const json_t *row, char buf[4096])
+{
+    snprintf(buf, 4096, "%s", sb_field_text(row, "comparison"));
+    sb_text_printable(buf, 4096);
+    return buf;
+}
+
 void sb_compare_effects_render(FILE *out, const json_t *doc)
 {
     const json_t *rows = json_object_get(doc, "effects"), *row;
     size_t nreports = json_array_size(json_object_get(doc, "reports")), i;
     int width = (int)strlen("comparison (op a / b)");
+    char label[4096];
 
     if (json_array_size(rows) == 0)
         return;
     json_array_foreach(rows, i, row)
-        if ((int)strlen(sb_field_text(row, "comparison")) > width)
-            width = (int)strlen(sb_field_text(row, "comparison"));
+        if ((int)strlen(printable_label(row, label)) > width)
+            width = (int)strlen(label);
     fprintf(out, "\neach report's own comparisons, as its run table shows them:\n%-*s", width,
             "comparison (op a / b)");
     for (size_t r = 0; r < nreports; r++)
         fprintf(out, " | %*c", CELL_WIDTH, (int)('A' + r));
     fputc('\n', out);
     json_array_foreach(rows, i, row) {
-        char label[4096];
         const json_t *cells = json_object_get(row, "reports");
-        snprintf(label, sizeof label, "%s", sb_field_text(row, "comparison"));
-        sb_text_printable(label, sizeof label);
-        fprintf(out, "%-*s", width, label);
+        fprintf(out, "%-*s", width, printable_label(row, label));
         for (size_t r = 0; r < nreports; r++)
             effect_cell(out, json_array_get(cells, r));
         fputc('\n', out);
