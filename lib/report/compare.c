@@ -334,6 +334,16 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
     return with_effects(doc, reports, n);
 }
 
+/* Text read from a report as a terminal may show it: control characters and bytes that are not
+ * UTF-8 as \xNN (a host name or a run's name may hold an escape sequence). */
+#define SHOWN_LEN 512
+static const char *shown(const char *text, char buf[SHOWN_LEN])
+{
+    snprintf(buf, SHOWN_LEN, "%s", text);
+    sb_text_printable(buf, SHOWN_LEN);
+    return buf;
+}
+
 static char call_mark(const char *call)
 {
     return strcmp(call, "faster") == 0 ? '+' : strcmp(call, "slower") == 0 ? '-'
@@ -381,6 +391,7 @@ static void pair_row(FILE *out, const json_t *v)
     const json_t *iv = json_object_get(v, "interval");
 
     label(json_object_get(v, "parameters"), name, sizeof name);
+    sb_text_printable(name, sizeof name);
     snprintf(interval, sizeof interval, "[%s, %s] %c",
              column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
              column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
@@ -446,6 +457,7 @@ static void rounds_line(FILE *out, const json_t *summary)
     const json_t *floor = json_object_get(summary, "noise_floor");
     const json_t *contention = json_object_get(summary, "contention");
     const json_t *dependent = json_object_get(summary, "level_dependent"), *d;
+    char buf[SHOWN_LEN];
     size_t i;
 
     if (!json_is_number(rounds) && !json_is_number(floor) && !json_is_string(contention))
@@ -459,9 +471,10 @@ static void rounds_line(FILE *out, const json_t *summary)
     if (json_is_string(contention))
         fprintf(out, "%scontention %s",
                 json_is_number(rounds) || json_is_number(floor) ? ", " : "",
-                json_string_value(contention));
+                shown(json_string_value(contention), buf));
     json_array_foreach(dependent, i, d)
-        fprintf(out, "%s%s", i ? ", " : "; depends on the host's level: ", json_string_value(d));
+        fprintf(out, "%s%s", i ? ", " : "; depends on the host's level: ",
+                shown(sb_text(d), buf));
     fprintf(out, "\n");
 }
 
@@ -490,13 +503,17 @@ static void contention_note(FILE *out, const json_t *reports)
 void sb_compare_render(FILE *out, const json_t *doc)
 {
     const json_t *reports = json_object_get(doc, "reports");
+    char name[SHOWN_LEN];
     size_t i;
     json_t *v;
 
     json_array_foreach(reports, i, v) {
+        char path[SHOWN_LEN], host[SHOWN_LEN], cpu[SHOWN_LEN], date[SHOWN_LEN];
         fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
-                sb_field_text_or(v, "path", "?"), sb_field_text_or(v, "host", "?"),
-                sb_field_text_or(v, "cpu_model", "?"), sb_field_text_or(v, "date", "?"));
+                shown(sb_field_text_or(v, "path", "?"), path),
+                shown(sb_field_text_or(v, "host", "?"), host),
+                shown(sb_field_text_or(v, "cpu_model", "?"), cpu),
+                shown(sb_field_text_or(v, "date", "?"), date));
         rounds_line(out, v);
     }
     contention_note(out, reports);
@@ -508,7 +525,7 @@ void sb_compare_render(FILE *out, const json_t *doc)
         fprintf(out, "\nruns with no partner:\n");
     json_array_foreach(json_object_get(doc, "unmatched"), i, v)
         fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
-                sb_field_text_or(v, "name", "?"));
+                shown(sb_field_text_or(v, "name", "?"), name));
     compare_legend(out, doc);
     sb_compare_effects_render(out, doc);
 }
