@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "report/analysis.h"
+#include "report/compare_effects.h"
 #include "report/runs.h"
 #include "stats/stats.h"
 #include "report/field.h"
@@ -257,6 +258,27 @@ static double compare_delta(json_t *const *reports, size_t n)
     return sb_delta(floor);
 }
 
+/* doc with its "effects" (compare_effects.h) and how to read them; NULL when out of memory. */
+static json_t *with_effects(json_t *doc, json_t *const *reports, size_t n)
+{
+    json_t *effects = sb_compare_effects(reports, n);
+
+    if (!doc || !effects || json_object_set_new(doc, "effects", effects) != 0 ||
+        json_object_set_new(doc, "effects_how",
+                            json_string("each report's own comparisons (its analysis."
+                                        "comparisons, what its run table shows): a / b paired "
+                                        "by round within that report, exp(median of ln(a/b)) "
+                                        "with its interval at that report's Bonferroni level "
+                                        "and its call against that report's delta; a row per "
+                                        "comparison, matched across the reports by its op and "
+                                        "its two sides, a cell per report (null: the report "
+                                        "made no such comparison)")) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
 json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_t n)
 {
     const double delta = compare_delta(reports, n);
@@ -309,7 +331,17 @@ json_t *sb_compare_build(json_t *const *reports, const char *const *paths, size_
             unmatched, json_pack("{s:i, s:O}", "report", 0, "name", json_object_get(a, "name")));
     }
     free(base_used);
-    return doc;
+    return with_effects(doc, reports, n);
+}
+
+/* Text read from a report as a terminal may show it: control characters and bytes that are not
+ * UTF-8 as \xNN (a host name or a run's name may hold an escape sequence). */
+#define SHOWN_LEN 512
+static const char *shown(const char *text, char buf[SHOWN_LEN])
+{
+    snprintf(buf, SHOWN_LEN, "%s", text);
+    sb_text_printable(buf, SHOWN_LEN);
+    return buf;
 }
 
 static char call_mark(const char *call)
@@ -359,6 +391,7 @@ static void pair_row(FILE *out, const json_t *v)
     const json_t *iv = json_object_get(v, "interval");
 
     label(json_object_get(v, "parameters"), name, sizeof name);
+    sb_text_printable(name, sizeof name);
     snprintf(interval, sizeof interval, "[%s, %s] %c",
              column(json_array_get(iv, 0), 5, 3, lo, sizeof lo),
              column(json_array_get(iv, 1), 5, 3, hi, sizeof hi),
@@ -424,6 +457,7 @@ static void rounds_line(FILE *out, const json_t *summary)
     const json_t *floor = json_object_get(summary, "noise_floor");
     const json_t *contention = json_object_get(summary, "contention");
     const json_t *dependent = json_object_get(summary, "level_dependent"), *d;
+    char buf[SHOWN_LEN];
     size_t i;
 
     if (!json_is_number(rounds) && !json_is_number(floor) && !json_is_string(contention))
@@ -437,9 +471,10 @@ static void rounds_line(FILE *out, const json_t *summary)
     if (json_is_string(contention))
         fprintf(out, "%scontention %s",
                 json_is_number(rounds) || json_is_number(floor) ? ", " : "",
-                json_string_value(contention));
+                shown(json_string_value(contention), buf));
     json_array_foreach(dependent, i, d)
-        fprintf(out, "%s%s", i ? ", " : "; depends on the host's level: ", json_string_value(d));
+        fprintf(out, "%s%s", i ? ", " : "; depends on the host's level: ",
+                shown(sb_text(d), buf));
     fprintf(out, "\n");
 }
 
@@ -468,13 +503,17 @@ static void contention_note(FILE *out, const json_t *reports)
 void sb_compare_render(FILE *out, const json_t *doc)
 {
     const json_t *reports = json_object_get(doc, "reports");
+    char name[SHOWN_LEN];
     size_t i;
     json_t *v;
 
     json_array_foreach(reports, i, v) {
+        char path[SHOWN_LEN], host[SHOWN_LEN], cpu[SHOWN_LEN], date[SHOWN_LEN];
         fprintf(out, "%c = %s (host %s, %s, %s)\n", (int)('A' + i),
-                sb_field_text_or(v, "path", "?"), sb_field_text_or(v, "host", "?"),
-                sb_field_text_or(v, "cpu_model", "?"), sb_field_text_or(v, "date", "?"));
+                shown(sb_field_text_or(v, "path", "?"), path),
+                shown(sb_field_text_or(v, "host", "?"), host),
+                shown(sb_field_text_or(v, "cpu_model", "?"), cpu),
+                shown(sb_field_text_or(v, "date", "?"), date));
         rounds_line(out, v);
     }
     contention_note(out, reports);
@@ -486,6 +525,7 @@ void sb_compare_render(FILE *out, const json_t *doc)
         fprintf(out, "\nruns with no partner:\n");
     json_array_foreach(json_object_get(doc, "unmatched"), i, v)
         fprintf(out, "  %c: %s\n", (int)('A' + json_integer_value(json_object_get(v, "report"))),
-                sb_field_text_or(v, "name", "?"));
+                shown(sb_field_text_or(v, "name", "?"), name));
     compare_legend(out, doc);
+    sb_compare_effects_render(out, doc);
 }

@@ -85,6 +85,20 @@ check "no 300-digit number" sh -c "! grep -Eq '[0-9]{40}' '$SCRATCH/out'"
 # through six lines of gnuplot's errors)
 expect_status 0 "a small run to edit" $S run --set table_size=1M --set repetitions=3 \
     --set min_scan_ms=0 --set warmup=0 -q -o "$SCRATCH/small.json"
+# issue 48: each report's own comparisons beside the per-run table, as its run table shows
+# them; a report without its analysis has it made as run makes it (the same cells)
+jq 'del(.analysis)' "$SCRATCH/small.json" >"$SCRATCH/bare.json"
+expect_status 0 "compare --json: the effects" $S compare --json "$SCRATCH/small.json" "$SCRATCH/bare.json"
+check "--json: one effect per op, each in both reports" jq -e '[.effects[] | .comparison] ==
+    ["count ring 256KB / clock 16MB", "vacuum ring 256KB / clock 16MB"] and
+    all(.effects[]; (.reports | length) == 2 and .reports[0].call == .reports[1].call and
+        ((.reports[0].ratio / .reports[1].ratio) - 1 | fabs) < 1e-9)' "$J"
+expect_status 0 "compare: the effects table" $S compare "$SCRATCH/small.json" "$SCRATCH/bare.json"
+out_contains "each report's own comparisons, as its run table shows them:"
+check "the effects: a row per op, the same cell in both columns" awk -F' [|] ' '
+    /^comparison \(op a \/ b\)/ { on = 1; next }
+    on && /^(count|vacuum) ring 256KB \/ clock 16MB / { rows++; if ($2 != $3 || $2 !~ /x \[/) bad = 1 }
+    END { exit !(rows == 2 && !bad) }' "$SCRATCH/out"
 jq '.runs[0].mbps.median = 1e12' "$SCRATCH/small.json" >"$SCRATCH/median.json"
 expect_status 2 "a median beside its scans" $S compare "$SCRATCH/small.json" "$SCRATCH/median.json"
 err_is_one_line_containing "run 0: \"mbps\" \"median\" 1e+12 lies outside its own timed scans' MB/s"

@@ -844,6 +844,148 @@ static void test_compare_layouts(void **state)
     json_decref(r[1]);
 }
 
+/* ---- the effects: each report's own comparisons side by side -------------------------------- */
+
+/* A stored comparison of op: a / b (run names), with the placements its report gave them;
+ * ratio < 0: none (no estimate). */
+static json_t *stored(const char *op, const char *a, const char *b, const char *pa,
+                      const char *pb, double ratio, double lo, double hi, const char *call)
+{
+    json_t *c = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "op", op, "a", a, "b", b,
+                          "a_placement", pa, "b_placement", pb, "call", call);
+    json_object_set_new(c, "ratio", ratio < 0 ? json_null() : json_real(ratio));
+    json_object_set_new(c, "lo", ratio < 0 ? json_null() : json_real(lo));
+    json_object_set_new(c, "hi", ratio < 0 ? json_null() : json_real(hi));
+    return c;
+}
+
+#define RING256 "fixture pool_size=256K policy=ring"
+#define CLOCK256 "fixture pool_size=256K policy=clock"
+
+/* report copies with analyses of their own: A ring/clock for both ops and clock 512KB / 256KB;
+ * B the two ring/clock in the other order and a ring in two pools, called by the host's level;
+ * C ring/clock for count without an estimate, two runs told apart by extra_copy, and two
+ * alike but for their names (one with an escape sequence, as B's host has). */
+static void effects_reports(const struct reports *fx, json_t *r[3])
+{
+    json_t *runs, *again, *level;
+    size_t i;
+
+    for (int k = 0; k < 3; k++)
+        r[k] = json_deep_copy(fx->r[k == 1]);
+    json_object_set_new(r[0], "analysis", json_pack("{s:b, s:[o, o, o]}", "available", 1,
+        "comparisons",
+        stored("count", RING256, CLOCK256, "ring 64KB", "clock 256KB", 0.87, 0.86, 0.88, "slower"),
+        stored("vacuum", RING256, CLOCK256, "ring 64KB", "clock 256KB", 0.88, 0.86, 0.89, "slower"),
+        stored("count", "fixture pool_size=512K policy=clock", CLOCK256, "clock 512KB",
+               "clock 256KB", 1.0, 0.99, 1.01, "same")));
+    level = stored("count", "fixture pool_size=512K policy=ring", RING256, "ring 64KB",
+                   "ring 64KB", 0.95, 0.90, 1.01, "inconclusive");
+    json_object_set_new(level, "level_call", json_pack("{s:s, s:s}", "quiet", "slower", "busy",
+                                                       "faster"));
+    json_object_set_new(r[1], "analysis", json_pack("{s:b, s:[o, o, o]}", "available", 1,
+        "comparisons",
+        stored("vacuum", RING256, CLOCK256, "ring 64KB", "clock 256KB", 1.22, 1.19, 1.23, "faster"),
+        stored("count", RING256, CLOCK256, "ring 64KB", "clock 256KB", 1.24, 1.21, 1.26, "faster"),
+        level));
+    json_object_set_new(json_object_get(r[1], "context"), "host", json_string("b\x1b]0;x\x07"));
+    runs = json_object_get(r[2], "runs");
+    json_array_foreach(runs, i, again)
+        json_object_set_new(again, "extra_copy", json_integer(0));
+    json_object_set_new(json_array_get(runs, 2), "extra_copy", json_real(0.05));
+    json_object_set_new(json_array_get(runs, 2), "pool_size", json_integer(262144));
+    json_object_set_new(json_array_get(runs, 2), "footprint", json_integer(262144));
+    again = json_deep_copy(json_array_get(runs, 0));
+    json_object_set_new(again, "name", json_string("again\x1b[2J"));
+    json_array_append_new(runs, again);
+    json_object_set_new(r[2], "analysis", json_pack("{s:b, s:[o, o, o]}", "available", 1,
+        "comparisons",
+        stored("count", RING256, CLOCK256, "ring 64KB", "clock 256KB", -1, 0, 0, "inconclusive"),
+        stored("count", "fixture pool_size=512K policy=clock", CLOCK256, "clock 256KB",
+               "clock 256KB", 1.05, 1.03, 1.07, "faster"),
+        stored("count", "again\x1b[2J", CLOCK256, "clock 256KB", "clock 256KB", 1.0, 0.99, 1.01,
+               "same")));
+}
+
+static void test_compare_effects(void **state)
+{
+    static const char *const paths[] = {"a.json", "b.json", "c.json"};
+    static const char *const rows[] = {
+        "count ring 64KB / clock 256KB", "vacuum ring 64KB / clock 256KB",
+        "count clock 512KB / clock 256KB", "count ring 64KB in 512KB / ring 64KB in 256KB",
+        "count clock 256KB extra_copy=0.05 / clock 256KB extra_copy=0",
+        "count again\x1b[2J / " CLOCK256};
+    json_t *r[3], *doc;
+    const json_t *effects, *row;
+    char *text;
+
+    effects_reports(*state, r);
+    doc = sb_compare_build(r, paths, 3);
+    effects = json_object_get(doc, "effects");
+    assert_int_equal(json_array_size(effects), 6);
+    for (size_t k = 0; k < 6; k++)
+        assert_string_equal(json_string_value(at(json_array_get(effects, k), "comparison", NULL)),
+                            rows[k]);
+    /* matched by what they compare, not by position: B lists vacuum first */
+    row = json_array_get(effects, 0);
+    assert_string_equal(json_string_value(at(row, "op", NULL)), "count");
+    assert_string_equal(json_string_value(at(row, "a", NULL)), "ring 64KB");
+    assert_string_equal(json_string_value(at(row, "b", NULL)), "clock 256KB");
+    assert_true(json_real_value(at(json_array_get(at(row, "reports", NULL), 0), "ratio", NULL)) ==
+                0.87);
+    assert_true(json_real_value(at(json_array_get(at(row, "reports", NULL), 1), "lo", NULL)) ==
+                1.21);
+    assert_true(json_is_null(at(json_array_get(at(row, "reports", NULL), 2), "ratio", NULL)));
+    assert_string_equal(json_string_value(at(json_array_get(at(row, "reports", NULL), 2), "call",
+                                             NULL)), "inconclusive");
+    row = json_array_get(effects, 1);
+    assert_true(json_real_value(at(json_array_get(at(row, "reports", NULL), 1), "hi", NULL)) ==
+                1.23);
+    assert_true(json_is_null(json_array_get(at(row, "reports", NULL), 2)));
+    row = json_array_get(effects, 3);
+    assert_true(json_is_null(json_array_get(at(row, "reports", NULL), 0)));
+    assert_string_equal(json_string_value(at(at(json_array_get(at(row, "reports", NULL), 1),
+                                                "level_call", NULL), "quiet", NULL)), "slower");
+    assert_non_null(json_object_get(doc, "effects_how"));
+
+    text = compare_text(doc);
+    assert_contains(text, "\neach report's own comparisons, as its run table shows them:\n"
+        "comparison (op a / b)                                        |  "
+        "                    A |                      B |                      C\n"
+        "count ring 64KB / clock 256KB                                |  "
+        " 0.87x [0.86, 0.88] - |   1.24x [1.21, 1.26] + |                      ?\n"
+        "vacuum ring 64KB / clock 256KB                               |  "
+        " 0.88x [0.86, 0.89] - |   1.22x [1.19, 1.23] + |                      -\n"
+        "count clock 512KB / clock 256KB                              |  "
+        " 1.00x [0.99, 1.01] = |                      - |                      -\n"
+        "count ring 64KB in 512KB / ring 64KB in 256KB                |  "
+        "                    - | 0.95x [0.90, 1.01] -/+ |                      -\n"
+        "count clock 256KB extra_copy=0.05 / clock 256KB extra_copy=0 |  "
+        "                    - |                      - |   1.05x [1.03, 1.07] +\n"
+        "count again\\x1b[2J / fixture pool_size=256K policy=clock     | "
+        "                     - |                      - |   1.00x [0.99, 1.01] =\n");
+    assert_null(strchr(text, '\x1b')); /* nor in the runs with no partner */
+    assert_contains(text, "  C: again\\x1b[2J\n");
+    assert_contains(text, "B = b.json (host b\\x1b]0;x\\x07, ");
+    free(text);
+    json_decref(doc);
+    for (int k = 0; k < 3; k++)
+        json_decref(r[k]);
+}
+
+/* Reports without comparisons (the fixtures, schema 1) print no effects. */
+static void test_compare_no_effects(void **state)
+{
+    struct reports *fx = *state;
+    json_t *doc = sb_compare_build(fx->r, fixture_paths, 2);
+    char *text = compare_text(doc);
+
+    assert_int_equal(json_array_size(json_object_get(doc, "effects")), 0);
+    assert_null(strstr(text, "own comparisons"));
+    free(text);
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -868,6 +1010,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_render_undecided_labels, setup_reports,
                                         teardown_reports),
         cmocka_unit_test_setup_teardown(test_compare_layouts, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_effects, setup_reports, teardown_reports),
+        cmocka_unit_test_setup_teardown(test_compare_no_effects, setup_reports,
+                                        teardown_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
