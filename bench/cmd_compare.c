@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_compare.c: `scanbench compare REPORT REPORT... [--json]`: matches runs by their
  * parameters across reports (the first is the baseline) and prints medians, ratios,
  * significance (Mann-Whitney U) and counter differences, as a table or as JSON. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_events.c: `scanbench events [--set events=FILE]`: a diagnosis of hardware counting on
  * this host: the CPU and whether it is a VM, the kernel's PMUs, perf_event_paranoid and
  * capabilities, PAPI's version, components (and why disabled) and counters, the events map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_list.c: `scanbench list`: every registry (kernels with what this CPU supports, policies,
  * write-backs, ops, sources, counter backends) and every experiment key with its default. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_pg.c: `scanbench pg [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]`: the
  * experiment run on a live PostgreSQL server instead of scanbench's own scan loop: a throwaway
  * cluster with shared_buffers = pool_size, a lineitem-like table of table_size, SELECT count(*)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_plot.c: `scanbench plot REPORT [-o FILE.png|.svg]`: draws a report with gnuplot (the
  * default output is the report's name with .png for .json; never an existing file; one that
  * appears while gnuplot draws keeps the plot as NAME-2.png). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_power.c: `scanbench power [--quick] [--trials N] [--set KEY=VALUE]... [-o DIR] [-q]`: how
  * often this host's rounds find a difference of known size, and how often they call identical
  * configurations different (lib/power/power.h: the trials, their two arms, what is printed).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_probe.c: `scanbench probe`: this host's latency and bandwidth at each cache level and
  * memory (host/probe.h), written as a machine file: the host's geometry
  * (sb_machine_from_topology) and [costs] with every value's source (cachesim/costs_probe.h),

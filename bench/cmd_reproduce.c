@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_reproduce.c: `scanbench reproduce [NAME...|all] [--quick] [--pg] [-o DIR] [--set K=V]...`:
  * reruns the experiments of the 2007 thread (configs/experiments/NAME.ini with a [thread] section)
  * on this host, with the cache model's counters when it is built, and prints each in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_run.c: `scanbench run [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q]
  * [--twice]`: reads the experiment (the embedded default without a file), plans it, runs it on
  * its schedule, writes (with -o) the JSON report and the CSV of its timed scans beside it, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_topo.c: `scanbench topo`: the topology and where each figure came from; with --sweep,
  * each level's effective size from a sweep of working sets (host/probe.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* commands.h: the subcommands of the scanbench program, one file each. Each returns the exit
  * status: 0 done, 1 a run failed, 2 bad input, 3 counters required but unavailable. */
 #ifndef SB_COMMANDS_H

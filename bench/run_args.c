@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_args.c: the command line of `scanbench run` and `scanbench pg` (see run_args.h). */
 #include "config.h"
 #include "run_args.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_args.h: the command line that `scanbench run` and `scanbench pg` share,
  * [EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q], parsed in one place, and the
  * pieces other subcommands take from it: --set in its three spellings (reproduce), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scanbench.c: the one program; dispatches to its subcommands (a table, one row each, with
  * the usage that `scanbench --help` and `scanbench NAME --help` print). */
 #include "config.h"

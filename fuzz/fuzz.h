@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz.h: what the fuzz targets share: the libFuzzer entry point each target defines (also
  * called by fuzz/replay.c, the driver that replays saved inputs without libFuzzer), and the
  * helpers of fuzz_common.c. */

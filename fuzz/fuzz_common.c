@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_common.c: helpers shared by the fuzz targets (see fuzz.h). */
 #include "config.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_events.c: fuzz target: the input as an events map file (lib/counters/events_map.c, with the
  * event names checked against libpfm4's tables when built with libpfm4). */
 #include "config.h"

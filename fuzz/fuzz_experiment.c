@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_experiment.c: fuzz target: the input as an experiment INI file (lib/plan/experiment.c, read
  * through lib/core/ini_lines.c), then, when it reads, the plan built from it (lib/plan/plan.c: the
  * cross-key checks, and the machine models and events maps the file names). What it accepts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_machine.c: fuzz target: the input as a machine file (lib/cachesim/machine.c); a model that
  * reads and is small enough is built (lib/cachesim/model.c), its size checked against the
  * estimate the plan counts before building one, and fed one page copy, a streamed page and a fence,

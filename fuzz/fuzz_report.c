@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_report.c: fuzz target: the input as a report from another host, through everything that
  * reads one: the reader (lib/report/read.c), compare with itself (lib/report/compare.c: pairs,
  * Mann-Whitney U, the table and the JSON document), the renderers (lib/render/render.c,

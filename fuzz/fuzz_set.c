@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_set.c: fuzz target: the input as one `--set KEY=VALUE` argument (lib/plan/experiment.c's
  * sb_experiment_set over the defaults), then, when it is accepted, the checks of what was
  * accepted and the plan built from it (as fuzz_experiment). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* replay.c: the fuzz targets without libFuzzer: a main() that hands each file named on the
  * command line (or each file of each directory named) to LLVMFuzzerTestOneInput once, as the
  * fuzzer would. `make check` replays the seed corpora and tests/fuzz/regressions/ through it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/helper.c: the unit tests' shared helpers (tests/helper.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/helper.h: what the unit tests (tests/SUB/test_*.c) share, linked into each of them
  * (tests/helper.c): scratch directories and files written from a string, whole files read
  * back, a directory's entries counted, the stored fixtures of tests/data/, an experiment built

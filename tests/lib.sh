@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/lib.sh: shared helpers for the shell tests (sourced): where the program is, a scratch
 # directory removed at exit, and assertions that print what failed and exit 1.
 set -u

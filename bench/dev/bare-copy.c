@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bare-copy.c: the baseline scanbench is held against: a plain hand-written loop that copies
  * each page of a table into a ring of buffers with glibc memcpy, no pool bookkeeping, no
  * policy, no op, no validation. Prints every timed repetition and the median.

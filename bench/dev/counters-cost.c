@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counters-cost.c: what reading counters costs a timed scan: the papi backend's start() +
  * stop() (PAPI_start, then PAPI_stop, which reads), timed over 1000 cycles, with (1) this
  * host's events map, whatever it can count, and (2) a map of one software event

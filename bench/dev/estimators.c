@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* estimators.c: which paired estimator to call differences with, chosen on this host's recorded
  * noise rather than on synthetic noise (doc/statistics.md, Which estimator). A shared VM's noise
  * is one-sided (a neighbour only ever slows a scan down; Chen and Revels, "Robust benchmarking

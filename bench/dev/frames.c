@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frames.c: where this host's kernel puts the pages of a pool, and what a pool drawn anew gets
  * (doc/statistics.md, Layouts). Allocates N mappings of SIZE one after another (each backed
  * now, as scanbench backs a pool), then unmaps the first and maps SIZE again, twice, and prints

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # power-rules.sh: the trials of a `scanbench power` report (power.json) called again against
 # two thresholds: delta = max(2%, floor), the analysis' rule since report schema 4, and
 # delta = max(2%, bound), the rule until then (the A-A pair's bootstrap bound as the floor).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # power.sh: the developer benchmark of the rounds' power on the real host (doc/statistics.md,
 # Power on this host): `scanbench power` with many trials under the default budget, (a) A-A
 # trials, both arms alike: the share called different, with its Wilson interval; (b) trials

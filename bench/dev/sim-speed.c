@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim-speed.c: how fast the cache model runs: the `sim` backend's own replay of a scan (the same
  * function, sb_sim_model_replay, the same line accesses, in the same order) timed apart from the
  * scan itself. Counts the lines fed to the model (L1d lookups of loads and stores, plus lines

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # soak.sh: a sweep repeated in a loop for a fixed time, to catch leaks, crashes and hangs that a
 # single run does not show. Each round is one `scanbench run` of a pool-size x policy x op sweep,
 # alternating the measured (counters=none) and the cache-model (counters=sim) backends; while it

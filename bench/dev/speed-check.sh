@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # speed-check.sh: the speed goals as ratios measured in one session, alternating the engine and
 # the baseline round by round so that drift in the machine's speed hits both alike; each ratio
 # is the median over the rounds of that round's ratio, with its distribution-free 95% interval

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # stress.sh: nothing lost under stress, rerunnable after any change (issue 25's driver). From
 # the top of a built tree, as root (it mounts a 64KB tmpfs):
 #

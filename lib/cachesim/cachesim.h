@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cachesim.h: the cachesim subsystem's public header: the machines it models (machine.h:
  * machine files, or the host's topology), what their events cost (costs.h; from `scanbench
  * probe`'s measurements, costs_probe.h), the time model that turns a phase's events into

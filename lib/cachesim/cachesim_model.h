@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cachesim_model.h: cachesim's second public header, for the few who drive the cache model
  * (the counters' sim backend): cachesim.h and the model's own interface (model.h: creating a
  * model or its slices, feeding it accesses, copies and streaming stores, reading its counts).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* costs.c: the names of the [costs] keys (costs.h). */
 #include "config.h"
 #include "cachesim/costs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* costs.h: what a machine's events cost in time: the `[costs]` section of a machine file
  * (machine.h). Every value comes with its source (`key_source = text`): a value without one is
  * refused (SB_ERR_INPUT "file:line: key: no key_source"). The time model (timemodel.h) turns a

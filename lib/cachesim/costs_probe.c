@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* costs_probe.c: [costs] from `scanbench probe`'s measurements, each with its source
  * (costs_probe.h says how each is made). */
 #include "config.h"

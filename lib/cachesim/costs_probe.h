@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* costs_probe.h: a machine's [costs] (costs.h) from `scanbench probe`'s measurements of this
  * host (host/probe.h), every value with its source: "scanbench probe on HOST, DATE: the method,
  * the working set, the repetitions". How each cost is made of the measurements:

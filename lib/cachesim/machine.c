@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* machine.c: machine models for the cache model: reading configs/machines/NAME.ini (through
  * the core INI reader, driven by the tables of sections and keys below, so that every error
  * names its file, line and key), checking them, listing them, and building the host's model

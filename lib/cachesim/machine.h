@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* machine.h: machine models for the cache model (model.h): read from
  * configs/machines/NAME.ini (or any path), or built from the host's topology (`auto`).
  *

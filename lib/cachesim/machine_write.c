@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* machine_write.c: a machine written back as a machine file, [costs] and their sources
  * included (sb_machine_costs_write, machine.h): what sb_machine_load reads back to the same
  * machine. */

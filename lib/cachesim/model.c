@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* model.c: the cache-hierarchy model (see model.h): lookups, fills, evictions through the
  * inclusion policies, write-backs, write-combining buffers and the next-line prefetcher.
  *

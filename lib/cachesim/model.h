@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* model.h: a trace-driven model of a CPU data-cache hierarchy: up to three levels (L1d, L2,
  * L3), each with its size, line size, associativity, replacement (LRU or tree pseudo-LRU) and
  * inclusion policy towards the levels above it (inclusive, exclusive victim cache as on AMD

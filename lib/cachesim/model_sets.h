@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* model_sets.h: the cache model's private set code, for model.c alone (no other file includes
  * it): a level's geometry and its sets' state (model.c's header comment has the layout), and
  * one set's lookup, touch, victim, take-out and placement for LRU, tree pseudo-LRU and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* model_types.h: what the cache model is built from and what it counts, for everyone who
  * names a geometry or reads counts without driving the model (machine files, the time model,
  * the plan, the reports' builders): the limits, replacement and inclusion policies, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timemodel.c: a phase's events turned into seconds with a machine's costs (timemodel.h). */
 #include "config.h"
 #include "cachesim/timemodel.h"

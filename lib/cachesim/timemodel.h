@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timemodel.h: a machine's events turned into seconds with its costs (costs.h). A phase's
  * events (what the cache model counted while the phase ran) cost:
  *   - each hit at level l: hit_cycles[l] / clock; where the machine gives the level's stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* build_id.c: the commit the program was built from (see build_id.h). Only this file includes
  * the header make writes (lib/core/git_hash.h), so a new commit recompiles it alone. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* configs_path.c: finding data files under the configs directories (environment, source tree
  * for the programs of the build tree, installed data), so that a built tree reads the files it
  * was built with and an installed scanbench its installed copies. */

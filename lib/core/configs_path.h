@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* configs_path.h: where scanbench finds its data files at run time (configs/events/NAME.ini,
  * configs/machines/NAME.ini, ...): $SCANBENCH_CONFIGS first, then, for the programs of the
  * build tree (SB_BUILDDIR's bench/, tests/, fuzz/), the source tree's configs/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* core.h: the core subsystem's public header. What every other part stands on, depending on
  * nothing of scanbench's: one-line errors with their origin (error.h), checked UTF-8 text
  * (utf8.h), sizes (units.h), the clock (timer.h), big allocations and the memory a run may have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* error.c: filling struct sb_error, the one-line error every layer hands up to main(). A
  * message too long for it is cut between two characters (it may quote UTF-8 input); what it
  * quotes is made printable (utf8.h's sb_text_printable). */

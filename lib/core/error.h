@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* error.h: how every scanbench function reports failure: an exit status (2 bad input, 1 a run
  * failed, 3 counters required but unavailable) and one line of text naming what went wrong. */
 #ifndef SB_ERROR_H

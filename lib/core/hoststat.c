@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hoststat.c: reading the host's steal time from /proc/stat. */
 #include "config.h"
 #include "core/hoststat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hoststat.h: what the host did to a measurement from outside the process: the steal time a
  * hypervisor took from this VM's CPUs (/proc/stat's `cpu` line, all CPUs together), read before
  * and after each timed scan so that a reader can see which scans were contaminated. */

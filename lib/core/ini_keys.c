@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini_keys.c: the table-driven INI reader (inih through the line reader), its errors, and the
  * value parsers the readers share. A key line is taken once the lines that go on with it have
  * been read: at the next key line, section line or the end; meanwhile it is pending. */

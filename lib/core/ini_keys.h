@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini_keys.h: the one INI reader of scanbench (experiments, machine models, events maps), driven
  * by tables: a reader's sections, each with its key descriptors (name, type, limits, list or
  * not, help). It reads through the line reader (ini_lines.h) and inih, and does what each reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini_lines.c: the counting line reader handed to inih, the checks of a file as a whole, inih's
  * reading of one line, and the helpers for INI values. */
 #include "config.h"

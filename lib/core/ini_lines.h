@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ini_lines.h: the line reader every INI file of scanbench is parsed through (experiments,
  * machine models, events maps): inih's callbacks carry no line numbers in Debian's build, so
  * inih reads through ini_parse_stream and this reader, which counts lines, flags a line too long

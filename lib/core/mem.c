@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem.c: allocation of the IO cache and the pool (the limits checked before it are
  * mem_limit.c's; freed mappings kept for the next are mem_keep.c's). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem.h: the big allocations (IO cache, pool); with them, what the host can give them
  * (mem_limit.h) and the freed mappings kept for the next (mem_keep.h). */
 #ifndef SB_MEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_keep.c: big mappings freed by one run, kept for the next allocation of the same length
  * and placement (mem_keep.h). A fresh mapping costs its first touch of every page, and under a
  * hypervisor that shadows the guest's page tables that is about 6 us a 4KB page (mem.c,

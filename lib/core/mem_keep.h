@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_keep.h: big mappings freed by one run, kept for the next allocation of the same length
  * and placement (mem_keep.c). */
 #ifndef SB_MEM_KEEP_H

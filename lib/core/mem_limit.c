@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_limit.c: how much memory a run may allocate (mem_limit.h): MemAvailable, RLIMIT_AS, the
  * process's cgroup and its ancestors. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mem_limit.h: how much memory the host can give a run: MemAvailable from /proc/meminfo,
  * bounded by RLIMIT_AS and by the process's cgroup (v2 memory.max, v1 limit_in_bytes, the
  * tightest of its own and its ancestors'). libnuma and hwloc are not asked: on this kind of VM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outdir.c: a results directory that a run cannot lose (see outdir.h). */
 #include "config.h"
 #include "core/outdir.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outdir.h: the directory a command keeps its result files in (reproduce -o DIR). It is made
  * new before any run (one that exists is refused: bad input). A file whose name appears there
  * meanwhile is kept under a numbered name (outfile.h). When the directory cannot be written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outfile.c: writing a result file whole, never replacing anything (see outfile.h). */
 #include "config.h"
 #include "core/outfile.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outfile.h: scanbench's one way to write a result file, never replacing anything: the whole
  * file goes under a temporary name in the target's directory (PATH.tmp.XXXXXX), is fsynced and
  * linked into place; if PATH appeared meanwhile, the file is linked under the first free name

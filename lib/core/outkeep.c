@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outkeep.c: a result that cannot go where asked is kept in a new directory under $TMPDIR (see
  * outkeep.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* outkeep.h: where a finished result goes when it cannot go where it was asked to (a full disk,
  * a directory removed or made read-only during the run, a filesystem mounted over it): a new
  * directory under $TMPDIR (an absolute one; else /tmp), scanbench-kept-XXXXXX, that the caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scratch.c: a nameless scratch file (see scratch.h). */
 #include "config.h"
 #include "core/scratch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scratch.h: a nameless scratch file in a directory (O_TMPFILE, else mkstemp and unlink at
  * once): nothing is left behind however the process ends, SIGKILL included. The file source's
  * table lives in one (engine); the plan makes one to check that data_dir can hold it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stop.c: SIGINT, SIGTERM, SIGHUP, SIGQUIT and the run watchdog as flags (see stop.h). Everything
  * a handler touches is a sig_atomic_t, was prepared before the handler could run, or is changed
  * with the handler's signals blocked. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stop.h: ending a sweep or a reproduction early, cleanly: SIGINT, SIGTERM, SIGHUP and SIGQUIT,
  * and the watchdog that bounds each run. Neither kills the process at once: each raises a flag
  * that the scan loop reads between scans and the runner between runs (and calls the hook a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* this_host.c: whether a machine is the host's own (this_host.h). */
 #include "config.h"
 #include "core/this_host.h"

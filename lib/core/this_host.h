@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* this_host.h: the one rule for "this machine is the host", which the cache model (on its
  * machine struct) and the report (on a run's JSON) both apply: a machine named `auto` (the
  * host's topology), or a file `scanbench probe` wrote (its source says so). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timer.c: reading the monotonic clock and measuring its granularity. */
 #include "config.h"
 #include "core/timer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timer.h: the clock every repetition is timed with (CLOCK_MONOTONIC_RAW where the OS has it,
  * else CLOCK_MONOTONIC) and its resolution, reported as STREAM does. */
 #ifndef SB_TIMER_H

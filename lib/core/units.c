@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* units.c: parsing and printing sizes (binary units, as PostgreSQL's settings). */
 #include "config.h"
 #include "core/units.h"

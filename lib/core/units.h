@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* units.h: sizes as people write them ("16M", "256kB", "8192") and as scanbench prints them.
  * Sizes are binary, as PostgreSQL's settings are (1kB = 1024 bytes, 1MB = 2^20); throughput is
  * decimal (MB/s = 10^6 bytes per second), as the 2007 thread reported it. */

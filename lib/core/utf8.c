@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* utf8.c: checking, cutting and escaping UTF-8 text (see utf8.h). */
 #include "config.h"
 #include "core/utf8.h"

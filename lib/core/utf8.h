@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* utf8.h: text that goes into a report must be UTF-8 (JSON is; jansson refuses anything else, and
  * a report that cannot be built is lost work): checking input text, copying it into a fixed
  * buffer without cutting a character in two, and writing bytes that are not UTF-8 (a file name

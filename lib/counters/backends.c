@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* backends.c: the counter backends' registry, a row each, and the `none` backend
  * (nothing requested). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counters.h: the counters subsystem's public header: the counter interface (interface.h:
  * roles, a run's counters, the backends' registry: none, papi, sim), the events maps that name
  * each role's native events per microarchitecture (events_map.h), PAPI as this process sees it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_map.c: reading and checking configs/events/<arch>.ini (through the core INI reader,
  * driven by the tables of sections and keys below, so that every error names its file and
  * line), and choosing the map for this CPU (a table of vendor/family/model ranges) or the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_map.h: configs/events/<arch>.ini, the per-microarchitecture maps from counter roles to
  * native events (libpfm4 names, as PAPI's perf_event components take them), and the choice
  * of a map for this CPU (its vendor, family and model) or from `--set events=FILE`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_pfm.c: native event names checked against libpfm4's tables by walking them
  * (pfm_get_pmu_info, pfm_get_event_info, pfm_get_event_attr_info): no PMU is forced or
  * programmed, so inactive PMUs (other microarchitectures) are checked as well. */

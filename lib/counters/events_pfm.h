@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* events_pfm.h: checking native event names against libpfm4's own event tables (the tables
  * PAPI's perf_event components use), without touching the PMU: works on any host, for any
  * PMU this libpfm4 describes. Only built with libpfm4 (HAVE_LIBPFM). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* interface.c: the roles' names, and opening and closing a run's counters with its backend
  * (the backends' registry: backends.c). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* interface.h: the counter interface. The code speaks of roles (what is measured), never of
  * event names; backends (rows of a const table) map roles to whatever they can read. Counters
  * are started and read only at region boundaries (one timed repetition), never per page.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* papi.c: the `papi` counter backend. Each role's native events (from the run's
  * events map) are added by name; core events go in one event set that counts this thread,
  * uncore (memory-controller) events in one set per package, each event bound to that

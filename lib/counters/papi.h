@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* papi.h: the `papi` counter backend's functions (its row is in backends.c). Built
  * from papi.c with PAPI; from papi_none.c without, where open() reports the
  * counters unavailable ("built without PAPI") and the run goes on, timed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* papi_none.c: the `papi` backend in a build without PAPI: the row stays (so an
  * experiment that asks for it still runs, timed), and says why there are no counters. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* papi_probe.c: PAPI's library state, components and errors, for the papi counter backend
  * and `scanbench events`. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* papi_probe.h: PAPI as this process sees it: library initialisation (once), its version,
  * its components (and PAPI's own reason for each disabled one), the number of hardware
  * counters, PAPI's VM flag, PAPI error codes by name, and whether a native event can be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim.c: the `sim` counter backend: the scan's memory accesses replayed through the
  * cache model after each timed scan (see sim.h; the replay itself: sim_replay.c). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim.h: the `sim` counter backend (its row is in backends.c): after the last timed
  * scan it replays the first timed scans' exact memory accesses (each scan's first pass), in
  * order, through the cache model (lib/cachesim) of the run's machine (lib/machine), and reports

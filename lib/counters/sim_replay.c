@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim_replay.c: a scan's accesses fed to the cache model, and the model's slices replayed on
  * threads (see sim_replay.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim_replay.h: a scan's memory accesses fed to the cache model, in order, and the model split into
  * slices (lib/cachesim/model.h) replayed on threads of their own: the sim backend's engine, and
  * bench/dev/sim-speed's. The slices' counts add up to the whole model's exactly, so the counts do not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim_reuse.c: replays kept under a hash of their inputs, for a later run with the same inputs
  * (see sim_reuse.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sim_reuse.h: a run's replays reused by a later run that feeds the model the same inputs.
  * The replay is a function of the model's configuration and of the traced scans, in order:
  * each scan's buffers, op, kernel, source, write-back, pool and the table's bytes (sim_replay.h:

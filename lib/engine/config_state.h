@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config_state.h: the state of one configuration (struct sb_config): its scanners' slots,
  * pools and team, the page hand-out of a shared table, the validation's page reads and the
  * traces of a replaying backend; shared by engine.c (prepared, released) and phases.c (run).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* engine.c: a configuration prepared (its results, pools and policy states or shared pool,
  * counters, sources and team of scanners) and released; one configuration run alone. Its
  * phases are phases.c's, its results' summary results.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* engine.h: the run engine, one configuration at a time: the phases a schedule (rounds.h)
  * drives, the same for one scanner (the calling thread) and for n (team.h). A configuration is
  * prepared once (its pools, policy states, counters and scanners; they stay allocated across

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* iocache.c: the table, whichever source built it (source_ops.h: source_memory.c,
  * source_file.c): its checksums, whether it serves a run, and what a run asks of its source. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* iocache.h: the table scanned, as its source holds it: for `memory` a region of table_size
  * bytes standing for the kernel's IO cache ("memtable" in the thread); for `file` a read-only
  * mapping of the scratch file (source_file.h), which the scans read with pread. Either way it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.c: a configuration's layouts (key layout): the memory behind its pools noted, and
  * drawn anew between rounds by copying each pool into a fresh mapping. */
 #include "config.h"

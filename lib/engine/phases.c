@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* phases.c: one configuration's phases (validate, warm, settle, timed scan, finish and a
  * tracing backend's replay), the scanners' side (each scanner's part of a phase, on its team)
  * and the caller's (run a phase, check what it did). */

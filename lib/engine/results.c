@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* results.c: a run's results: the CPUs a scanner ran on, the summary of its timed scans
  * (MB/s over all scanners and each one's own), and their release. */
 #include "config.h"

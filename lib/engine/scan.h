@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scan.h: what a run (one configuration) produced: its timed scans, each with where in the
  * schedule it ran, its validation, where its pages came from and who scanned them. Types only:
  * the engine (engine.h) fills them; runner/record.c writes them. */

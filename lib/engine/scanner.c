@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scanner.c: one scanner's loops (own pool or shared pool, per source), its validating pass and
  * the pool checks. */
 #include "config.h"

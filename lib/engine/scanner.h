@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scanner.h: one scanner's passes over pages [first, end) of its table, run by engine.c (one
  * scanner, the calling thread, or a team of them: team.h). For each page the policy picks a buffer
  * (of the scanner's own pool, or of the shared pool: shared_pool.h), the source brings the page

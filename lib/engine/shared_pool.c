@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shared_pool.c: the clock-swept pool shared by concurrent scanners (see shared_pool.h). */
 #include "config.h"
 #include "engine/shared_pool.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* shared_pool.h: one pool shared by concurrent scanners (shared_pool = yes), swept by one clock
  * as PostgreSQL's buffer manager does it with atomics (StrategyGetBuffer, PinBuffer and
  * UnpinBuffer since 9.5): each buffer has a header whose state word holds its pin count and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source_file.c: source `file` (source_ops.h): the table as a nameless scratch file: making it,
  * warming and dropping it in the page cache, its residency (mincore) and the device rate. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source_file.h: source `file`: the table as a real file of heap pages in a scratch directory
  * (data_dir). The file never has a name (O_TMPFILE, else mkstemp and unlink at once): nothing is
  * left behind however the run ends, SIGINT, SIGTERM and SIGKILL included, so no signal handler

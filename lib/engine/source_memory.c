@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source_memory.c: source `memory` (source_ops.h): the table in a region of RAM standing for
  * the kernel's IO cache ("memtable" in the thread), placed as iocache_node asks; its bigtable
  * DMA-fills each frame just before its copy (dma_fill.h). */

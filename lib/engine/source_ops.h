@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source_ops.h: the sources a table's pages come from, behind one interface: `memory` (a region
  * in RAM; its bigtable is the DMA-like fill of each frame before its copy, dma_fill.h:
  * source_memory.c) and `file` (a nameless scratch file read with pread; its bigtable drops the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* team.c: a configuration's scanner threads: where each runs (cpu_place.h), the barriers, the
  * loop. */
 #include "config.h"

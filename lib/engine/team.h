@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* team.h: the scanners of one configuration, as threads that run phases together. A team of
  * one runs each phase in the calling thread (no thread, no barrier: the single scanner's path
  * costs nothing extra); a team of n > 1 has n threads, each pinned with hwloc to a core of its

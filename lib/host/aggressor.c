@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* aggressor.c: the contention thread (aggressor.h): its size and CPU, its loops, and the
  * handshake that pauses and resumes it. */
 #include "config.h"

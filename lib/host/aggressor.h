@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* aggressor.h: contention on purpose (key contention): a thread pinned to a CPU the scans do not
  * use, moving memory while the timed scans run, so that a run can be measured against a known
  * neighbour, the same every time. `stream` copies one buffer into another, each four times the

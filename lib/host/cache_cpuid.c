@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cache_cpuid.c: the caches from x86 CPUID's deterministic cache parameters (Intel SDM vol. 2A,
  * CPUID leaf 04H; AMD APM vol. 3, CPUID Fn8000_001D, present when Fn8000_0001 ECX bit 22,
  * TopologyExtensions, is set). Both lay a subleaf out the same way: EAX[4:0] type (0 none, 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cache_cpuid.h: the caches as the CPU describes them (x86 CPUID's deterministic cache
  * parameters: leaf 4 on Intel, leaf 0x8000001D on AMD; where a hypervisor hides the latter, AMD's
  * legacy leaves 0x80000005 and 0x80000006): the last source of the topology, for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cpu_id.c: the processor's vendor/family/model and the hypervisor bit, from CPUID or
  * /proc/cpuinfo. */
 #include "config.h"

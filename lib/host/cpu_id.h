@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cpu_id.h: which processor this is (vendor, family, model, stepping, as Intel's and AMD's
  * manuals number them) and whether it runs under a hypervisor: from CPUID on x86, else from
  * /proc/cpuinfo. Used to choose the counter events map (configs/events) and in diagnoses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cpu_place.c: the scanners' places and binding with the host's hwloc topology (cpu_place.h). */
 #include "config.h"
 #include "host/cpu_place.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cpu_place.h: where the scanners of a team run, and binding a thread there: scanner i of n on
  * the (i mod cores)th core, on that core's first PU, in hwloc's order (the host's one topology:
  * hwloc_shared.h). Without hwloc, or when it cannot say, nothing is pinned, and why is said. */

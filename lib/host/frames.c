@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frames.c: the physical frames of a mapping (frames.h), read from /proc/self/pagemap and
  * /proc/kpageflags in chunks and summarised by one streaming accumulator, which the pure
  * sb_frames_summarise_pfns shares.

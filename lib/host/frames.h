@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* frames.h: where a mapping's pages landed physically: from /proc/self/pagemap (each page's
  * frame number; Linux shows them to CAP_SYS_ADMIN only) and /proc/kpageflags (whether a frame
  * is part of a transparent or hugetlb huge page). With 4KB pages the frames decide the sets of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* host.h: the host subsystem's public header. What the machine is and where things run on it:
  * caches, cores and NUMA nodes with their sources (topo.h; the caches CPUID describes,
  * cache_cpuid.h), the CPU's vendor, family and

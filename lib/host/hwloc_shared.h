@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hwloc_shared.h: the process's one hwloc topology (host only: topo.c reads the caches and
  * cores from it, cpu_place.c places and binds the scanners' threads with it), loaded at its
  * first use and destroyed at exit. */

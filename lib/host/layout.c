@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.c: fresh mappings for a pool's layout, on base pages or on 2MB pages. */
 #include "config.h"
 #include "host/layout.h"

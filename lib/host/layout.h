@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layout.h: fresh mappings for a pool's layout (plan's key layout): memory the kernel places
  * now, never a mapping kept from before (mem_keep.h), on base pages or on 2MB pages. */
 #ifndef SB_LAYOUT_ALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* perf_host.c: the host's perf_event facts (kernel PMUs, paranoid level, capabilities). */
 #include "config.h"
 #include "host/perf_host.h"

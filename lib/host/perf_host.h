@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* perf_host.h: what on this host stands between a process and hardware counters, as Linux
  * tells it: whether the kernel registered a hardware core PMU (a VM often has none), the
  * perf_event_paranoid level, CAP_PERFMON / CAP_SYS_ADMIN, and a hypervisor. No PAPI needed:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* placement.c: NUMA placement through libnuma's system-call wrappers (mbind, set_mempolicy,
  * move_pages); libnuma's own allocators are not used, since they print their errors. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* placement.h: NUMA placement of the IO cache and the pool (keys iocache_node and pool_node):
  * `local` (the node of the CPU the scanner runs on), `remote` (the nearest other node),
  * `interleave` (page by page over every node), or a node number. With libnuma the memory is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probe.c: `scanbench probe`'s measurements (probe.h): the sweep and the effective sizes it
  * finds, the working sets, the repetitions, the median or best of each figure, the stores'
  * share of lines read first. The loops themselves are probe_kernels.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probe.h: `scanbench probe`'s measurements of this host: first a sweep of working sets from a
  * quarter of the L1d to memory's set (a pointer chase's latency and a streaming read at each),
  * in which each level's effective size is where the cost steps up (stats/steps.h): on a VM the

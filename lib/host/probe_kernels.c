@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probe_kernels.c: the loops `scanbench probe` times: the pointer chase and its chain, the
  * streaming read, temporal and non-temporal stores (SSE2 where the build has it), the dependent
  * add chain. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* probe_kernels.h (internal to host): the loops `scanbench probe` times (probe.h): a pointer
  * chase over a cyclic chain of lines, a streaming read, temporal and non-temporal stores, loads
  * and stores of the same lines, and a dependent add chain for the core's clock; the mapping

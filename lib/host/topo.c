@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.c: cache sizes, line sizes, associativity, cores and NUMA nodes from hwloc, sysfs or
  * (the caches, last) CPUID; the
  * process's one hwloc topology (hwloc_shared.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* topo.h: the host's cache and core topology, and where each figure came from: hwloc when
  * built with it, else Linux sysfs, else unknown; any figure can be overridden from the config
  * (l1d_size, l2_size, l3_size, line_size). Code that depends on cache sizes takes a struct

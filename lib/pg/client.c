@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* client.c: the libpq connection, timed statements, the cancel on a stop (see client.h). */
 #include "config.h"
 #include "pg/client.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* client.h: scanbench's libpq connection to its throwaway server. Statements are timed on
  * the client, with the monotonic clock (timer.h) around PQexec. While connected, a stop signal
  * or the watchdog (stop.h's hook) cancels the statement in flight (PQcancel is safe in a signal

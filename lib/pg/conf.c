@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* conf.c: the throwaway cluster's postgresql.conf settings (see conf.h). */
 #include "config.h"
 #include "pg/conf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* conf.h: the postgresql.conf settings of scanbench's throwaway cluster, each with why it is
  * set: only a Unix socket in the cluster's own directory, shared_buffers from the experiment's
  * pool, one backend per scan (no parallel workers), no autovacuum, no synchronized scans, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* copier.c: who copies a page into shared_buffers, in words (see copier.h). */
 #include "config.h"
 #include "pg/copier.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* copier.h: who copies a page from the OS cache into shared_buffers. Up to 17 the backend
  * that scans reads it itself; from 18 through asynchronous I/O (src/include/storage/aio.h,
  * DEFAULT_IO_METHOD IOMETHOD_WORKER): with io_method = worker an I/O worker process makes the

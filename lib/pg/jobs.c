@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobs.c: the server measurements a plan asks for (see jobs.h). */
 #include "config.h"
 #include "pg/jobs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jobs.h: from a checked plan (plan.h) to the measurements a live PostgreSQL server can
  * make: one job per distinct (table, page size, row width, dead rows, op, pool), in the plan's
  * order. Keys a server cannot be told (source, kernel, policy, ring_size, seed, counters and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.c: parsing the server's version, EXPLAIN JSON, VACUUM VERBOSE and the write counters
  * (see parse.h). */
 #include "config.h"

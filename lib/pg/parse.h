@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* parse.h: reading what a PostgreSQL server prints: `postgres --version`, the buffer
  * figures of EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) (shared blocks hit, read, dirtied and
  * written, from the top plan node, which includes its children), of VACUUM (VERBOSE) ("buffer

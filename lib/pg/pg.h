@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pg.h: the pg subsystem's public header: `scanbench pg` and `reproduce --pg` on a live
  * PostgreSQL server. A plan becomes jobs (jobs.h: the table, the pool, the op, what
  * PostgreSQL's ring rule will do), run on a throwaway cluster in a session (runner.h: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pin.c: the backend and the server's I/O workers pinned to CPUs (key io_worker_cpu; see
  * copier.h). */
 #include "config.h"

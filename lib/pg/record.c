@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record.c: a live-server measurement as a report run record (see record.h). */
 #include "config.h"
 #include "pg/record.h"

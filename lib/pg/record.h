@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record.h: one live-server measurement as a run record of the scanbench report (report.h),
  * so that renderers, `compare` and `reproduce` read it like any other run: source and kernel
  * `postgresql`, policy `ring` or `clock` as PostgreSQL's rule decided, pool_size =

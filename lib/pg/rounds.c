@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rounds.c: clusters side by side, timed in shuffled rounds (see rounds.h). */
 #include "config.h"
 #include "pg/rounds.h"

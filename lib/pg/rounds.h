@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rounds.h: `scanbench pg`'s interleaved schedule: every setting that needs a server of its
  * own (a server version, a shared_buffers, a table, a backend of several) gets a cluster of its
  * own, all running side by side, each on its own socket, so that nothing is restarted between

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rule.c: PostgreSQL's own placement rule for a scan, version by version (see rule.h). */
 #include "config.h"
 #include "pg/rule.h"

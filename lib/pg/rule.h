@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rule.h: where a live PostgreSQL server puts the pages of a scan, by its own rules (not
  * scanbench's `policy` key, which a server cannot be told), computed as the server of that
  * version computes them, from the inputs it reads (read back from the running server: rule

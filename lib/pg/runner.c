@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.c: running pg_jobs on a throwaway PostgreSQL cluster (see runner.h). */
 #include "config.h"
 #include "pg/runner.h"

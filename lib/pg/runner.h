@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.h: running pg_jobs on a live PostgreSQL server, for `scanbench pg` and
  * `scanbench reproduce --pg`. A session is one throwaway cluster: opened (free disk checked
  * first, then the server's programs, the user, initdb, start), used for any number of job

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner_none.c: runner.h when scanbench is built without libpq:
  * `scanbench pg` and `reproduce --pg` say so (bad input, exit 2) and name the package. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* server.c: finding, creating, starting, stopping and removing a throwaway PostgreSQL
  * cluster (see server.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* server.h: a throwaway PostgreSQL cluster's lifecycle, for `scanbench pg`: finding the
  * server's programs (SCANBENCH_PG_BINDIR, else `pg_config --bindir`, else Debian's
  * /usr/lib/postgresql/VERSION/bin, newest first), the user to run them as (PostgreSQL refuses

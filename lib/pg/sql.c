@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sql.c: the statements that differ by server version (see sql.h). */
 #include "config.h"
 #include "pg/sql.h"

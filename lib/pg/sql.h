@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sql.h: the statements scanbench pg sends that differ by the server's version (as
  * server_version_num: 80121, 150020), each boundary with where it comes from:
  *   - VACUUM's options in parentheses from 9.0, DISABLE_PAGE_SKIPPING from 9.6 (the visibility

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table.c: the lineitem-like table's layout and load SQL (see table.h).
  *
  * User data of a row, as PostgreSQL lays it out (alignment in brackets):

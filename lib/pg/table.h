@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table.h: the lineitem-like table `scanbench pg` loads into a live PostgreSQL server: TPC-H
  * lineitem's columns (money as integer cents, flags as "char") with l_comment padded so that
  * each row carries row_width bytes of user data, as scanbench's own pages do (100 bytes: 61

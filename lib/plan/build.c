@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* build.c: a plan built from an experiment's settings (sb_plan_build): the header, the events
  * map and machine models read, every run of the lists' product filled, named and checked
  * (run_checks.c), the run names shortened where too long. */

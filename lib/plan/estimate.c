@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* estimate.c: the least time a plan's scans can take on any host (plan.h's
  * sb_plan_least_seconds), and the refusal of a plan beyond plan_limit. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiment.c: reading files and --set through the core INI reader (core/ini_keys.c: every
  * value knows its file and line, and the structure of the file is checked there) with the key
  * registry (keys.c) for [experiment] and thread.c's keys for [thread], and per-value checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiment.h: experiments: the keys scanbench knows (a const registry with type, default and
  * help, the table the core INI reader reads [experiment] by: core/ini_keys.h), reading them from
  * INI files or the embedded default, and `--set KEY=VALUE` overrides. Every value may be a comma-separated list where the key allows one: lists make

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys.c: the key registry, the core INI reader's table for [experiment] (experiment.h): each
  * key's type, range, default and help, in the order of enum sb_key_id. */
 #include "config.h"

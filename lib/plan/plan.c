@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plan.c: what a plan's runs are made of (tables, pools, whether they scan concurrently, which
  * runs share a table, what they count) and a plan freed; the plan is built in build.c. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plan.h: expands an experiment into the list of runs it asks for (the Cartesian product of
  * every key given as a list, in registry order, the first key outermost) and checks each run
  * as a whole: sizes that must be multiples of the page size, a ring that must fit in the pool,

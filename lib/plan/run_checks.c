@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_checks.c: a plan's runs checked against what the host can give (see run_checks.h): the
  * memory a run needs and an interleaved schedule's all at once, a file run's directory and
  * disk, NUMA placements, concurrency. */

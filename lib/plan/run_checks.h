@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_checks.h: a plan's runs checked before any runs: each run's sizes and the memory it
  * needs (sb_plan_check_run), its source file's directory and disk, its NUMA placements and its
  * concurrency; the experiment's data_dir and cache-model slices; the contention aggressor; an

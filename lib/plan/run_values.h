@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* run_values.h: the value of each key for one run of an experiment's product (idx: the
  * index of its value in each key's list), and the scratch directory a file run uses. Internal
  * to plan. */

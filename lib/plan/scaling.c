@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scaling.c: the thread's pool sizes scaled to this host (see scaling.h). */
 #include "config.h"
 #include "plan/scaling.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* scaling.h: the thread's pool sizes scaled to this host (issue 19, `reproduce`'s fourth
  * column): a pool keeps its ratio to the thread machine's L2 (Luke's 680KB on a 1MB L2 is 0.66 x
  * this host's L2), and the thread's scattered (slow) pool is put beyond this host's last-level

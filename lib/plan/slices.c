@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* slices.c: whether a run may slice its timed scans (key slice_ms), and how far a slice's
  * settling pass reaches: the engine times a slice of the table (about slice_ms, sized by the
  * warm-up scan) after an untimed pass over the pages before it, so that many short paired units

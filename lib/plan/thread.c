@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* thread.c: the [thread] section of an experiment file (see thread.h): its keys, each value
  * checked, and the checks of the section as a whole. */
 #include "config.h"

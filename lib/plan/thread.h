@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* thread.h: the [thread] section of an experiment file: what the 2007 thread measured, on
  * which machine, with which slow and fast placements (struct sb_thread, part of the
  * experiment, experiment.h). Its keys are the reader's table for the section (experiment.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* output.c: a power check's text and power.json (see power.h). */
 #include "config.h"
 #include "power/power.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* power.h: `scanbench power`: how often this host's rounds find a difference of known size,
  * and how often they call identical configurations different. Each trial is a run of its own
  * (its own plan: a fresh table and fresh pools) of two arms, COUNT(*) into a 256KB ring over a

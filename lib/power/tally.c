@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tally.c: what a power check's trials say (see power.h): which trial found its difference,
  * each kind's share with its Wilson interval, its true ratio and seconds, the sentence. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trials.c: a power check's trials drawn, set up and run (see power.h). */
 #include "config.h"
 #include "power/power.h"

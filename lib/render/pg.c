@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pg.c: the live server's runs as a table (see pg.h). */
 #include "config.h"
 #include "render/pg.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pg.h: `scanbench pg`'s table, from the report alone: per run the operation, table,
  * shared_buffers, the placement PostgreSQL's rule chose, MB/s (median, cv), EXPLAIN's or
  * VACUUM VERBOSE's shared blocks hit/read, the table's buffers after a scan (pg_buffercache)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plot.c: the gnuplot script that draws a report (see plot.h): its lines (plot_series.c), the
  * cache sizes marked, MB/s with the median's interval and, with counters, the counter figures;
  * running gnuplot on it is plot_gnuplot.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plot.h: figures from a report with gnuplot: MB/s against the bytes the policy writes into
  * (pool or ring size, log scale) with the host's L1d, L2 and L3 sizes marked, one line per
  * policy, kernel and op and per value of any other key that varies among their runs; and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plot_gnuplot.c: a report drawn into a PNG or SVG by the gnuplot on PATH (sb_plot, see
  * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run
  * (a stop signal ends it), the image published, the temporary files removed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plot_series.c: a report's runs grouped into the lines of its plot (see plot_series.h). */
 #include "config.h"
 #include "render/plot_series.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* plot_series.h: a report's runs grouped into the lines of its plot (see plot.h): one per op,
  * policy and kernel and per value of every other key that varies among those runs, each titled,
  * its points sorted by footprint. Internal to render. */

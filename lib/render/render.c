@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render.c: the thread-style MB/s table, read from a report: the heading, the table (a column
  * per placement, or a row per run), then the notes, predictions and counters under it
  * (table_notes.c, table_model.c, table_counters.c). */

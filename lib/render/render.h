@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* render.h: turns a report (the JSON document alone, so a report from another host renders the
  * same) into the thread-style table: one row per operation, one column per placement (policy
  * and the bytes it writes into), MB/s medians, and the ratio when there are two columns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reproduction.c: the reproduction table, counters and verdict of one experiment. */
 #include "config.h"
 #include "render/reproduction.h"

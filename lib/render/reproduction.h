@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reproduction.h: a reproduced experiment as the thread would have shown it: one row per
  * placement (its size also in units of the host's L2), per op the thread's MB/s beside this
  * host's, the fast/slow ratios with their significance, the counters per page (labelled

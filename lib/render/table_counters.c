@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_counters.c: the run table's counters (see table_counters.h). */
 #include "config.h"
 #include "render/table_counters.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_counters.h: under the run table, what the counters said: a row per run of the
  * figures derived per page and per table byte (and per phase, from the cache model), titled
  * with where they come from (simulated: the model; measured: the backend); the counters' state

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_labels.c: what tells a report's runs apart, and each run's label (see
  * table_labels.h). */
 #include "config.h"

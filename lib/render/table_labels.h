@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_labels.h: what tells a report's runs apart (the keys that differ between them, found
  * once per table), and each run's label as the run table's columns and rows and its notes
  * name it: the policy and footprint ("clock 16MB"), the ring's pool, and each key that varies.

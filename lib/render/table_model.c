@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_model.c: the run table's predictions and the host's fit (see table_model.h). */
 #include "config.h"
 #include "render/table_model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_model.h: under the run table, what the time model said: each run's predicted MB/s on
  * the machine it emulates beside the MB/s measured here, with its time by phase and the
  * calibration (issue 19); the host's fit, predicted against measured MB/s per run (report/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_notes.c: the lines under the run table (see table_notes.h). */
 #include "config.h"
 #include "render/table_notes.h"

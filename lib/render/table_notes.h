@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* table_notes.h: the lines under the run table: how to read it (MB/s, the ratios and their
  * marks, the timed slices, the noise floor and a noisy host's warning, each inconclusive
  * comparison with what it could have resolved, each that follows the host's level), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis.c: a report's noise floor, per-run intervals and paired comparisons (the knees:
  * analysis_knee.c). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis.h: what a report's rounds say, computed from the report alone (so a report from
  * another host analyses the same): the host's noise floor from the A-A pair (the first run timed
  * twice in each round), its MB/s trace and drift; each run's median MB/s with its interval; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_knee.c: sweeps over the footprint (the clock policy over pool sizes, the ring
  * policy over ring sizes, a server's rings over the settings that size them), and their
  * knees. */

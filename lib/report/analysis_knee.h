@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_knee.h: the knees of a report: its runs of the clock policy grouped into sweeps over
  * pool sizes (runs that differ in nothing but the pool), each sweep of at least 4 pool sizes
  * analysed by knee.h (a sweep of 3 says it has too few points), with a sentence in bytes and in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_layouts.c: each run's layouts: their medians, and the spread between them. */
 #include "config.h"
 #include "report/analysis_layouts.h"

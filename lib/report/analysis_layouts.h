@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_layouts.h: what the layouts did to each run of a report (key layout): each layout's
  * median MB/s and rounds, and the spread between layouts with the host's drift and the rounds'
  * own noise taken out (stats/layouts.h), computed from the report alone. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_level.c: the host's level in each round of a report (analysis.round_levels) and
  * each comparison's dependence on it (analysis.comparisons[].host_level). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* analysis_level.h: the host's level in a report's rounds, and each comparison's dependence on
  * it (stats/level.h), computed from the report alone. A round's level is the per-run centred
  * mean ln MB/s of its timed scans over every run and the A-A pair's second timing

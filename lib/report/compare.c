@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare.c: pairing runs across reports and testing their differences. */
 #include "config.h"
 #include "report/compare.h"

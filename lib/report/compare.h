@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare.h: matching the runs of several reports (other hosts, or this host at other times) by
  * their parameters, and saying for each pair how the medians differ and whether the difference
  * is significant (Mann-Whitney U over the timed repetitions), with the counter differences.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare_effects.c: each report's own comparisons side by side, one column per report (see
  * compare_effects.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* compare_effects.h: the effects beside compare's per-run table: each comparison the reports
  * made themselves (analysis.comparisons: per op, the thread's slow/fast pair or each run
  * against its op's first, paired by round within one report), one row per comparison matched

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csv.c: the timed scans of a report as CSV, each with its round's level (analysis_level.h). */
 #include "config.h"
 #include "report/csv.h"

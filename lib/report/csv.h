@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csv.h: a report's timed scans as CSV, one line per scan, for people who plot in R or
  * pandas: at (seconds since the schedule began), round, position (in the round's order),
  * configuration (the run's name), reference (1 for the A-A pair's second timing), passes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* emulation.c: the emulated thread machine's block (see emulation.h). */
 #include "config.h"
 #include "report/emulation.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* emulation.h: the emulated thread machine in a reproduction (issue 19): from the predicted
  * MB/s of the thread's runs on the thread's machine (its cache model and costs, at the thread's
  * sizes), with every mechanism and with each switched off in turn, the report's "emulation"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* field.c: a report's fields by path (field.h). */
 #include "config.h"
 #include "report/field.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* field.h: reading a report's fields, with what a missing or mistyped field gives chosen once:
  * text "" (or the caller's placeholder), a number NaN, an integer 0, a node NULL. A path names
  * object keys and array positions joined by dots: "analysis.noise.floor", "runs.0.name".

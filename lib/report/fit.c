@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fit.c: the host's fit: predicted against measured MB/s over a report's runs, the median
  * error, the rank correlation and the sentence that says whether the model explains the host
  * (fit.h). */

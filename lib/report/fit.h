@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fit.h: the host's fit: how well the time model explains this host's MB/s over a sweep. Each
  * run whose record has a prediction (runs[].predicted.mbps: counters=sim with a machine that has
  * [costs], e.g. a `scanbench probe` file of this host) is paired with its measured median MB/s;

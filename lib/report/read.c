@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* read.c: reading and checking a scanbench report file. */
 #include "config.h"
 #include "report/read.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* read.h: loading a report written by scanbench (here or on another host) for the
  * renderers, compare and plot: the file must be JSON, whole, of schema "scanbench-report" and
  * of a version this build reads; anything else is bad input naming the file and the problem. */

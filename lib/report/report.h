@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report.h: the JSON report, scanbench's contract with every renderer and with other hosts:
  * {"schema": "scanbench-report", "schema_version": 2, "command": ..., "experiment": {...},
  *  "context": {...}, "schedule": {...}, "runs": [...], "analysis": {...}}. Documented field by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reproducible.c: comparing the analyses of two runs of one schedule. */
 #include "config.h"
 #include "report/reproducible.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reproducible.h: whether two analyses of the same experiment (its whole schedule run twice,
  * with different seeds: `--twice`) agree. They do when no comparison got contradicting calls
  * (faster and slower; or the same within one pass's threshold and, in the other, an interval

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runs.c: naming, finding and measuring the runs of a report. */
 #include "config.h"
 #include "report/runs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runs.h: a report's runs as its readers see them (compare, the verdict, the
  * reproduction table): the placement that names a run, its median MB/s, the MB/s of each timed
  * repetition, and finding a run by op and placement. Reads only what lib/report/read.c checks

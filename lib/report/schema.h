@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* schema.h: what a report is: its schema's name and versions, and the bounds the readers
  * enforce. */
 #ifndef SB_REPORT_SCHEMA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* verdict.c: comparing the slow and fast placements of a reproduced experiment. */
 #include "config.h"
 #include "report/verdict.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* verdict.h: what a reproduced experiment says about the 2007 hypothesis, computed from the
  * report and its analysis (analysis.h): for each op, the L2-confined ("fast") placement against
  * the scattered ("slow") one: the paired ratio here with its interval and call (faster, the

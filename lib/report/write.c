@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* write.c: saving the JSON report with the never-overwrite writer (outfile.h), and the
  * check of its name before any run. */
 #include "config.h"

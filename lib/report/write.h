@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* write.h: a report finished and saved: marked complete or interrupted, written whole under a
  * name that never replaces a file (core's outfile.h). */
 #ifndef SB_REPORT_WRITE_H

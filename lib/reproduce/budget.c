@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* budget.c: the reproduction's budget shared by the questions (see budget.h). */
 #include "config.h"
 #include "reproduce/budget.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* budget.h: the time a reproduction may take, shared among its experiments by the questions
  * each answers: repetitions = auto stops an experiment's rounds at its share, so the time goes
  * where there is something to resolve. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* emulation.c: the thread's machine emulated, each mechanism switched off in turn
  * (see emulation.h). Each configuration is a small plan of its own: the thread's two
  * pools (one buffer for the footprint's), two timed scans each (the cache model's state carries

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* emulation.h: the reproduction's emulation of the thread's machine (issue 19): the thread's
  * slow and fast placements run again with counters = sim on the thread's machine (its cache
  * model; its [costs] give the predicted MB/s, runner/predict.h), first with every mechanism,

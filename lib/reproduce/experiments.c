@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* experiments.c: which of the thread's experiments a reproduction runs, and what it holds
  * freed (see reproduce.h). */
 #include "config.h"

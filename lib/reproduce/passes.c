@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* passes.c: a reproduction run (see reproduce.h): every thread machine emulated first, then
  * each experiment's schedule (twice with --twice) on its share of the budget, with its server
  * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept. */

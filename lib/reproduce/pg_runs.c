@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pg_runs.c: the reproduction on live PostgreSQL servers (see pg_runs.h and reproduce.h). */
 #include "config.h"
 #include "reproduce/pg_runs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pg_runs.h: a reproduction's runs on its live PostgreSQL servers (--pg), one experiment at a
  * time, as the report's `postgresql` block. Private to lib/reproduce. */
 #ifndef SB_REPRODUCE_PG_RUNS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* placements.c: the thread's placements in a reproduction's plan, and its pools scaled to this
  * host (see placements.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* placements.h: the thread's slow and fast placements ("clock 16MB", "clock 680KB") in a
  * reproduction's plan: which runs write into one, that every op the plan runs has both (the
  * verdict compares them), and the two pools scaled from the thread machine's L2 to this host's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* prepare.c: every experiment of a reproduction read and planned before any runs (see
  * reproduce.h): the thread's pools scaled to this host added to its pool list, a --quick
  * sweep trimmed, the runs only the scaled column needs left uncounted with --quick, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* reproduce.h: the 2007 thread's experiments (configs/experiments/NAME.ini with a [thread]
  * section) reproduced on this host (doc/reproduction.md). Each experiment is read and planned
  * before any runs, its thread's slow and fast pools scaled to this host and run in the same

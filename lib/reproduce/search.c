@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* search.c: the buffer search's share of the host's time (see search.h).
  * The sweep-only loop touches only the policy's state (a byte of usage count per buffer), with
  * the caches to itself: in the scan the copies compete with it for them, so its time is a lower

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* search.h: Mark Kirkwood's "searching for a new buffer", measured on this host: for
  * each run at the thread's slow and fast placements, the policy's buffer search alone (its
  * victim choice, and its release for pg82, over as many pages as a scan, with nothing copied)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* context.c: gathering the host and build facts recorded with every report. */
 #include "config.h"
 #include "runner/context.h"

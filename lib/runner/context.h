@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* context.h: the `context` block of a report: what machine and build produced the numbers
  * (host, CPU model, caches and where each figure came from, each cache's effective size, NUMA
  * nodes, kernel release, compiler and flags, scanbench version and git hash, date, frequency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* predict.c: a run's predicted seconds per timed scan on the machine it emulates (predict.h):
  * the time model over each phase's simulated counts, the op's CPU work measured here and scaled
  * by the machine's one core factor, combined by the time model's overlap rules. */

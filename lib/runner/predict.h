@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* predict.h: a run's predicted seconds per timed scan on the machine it emulates (counters=sim
  * with a machine that has [costs]): each phase's events (copy_in, op, writeback: the cache
  * model's counts, kept per phase by the sim backend) costed by the time model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record.c: building the JSON report (jansson); report/write.c writes it. */
 #include "config.h"
 #include "runner/record.h"

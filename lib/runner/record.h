@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record.h: the report's blocks made from a plan and its runs (the report itself, its
  * context and experiment, each run's record, the schedule, the thread's figures): what joins a
  * run's results (engine) to the report (report.h, JSON only). */

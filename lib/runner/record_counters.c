@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_counters.c: the figures derived from a run's counters, whole and by phase. */
 #include "config.h"
 #include "runner/record_counters.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_counters.h: the figures a run's report derives from its counters (`counters.derived`:
  * L2 misses and write-backs per page, memory bytes read and written per table byte, medians
  * over the counted scans) and, when the backend split the counts by phase (the cache model:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_layouts.c: the report's layouts: each one's draw and physical frames, and the
  * schedule's layout block. */
 #include "config.h"

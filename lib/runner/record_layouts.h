@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_layouts.h: the report's layouts (key layout): each run's and the reference's layouts,
  * with where their pages landed, and the schedule's layout block. */
 #ifndef SB_RECORD_LAYOUTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_scanners.c: a run record's io, placement and scanners blocks (see the header). */
 #include "config.h"
 #include "runner/record_scanners.h"

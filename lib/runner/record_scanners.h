@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* record_scanners.h: the parts of a run's record about where its pages came from and who
  * scanned them: `bigtable`, `io` (the source's copy, the device rate, the page cache residency),
  * `placement` (NUMA: asked and found, and the NUMA-balancing state) and `scanners` (each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.c: a plan's runs on their schedule: the tables, each run's phases (engine.h) in
  * rounds or blocks, the reference (a second instance of the first run), the layouts drawn
  * between rounds, the watchdog per run, stopping early, and the report. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner.h: runs a checked plan on its schedule into a report. Interleaved (the default): every
  * table is built once, every run is prepared (its pools stay allocated), validated and warmed,
  * then rounds follow: each round times every run once, and the plan's first run a second time

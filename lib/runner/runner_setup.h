@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* runner_setup.h: what run, pg and reproduce do before their first measurement and after
  * their last, in one place: the experiment read (a file, then KEY=VALUE sets in order), its
  * plan under the host's memory limits, the -o names checked, the topology and the report

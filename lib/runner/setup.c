@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* setup.c: the setup run, pg and reproduce share (see runner_setup.h). */
 #include "config.h"
 #include "runner/runner_setup.h"

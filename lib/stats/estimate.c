@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* estimate.c: paired estimates over rounds (the median log ratio and its percentile bootstrap
  * over whole rounds), the calls made from them, the noise floor of an A-A pair, a median's
  * interval, a series' drift, and the precision that stops adding rounds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* estimate.h: paired estimates of how two configurations differ, from rounds in which both were
  * timed (Kalibera and Jones, "Rigorous benchmarking in reasonable time", ISMM 2013; criterion.rs's
  * bootstrap with a noise threshold). Per round r, d_r = ln(a_r) - ln(b_r) for MB/s a and b; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* knee.c: the knee of a pool-size sweep timed in rounds: each round centred in ln MB/s, the
  * median curve, its fall, where it crosses half way (x50) and the steepest step, with both
  * bootstrapped over whole rounds to say how sure the knee's place is. */

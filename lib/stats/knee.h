@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* knee.h: where MB/s falls as the pool grows, with its uncertainty (kneedle's "no knee" answer,
  * made statistical). Input: a sweep of npoints pool sizes x[0] < x[1] < ... timed in nrounds
  * rounds, mbps[r * npoints + i] (NaN: missing). Each round is centred (its mean of ln MB/s over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layouts.c: estimates over rounds that come in layouts (layouts.h): the rounds' layouts
  * numbered in order of first appearance, the two-stage bootstrap of the pooled median (layouts
  * with replacement, then each drawn layout's rounds with replacement), its percentiles read at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* layouts.h: estimates whose rounds come in layouts (the memory behind each configuration,
  * drawn again every few rounds: where its pages landed, when, beside what). Variation lives at
  * two levels, between layouts and between the rounds of one layout (Kalibera and Jones,

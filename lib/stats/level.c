@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* level.c: the host's level in each round (each run's ln MB/s centred on its own mean, averaged
  * over the round's runs, a comparison's own runs left out where others were timed), and a
  * comparison's dependence on it: Spearman's rho with a bootstrap interval over rounds, and the

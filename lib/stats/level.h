@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* level.h: the host's level in each round, and whether a paired comparison's per-round ratio
  * depends on it. On a shared host (a cloud VM) neighbours take the L3 and the memory bandwidth,
  * so in a busy round every run scans slower, but not every run alike: a 256KB ring that stays

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mannwhitney.c: Mann-Whitney U with an exact null distribution for small samples. */
 #include "config.h"
 #include "stats/mannwhitney.h"

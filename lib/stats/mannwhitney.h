@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mannwhitney.h: the Mann-Whitney U test (Wilcoxon rank-sum), two-sided, used by compare to say
  * whether two runs' repetitions differ: exact distribution for small samples without ties,
  * the normal approximation with tie and continuity corrections otherwise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* order_stat.c: quickselect medians and quantiles of sorted values for the bootstraps. */
 #include "config.h"
 #include "stats/order_stat.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* order_stat.h: order statistics for the bootstraps of estimate.c and knee.c (internal): the
  * median of a scratch buffer by quickselect (in place, no sort: a bootstrap takes thousands of
  * medians), and a quantile of sorted values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* proportion.c: the Wilson score interval of a share of trials (see proportion.h). */
 #include "config.h"
 #include "stats/proportion.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* proportion.h: how sure a share of trials is: the Wilson score interval of k successes in n
  * trials (Wilson 1927; Brown, Cai and DasGupta, "Interval estimation for a binomial
  * proportion", Statistical Science 2001, recommend it for small n). Unlike the textbook

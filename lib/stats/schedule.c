@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* schedule.c: splitmix64 and what is drawn from it (bounded integers, uniform and normal
  * variates, Fisher-Yates), each round's order of the timed scans, and the chi-square upper tail
  * the tests check the orders' uniformity with (Numerical Recipes' gammq, written out here). */

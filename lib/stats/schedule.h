@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* schedule.h: the order of the timed scans and the random numbers behind it. A run of R rounds
  * times every configuration once per round; `interleaved` gives each round a fresh seeded
  * Fisher-Yates shuffle (Google Benchmark's random interleaving, STREAM's round-robin), so the

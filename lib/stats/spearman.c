@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spearman.c: ranks with ties at their mean, and Spearman's rho as the Pearson correlation of
  * the ranks (spearman.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spearman.h: Spearman's rank correlation of paired figures (the host's fit: predicted against
  * measured MB/s over a sweep): Pearson's correlation of the two samples' ranks, tied values
  * taking the mean of the ranks they span. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stats.c: median, extremes and coefficient of variation of the per-repetition MB/s. */
 #include "config.h"
 #include "stats/stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stats.h: summary statistics of a run's timed repetitions (the warm-up is never included):
  * best, median, min, max and coefficient of variation, in MB/s. */
 #ifndef SB_STATS_H

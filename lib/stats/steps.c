@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* steps.c: effective cache sizes from a sweep of working sets: plateaus and the midpoint
  * crossing between them (steps.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* steps.h: each cache level's effective size from a sweep of working sets (`scanbench probe`):
  * where the cost of a load (a pointer chase's latency, or the time a streaming read takes per
  * byte) steps up from the level's plateau to the next one's. The nominal sizes (the topology's)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wilcoxon.c: the Wilcoxon signed-rank test with an exact null distribution for small samples. */
 #include "config.h"
 #include "stats/wilcoxon.h"

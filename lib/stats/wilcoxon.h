@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wilcoxon.h: the Wilcoxon signed-rank test, two-sided, for paired samples (the per-round
  * differences of two configurations timed in the same rounds). Zero differences are dropped
  * (Wilcoxon's convention); tied absolute differences take their mean rank. The p-value is exact

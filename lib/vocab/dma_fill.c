@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dma_fill.c: the DMA-like fill of an IO-cache frame (see dma_fill.h). */
 #include "config.h"
 #include "vocab/dma_fill.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dma_fill.h: the memory source's bigtable (key bigtable): a DMA-like fill of an IO-cache frame
  * just before its page is copied. A device's DMA writes memory without the CPU caches and takes
  * every cached copy of the frame's lines out of them; here each line of the frame is read and

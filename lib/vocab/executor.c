@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* executor.c: count and vacuum with PostgreSQL 8.1's and 8.2's per-tuple work (executor.h).
  * Every step is named after the function of the sources that does it; the sources are the
  * CVS mirror's branches (github adunstan/pg-cvs-mirror), REL8_1_STABLE at 1314e285 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* executor.h: count and vacuum with the per-tuple work of PostgreSQL 8.1's and 8.2's code
  * (key executor = pg81 | pg82; op.h). Each pass leaves a page in exactly the bytes the minimal
  * pass of its op leaves (heap.h: sb_heap_count, sb_heap_vacuum), returns the same live rows and

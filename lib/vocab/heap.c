@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* heap.c: generating heap pages in PostgreSQL's layout, checksumming them, and the executor
  * passes (count, vacuum) that read and write them. Offsets follow PostgreSQL's structs:
  *   PageHeaderData: pd_lsn 0, pd_checksum 8, pd_flags 10, pd_lower 12, pd_upper 14,

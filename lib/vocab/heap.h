@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* heap.h: heap pages in PostgreSQL's on-disk layout (PageHeaderData, ItemIdData line pointers,
  * HeapTupleHeaderData tuples, MAXALIGNed), a per-page checksum, and the two executor passes
  * over a page: `count` (SELECT COUNT(*): reads line pointers and tuple headers, and sets a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernel.c: the copy kernels and their CPU-feature checks, and the halves of a copy with the
  * check of what they leave. Vector kernels are compiled with per-function target attributes,
  * so one binary runs everywhere and picks at run time. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* kernel.h: the registry of copy kernels that move a page from the IO cache into a pool buffer:
  * `memcpy` (libc), `movsb` (rep movsb), `avx2`, `avx512` (vector loads and stores), `nt`
  * (non-temporal streaming stores, then sfence: the write-combining path). Which ones the CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* op.c: the executor-pass registry (one row per op and executor; adding an op is one function +
  * one row) and the executors. */
 #include "config.h"

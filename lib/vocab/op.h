@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* op.h: the registry of executor passes run over each page after it is copied into the pool:
  * `none`, `count` (SELECT COUNT(*)), `vacuum` (VACUUM), `vacuum-dirty` (vacuum storing into
  * every page: the write-back's experiments), a sentinel-terminated const table; and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* policy.c: the buffer replacement policies (one victim function + one registry row each). */
 #include "config.h"
 #include "vocab/policy.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* policy.h: where the next page lands in the pool. A registry of replacement policies:
  * `clock` (PostgreSQL 8.2's clock sweep with usage counts over the whole pool: "scattered"),
  * `ring` (a ring of ring_size bytes: PostgreSQL 8.3's BufferAccessStrategy, "L2-confined"),

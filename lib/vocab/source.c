@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source.c: the IO-cache source registry. */
 #include "config.h"
 #include "vocab/source.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* source.h: the registry of IO caches pages come from. `memory`: the simulated kernel IO cache,
  * a region in RAM (the thread's "memtable"); `file`: a real file of heap pages in a scratch
  * directory, read page by page with pread() into the pool buffer, so the operating system does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* vocab.h: the vocab subsystem's public header. The registries an experiment names, each a
  * const table, and what their rows point to: the heap page's layout, checksum and passes
  * (heap.h), the ops run over a page (op.h), the copy kernels (kernel.h), the replacement

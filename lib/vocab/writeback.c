@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* writeback.c: the write-back registry (see writeback.h). */
 #include "config.h"
 #include "vocab/writeback.h"

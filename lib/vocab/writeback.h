@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* writeback.h: when a buffer the op dirtied goes back to the IO cache (key writeback):
  * `none` (never: the page is forgotten), `evict` (before its buffer is reused, by the backend
  * that needs the buffer: PostgreSQL's BufferAlloc -> FlushBuffer -> smgrwrite), `checkpoint`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_cachesim.c: unit tests for lib/cachesim/cachesim.h, the cache-hierarchy model. Tiny geometries
  * (one set of 2 to 4 ways, 64-byte lines) fed hand-traced sequences; each test spells out the

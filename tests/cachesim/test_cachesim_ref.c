@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_cachesim_ref.c: the cache model (lib/cachesim/cachesim.h) against a reference model written here
  * the plain way, from the model's documented rules: per set an array of ways, LRU as a list of

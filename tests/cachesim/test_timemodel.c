@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_timemodel.c: unit tests for the machine files' [costs] (lib/cachesim/costs.h: every value
  * with its source, the file written back and read again) and the time model

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # build_postgres.sh: tools/build-postgres refuses bad input with exit 2 and one line naming it;
 # then, given a PostgreSQL source tree in SCANBENCH_PG_SRC (doc/postgresql.md, Servers from their sources),
 # builds it into the scratch directory and checks that the server it installed runs and says

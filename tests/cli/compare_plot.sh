@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # compare_plot.sh: `scanbench compare` on the stored fixtures tests/data/report-{a,b}.json (the
 # table with "*", "~" and the runs with no partner; --json), every kind of bad report (exit 2,
 # one line naming the file), and the `plot` checks that need no gnuplot: a missing gnuplot is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # contention.sh: key contention end to end. Bad values (an unknown kind, a list) exit 2 with one
 # line naming the key and its values; a process that may use one CPU only (taskset) is refused
 # with exit 2 and one line, before anything runs (no report left); a tiny run with contention = l3

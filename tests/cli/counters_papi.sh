@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # counters_papi.sh: `--set counters=papi` end to end. On a host where no event can be counted
 # (this project's VM: no PMU) the run still runs and times everything, the report says
 # "unavailable" with PAPI's error or the host's obstacle, values are empty (never 0), and

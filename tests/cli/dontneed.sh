@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # dontneed.sh: a bigtable file really leaves the page cache: mincore finds none of its pages
 # resident after the drop (posix_fadvise DONTNEED) before the first scan and before every scan,
 # and the device rate is recorded. Skipped (77), saying why, where the file system keeps the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # events_input.sh: `scanbench events` (a diagnosis: exit 0 whatever is available) and bad
 # events input, found at plan time before any run: an unknown events file, a map with an
 # unknown section (role) or a malformed line (exit 2, one line naming the file and line), a bad

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # events_unknown.sh: an event name libpfm4's tables do not have is bad input, found at plan
 # time: exit 2, one line naming the file, the line and the event. Skipped (77) when scanbench
 # is built without libpfm4, which is what checks the names.

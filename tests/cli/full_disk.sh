@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # full_disk.sh: finished results survive a disk that fills, or a directory that goes, under the
 # write (issue 25, items 1 and 2). On a 64KB tmpfs, filled:
 # - run -o: exit 1, the table on stdout, the report and its CSV kept whole in a new

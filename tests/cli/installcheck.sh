@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # installcheck.sh BINDIR PKGDATADIR MANDIR SRCDIR: `make installcheck` (and so `make distcheck`):
 # the installed scanbench, run from a scratch directory with SCANBENCH_CONFIGS unset, finds its
 # installed configs (never the source tree's), runs a small sweep with a named machine model

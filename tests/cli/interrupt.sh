@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # interrupt.sh: SIGINT and SIGTERM during a sweep or a reproduction stop it cleanly: the runs
 # finished so far are written as a valid report marked incomplete (naming the run that was
 # interrupted), nothing is left in the scratch directory, and the exit status is 130 or 143;

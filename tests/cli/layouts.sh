@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # layouts.sh: key layout end to end (doc/statistics.md, Layouts). The reference is an instance
 # of its own, timed once per round like every run; layouts are drawn every layout_rounds rounds,
 # every scan names its layout and every run (and the reference) records each one; the order of

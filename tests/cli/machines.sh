@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # machines.sh: the cache model end to end: `scanbench run --set counters=sim` with every machine
 # of configs/machines and with machine=auto (the report says simulated, names the model and
 # carries the roles; cycles and instructions are absent), machines found through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # numa.sh: NUMA placement on any host: local and interleave (and node 0) are bound as asked,
 # verified on a sample of pages and reported (asked, what was done, the nodes found, the
 # NUMA-balancing state); a placement that is not one, a node that does not exist, and on a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # numa_two_nodes.sh: placement on a host with two NUMA nodes or more: `remote` puts the pool on
 # another node than the scanner's, a node number puts the table there (memory and file), and
 # `interleave` spreads the pool over several nodes; each verified on its sample of pages.

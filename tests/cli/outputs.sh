@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # outputs.sh: every output a command writes is kept whole and never replaces a file.
 # - A report whose name appears during the run (a file, a second run's) is kept as r-2.json
 #   (r-3.json when that exists too), exit 0, one line saying so; the file that appeared stays.

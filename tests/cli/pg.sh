@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # pg.sh: `scanbench pg` against a live PostgreSQL server. Always: bad input (no server programs,
 # a pool below 128kB, a table too large for the free disk, keys the server runs cannot honour:
 # bigtable, threads...) is refused with exit 2 in one line.

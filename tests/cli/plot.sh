@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # plot.sh: `scanbench plot` draws the fixtures with gnuplot: a PNG and an SVG (the counters
 # panel too), the default name, never over an existing file, no temporary files left, and an
 # extension other than .png or .svg refused. Skipped (77) when gnuplot is not installed.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # power.sh: `scanbench power` end to end, on structure only (never on detection rates): with a
 # tiny table and short trials (--set), --quick --trials 2 prints its header, one line per kind
 # (A-A, extra_copy 0.05 and 0.10), the closing sentence and a progress line per trial; -o DIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # probe.sh: `scanbench probe` end to end, on structure only (the host's speeds are never
 # asserted): --quick writes a machine file to stdout or, with -o, a new file, with this host's
 # geometry and a [costs] section whose every value has a source saying "scanbench probe on";

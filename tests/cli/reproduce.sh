@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # reproduce.sh: `scanbench reproduce all --quick` end to end: every experiment of the thread
 # runs, prints its table and verdict, and writes one report per experiment (with its thread
 # figures and verdict) into a new directory that is never reused; with the cache model built,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # run_e2e.sh: `scanbench run` end to end on a small table: the table on stdout, the JSON report
 # with every documented key, validation ok, sweeps from lists, the kernels experiment, the halves
 # of a copy (kernels read and write), 8.1's executor over its pools' buffer structures, a report

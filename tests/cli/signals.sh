@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # signals.sh: each way a long-running command can be ended by a signal, and what it keeps.
 # SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to `run` and `reproduce` at three moments: while the
 # table is built (a test pause before the build), during the scans (once a later run or

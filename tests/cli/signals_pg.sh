@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # signals_pg.sh: tests/cli/signals.sh for `scanbench pg`, where the PostgreSQL server is installed
 # (else exit 77, a SKIP, saying why). SIGINT, SIGTERM, SIGHUP and SIGQUIT at three moments:
 # before the table is loaded (a test pause), during the first run's scans, and during the final

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # sources.sh: the file source and the bigtables end to end: file and memory give the same rows
 # and validate every page; the file runs copy with pread (one run per placement and op in a
 # sweep over kernels), their scratch directory stays empty (the file never has a name), also

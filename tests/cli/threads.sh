@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # threads.sh: concurrent scans end to end: two scanners with their own tables and rings, and two
 # dividing one table in the shared pool: a record per scanner (its PU, core and the CPUs it ran
 # on: its own PU when pinned), the aggregate MB/s, the shared pool's accounting, every page read

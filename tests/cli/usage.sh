@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # usage.sh: `scanbench --help` prints every subcommand's usage line on stdout and exits 0;
 # `scanbench NAME --help` (or -h, anywhere among its arguments) prints that subcommand's usage,
 # the same line, on stdout, nothing on stderr, and exits 0, running nothing; without a command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_configs_names.c: the names of a configs subdirectory's .ini files: sorted, each once
  * across $SCANBENCH_CONFIGS and the source tree's configs/, only the .ini files the filter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_ini.c: the core INI reader on a small table of its own: values handed whole with the
  * line of each piece, the errors of one shape and wording (file:line: key: what), what a spec may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_mem.c: unit tests for lib/core/mem.h's limits (sb_mem_limit_read) on fake /proc and
  * /sys/fs/cgroup trees: MemAvailable; RLIMIT_AS less what is mapped; cgroup v2 (the process's

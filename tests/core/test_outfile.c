@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_outfile.c: unit tests for lib/core/outfile.h and lib/core/outdir.h: the numbered names (r-2.json,
  * before the extension of the last component; out-2 for a directory), a write never replacing

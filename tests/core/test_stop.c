@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_stop.c: unit tests for lib/core/stop.h: a SIGALRM that the watchdog's timer did not send
  * (kill, raise) stops nothing; the watchdog's own timer does, once its limit passed, and calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_this_host.c: the one rule for a machine that is this host (lib/core/this_host.h): named
  * `auto`, or with a source `scanbench probe` wrote; an emulated machine is not. */
 #include "config.h"

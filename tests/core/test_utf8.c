@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_utf8.c: unit tests for lib/core/utf8.h: which text is well-formed UTF-8 (overlong forms,
  * surrogates, code points past U+10FFFF and cut characters refused), cutting between two

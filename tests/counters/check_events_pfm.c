@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* check_events_pfm.c: every event name in the given configs/events maps checked against
  * libpfm4's tables, on any host, as a TAP stream (tests/counters/events_libpfm.tap runs it). For each

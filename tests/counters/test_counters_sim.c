@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_counters_sim.c: unit tests for the `sim` counter backend (lib/counters/sim.h) and the
  * machine models (lib/cachesim/machine.h). The scan-level expectations run the real scan loop

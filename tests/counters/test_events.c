@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_events.c: unit tests for the counter events maps (lib/counters/events_map.h), the CPU identity
  * (lib/host/cpu_id.h), the configs lookup (lib/core/configs_path.h) and the host's perf facts

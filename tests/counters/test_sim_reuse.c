@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_sim_reuse.c: the key under which a replay is kept for a later run (lib/counters/
  * sim_reuse.h): the same for the same inputs wherever they lie in memory, different when any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_sim_writeback.c: the cache model's replay of the write-back (lib/counters/sim_replay.h:
  * writeback evict and checkpoint, the write-back kernels' accesses, the op's hint-bit stores)

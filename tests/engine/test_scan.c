@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_scan.c: unit tests for lib/engine/scan.h, one run of the scan loop. Runs a 512KB table (64 pages
  * of 8KB) through a 128KB pool (16 buffers) with a 32KB ring (4 buffers) for every policy, op

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_sources.c: unit tests for the file source and the bigtables (source_file.h, dma_fill.h,
  * scanner.h). A 4MB table (512 pages of 8KB) built in memory and as a nameless file in a fresh

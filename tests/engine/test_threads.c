@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_threads.c: unit tests for concurrent scans (engine.h, team.h) and the shared pool
  * (shared_pool.h). The shared pool's clock by hand: the free list first, then a sweep that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_writeback.c: unit tests for the write-back of dirty buffers and the hint bits (issue 18:
  * scanner.h, iocache.h, heap.h). A 512KB table (64 pages of 8KB), a 128KB pool (16 buffers), a

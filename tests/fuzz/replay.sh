@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # replay.sh: every fuzz target's entry point (fuzz/fuzz_*.c, linked with fuzz/replay.c
 # instead of libFuzzer) on its seed corpus and on tests/fuzz/regressions/NAME/, the inputs that
 # once crashed a reader, hung it or broke its contract: each must now be read, or refused with

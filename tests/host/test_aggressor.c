@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_aggressor.c: unit tests for lib/host/aggressor.h (key contention). The sizes from the L3
  * (stream's least and 4x, l3's bound, l3 without an L3); the CPU it takes, and the one-line

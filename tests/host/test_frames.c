@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_frames.c: unit tests for lib/host/frames.h. The pure summary on hand-made frame arrays:
  * contiguous frames spread evenly over the colours, the same frames reversed, unresolved pages
  * skipped (worked by hand), no colours counted (0, 1) and too many (capped), huge pages from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_topo.c: unit tests for lib/host/topo.h and lib/core/mem.h on fake trees. Builds a sysfs tree under
  * a temporary directory (cache index0..3 of cpu0 with an instruction cache to be ignored, two

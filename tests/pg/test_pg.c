@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_pg.c: unit tests for the parts of `scanbench pg` that need no server: the lineitem-like
  * table's layout (row_width 100 gives 61 rows per 8KB page and a 124-byte tuple, as a live

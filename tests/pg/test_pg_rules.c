@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_pg_rules.c: PostgreSQL's ring rules from 16 on, as each version's source computes them
  * (lib/pg/rule.h: VACUUM's BUFFER_USAGE_LIMIT and vacuum_buffer_usage_limit, 17's 2MB, 18's

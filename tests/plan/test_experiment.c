@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_experiment.c: unit tests for lib/plan/experiment.h, lib/plan/plan.h and lib/core/units.h: reading
  * experiments and turning them into runs. Checks size parsing and printing; that a good INI file

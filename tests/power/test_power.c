@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_power.c: unit tests of the power check's parts that need no rounds, on synthetic
  * trials: the draw (the kinds take turns, a seed's coin picks the arm, the same master seed the

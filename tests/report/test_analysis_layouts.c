@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_analysis_layouts.c: a report's analysis with and without layouts (key layout), on a
  * synthetic report of two runs and the reference over 40 rounds whose layouts (8 rounds each)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_compare.c: unit tests for lib/stats/mannwhitney.h, lib/report/read.h, lib/report/compare.h, the table
  * rendered from a stored report (lib/render/render.h) and the gnuplot script (lib/render/plot.h). Works on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_emulation.c: unit tests for issue 19's reproduction pieces, on made-up inputs only: the
  * scaling of the thread's pools to a host (plan/scaling.h) on made-up topologies (a pool keeps

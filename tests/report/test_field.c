@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_field.c: a report's fields by path (report/field.h): keys and positions joined by dots,
  * and what a missing or mistyped field gives ("", NaN, 0, NULL). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_fit.c: the host's fit on made-up reports: predicted against measured MB/s, the median
  * error, the rank correlation and the sentence (fit.h). The issue's Zen 4 case: a memcpy scan
  * measured at about 19 GB/s into L2-resident pools, 25 GB/s into L3-resident ones and 15 GB/s

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_phases.c: unit tests for counters split by phase (copy-in, op, write-back) on their way
  * through the report, on counters built by hand (no model run): the JSON a run's record gets

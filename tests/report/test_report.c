@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_report.c: unit tests for lib/report/report.h and lib/render/render.h. Runs a tiny plan for real (a 1MB
  * table, ops count and vacuum, the clock sweep over a 256KB pool and a 64KB ring, 2 timed scans)

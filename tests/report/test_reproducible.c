@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_reproducible.c: whether two analyses of one experiment (--twice) agree: calls that
  * contradict (faster and slower; the same within one pass's threshold against an interval

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_verdict.c: unit tests for the verdict of a reproduced experiment (lib/report/verdict.h) on its
  * analysis (lib/report/analysis.h), the lines the reproduction table prints from them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_reproduce.c: unit tests of the reproduction's parts that need no rounds: the thread's
  * pools scaled to a given topology (the fast pool's ratio to L2 kept in whole pages, the slow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_predict.c: a run's prediction (lib/runner/predict.h) on hand-made counts and costs,
  * worked by hand: one scanner; several at once, each with its share of the table on a core of

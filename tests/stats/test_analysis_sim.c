@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_analysis_sim.c: the acceptance test of the rounds and their statistics, on synthetic
  * timings fed through the real schedule (sb_schedule_round_order) and the real analysis

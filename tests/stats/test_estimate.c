@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_estimate.c: unit tests for lib/stats/estimate.h (and the order statistics behind its
  * bootstraps). Hand-worked estimates: constant ratios give a degenerate interval at the ratio;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_knee.c: unit tests for lib/stats/knee.h on hand-made curves. A noise-free sharp drop between
  * two points: CLEAR at that step, x50 at the geometric mean of its ends, a degenerate interval;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_layouts.c: unit tests for lib/stats/layouts.h (fast; the coverage simulation is
  * test_layouts_coverage.c). Student's t quantile against table values; Hesterberg's expanded
  * level by hand; the count of layouts; exactly estimate.h's results with no layouts or one;

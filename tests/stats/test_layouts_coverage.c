@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_layouts_coverage.c: the coverage of layouts.h's two-stage interval (slow: a simulation,
  * in SLOW_UNIT_TESTS, not run under valgrind). 1000 synthetic runs of each shape (20 layouts of
  * 8 rounds, 8 layouts of 20), a true ratio of 1.05, each layout shifting a and b by its own

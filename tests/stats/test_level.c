@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_level.c: unit tests for lib/stats/level.h. The level of rounds worked by hand: runs of
  * different scales centred apart, a missing scan, the comparison's runs left out and taken back
  * where no other run was timed; the dependence on made-up rounds: a ratio that is 1.16x only in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_proportion.c: unit tests for lib/stats/proportion.h, the Wilson score interval. Known
  * values at 95% (0 of 100: [0, 0.0370]; 5 of 100: [0.0215, 0.1118]; 50 of 100: [0.4038,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_schedule.c: unit tests for lib/stats/schedule.h. The generator against splitmix64's reference
  * outputs; below() in range and uniform; unit() in [0, 1); normal() with mean 0 and variance 1;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_spearman.c: ranks with ties and Spearman's rho on made-up pairs, worked by hand. */
 #include "config.h"
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_stats.c: unit tests for lib/stats/stats.h, the summary of a run's timed repetitions. Checks
  * sb_median for odd, even and single-value inputs (and that it leaves its input alone), and

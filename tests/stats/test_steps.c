@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* test_steps.c: effective cache sizes found on made-up latency curves (steps.h): sharp steps,
  * smooth ones worked by hand, a VM's L3 far below its nominal size, a level with no step, a
  * sweep too short for the last level, noise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_wilcoxon.c: unit tests for lib/stats/wilcoxon.h, the signed-rank test. Exact p-values worked by
  * hand (n of 5 and 6 all positive: 2/32 and 2/64; a W+ at the mean: 1; n of 5 with W+ 12:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # calibration.sh: the one calibration per machine (issue 19). Across configs/experiments, a
 # machine's core factor is fitted to ONE figure of the thread: no two files (and no file twice)
 # give `calibrate` for the same machine; each calibrate names a figure of its own [thread]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # layers.sh: lib/ stays in its layers. doc/design.md's table (The layers) names each subsystem
 # of lib/, the subsystems it may depend on and the libraries it may use. Every #include of
 # every lib/SUB/*.[ch] and of the program's bench/*.[ch] is checked, and each breach is named

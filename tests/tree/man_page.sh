@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # man_page.sh: doc/scanbench.1 stays true: every subcommand `scanbench --help` lists and every
 # key `scanbench list` prints has an entry in the manual page, every key the page documents
 # exists, and groff reads the page without a warning.

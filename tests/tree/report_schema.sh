@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # report_schema.sh: doc/report-schema.md stays true to the reports scanbench writes. It writes
 # small reports (a plain `run`; a `run` with the cache model over a clock sweep, --twice; a
 # `reproduce`), lists every key path in them (array indices as [], one path per key) and checks

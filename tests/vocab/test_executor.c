@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_executor.c: unit tests for lib/vocab/executor.h, count and vacuum with PostgreSQL 8.1's
  * and 8.2's per-tuple work. Each pass against its minimal op (heap.h) on tables with 0, 10 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_heap.c: unit tests for lib/vocab/heap.h, the PostgreSQL-layout heap pages. Checks the layout
  * arithmetic (tuple length, MAXALIGNed stride, rows per page) against figures worked out by hand

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_kernel.c: unit tests for lib/vocab/kernel.h, the copy kernels. Every kernel this CPU supports
  * must copy exactly what memcpy copies for lengths around every loop boundary (0 to 8193 bytes)

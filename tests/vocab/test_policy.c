@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "config.h"
 /* test_policy.c: unit tests for lib/vocab/policy.h, the buffer replacement policies. Checks the exact
  * victim sequence of each policy and the clock sweep's work counter (visits) against sequences

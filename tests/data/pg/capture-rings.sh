@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # capture-rings.sh V BINDIR: what a real server from 15 on answers to what scanbench pg asks of
 # it for the ring rules (lib/pg/rule.h), as recorded in tests/data/pg/server-V.txt: its version,
 # the settings the rule reads (the query of lib/pg/runner.c, read_rule_inputs), the VACUUM

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # capture.sh V: what a real 8.x server (built by tools/build-postgres into /opt/pgV) prints for
 # the statements scanbench pg needs, as recorded in tests/data/pg/server-V.txt: a throwaway
 # cluster under $OUT/V, run as the postgres user (su postgres -c "sh capture.sh 8.1"), then
