@@ -61,8 +61,10 @@ done
 # pools and the scaled scattered one (reproduction.md) for each op.
 RSIG=INT RSTATUS=130
 ignored_at_entry INT && RSIG=TERM RSTATUS=143
+# (a budget of 4 s: automatic rounds, at least 10 an experiment, where a fixed 100 rounds of the
+# first experiment's 6 runs took a minute on a loaded host before the signal could be sent)
 "$SCANBENCH" reproduce x4500-memtable luke-experiment1 --quick --set table_size=4M \
-    --set repetitions=100 --set min_scan_ms=0 -o "$SCRATCH/repro" >"$SCRATCH/repro.out" \
+    --set time_budget=4 --set min_scan_ms=0 -o "$SCRATCH/repro" >"$SCRATCH/repro.out" \
     2>"$SCRATCH/repro.err" &
 pid=$!
 if wait_for_stderr "$SCRATCH/repro.err" "$EXPERIMENT_2_STARTED" $pid; then
