@@ -21,30 +21,28 @@
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
+    const struct sb_options *table; /* its option table: the usage and help printed from it */
     const char *args;    /* what follows `scanbench NAME` in its usage line */
     const char *summary; /* what it does, in one line */
     const char *options; /* its arguments, one per line, for `scanbench NAME --help` */
 } commands[] = {
-    {"run", sb_cmd_run, SB_ARGS_RUN,
+    {"run", sb_cmd_run, &sb_options_run, NULL,
      "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
-     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
-     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
-     "  -q, --quiet       no progress on stderr\n"},
-    {"topo", sb_cmd_topo, "[--sweep]", "the caches, cores and NUMA nodes, with their source",
+     NULL},
+    {"topo", sb_cmd_topo, NULL, "[--sweep]", "the caches, cores and NUMA nodes, with their source",
      "  --sweep           each cache level's effective size from a latency sweep (about\n"
      "                    25 s): where a core's loads step up, beside the nominal size\n"},
-    {"probe", sb_cmd_probe, SB_ARGS_PROBE,
+    {"probe", sb_cmd_probe, NULL, SB_ARGS_PROBE,
      "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
      "  -o MACHINE.ini    writes the machine file (default: stdout; a name that exists is\n"
      "                    refused before the probe; if one appears meanwhile, MACHINE-2.ini)\n"
      "  --quick           small working sets (memory's 64MB), 2 repetitions: a check, not figures\n"},
-    {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
-    {"events", sb_cmd_events, SB_ARGS_EVENTS,
+    {"list", sb_cmd_list, NULL, "", "kernels, policies, ops, sources, backends and keys", ""},
+    {"events", sb_cmd_events, NULL, SB_ARGS_EVENTS,
      "hardware counters here: PAPI, PMU, the events map, each role",
      "  --set events=FILE  the events map to diagnose (a name of configs/events or a path; "
      "default auto)\n"},
-    {"reproduce", sb_cmd_reproduce, SB_ARGS_REPRODUCE, "the thread's tables on this host",
+    {"reproduce", sb_cmd_reproduce, NULL, SB_ARGS_REPRODUCE, "the thread's tables on this host",
      "  NAME...|all       experiments of configs/experiments with a [thread] section "
      "(default all)\n"
      "  --quick           a 64MB table, five repetitions, no warm-up\n"
@@ -53,23 +51,17 @@ static const struct {
      "                    --pg)\n"
      "  -o DIR            a new directory: one report per experiment and reproduction.txt\n"
      SET_HELP},
-    {"compare", sb_cmd_compare, SB_ARGS_COMPARE, "runs matched across reports",
+    {"compare", sb_cmd_compare, NULL, SB_ARGS_COMPARE, "runs matched across reports",
      "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
      "  --json            the comparison as a JSON document\n"},
-    {"plot", sb_cmd_plot, SB_ARGS_PLOT, "MB/s and counters against pool size (gnuplot)",
+    {"plot", sb_cmd_plot, NULL, SB_ARGS_PLOT, "MB/s and counters against pool size (gnuplot)",
      "  REPORT            a report of run or pg\n"
      "  -o FILE           the plot, .png or .svg (default: the report's name with .png; an\n"
      "                    existing file is refused)\n"},
-    {"pg", sb_cmd_pg, SB_ARGS_PG,
+    {"pg", sb_cmd_pg, &sb_options_pg, NULL,
      "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
-     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n"
-     "  --server BINDIR   a server's bin directory (8.1 to 8.3, 9.6 on); again for another,\n"
-     "                    each measured side by side (default: SCANBENCH_PG_BINDIR, else\n"
-     "                    pg_config --bindir, else the newest /usr/lib/postgresql/*/bin)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
-     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
-     "  -q, --quiet       no progress on stderr\n"},
-    {"power", sb_cmd_power, SB_ARGS_POWER,
+     NULL},
+    {"power", sb_cmd_power, NULL, SB_ARGS_POWER,
      "how often this host's rounds find a difference of known size (a minute or two)",
      "  --quick           fewer trials and kinds, shorter trials: about 30 s\n"
      "  --trials N        trials of each kind (A-A, and each extra_copy size; default 5,\n"
@@ -77,15 +69,28 @@ static const struct {
      "                    (not extra_copy or seed: each trial sets them)\n"
      "  -o DIR            a new directory: power.json (every trial) and power.txt\n"
      "  -q, --quiet       no progress on stderr\n"},
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
+
+/* What follows `scanbench NAME` in command i's usage line. */
+static void usage_line(int i, char *line, size_t len)
+{
+    if (commands[i].table)
+        sb_options_usage_line(commands[i].table, line, len);
+    else
+        snprintf(line, len, "%s", commands[i].args);
+}
 
 static void usage(FILE *out)
 {
+    char line[SB_OPTIONS_LINE];
+
     fprintf(out, "usage: scanbench COMMAND [ARGS]   (scanbench COMMAND --help: its own usage)\n");
-    for (int i = 0; commands[i].name; i++)
-        fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name,
-                commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary);
+    for (int i = 0; commands[i].name; i++) {
+        usage_line(i, line, sizeof line);
+        fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name, line[0] ? " " : "",
+                line, commands[i].summary);
+    }
     fprintf(out, "  scanbench --version\n" EXIT_HELP);
 }
 
@@ -97,9 +102,16 @@ static bool asks_for_help(const char *arg)
 /* `scanbench NAME --help`: the command's usage, what it does and its arguments, on stdout. */
 static int command_usage(int i)
 {
-    printf("usage: scanbench %s%s%s\n%s\n%s" EXIT_HELP, commands[i].name,
-           commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary,
-           commands[i].options);
+    char line[SB_OPTIONS_LINE];
+
+    usage_line(i, line, sizeof line);
+    printf("usage: scanbench %s%s%s\n%s\n", commands[i].name, line[0] ? " " : "", line,
+           commands[i].summary);
+    if (commands[i].table)
+        sb_options_help(stdout, commands[i].table);
+    else
+        fputs(commands[i].options, stdout);
+    printf(EXIT_HELP);
     return 0;
 }
 
