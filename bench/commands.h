@@ -7,7 +7,6 @@
 
 /* Each subcommand's arguments, as its usage line says them (`scanbench --help`, `scanbench
  * NAME --help` and the errors that quote the usage all print these). */
-#define SB_ARGS_REPRODUCE "[NAME...|all] [--quick] [--twice] [--pg] [--server BINDIR]... [-o DIR] [--set KEY=VALUE]..."
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 #define SB_ARGS_EVENTS "[--set events=FILE]"
@@ -18,6 +17,7 @@
  * NAME --help` prints its usage from it. */
 extern const struct sb_options sb_options_run;
 extern const struct sb_options sb_options_pg;
+extern const struct sb_options sb_options_reproduce;
 
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);

@@ -42,15 +42,8 @@ static const struct {
      "hardware counters here: PAPI, PMU, the events map, each role",
      "  --set events=FILE  the events map to diagnose (a name of configs/events or a path; "
      "default auto)\n"},
-    {"reproduce", sb_cmd_reproduce, NULL, SB_ARGS_REPRODUCE, "the thread's tables on this host",
-     "  NAME...|all       experiments of configs/experiments with a [thread] section "
-     "(default all)\n"
-     "  --quick           a 64MB table, five repetitions, no warm-up\n"
-     "  --pg              also on a live PostgreSQL server (a column beside this host's)\n"
-     "  --server BINDIR   also on this server (again for another: a column each; implies\n"
-     "                    --pg)\n"
-     "  -o DIR            a new directory: one report per experiment and reproduction.txt\n"
-     SET_HELP},
+    {"reproduce", sb_cmd_reproduce, &sb_options_reproduce, NULL,
+     "the thread's tables on this host", NULL},
     {"compare", sb_cmd_compare, NULL, SB_ARGS_COMPARE, "runs matched across reports",
      "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
      "  --json            the comparison as a JSON document\n"},

@@ -143,6 +143,8 @@ err_is_one_line_containing "-o $SCRATCH/b: -o given twice (already -o $SCRATCH/a
 # an option's value that is itself an option: the value is missing (not a directory named -q)
 expect_status 2 "--server -q" $S pg --server -q
 err_is_one_line_containing "scanbench: --server: missing value (got option -q)"
+expect_status 2 "reproduce --server --pg" $S reproduce --server --pg
+err_is_one_line_containing "scanbench: --server: missing value (got option --pg)"
 expect_status 2 "-o --quiet" $S run "$SCRATCH/none.ini" -o --quiet
 err_is_one_line_containing "scanbench: -o: missing value (got option --quiet)"
 expect_status 2 "two experiment files" $S pg a.ini b.ini
