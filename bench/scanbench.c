@@ -54,14 +54,8 @@ static const struct {
     {"pg", sb_cmd_pg, &sb_options_pg, NULL,
      "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
      NULL},
-    {"power", sb_cmd_power, NULL, SB_ARGS_POWER,
-     "how often this host's rounds find a difference of known size (a minute or two)",
-     "  --quick           fewer trials and kinds, shorter trials: about 30 s\n"
-     "  --trials N        trials of each kind (A-A, and each extra_copy size; default 5,\n"
-     "                    --quick 3)\n" SET_HELP
-     "                    (not extra_copy or seed: each trial sets them)\n"
-     "  -o DIR            a new directory: power.json (every trial) and power.txt\n"
-     "  -q, --quiet       no progress on stderr\n"},
+    {"power", sb_cmd_power, &sb_options_power, NULL,
+     "how often this host's rounds find a difference of known size (a minute or two)", NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
