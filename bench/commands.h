@@ -10,7 +10,6 @@
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 #define SB_ARGS_EVENTS "[--set events=FILE]"
-#define SB_ARGS_PROBE "[-o MACHINE.ini] [--quick]"
 
 /* Each subcommand's option table (options.h): it parses the command line, and `scanbench
  * NAME --help` prints its usage from it. */
@@ -18,6 +17,7 @@ extern const struct sb_options sb_options_run;
 extern const struct sb_options sb_options_pg;
 extern const struct sb_options sb_options_reproduce;
 extern const struct sb_options sb_options_power;
+extern const struct sb_options sb_options_probe;
 
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);

@@ -32,11 +32,9 @@ static const struct {
     {"topo", sb_cmd_topo, NULL, "[--sweep]", "the caches, cores and NUMA nodes, with their source",
      "  --sweep           each cache level's effective size from a latency sweep (about\n"
      "                    25 s): where a core's loads step up, beside the nominal size\n"},
-    {"probe", sb_cmd_probe, NULL, SB_ARGS_PROBE,
+    {"probe", sb_cmd_probe, &sb_options_probe, NULL,
      "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
-     "  -o MACHINE.ini    writes the machine file (default: stdout; a name that exists is\n"
-     "                    refused before the probe; if one appears meanwhile, MACHINE-2.ini)\n"
-     "  --quick           small working sets (memory's 64MB), 2 repetitions: a check, not figures\n"},
+     NULL},
     {"list", sb_cmd_list, NULL, "", "kernels, policies, ops, sources, backends and keys", ""},
     {"events", sb_cmd_events, NULL, SB_ARGS_EVENTS,
      "hardware counters here: PAPI, PMU, the events map, each role",
