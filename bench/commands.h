@@ -9,7 +9,6 @@
  * NAME --help` and the errors that quote the usage all print these). */
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
 #define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
-#define SB_ARGS_EVENTS "[--set events=FILE]"
 
 /* Each subcommand's option table (options.h): it parses the command line, and `scanbench
  * NAME --help` prints its usage from it. */
@@ -17,6 +16,7 @@ extern const struct sb_options sb_options_run;
 extern const struct sb_options sb_options_pg;
 extern const struct sb_options sb_options_reproduce;
 extern const struct sb_options sb_options_power;
+extern const struct sb_options sb_options_events;
 extern const struct sb_options sb_options_probe;
 
 int sb_cmd_run(int argc, char **argv);

@@ -36,10 +36,9 @@ static const struct {
      "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
      NULL},
     {"list", sb_cmd_list, NULL, "", "kernels, policies, ops, sources, backends and keys", ""},
-    {"events", sb_cmd_events, NULL, SB_ARGS_EVENTS,
+    {"events", sb_cmd_events, &sb_options_events, NULL,
      "hardware counters here: PAPI, PMU, the events map, each role",
-     "  --set events=FILE  the events map to diagnose (a name of configs/events or a path; "
-     "default auto)\n"},
+     NULL},
     {"reproduce", sb_cmd_reproduce, &sb_options_reproduce, NULL,
      "the thread's tables on this host", NULL},
     {"compare", sb_cmd_compare, NULL, SB_ARGS_COMPARE, "runs matched across reports",
