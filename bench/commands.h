@@ -8,7 +8,6 @@
 /* Each subcommand's arguments, as its usage line says them (`scanbench --help`, `scanbench
  * NAME --help` and the errors that quote the usage all print these). */
 #define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
-#define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
 
 /* Each subcommand's option table (options.h): it parses the command line, and `scanbench
  * NAME --help` prints its usage from it. */
@@ -16,6 +15,7 @@ extern const struct sb_options sb_options_run;
 extern const struct sb_options sb_options_pg;
 extern const struct sb_options sb_options_reproduce;
 extern const struct sb_options sb_options_power;
+extern const struct sb_options sb_options_plot;
 extern const struct sb_options sb_options_events;
 extern const struct sb_options sb_options_probe;
 

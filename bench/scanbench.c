@@ -44,10 +44,9 @@ static const struct {
     {"compare", sb_cmd_compare, NULL, SB_ARGS_COMPARE, "runs matched across reports",
      "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
      "  --json            the comparison as a JSON document\n"},
-    {"plot", sb_cmd_plot, NULL, SB_ARGS_PLOT, "MB/s and counters against pool size (gnuplot)",
-     "  REPORT            a report of run or pg\n"
-     "  -o FILE           the plot, .png or .svg (default: the report's name with .png; an\n"
-     "                    existing file is refused)\n"},
+    {"plot", sb_cmd_plot, &sb_options_plot, NULL,
+     "MB/s and counters against pool size (gnuplot)",
+     NULL},
     {"pg", sb_cmd_pg, &sb_options_pg, NULL,
      "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
      NULL},
