@@ -17,6 +17,8 @@ extern const struct sb_options sb_options_reproduce;
 extern const struct sb_options sb_options_power;
 extern const struct sb_options sb_options_plot;
 extern const struct sb_options sb_options_events;
+extern const struct sb_options sb_options_topo;
+extern const struct sb_options sb_options_list;
 extern const struct sb_options sb_options_probe;
 
 int sb_cmd_run(int argc, char **argv);
