@@ -8,22 +8,6 @@
 
 #include "core/core.h"
 
-bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment)
-{
-    const char *arg = argv[*i];
-
-    if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-s") == 0) && *i + 1 < argc) {
-        *i += 1;
-        *assignment = argv[*i];
-        return true;
-    }
-    if (strncmp(arg, "--set=", 6) == 0) {
-        *assignment = arg + 6;
-        return true;
-    }
-    return false;
-}
-
 /* One option or the experiment file into args (sb_option_take). */
 static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
 {

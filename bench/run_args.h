@@ -52,11 +52,6 @@ enum sb_run_option { SB_RUN_SET = 1, SB_RUN_OUTPUT, SB_RUN_QUIET, SB_RUN_TWICE, 
 int sb_run_args_parse(const struct sb_options *spec, int argc, char **argv,
                       struct sb_run_args *args, struct sb_error *err);
 
-/* Whether argv[*i] is a --set: `--set KEY=VALUE`, `-s KEY=VALUE` or `--set=KEY=VALUE`. If so,
- * *assignment is the KEY=VALUE and *i moves to the last argument taken. A --set with nothing
- * after it is not one (the caller's unknown-option error names it). */
-bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment);
-
 /* "scanbench ARG ARG...", the report's `command` (bytes that are not UTF-8 written as \xNN);
  * NULL when out of memory (free it). */
 char *sb_args_command_line(int argc, char **argv);
