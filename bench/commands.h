@@ -5,10 +5,6 @@
 
 #include "options.h"
 
-/* Each subcommand's arguments, as its usage line says them (`scanbench --help`, `scanbench
- * NAME --help` and the errors that quote the usage all print these). */
-#define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
-
 /* Each subcommand's option table (options.h): it parses the command line, and `scanbench
  * NAME --help` prints its usage from it. */
 extern const struct sb_options sb_options_run;
@@ -19,6 +15,7 @@ extern const struct sb_options sb_options_plot;
 extern const struct sb_options sb_options_events;
 extern const struct sb_options sb_options_topo;
 extern const struct sb_options sb_options_list;
+extern const struct sb_options sb_options_compare;
 extern const struct sb_options sb_options_probe;
 
 int sb_cmd_run(int argc, char **argv);

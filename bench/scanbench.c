@@ -41,9 +41,8 @@ static const struct {
      NULL},
     {"reproduce", sb_cmd_reproduce, &sb_options_reproduce, NULL,
      "the thread's tables on this host", NULL},
-    {"compare", sb_cmd_compare, NULL, SB_ARGS_COMPARE, "runs matched across reports",
-     "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
-     "  --json            the comparison as a JSON document\n"},
+    {"compare", sb_cmd_compare, &sb_options_compare, NULL, "runs matched across reports",
+     NULL},
     {"plot", sb_cmd_plot, &sb_options_plot, NULL,
      "MB/s and counters against pool size (gnuplot)",
      NULL},
