@@ -1,5 +1,6 @@
-/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each, with
- * the usage that `scanbench --help` and `scanbench NAME --help` print). */
+/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each: its
+ * option table, whose usage `scanbench --help` and `scanbench NAME --help` print, and what it
+ * does). */
 #include "config.h"
 
 #include <errno.h>
@@ -10,9 +11,6 @@
 #include "commands.h"
 #include "core/core.h"
 
-#define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
-                 "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
-                 "makes a sweep; scanbench\n                    list shows every key\n"
 #define EXIT_HELP "Exit status: 0 done, 1 a run failed or stdout could not be written, 2 bad " \
                   "input, 3 counters\nrequired (require_counters=yes) but unavailable; 129, " \
                   "130, 131, 143: stopped by SIGHUP,\nSIGINT, SIGQUIT, SIGTERM, the runs " \
@@ -21,47 +19,30 @@
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-    const struct sb_options *table; /* its option table: the usage and help printed from it */
-    const char *args;    /* what follows `scanbench NAME` in its usage line */
-    const char *summary; /* what it does, in one line */
-    const char *options; /* its arguments, one per line, for `scanbench NAME --help` */
+    const struct sb_options *table; /* its option table: its usage line and help (options.h) */
+    const char *summary;            /* what it does, in one line */
 } commands[] = {
-    {"run", sb_cmd_run, &sb_options_run, NULL,
-     "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
-     NULL},
-    {"topo", sb_cmd_topo, &sb_options_topo, NULL,
-     "the caches, cores and NUMA nodes, with their source", NULL},
-    {"probe", sb_cmd_probe, &sb_options_probe, NULL,
-     "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
-     NULL},
-    {"list", sb_cmd_list, &sb_options_list, NULL,
-     "kernels, policies, ops, sources, backends and keys", NULL},
-    {"events", sb_cmd_events, &sb_options_events, NULL,
-     "hardware counters here: PAPI, PMU, the events map, each role",
-     NULL},
-    {"reproduce", sb_cmd_reproduce, &sb_options_reproduce, NULL,
-     "the thread's tables on this host", NULL},
-    {"compare", sb_cmd_compare, &sb_options_compare, NULL, "runs matched across reports",
-     NULL},
-    {"plot", sb_cmd_plot, &sb_options_plot, NULL,
-     "MB/s and counters against pool size (gnuplot)",
-     NULL},
-    {"pg", sb_cmd_pg, &sb_options_pg, NULL,
-     "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
-     NULL},
-    {"power", sb_cmd_power, &sb_options_power, NULL,
-     "how often this host's rounds find a difference of known size (a minute or two)", NULL},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
+    {"run", sb_cmd_run, &sb_options_run,
+     "the experiment on scanbench's own scan loop: the thread-style table, the JSON report"},
+    {"topo", sb_cmd_topo, &sb_options_topo,
+     "the caches, cores and NUMA nodes, with their source"},
+    {"probe", sb_cmd_probe, &sb_options_probe,
+     "latency and bandwidth of each cache level and memory here, as a machine file with [costs]"},
+    {"list", sb_cmd_list, &sb_options_list,
+     "kernels, policies, ops, sources, backends and keys"},
+    {"events", sb_cmd_events, &sb_options_events,
+     "hardware counters here: PAPI, PMU, the events map, each role"},
+    {"reproduce", sb_cmd_reproduce, &sb_options_reproduce,
+     "the thread's tables on this host"},
+    {"compare", sb_cmd_compare, &sb_options_compare, "runs matched across reports"},
+    {"plot", sb_cmd_plot, &sb_options_plot,
+     "MB/s and counters against pool size (gnuplot)"},
+    {"pg", sb_cmd_pg, &sb_options_pg,
+     "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)"},
+    {"power", sb_cmd_power, &sb_options_power,
+     "how often this host's rounds find a difference of known size (a minute or two)"},
+    {NULL, NULL, NULL, NULL},
 };
-
-/* What follows `scanbench NAME` in command i's usage line. */
-static void usage_line(int i, char *line, size_t len)
-{
-    if (commands[i].table)
-        sb_options_usage_line(commands[i].table, line, len);
-    else
-        snprintf(line, len, "%s", commands[i].args);
-}
 
 static void usage(FILE *out)
 {
@@ -69,7 +50,7 @@ static void usage(FILE *out)
 
     fprintf(out, "usage: scanbench COMMAND [ARGS]   (scanbench COMMAND --help: its own usage)\n");
     for (int i = 0; commands[i].name; i++) {
-        usage_line(i, line, sizeof line);
+        sb_options_usage_line(commands[i].table, line, sizeof line);
         fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name, line[0] ? " " : "",
                 line, commands[i].summary);
     }
@@ -86,13 +67,10 @@ static int command_usage(int i)
 {
     char line[SB_OPTIONS_LINE];
 
-    usage_line(i, line, sizeof line);
+    sb_options_usage_line(commands[i].table, line, sizeof line);
     printf("usage: scanbench %s%s%s\n%s\n", commands[i].name, line[0] ? " " : "", line,
            commands[i].summary);
-    if (commands[i].table)
-        sb_options_help(stdout, commands[i].table);
-    else
-        fputs(commands[i].options, stdout);
+    sb_options_help(stdout, commands[i].table);
     printf(EXIT_HELP);
     return 0;
 }
