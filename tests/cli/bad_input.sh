@@ -133,7 +133,7 @@ err_is_one_line_containing "--set pool_size: want KEY=VALUE"
 expect_status 2 "unknown option" $S run --fast
 err_is_one_line_containing "--fast: unknown option"
 
-# run and pg share their command line (bench/run_args.c), reproduce its three spellings of --set
+# run and pg share their command line (bench/run_args.c), every --set its three spellings
 expect_status 2 "unknown option of pg" $S pg --fast
 err_is_one_line_containing "--fast: unknown option or missing value (usage: scanbench pg [EXPERIMENT.ini]"
 expect_status 2 "-o twice" $S run -o "$R" -o "$SCRATCH/other.json"
