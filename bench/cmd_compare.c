@@ -14,6 +14,46 @@
 
 #define MAX_REPORTS 26
 
+enum { JSON = 1 };
+
+const struct sb_options sb_options_compare = {
+    .command = "compare",
+    .operands = "REPORT REPORT...",
+    .operand_label = "REPORT",
+    .operand_help = "reports of run, pg or reproduce; the first is the baseline",
+    .unknown = "unknown option",
+    .options = {
+        {JSON, "--json", NULL, SB_OPT_FLAG, NULL, false, "the comparison as a JSON document",
+         NULL, 0, 0},
+        {0},
+    },
+};
+
+/* Where the command line goes: each report loaded as it comes, --json. */
+struct compare_args {
+    json_t **reports;
+    const char **paths;
+    size_t *n;
+    bool *as_json;
+};
+
+/* A report or --json into ctx (sb_option_take). */
+static int take(void *ctx, const struct sb_option_arg *arg, struct sb_error *err)
+{
+    struct compare_args *a = ctx;
+    size_t n = *a->n;
+
+    if (arg->id == JSON) {
+        *a->as_json = true;
+        return SB_OK;
+    }
+    if (n == MAX_REPORTS)
+        return sb_fail(err, SB_ERR_INPUT, "%s: at most %d reports", arg->text, MAX_REPORTS);
+    a->paths[n] = arg->text;
+    *a->n = n + 1;
+    return sb_report_load(arg->text, &a->reports[n], err);
+}
+
 int sb_cmd_compare(int argc, char **argv)
 {
     json_t *reports[MAX_REPORTS] = {0};
@@ -24,20 +64,9 @@ int sb_cmd_compare(int argc, char **argv)
     bool as_json = false;
     int status = SB_OK;
 
-    for (int i = 1; i < argc && status == SB_OK; i++) {
-        if (strcmp(argv[i], "--json") == 0)
-            as_json = true;
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            status = sb_fail(&err, SB_ERR_INPUT, "%s: unknown option (usage: scanbench compare "
-                             SB_ARGS_COMPARE ")", argv[i]);
-        else if (n == MAX_REPORTS)
-            status = sb_fail(&err, SB_ERR_INPUT, "%s: at most %d reports", argv[i], MAX_REPORTS);
-        else {
-            paths[n] = argv[i];
-            status = sb_report_load(argv[i], &reports[n], &err);
-            n++;
-        }
-    }
+    struct compare_args args = {reports, paths, &n, &as_json};
+
+    status = sb_options_parse(&sb_options_compare, argc, argv, take, &args, &err);
     if (status == SB_OK && n < 2)
         status = sb_fail(&err, SB_ERR_INPUT, "compare needs at least two reports");
     if (status != SB_OK)

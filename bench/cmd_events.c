@@ -139,25 +139,41 @@ static int print_roles(const struct sb_events_map *map, bool papi_ready)
     return countable;
 }
 
+const struct sb_options sb_options_events = {
+    .command = "events",
+    .unknown = "unknown argument",
+    .options = {
+        {SB_RUN_SET, "--set", "-s", SB_OPT_TEXT, "events=FILE", false,
+         "the events map to diagnose (a name of configs/events or a path; default auto)", NULL,
+         0, 0},
+        {0},
+    },
+};
+
+/* One --set into the experiment (sb_option_take): only events. */
+static int take(void *ctx, const struct sb_option_arg *arg, struct sb_error *err)
+{
+    struct sb_experiment *exp = ctx;
+    char line[SB_OPTIONS_LINE];
+    int status = sb_experiment_set(exp, arg->text, err);
+
+    /* the key set was events: its origin is this --set */
+    if (status != SB_OK || (strncmp(exp->settings[SB_K_EVENTS].origin, "--set ", 6) == 0 &&
+                            strcmp(exp->settings[SB_K_EVENTS].origin + 6, arg->text) == 0))
+        return status;
+    sb_options_usage_line(&sb_options_events, line, sizeof line);
+    return sb_fail(err, SB_ERR_INPUT, "--set %s: scanbench events takes only --set events=FILE "
+                   "(usage: scanbench events %s)", arg->text, line);
+}
+
 /* The events map the arguments name: `--set events=FILE` (in any spelling of --set, read as
  * `run` reads one: sb_experiment_set), the last one given; "auto" without. */
 static int events_setting(int argc, char **argv, struct sb_experiment *exp, struct sb_error *err)
 {
     int status = sb_experiment_init(exp, err);
 
-    for (int i = 1; i < argc && status == SB_OK; i++) {
-        const char *assignment;
-        if (!sb_args_take_set(argc, argv, &i, &assignment))
-            return sb_fail(err, SB_ERR_INPUT, "%s: unknown argument (usage: scanbench events "
-                           SB_ARGS_EVENTS ")", argv[i]);
-        status = sb_experiment_set(exp, assignment, err);
-        /* the key set was events: its origin is this --set */
-        if (status == SB_OK && (strncmp(exp->settings[SB_K_EVENTS].origin, "--set ", 6) != 0 ||
-                                strcmp(exp->settings[SB_K_EVENTS].origin + 6, assignment) != 0))
-            status = sb_fail(err, SB_ERR_INPUT, "--set %s: scanbench events takes only "
-                             "--set events=FILE (usage: scanbench events " SB_ARGS_EVENTS ")",
-                             assignment);
-    }
+    if (status == SB_OK)
+        status = sb_options_parse(&sb_options_events, argc, argv, take, exp, err);
     return status;
 }
 

@@ -10,6 +10,9 @@
 #include "plan/plan.h"
 #include "vocab/vocab.h"
 
+/* No options: the table says so in its usage (its one refusal is its own). */
+const struct sb_options sb_options_list = {.command = "list", .unknown = "unknown argument"};
+
 int sb_cmd_list(int argc, char **argv)
 {
     (void)argv;

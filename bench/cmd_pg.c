@@ -97,6 +97,21 @@ static int check_server_versions(const struct sb_experiment *exp, const struct s
     return status;
 }
 
+const struct sb_options sb_options_pg = {
+    .command = "pg",
+    SB_RUN_OPERANDS,
+    .options = {
+        {SB_RUN_SERVER, "--server", NULL, SB_OPT_TEXT, "BINDIR", true,
+         "a server's bin directory (8.1 to 8.3, 9.6 on); again for another,\n"
+         "each measured side by side (default: SCANBENCH_PG_BINDIR, else\n"
+         "pg_config --bindir, else the newest /usr/lib/postgresql/*/bin)", NULL, 0, 0},
+        SB_OPTION_SET(SB_RUN_SET, SB_SET_HELP),
+        SB_RUN_OPTION_OUTPUT,
+        SB_RUN_OPTION_QUIET,
+        {0},
+    },
+};
+
 /* What a server run needs: the command line read, the experiment read with the keys a server
  * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
  * everything that can refuse the input, before the cluster starts. */
@@ -105,7 +120,7 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
                    struct sb_error *err)
 {
     char why[256];
-    int status = sb_run_args_parse(argc, argv, "scanbench pg " SB_ARGS_PG, args, err);
+    int status = sb_run_args_parse(&sb_options_pg, argc, argv, args, err);
 
     if (status == SB_OK && !sb_pg_built(why, sizeof why))
         status = sb_fail(err, SB_ERR_INPUT, "pg: %s", why);

@@ -13,26 +13,58 @@
 #include "render/render.h"
 #include "report/report.h"
 
+enum { OUTPUT = 1 };
+
+const struct sb_options sb_options_plot = {
+    .command = "plot",
+    .operands = "REPORT",
+    .operand_label = "REPORT",
+    .operand_help = "a report of run or pg",
+    .unknown = "unexpected",
+    .options = {
+        {OUTPUT, "-o", NULL, SB_OPT_TEXT, "FILE.png|FILE.svg", false,
+         "the plot, .png or .svg (default: the report's name with .png; an\n"
+         "existing file is refused)", NULL, 0, 0},
+        {0},
+    },
+};
+
+/* The arguments as parse_args gathers them. */
+struct plot_args {
+    const char *input, *output;
+};
+
+/* REPORT or -o FILE into ctx (sb_option_take): one of each. */
+static int take(void *ctx, const struct sb_option_arg *arg, struct sb_error *err)
+{
+    struct plot_args *a = ctx;
+
+    if (arg->id == OUTPUT && a->output)
+        return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)", arg->text,
+                       a->output);
+    if (arg->id == OUTPUT)
+        a->output = arg->text;
+    else if (a->input)
+        return sb_options_refuse(&sb_options_plot, arg->text, err);
+    else
+        a->input = arg->text;
+    return SB_OK;
+}
+
 /* The arguments: REPORT and at most one -o FILE. */
 static int parse_args(int argc, char **argv, const char **input, const char **output,
                       struct sb_error *err)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc && *output)
-            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
-                           argv[i + 1], *output);
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            *output = argv[++i];
-        else if ((argv[i][0] == '-' && argv[i][1] != '\0') || *input)
-            return sb_fail(err, SB_ERR_INPUT, "%s: unexpected (usage: scanbench plot "
-                           SB_ARGS_PLOT ")", argv[i]);
-        else
-            *input = argv[i];
-    }
-    if (!*input)
-        return sb_fail(err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot "
-                       SB_ARGS_PLOT ")");
-    return SB_OK;
+    struct plot_args a = {NULL, NULL};
+    char line[SB_OPTIONS_LINE];
+    int status = sb_options_parse(&sb_options_plot, argc, argv, take, &a, err);
+
+    *input = a.input;
+    *output = a.output;
+    if (status != SB_OK || a.input)
+        return status;
+    sb_options_usage_line(&sb_options_plot, line, sizeof line);
+    return sb_fail(err, SB_ERR_INPUT, "plot needs a report (usage: scanbench plot %s)", line);
 }
 
 /* The default output: the report's name with .png for .json (or .png added); NULL (and err)

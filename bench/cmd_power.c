@@ -17,48 +17,73 @@
 #include "power/power.h"
 #include "run_args.h"
 
-static int parse_trials(const char *text, unsigned *n, struct sb_error *err)
-{
-    uint64_t v;
+enum { QUICK = 1, TRIALS, SET, OUTDIR, QUIET };
 
-    if (!text || !sb_parse_uint(text, &v) || v < 1 || v > SB_POWER_MAX_TRIALS)
-        return sb_fail(err, SB_ERR_INPUT, "--trials %s: want a whole number from 1 to %d",
-                       text ? text : "(missing)", SB_POWER_MAX_TRIALS);
-    *n = (unsigned)v;
-    return SB_OK;
+const struct sb_options sb_options_power = {
+    .command = "power",
+    .unknown = "unknown argument",
+    .options = {
+        {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
+         "fewer trials and kinds, shorter trials: about 30 s", NULL, 0, 0},
+        {TRIALS, "--trials", NULL, SB_OPT_COUNT, "N", false,
+         "trials of each kind (A-A, and each extra_copy size; default 5,\n--quick 3)", NULL, 1,
+         SB_POWER_MAX_TRIALS},
+        SB_OPTION_SET(SET, SB_SET_HELP "\n(not extra_copy or seed: each trial sets them)"),
+        {OUTDIR, "-o", NULL, SB_OPT_TEXT, "DIR", false,
+         "a new directory: power.json (every trial) and power.txt", ": no DIR after it", 0, 0},
+        {QUIET, "-q", "--quiet", SB_OPT_FLAG, NULL, false, "no progress on stderr", NULL, 0, 0},
+        {0},
+    },
+};
+
+/* What the command line says, as parse gathers it. */
+struct parsed {
+    struct sb_power *pw;
+    bool trials_set;
+};
+
+/* One option into p (sb_option_take). */
+static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
+{
+    struct parsed *p = ctx;
+    struct sb_power *pw = p->pw;
+    char line[SB_OPTIONS_LINE];
+
+    switch (a->id) {
+    case SET:
+        if (pw->nuser == SB_POWER_USER_SETS)
+            return sb_fail(err, SB_ERR_INPUT, "more than %d --set", SB_POWER_USER_SETS);
+        pw->user_sets[pw->nuser++] = a->text;
+        return SB_OK;
+    case QUICK:
+        pw->quick = true;
+        return SB_OK;
+    case QUIET:
+        pw->quiet = true;
+        return SB_OK;
+    case TRIALS:
+        pw->per_kind = (unsigned)a->count;
+        p->trials_set = true;
+        return SB_OK;
+    default: /* -o DIR */
+        if (!pw->outdir) {
+            pw->outdir = a->text;
+            return SB_OK;
+        }
+        sb_options_usage_line(&sb_options_power, line, sizeof line);
+        return sb_fail(err, SB_ERR_INPUT, "-o: -o given twice (usage: scanbench power %s)",
+                       line);
+    }
 }
 
 static int parse(int argc, char **argv, struct sb_power *pw, struct sb_error *err)
 {
-    bool trials_set = false;
+    struct parsed p = {.pw = pw, .trials_set = false};
+    int status = sb_options_parse(&sb_options_power, argc, argv, take, &p, err);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *assignment;
-        int status = SB_OK;
-        if (sb_args_take_set(argc, argv, &i, &assignment)) {
-            if (pw->nuser == SB_POWER_USER_SETS)
-                return sb_fail(err, SB_ERR_INPUT, "more than %d --set", SB_POWER_USER_SETS);
-            pw->user_sets[pw->nuser++] = assignment;
-        } else if (strcmp(a, "--quick") == 0) {
-            pw->quick = true;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            pw->quiet = true;
-        } else if (strcmp(a, "--trials") == 0) {
-            status = parse_trials(i + 1 < argc ? argv[++i] : NULL, &pw->per_kind, err);
-            trials_set = true;
-        } else if (strcmp(a, "-o") == 0 && i + 1 < argc && !pw->outdir) {
-            pw->outdir = argv[++i];
-        } else {
-            bool o = strcmp(a, "-o") == 0;
-            return sb_fail(err, SB_ERR_INPUT, "%s: %s (usage: scanbench power " SB_ARGS_POWER
-                           ")", a, !o ? "unknown argument" : pw->outdir ? "-o given twice"
-                                                                        : "no DIR after it");
-        }
-        if (status != SB_OK)
-            return status;
-    }
-    sb_power_settle(pw, trials_set);
-    return SB_OK;
+    if (status == SB_OK)
+        sb_power_settle(pw, p.trials_set);
+    return status;
 }
 
 int sb_cmd_power(int argc, char **argv)

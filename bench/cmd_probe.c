@@ -21,22 +21,45 @@ struct probe_args {
     bool quick;
 };
 
+enum { OUTPUT = 1, QUICK };
+
+const struct sb_options sb_options_probe = {
+    .command = "probe",
+    .prefix = "probe: ",
+    .unknown = "unknown argument",
+    .options = {
+        {OUTPUT, "-o", NULL, SB_OPT_TEXT, "MACHINE.ini", false,
+         "writes the machine file (default: stdout; a name that exists is\n"
+         "refused before the probe; if one appears meanwhile, MACHINE-2.ini)",
+         " needs a file name", 0, 0},
+        {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
+         "small working sets (memory's 64MB), 2 repetitions: a check, not figures", NULL, 0, 0},
+        {0},
+    },
+};
+
+/* One option into a (sb_option_take): -o again replaces the file. */
+static int take(void *ctx, const struct sb_option_arg *arg, struct sb_error *err)
+{
+    struct probe_args *a = ctx;
+
+    (void)err;
+    if (arg->id == QUICK)
+        a->quick = true;
+    else
+        a->output = arg->text;
+    return SB_OK;
+}
+
 static int parse_args(int argc, char **argv, struct probe_args *a, struct sb_error *err)
 {
+    int status;
+
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0)
-            a->quick = true;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            a->output = argv[++i];
-        else if (strcmp(argv[i], "-o") == 0)
-            return sb_fail(err, SB_ERR_INPUT, "probe: -o needs a file name (usage: scanbench "
-                           "probe " SB_ARGS_PROBE ")");
-        else
-            return sb_fail(err, SB_ERR_INPUT, "probe: %s: unknown argument (usage: scanbench "
-                           "probe " SB_ARGS_PROBE ")", argv[i]);
-    }
-    return a->output ? sb_outfile_check(a->output, "machine file", err) : SB_OK;
+    status = sb_options_parse(&sb_options_probe, argc, argv, take, a, err);
+    if (status == SB_OK && a->output)
+        status = sb_outfile_check(a->output, "machine file", err);
+    return status;
 }
 
 /* "AMD EPYC, AuthenticAMD family 26 model 2": /proc/cpuinfo's model name and CPUID's numbers. */

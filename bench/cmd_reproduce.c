@@ -20,45 +20,94 @@
 #include "run_args.h"
 #include "runner/runner_setup.h"
 
+enum { QUICK = 1, TWICE, PG, SERVER, OUTDIR, SET };
+
+const struct sb_options sb_options_reproduce = {
+    .command = "reproduce",
+    .operands = "[NAME...|all]",
+    .operand_label = "NAME...|all",
+    .operand_help = "experiments of configs/experiments with a [thread] section (default all)",
+    .unknown = "unknown option",
+    .options = {
+        {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
+         "a 64MB table, five repetitions, no warm-up", NULL, 0, 0},
+        {TWICE, "--twice", NULL, SB_OPT_FLAG, NULL, false,
+         "each experiment's schedule twice, with different seeds", NULL, 0, 0},
+        {PG, "--pg", NULL, SB_OPT_FLAG, NULL, false,
+         "also on a live PostgreSQL server (a column beside this host's)", NULL, 0, 0},
+        {SERVER, "--server", NULL, SB_OPT_TEXT, "BINDIR", true,
+         "also on this server (again for another: a column each; implies\n--pg)", NULL, 0, 0},
+        {OUTDIR, "-o", NULL, SB_OPT_TEXT, "DIR", false,
+         "a new directory: one report per experiment and reproduction.txt", NULL, 0, 0},
+        SB_OPTION_SET(SET, SB_SET_HELP),
+        {0},
+    },
+};
+
+/* What the command line says, as pick gathers it. */
+struct picked {
+    struct sb_reproduction *r;
+    const char **sets; /* every --set, in order */
+    int nsets;
+    bool pg;           /* --pg, --server */
+    const char *outdir; /* -o DIR */
+    bool all;
+};
+
+/* One option or experiment name into p (sb_option_take). */
+static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
+{
+    struct picked *p = ctx;
+
+    switch (a->id) {
+    case SET:
+        p->sets[p->nsets++] = a->text;
+        return SB_OK;
+    case QUICK:
+        p->r->quick = true;
+        return SB_OK;
+    case PG:
+        p->pg = true;
+        return SB_OK;
+    case SERVER:
+        if (p->r->nservers == SB_PG_SERVERS_MAX)
+            return sb_fail(err, SB_ERR_INPUT, "--server %s: at most %d servers", a->text,
+                           SB_PG_SERVERS_MAX);
+        p->r->servers[p->r->nservers++] = a->text;
+        p->pg = true; /* a server is measured: --pg */
+        return SB_OK;
+    case TWICE:
+        p->r->twice = true;
+        return SB_OK;
+    case OUTDIR:
+        if (p->outdir)
+            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)", a->text,
+                           p->outdir);
+        p->outdir = a->text;
+        return SB_OK;
+    default: /* an experiment's name, or all */
+        if (a->text[0] == '-')
+            return sb_options_refuse(&sb_options_reproduce, a->text, err);
+        if (strcmp(a->text, "all") == 0) {
+            p->all = true;
+            return SB_OK;
+        }
+        return sb_reproduce_name(p->r, a->text, err);
+    }
+}
+
 /* The command line into r, sets (every --set, in order), pg (--pg, --server) and outdir
  * (-o DIR). */
 static int pick(struct sb_reproduction *r, int argc, char **argv, const char **sets, int *nsets,
                 bool *pg, const char **outdir, struct sb_error *err)
 {
-    bool all = false;
-    int status = SB_OK;
+    struct picked p = {.r = r, .sets = sets};
+    int status = sb_options_parse(&sb_options_reproduce, argc, argv, take, &p, err);
 
-    for (int i = 1; i < argc && status == SB_OK; i++) {
-        const char *a = argv[i], *assignment;
-        if (sb_args_take_set(argc, argv, &i, &assignment))
-            sets[(*nsets)++] = assignment;
-        else if (strcmp(a, "--quick") == 0)
-            r->quick = true;
-        else if (strcmp(a, "--pg") == 0)
-            *pg = true;
-        else if (strcmp(a, "--server") == 0 && i + 1 < argc) {
-            if (r->nservers == SB_PG_SERVERS_MAX)
-                return sb_fail(err, SB_ERR_INPUT, "--server %s: at most %d servers",
-                               argv[i + 1], SB_PG_SERVERS_MAX);
-            r->servers[r->nservers++] = argv[++i];
-            *pg = true; /* a server is measured: --pg */
-        }
-        else if (strcmp(a, "--twice") == 0)
-            r->twice = true;
-        else if (strcmp(a, "-o") == 0 && i + 1 < argc && *outdir)
-            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
-                           argv[i + 1], *outdir);
-        else if (strcmp(a, "-o") == 0 && i + 1 < argc)
-            *outdir = argv[++i];
-        else if (a[0] == '-')
-            return sb_fail(err, SB_ERR_INPUT, "%s: unknown option (usage: scanbench reproduce "
-                           SB_ARGS_REPRODUCE ")", a);
-        else if (strcmp(a, "all") == 0)
-            all = true;
-        else
-            status = sb_reproduce_name(r, a, err);
-    }
-    if (status == SB_OK && (all || r->n == 0))
+    *nsets = p.nsets;
+    *pg = p.pg;
+    *outdir = p.outdir;
+    if (status == SB_OK && (p.all || r->n == 0))
         status = sb_reproduce_name_all(r, err);
     return status;
 }

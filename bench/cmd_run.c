@@ -23,6 +23,20 @@
 #include "runner/runner.h"
 #include "runner/runner_setup.h"
 
+const struct sb_options sb_options_run = {
+    .command = "run",
+    SB_RUN_OPERANDS,
+    .options = {
+        SB_OPTION_SET(SB_RUN_SET, SB_SET_HELP),
+        SB_RUN_OPTION_OUTPUT,
+        SB_RUN_OPTION_QUIET,
+        {SB_RUN_TWICE, "--twice", NULL, SB_OPT_FLAG, NULL, false,
+         "runs the whole schedule again with the next seed (its report\n"
+         "REPORT.2.json) and says whether the two agree", NULL, 0, 0},
+        {0},
+    },
+};
+
 /* The report's files: the JSON and the CSV of its timed scans beside the name the report got
  * (outfile.h: never replacing a file; a name that appeared during the run gets -2). Where a
  * file cannot be written where asked it is kept under $TMPDIR (outkeep.h) and err says where
@@ -169,7 +183,7 @@ static void describe_sets(const struct sb_run_args *args, struct sb_plan *plan)
 static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_setup *s,
                    struct sb_outputs *o, struct sb_error *err)
 {
-    int status = sb_run_args_parse(argc, argv, "scanbench run " SB_ARGS_RUN, args, err);
+    int status = sb_run_args_parse(&sb_options_run, argc, argv, args, err);
 
     if (status == SB_OK)
         status = sb_setup_read(s, args->file, args->sets, args->nsets, err);

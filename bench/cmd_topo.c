@@ -55,17 +55,40 @@ static int print_effective(const struct sb_topology *topo)
     return status;
 }
 
+enum { SWEEP = 1 };
+
+const struct sb_options sb_options_topo = {
+    .command = "topo",
+    .prefix = "scanbench topo: ",
+    .unknown = "unknown argument",
+    .options = {
+        {SWEEP, "--sweep", NULL, SB_OPT_FLAG, NULL, false,
+         "each cache level's effective size from a latency sweep (about\n"
+         "25 s): where a core's loads step up, beside the nominal size", NULL, 0, 0},
+        {0},
+    },
+};
+
+/* --sweep into ctx (sb_option_take). */
+static int take(void *ctx, const struct sb_option_arg *arg, struct sb_error *err)
+{
+    (void)arg;
+    (void)err;
+    *(bool *)ctx = true;
+    return SB_OK;
+}
+
 int sb_cmd_topo(int argc, char **argv)
 {
     static const char *names[SB_NLEVELS] = {"L1d", "L2", "L3"};
     struct sb_topology topo;
     char label[64];
-    bool sweep = argc == 2 && strcmp(argv[1], "--sweep") == 0;
+    struct sb_error err = {0};
+    bool sweep = false;
 
-    if (argc > 1 && !sweep) {
-        fprintf(stderr, "scanbench topo: %s: unknown argument (usage: scanbench topo "
-                "[--sweep])\n", argv[1]);
-        return 2;
+    if (sb_options_parse(&sb_options_topo, argc, argv, take, &sweep, &err) != SB_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return err.status;
     }
     sb_topology_detect(&topo, "");
     printf("topology (figure, source: hwloc, sysfs, cpuid, config or unknown)\n");

@@ -4,16 +4,20 @@
 #ifndef SB_COMMANDS_H
 #define SB_COMMANDS_H
 
-/* Each subcommand's arguments, as its usage line says them (`scanbench --help`, `scanbench
- * NAME --help` and the errors that quote the usage all print these). */
-#define SB_ARGS_RUN "[EXPERIMENT.ini] [--set KEY=VALUE]... [-o REPORT.json] [-q] [--twice]"
-#define SB_ARGS_PG "[EXPERIMENT.ini] [--server BINDIR]... [--set KEY=VALUE]... [-o REPORT.json] [-q]"
-#define SB_ARGS_REPRODUCE "[NAME...|all] [--quick] [--twice] [--pg] [--server BINDIR]... [-o DIR] [--set KEY=VALUE]..."
-#define SB_ARGS_COMPARE "REPORT REPORT... [--json]"
-#define SB_ARGS_PLOT "REPORT [-o FILE.png|FILE.svg]"
-#define SB_ARGS_EVENTS "[--set events=FILE]"
-#define SB_ARGS_PROBE "[-o MACHINE.ini] [--quick]"
-#define SB_ARGS_POWER "[--quick] [--trials N] [--set KEY=VALUE]... [-o DIR] [-q]"
+#include "options.h"
+
+/* Each subcommand's option table (options.h): it parses the command line, and `scanbench
+ * NAME --help` prints its usage from it. */
+extern const struct sb_options sb_options_run;
+extern const struct sb_options sb_options_pg;
+extern const struct sb_options sb_options_reproduce;
+extern const struct sb_options sb_options_power;
+extern const struct sb_options sb_options_plot;
+extern const struct sb_options sb_options_events;
+extern const struct sb_options sb_options_topo;
+extern const struct sb_options sb_options_list;
+extern const struct sb_options sb_options_compare;
+extern const struct sb_options sb_options_probe;
 
 int sb_cmd_run(int argc, char **argv);
 int sb_cmd_topo(int argc, char **argv);

@@ -9,61 +9,52 @@
 
 #include "core/core.h"
 
-bool sb_args_take_set(int argc, char **argv, int *i, const char **assignment)
+/* One option or the experiment file into args (sb_option_take). */
+static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
 {
-    const char *arg = argv[*i];
+    struct sb_run_args *args = ctx;
 
-    if ((strcmp(arg, "--set") == 0 || strcmp(arg, "-s") == 0) && *i + 1 < argc) {
-        *i += 1;
-        *assignment = argv[*i];
-        return true;
+    switch (a->id) {
+    case SB_RUN_SET:
+        if (args->nsets == SB_RUN_ARGS_MAX_SETS)
+            return sb_fail(err, SB_ERR_INPUT, "--set %s: more than %d --set", a->text,
+                           SB_RUN_ARGS_MAX_SETS);
+        args->sets[args->nsets++] = a->text;
+        return SB_OK;
+    case SB_RUN_OUTPUT:
+        if (args->output)
+            return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)", a->text,
+                           args->output);
+        args->output = a->text;
+        return SB_OK;
+    case SB_RUN_QUIET:
+        args->quiet = true;
+        return SB_OK;
+    case SB_RUN_TWICE:
+        args->twice = true;
+        return SB_OK;
+    case SB_RUN_SERVER:
+        if (args->nservers == SB_RUN_ARGS_MAX_SERVERS)
+            return sb_fail(err, SB_ERR_INPUT, "--server %s: more than %d --server", a->text,
+                           SB_RUN_ARGS_MAX_SERVERS);
+        if (!a->text[0])
+            return sb_fail(err, SB_ERR_INPUT, "--server \"\": an empty directory name");
+        args->servers[args->nservers++] = a->text;
+        return SB_OK;
+    default: /* the operand */
+        if (args->file)
+            return sb_fail(err, SB_ERR_INPUT, "%s: only one experiment file (already %s)",
+                           a->text, args->file);
+        args->file = a->text;
+        return SB_OK;
     }
-    if (strncmp(arg, "--set=", 6) == 0) {
-        *assignment = arg + 6;
-        return true;
-    }
-    return false;
 }
 
-int sb_run_args_parse(int argc, char **argv, const char *usage, struct sb_run_args *args,
-                      struct sb_error *err)
+int sb_run_args_parse(const struct sb_options *spec, int argc, char **argv,
+                      struct sb_run_args *args, struct sb_error *err)
 {
     memset(args, 0, sizeof *args);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *assignment;
-
-        if (sb_args_take_set(argc, argv, &i, &assignment)) {
-            if (args->nsets == SB_RUN_ARGS_MAX_SETS)
-                return sb_fail(err, SB_ERR_INPUT, "--set %s: more than %d --set", assignment,
-                               SB_RUN_ARGS_MAX_SETS);
-            args->sets[args->nsets++] = assignment;
-        } else if (strcmp(arg, "-o") == 0 && i + 1 < argc) {
-            if (args->output)
-                return sb_fail(err, SB_ERR_INPUT, "-o %s: -o given twice (already -o %s)",
-                               argv[i + 1], args->output);
-            args->output = argv[++i];
-        } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
-            args->quiet = true;
-        } else if (strcmp(arg, "--server") == 0 && i + 1 < argc && strstr(usage, "--server")) {
-            if (args->nservers == SB_RUN_ARGS_MAX_SERVERS)
-                return sb_fail(err, SB_ERR_INPUT, "--server %s: more than %d --server",
-                               argv[i + 1], SB_RUN_ARGS_MAX_SERVERS);
-            if (!argv[i + 1][0])
-                return sb_fail(err, SB_ERR_INPUT, "--server \"\": an empty directory name");
-            args->servers[args->nservers++] = argv[++i];
-        } else if (strcmp(arg, "--twice") == 0 && strstr(usage, "--twice")) {
-            args->twice = true;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return sb_fail(err, SB_ERR_INPUT, "%s: unknown option or missing value (usage: %s)",
-                           arg, usage);
-        } else if (args->file) {
-            return sb_fail(err, SB_ERR_INPUT, "%s: only one experiment file (already %s)", arg,
-                           args->file);
-        } else {
-            args->file = arg;
-        }
-    }
-    return SB_OK;
+    return sb_options_parse(spec, argc, argv, take, args, err);
 }
 
 char *sb_args_command_line(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each, with
- * the usage that `scanbench --help` and `scanbench NAME --help` print). */
+/* scanbench.c: the one program; dispatches to its subcommands (a table, one row each: its
+ * option table, whose usage `scanbench --help` and `scanbench NAME --help` print, and what it
+ * does). */
 #include "config.h"
 
 #include <errno.h>
@@ -11,9 +12,6 @@
 #include "commands.h"
 #include "core/core.h"
 
-#define SET_HELP "  --set KEY=VALUE   sets an experiment key (also -s KEY=VALUE, --set=KEY=VALUE), " \
-                 "checked like a\n                    line of the file; a list (pool_size=256K,16M) " \
-                 "makes a sweep; scanbench\n                    list shows every key\n"
 #define EXIT_HELP "Exit status: 0 done, 1 a run failed or stdout could not be written, 2 bad " \
                   "input, 3 counters\nrequired (require_counters=yes) but unavailable; 129, " \
                   "130, 131, 143: stopped by SIGHUP,\nSIGINT, SIGQUIT, SIGTERM, the runs " \
@@ -22,71 +20,41 @@
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *args;    /* what follows `scanbench NAME` in its usage line */
-    const char *summary; /* what it does, in one line */
-    const char *options; /* its arguments, one per line, for `scanbench NAME --help` */
+    const struct sb_options *table; /* its option table: its usage line and help (options.h) */
+    const char *summary;            /* what it does, in one line */
 } commands[] = {
-    {"run", sb_cmd_run, SB_ARGS_RUN,
-     "the experiment on scanbench's own scan loop: the thread-style table, the JSON report",
-     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
-     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
-     "  -q, --quiet       no progress on stderr\n"},
-    {"topo", sb_cmd_topo, "[--sweep]", "the caches, cores and NUMA nodes, with their source",
-     "  --sweep           each cache level's effective size from a latency sweep (about\n"
-     "                    25 s): where a core's loads step up, beside the nominal size\n"},
-    {"probe", sb_cmd_probe, SB_ARGS_PROBE,
-     "latency and bandwidth of each cache level and memory here, as a machine file with [costs]",
-     "  -o MACHINE.ini    writes the machine file (default: stdout; a name that exists is\n"
-     "                    refused before the probe; if one appears meanwhile, MACHINE-2.ini)\n"
-     "  --quick           small working sets (memory's 64MB), 2 repetitions: a check, not figures\n"},
-    {"list", sb_cmd_list, "", "kernels, policies, ops, sources, backends and keys", ""},
-    {"events", sb_cmd_events, SB_ARGS_EVENTS,
-     "hardware counters here: PAPI, PMU, the events map, each role",
-     "  --set events=FILE  the events map to diagnose (a name of configs/events or a path; "
-     "default auto)\n"},
-    {"reproduce", sb_cmd_reproduce, SB_ARGS_REPRODUCE, "the thread's tables on this host",
-     "  NAME...|all       experiments of configs/experiments with a [thread] section "
-     "(default all)\n"
-     "  --quick           a 64MB table, five repetitions, no warm-up\n"
-     "  --pg              also on a live PostgreSQL server (a column beside this host's)\n"
-     "  --server BINDIR   also on this server (again for another: a column each; implies\n"
-     "                    --pg)\n"
-     "  -o DIR            a new directory: one report per experiment and reproduction.txt\n"
-     SET_HELP},
-    {"compare", sb_cmd_compare, SB_ARGS_COMPARE, "runs matched across reports",
-     "  REPORT            reports of run, pg or reproduce; the first is the baseline\n"
-     "  --json            the comparison as a JSON document\n"},
-    {"plot", sb_cmd_plot, SB_ARGS_PLOT, "MB/s and counters against pool size (gnuplot)",
-     "  REPORT            a report of run or pg\n"
-     "  -o FILE           the plot, .png or .svg (default: the report's name with .png; an\n"
-     "                    existing file is refused)\n"},
-    {"pg", sb_cmd_pg, SB_ARGS_PG,
-     "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)",
-     "  EXPERIMENT.ini    the experiment (without one: the embedded default)\n"
-     "  --server BINDIR   a server's bin directory (8.1 to 8.3, 9.6 on); again for another,\n"
-     "                    each measured side by side (default: SCANBENCH_PG_BINDIR, else\n"
-     "                    pg_config --bindir, else the newest /usr/lib/postgresql/*/bin)\n" SET_HELP
-     "  -o REPORT.json    writes the report (a name that exists is refused before any run; if\n"
-     "                    one appears during the run, the report is kept as REPORT-2.json)\n"
-     "  -q, --quiet       no progress on stderr\n"},
-    {"power", sb_cmd_power, SB_ARGS_POWER,
-     "how often this host's rounds find a difference of known size (a minute or two)",
-     "  --quick           fewer trials and kinds, shorter trials: about 30 s\n"
-     "  --trials N        trials of each kind (A-A, and each extra_copy size; default 5,\n"
-     "                    --quick 3)\n" SET_HELP
-     "                    (not extra_copy or seed: each trial sets them)\n"
-     "  -o DIR            a new directory: power.json (every trial) and power.txt\n"
-     "  -q, --quiet       no progress on stderr\n"},
-    {NULL, NULL, NULL, NULL, NULL},
+    {"run", sb_cmd_run, &sb_options_run,
+     "the experiment on scanbench's own scan loop: the thread-style table, the JSON report"},
+    {"topo", sb_cmd_topo, &sb_options_topo,
+     "the caches, cores and NUMA nodes, with their source"},
+    {"probe", sb_cmd_probe, &sb_options_probe,
+     "latency and bandwidth of each cache level and memory here, as a machine file with [costs]"},
+    {"list", sb_cmd_list, &sb_options_list,
+     "kernels, policies, ops, sources, backends and keys"},
+    {"events", sb_cmd_events, &sb_options_events,
+     "hardware counters here: PAPI, PMU, the events map, each role"},
+    {"reproduce", sb_cmd_reproduce, &sb_options_reproduce,
+     "the thread's tables on this host"},
+    {"compare", sb_cmd_compare, &sb_options_compare, "runs matched across reports"},
+    {"plot", sb_cmd_plot, &sb_options_plot,
+     "MB/s and counters against pool size (gnuplot)"},
+    {"pg", sb_cmd_pg, &sb_options_pg,
+     "the experiment on live PostgreSQL servers (throwaway clusters, side by side in rounds)"},
+    {"power", sb_cmd_power, &sb_options_power,
+     "how often this host's rounds find a difference of known size (a minute or two)"},
+    {NULL, NULL, NULL, NULL},
 };
 
 static void usage(FILE *out)
 {
+    char line[SB_OPTIONS_LINE];
+
     fprintf(out, "usage: scanbench COMMAND [ARGS]   (scanbench COMMAND --help: its own usage)\n");
-    for (int i = 0; commands[i].name; i++)
-        fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name,
-                commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary);
+    for (int i = 0; commands[i].name; i++) {
+        sb_options_usage_line(commands[i].table, line, sizeof line);
+        fprintf(out, "  scanbench %s%s%s\n      %s\n", commands[i].name, line[0] ? " " : "",
+                line, commands[i].summary);
+    }
     fprintf(out, "  scanbench --version\n" EXIT_HELP);
 }
 
@@ -98,9 +66,13 @@ static bool asks_for_help(const char *arg)
 /* `scanbench NAME --help`: the command's usage, what it does and its arguments, on stdout. */
 static int command_usage(int i)
 {
-    printf("usage: scanbench %s%s%s\n%s\n%s" EXIT_HELP, commands[i].name,
-           commands[i].args[0] ? " " : "", commands[i].args, commands[i].summary,
-           commands[i].options);
+    char line[SB_OPTIONS_LINE];
+
+    sb_options_usage_line(commands[i].table, line, sizeof line);
+    printf("usage: scanbench %s%s%s\n%s\n", commands[i].name, line[0] ? " " : "", line,
+           commands[i].summary);
+    sb_options_help(stdout, commands[i].table);
+    printf(EXIT_HELP);
     return 0;
 }
 

@@ -136,13 +136,20 @@ err_is_one_line_containing "--set pool_size: want KEY=VALUE"
 expect_status 2 "unknown option" $S run --fast
 err_is_one_line_containing "--fast: unknown option"
 
-# run and pg share their command line (bench/run_args.c), reproduce its three spellings of --set
+# run and pg share their command line (bench/run_args.c), every --set its three spellings
 expect_status 2 "unknown option of pg" $S pg --fast
 err_is_one_line_containing "--fast: unknown option or missing value (usage: scanbench pg [EXPERIMENT.ini]"
 expect_status 2 "-o twice" $S run -o "$R" -o "$SCRATCH/other.json"
 err_is_one_line_containing "-o $SCRATCH/other.json: -o given twice (already -o $R)"
 expect_status 2 "-o twice in reproduce" $S reproduce x4500-memtable -o "$SCRATCH/a" -o "$SCRATCH/b"
 err_is_one_line_containing "-o $SCRATCH/b: -o given twice (already -o $SCRATCH/a)"
+# an option's value that is itself an option: the value is missing (not a directory named -q)
+expect_status 2 "--server -q" $S pg --server -q
+err_is_one_line_containing "scanbench: --server: missing value (got option -q)"
+expect_status 2 "reproduce --server --pg" $S reproduce --server --pg
+err_is_one_line_containing "scanbench: --server: missing value (got option --pg)"
+expect_status 2 "-o --quiet" $S run "$SCRATCH/none.ini" -o --quiet
+err_is_one_line_containing "scanbench: -o: missing value (got option --quiet)"
 expect_status 2 "two experiment files" $S pg a.ini b.ini
 err_is_one_line_containing "b.ini: only one experiment file (already a.ini)"
 expect_status 2 "-s" $S run -s pool_size=12QB

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # usage.sh: `scanbench --help` prints every subcommand's usage line on stdout and exits 0;
 # `scanbench NAME --help` (or -h, anywhere among its arguments) prints that subcommand's usage,
-# the same line, on stdout, nothing on stderr, and exits 0, running nothing; without a command
+# the same line, on stdout, nothing on stderr, and exits 0, running nothing, then a help line for
+# each option the usage line names; without a command
 # the usage goes to stderr with exit status 2.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
@@ -22,6 +23,11 @@ for command in $commands; do
             fail "scanbench $command $flag: first line '$(head -n 1 "$SCRATCH/out")', want 'usage: $line'"; fi
         if [ -s "$SCRATCH/err" ]; then
             fail "scanbench $command $flag wrote to stderr: $(cat "$SCRATCH/err")"; else pass; fi
+    done
+    # usage and help from the same table: every option of the usage line has its help line
+    for opt in $(head -n 1 "$SCRATCH/out" | grep -o '\[-[-a-z]*' | tr -d '['); do
+        if grep -Eq -- "^  (-[a-z], )?$opt( |,|\$)" "$SCRATCH/out"; then pass; else
+            fail "scanbench $command --help: no help line for $opt"; fi
     done
 done
 
