@@ -40,23 +40,25 @@ int sb_emulation_variants(const struct sb_setup *s, const struct sb_machine *m,
     const struct sb_run_params *run = &s->plan.runs[0];
     int n = 0;
 
-    v[n++] = (struct sb_emulation_variant){"all", "", NULL, ""};
-    v[n++] = (struct sb_emulation_variant){"l2_deferral", "kernel=nt", NULL, ""};
-    v[n] = (struct sb_emulation_variant){"writeback_copy", "writeback=none", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){.mechanism = "all"};
+    v[n++] = (struct sb_emulation_variant){.mechanism = "l2_deferral", .set = "kernel=nt"};
+    v[n] = (struct sb_emulation_variant){.mechanism = "writeback_copy",
+                                         .set = "writeback=none"};
     if (run->writeback == SB_WRITEBACK_NONE) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "writeback = none already: the same replay");
     }
     n++;
-    v[n] = (struct sb_emulation_variant){"hint_bits", "hint_bits=set", NULL, ""};
+    v[n] = (struct sb_emulation_variant){.mechanism = "hint_bits", .set = "hint_bits=set"};
     if (run->hint_bits_set) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "hint_bits = set already: the same replay");
     }
     n++;
-    v[n++] = (struct sb_emulation_variant){"footprint", "pool_size=8K", NULL,
-                              "both placements one 8KB buffer: the same run"};
-    v[n] = (struct sb_emulation_variant){"prefetch", "prefetch=off", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){
+        .mechanism = "footprint", .set = "pool_size=8K",
+        .note = "both placements one 8KB buffer: the same run"};
+    v[n] = (struct sb_emulation_variant){.mechanism = "prefetch", .set = "prefetch=off"};
     if (!m->config.prefetch) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "%s models no prefetcher (prefetch = no): the "

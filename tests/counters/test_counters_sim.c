@@ -372,9 +372,11 @@ static void test_walk_counts_live_rows(void **state)
     struct sb_cachesim *sim = NULL;
     struct sb_error err = {0};
     uint32_t *victims = calloc(NPAGES, sizeof *victims);
-    struct sb_scan_trace trace = {table.pages, table.npages, table.page_size,
-                                  sb_op_find("vacuum"), sb_kernel_find("memcpy")->temporal, false,
-                                  NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0, SB_KERNEL_COPY};
+    struct sb_scan_trace trace = {.pages = table.pages, .npages = table.npages,
+                                  .page_size = table.page_size, .op = sb_op_find("vacuum"),
+                                  .temporal = sb_kernel_find("memcpy")->temporal,
+                                  .victims = victims, .writeback = SB_WRITEBACK_NONE,
+                                  .side = SB_KERNEL_COPY};
 
     (void)state;
     assert_non_null(victims);
@@ -425,10 +427,11 @@ static void check_slices_on(const struct sb_cachesim_config *cfg, const char *wh
             for (unsigned want = 1; want <= 8; want *= 2) {
                 struct sb_sim_model *model = NULL;
                 struct sb_error err = {0};
-                struct sb_scan_trace trace = {t->pages, t->npages, t->page_size, sb_op_find(op),
-                                              sb_kernel_find(kernels[k])->temporal, bigtable,
-                                              NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0,
-                                              SB_KERNEL_COPY};
+                struct sb_scan_trace trace = {
+                    .pages = t->pages, .npages = t->npages, .page_size = t->page_size,
+                    .op = sb_op_find(op), .temporal = sb_kernel_find(kernels[k])->temporal,
+                    .bigtable = bigtable, .victims = victims, .writeback = SB_WRITEBACK_NONE,
+                    .side = SB_KERNEL_COPY};
                 if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
                     fail_msg("%s: %s", what, err.msg);
                 assert_int_equal(sb_sim_model_slices(model), want);
