@@ -521,6 +521,7 @@ static json_t *thread_figure_json(const struct sb_thread *t, const struct sb_thr
 
 json_t *sb_thread_json(const struct sb_thread *t)
 {
+    char slow[64], fast[64];
     json_t *figures = json_array();
     bool ok = figures != NULL;
 
@@ -533,7 +534,9 @@ json_t *sb_thread_json(const struct sb_thread *t)
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:i, s:s}", "who", t->who,
                      "machine", t->machine, "table", t->table, "table_size",
                      t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
-                     "slow", t->slow, "fast", t->fast, "figures", figures, "calibrate",
+                     "slow", sb_placement_name_format(&t->slow, slow, sizeof slow), "fast",
+                     sb_placement_name_format(&t->fast, fast, sizeof fast), "figures", figures,
+                     "calibrate",
                      t->calibrate[0] ? json_string(t->calibrate) : json_null(), "scanners",
                      t->scanners ? (int)t->scanners : 1, "scanners_source", t->scanners_source);
 }
