@@ -15,7 +15,6 @@
 static int thread_figure(struct sb_thread *t, const char *value, struct sb_error *err)
 {
     struct sb_thread_figure *f;
-    struct sb_placement_name where;
     struct sb_error why = {0};
     char placement[64], unit[16];
     int used = 0;
@@ -28,10 +27,8 @@ static int thread_figure(struct sb_thread *t, const char *value, struct sb_error
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not `OP POLICY SIZE: VALUE MB/s|s`", value);
     if (!sb_op_find(f->op))
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": unknown op %s", value, f->op);
-    if (sb_placement_name_parse(placement, &where, &why) != SB_OK)
+    if (sb_placement_name_parse(placement, &f->placement, &why) != SB_OK)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": %s", value, why.msg);
-    snprintf(f->policy, sizeof f->policy, "%s", where.policy->name);
-    f->footprint = where.footprint;
     if (strcmp(unit, "MB/s") != 0 && strcmp(unit, "s") != 0)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": the unit is MB/s or s", value);
     if (!(f->value > 0) || !isfinite(f->value))
@@ -132,10 +129,7 @@ static int thread_calibration(struct sb_thread *t, const char *label, struct sb_
                        "(machine = a file of configs/machines)", label);
     for (int i = 0; i < t->nfigures; i++)
         if (strcmp(t->figures[i].op, op) == 0 &&
-            sb_placement_name_equal(&(struct sb_placement_name){
-                                        .policy = sb_policy_find(t->figures[i].policy),
-                                        .footprint = t->figures[i].footprint},
-                                    &where)) {
+            sb_placement_name_equal(&t->figures[i].placement, &where)) {
             t->calibrate_figure = i;
             return SB_OK;
         }

@@ -16,8 +16,8 @@
  * `figure = count clock 16MB: 1221 MB/s` (or `... : 101 s` for elapsed times). */
 struct sb_thread_figure {
     char op[16];
-    char policy[16];
-    uint64_t footprint; /* the pool, ring or page size the figure was measured with */
+    struct sb_placement_name placement; /* its policy and the pool, ring or page size it was
+                                           measured with */
     double value;
     char unit[8];       /* "MB/s" or "s" */
 };

@@ -505,17 +505,18 @@ json_t *sb_report_contention_json(const struct sb_aggressor_plan *plan,
  * the table's size when posted as seconds). */
 static json_t *thread_figure_json(const struct sb_thread *t, const struct sb_thread_figure *f)
 {
-    char size[32];
+    char placement[64];
     double mbps = NAN;
 
     if (strcmp(f->unit, "MB/s") == 0)
         mbps = f->value;
     else if (t->table_size)
         mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
-    sb_format_size(f->footprint, size, sizeof size);
-    return json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op, "policy", f->policy,
-                     "footprint", (json_int_t)f->footprint, "placement", f->policy, " ", size,
-                     "", "value", f->value, "unit", f->unit, "mbps",
+    return json_pack("{s:s, s:s, s:I, s:s, s:f, s:s, s:o}", "op", f->op, "policy",
+                     f->placement.policy->name, "footprint", (json_int_t)f->placement.footprint,
+                     "placement", sb_placement_name_format(&f->placement, placement,
+                                                           sizeof placement),
+                     "value", f->value, "unit", f->unit, "mbps",
                      isnan(mbps) ? json_null() : json_real(mbps));
 }
 
