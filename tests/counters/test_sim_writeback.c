@@ -43,9 +43,12 @@ static struct sb_cachesim_config k8_small(void)
 
     memset(&c, 0, sizeof c);
     c.nlevels = 2;
-    c.level[0] = (struct sb_cachesim_level_config){16 << 10, LINE, 2, SB_REPL_LRU, 0};
-    c.level[1] = (struct sb_cachesim_level_config){128 << 10, LINE, 16, SB_REPL_LRU,
-                                                   SB_INCL_EXCLUSIVE};
+    c.level[0] = (struct sb_cachesim_level_config){
+        .size = 16 << 10, .line_size = LINE, .associativity = 2,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
+    c.level[1] = (struct sb_cachesim_level_config){
+        .size = 128 << 10, .line_size = LINE, .associativity = 16,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_EXCLUSIVE};
     c.wc_buffers = 4;
     return c;
 }
