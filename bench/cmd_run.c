@@ -111,24 +111,7 @@ static void print_table(const json_t *report)
     fflush(stdout);
 }
 
-/* --twice: the second schedule's verdicts against the first's, kept in the second report
- * (printed by print_reproducible, after its table). */
-static void judge_reproducible(const json_t *first, json_t *second)
-{
-    char why[2048];
-    bool same = sb_reproducible(json_object_get(first, "analysis"),
-                                json_object_get(second, "analysis"), why, sizeof why);
-    long long s1 = json_integer_value(json_object_get(json_object_get(first, "schedule"), "seed"));
-
-    json_object_set_new(second, "reproducibility",
-                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
-                                  same && !sb_analysis_decided(json_object_get(first, "analysis"))
-                                      && !sb_analysis_decided(json_object_get(second,
-                                                                              "analysis")),
-                                  "first_seed", (json_int_t)s1, "why", same ? "" : why));
-}
-
-/* The line judge_reproducible's block says. */
+/* The line the --twice block (sb_reproducibility_judge) says, after the second table. */
 static void print_reproducible(const json_t *second)
 {
     const json_t *r = json_object_get(second, "reproducibility");
@@ -215,7 +198,7 @@ static int run_schedules(struct sb_setup *s, const struct sb_run_args *args,
         if (status == SB_OK && k + 1 == passes)
             sb_stop_work_done();
         if (k == 1 && status == SB_OK)
-            judge_reproducible(reports[0], reports[1]);
+            sb_reproducibility_judge(reports[0], reports[1]);
         /* the report first: a slow table or a second signal must not cost the files; the
          * table whatever happened to them */
         measured = status == SB_OK || stopped;

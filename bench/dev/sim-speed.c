@@ -123,10 +123,18 @@ int main(int argc, char **argv)
            (double)sb_sim_model_state_bytes(model) / (double)sb_sim_model_lines(model),
            sb_sim_model_slices(model), sb_cachesim_code_names[sb_sim_model_code(model)]);
     for (uint64_t r = 0; r <= reps; r++) { /* scan 0 warms the model up, untimed */
-        struct sb_scan_trace trace = {ioc.pages, ioc.npages, ioc.page_size, run.op,
-                                      run.kernel->temporal, run.bigtable, NULL, victims,
-                                      SB_WRITEBACK_NONE, 0, NULL, ps.nbuffers,
-                                      SB_KERNEL_COPY};
+        struct sb_scan_trace trace = {
+            .pages = ioc.pages,
+            .npages = ioc.npages,
+            .page_size = ioc.page_size,
+            .op = run.op,
+            .temporal = run.kernel->temporal,
+            .bigtable = run.bigtable,
+            .victims = victims,
+            .writeback = SB_WRITEBACK_NONE,
+            .nbuffers = ps.nbuffers,
+            .side = SB_KERNEL_COPY,
+        };
         struct sb_cachesim_counts n;
         double t0, t1, c0, c1;
 

@@ -26,14 +26,20 @@ static void none_region(struct sb_counters *c, unsigned rep)
 static void none_close(struct sb_counters *c) { (void)c; }
 
 const struct sb_counter_backend sb_counter_backends[] = {
-    {"none", "no counters: times only", none_open, none_region, none_region, NULL, NULL,
-     none_close},
-    {"papi", "hardware counters through PAPI (events from configs/events; `scanbench events`)",
-     sb_papi_open, sb_papi_start, sb_papi_stop, NULL, NULL, sb_papi_close},
-    {"sim", "the cache model (lib/cachesim) fed the scan's exact line addresses; machine= picks "
-     "the model", sb_sim_open, sb_sim_start, sb_sim_stop, sb_sim_replay, sb_sim_finish,
-     sb_sim_close},
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    {.name = "none", .description = "no counters: times only", .open = none_open,
+     .start = none_region, .stop = none_region, .replay = NULL, .finish = NULL,
+     .close = none_close},
+    {.name = "papi",
+     .description = "hardware counters through PAPI (events from configs/events; `scanbench "
+                    "events`)",
+     .open = sb_papi_open, .start = sb_papi_start, .stop = sb_papi_stop, .replay = NULL,
+     .finish = NULL, .close = sb_papi_close},
+    {.name = "sim",
+     .description = "the cache model (lib/cachesim) fed the scan's exact line addresses; "
+                    "machine= picks the model",
+     .open = sb_sim_open, .start = sb_sim_start, .stop = sb_sim_stop, .replay = sb_sim_replay,
+     .finish = sb_sim_finish, .close = sb_sim_close},
+    {.name = NULL},
 };
 
 const struct sb_counter_backend *sb_counter_backend_find(const char *name)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "vocab/vocab.h"
 
 enum sb_role {
     SB_ROLE_CYCLES,
@@ -101,11 +102,11 @@ struct sb_scan_trace {
      * writeback none). The replay tracks each buffer's page and whether it is dirty (the op's
      * walk says: vacuum always, count where it set hint bits), starting from the buffers' last
      * pages in victims (what a scan leaves for the next). */
-    int writeback;                 /* enum sb_writeback_mode */
+    enum sb_writeback_mode writeback;
     uint32_t checkpoint_pages;
     const struct sb_kernel *writeback_kernel;
     uint32_t nbuffers;             /* the pool's buffers */
-    int side;                      /* enum sb_kernel_side: a copy, or its read or write side */
+    enum sb_kernel_side side;      /* a copy, or its read or write side */
 };
 
 struct sb_counter_backend {

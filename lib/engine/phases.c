@@ -465,14 +465,21 @@ static void replay(struct sb_config *cfg)
     for (uint32_t rep = 0; cfg->victims[0] && rep < cfg->res.nreps && rep < TRACED_SCANS; rep++) {
         const struct sb_scanner *s = &cfg->slots[0].scanner;
         const bool wb = cfg->p->writeback != SB_WRITEBACK_NONE;
-        struct sb_scan_trace trace = {table->pages, table->npages, table->page_size, s->op,
-                                      cfg->p->kernel->temporal, cfg->p->bigtable,
-                                      cfg->slots[0].pool.buffers, cfg->victims[rep],
-                                      (int)cfg->p->writeback,
-                                      wb ? sb_scanner_checkpoint_pages(s) : 0,
-                                      wb ? sb_scanner_writeback_kernel(s) : NULL,
-                                      cfg->slots[0].pool.nbuffers,
-                                      (int)cfg->p->kernel->side};
+        struct sb_scan_trace trace = {
+            .pages = table->pages,
+            .npages = table->npages,
+            .page_size = table->page_size,
+            .op = s->op,
+            .temporal = cfg->p->kernel->temporal,
+            .bigtable = cfg->p->bigtable,
+            .pool = cfg->slots[0].pool.buffers,
+            .victims = cfg->victims[rep],
+            .writeback = cfg->p->writeback,
+            .checkpoint_pages = wb ? sb_scanner_checkpoint_pages(s) : 0,
+            .writeback_kernel = wb ? sb_scanner_writeback_kernel(s) : NULL,
+            .nbuffers = cfg->slots[0].pool.nbuffers,
+            .side = cfg->p->kernel->side,
+        };
         c->backend->replay(c, rep, &trace);
     }
     if (c->backend && c->backend->finish)

@@ -141,7 +141,9 @@ static const struct {
 };
 
 /* No server key set: every setting the server's own. */
-static const struct sb_pg_knobs no_knobs = {-1, -1, -1, 0, -1, 0, 0};
+static const struct sb_pg_knobs no_knobs = {
+    .buffer_usage_limit = -1, .io_combine_limit = -1, .effective_io_concurrency = -1,
+    .io_method = 0, .io_workers = -1, .io_worker_cpu = 0, .huge_pages = 0};
 
 void sb_pg_knobs_cluster(const struct sb_pg_knobs *knobs, struct sb_pg_knobs *cluster)
 {

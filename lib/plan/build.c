@@ -241,8 +241,8 @@ static void plan_calibration(const struct sb_thread *t, struct sb_plan_calibrati
     snprintf(cal->machine, sizeof cal->machine, "%s", t->machine);
     snprintf(cal->figure, sizeof cal->figure, "%s", t->calibrate);
     snprintf(cal->op, sizeof cal->op, "%s", f->op);
-    snprintf(cal->policy, sizeof cal->policy, "%s", f->policy);
-    cal->footprint = f->footprint;
+    snprintf(cal->policy, sizeof cal->policy, "%s", f->placement.policy->name);
+    cal->footprint = f->placement.footprint;
     if (strcmp(f->unit, "MB/s") == 0)
         cal->thread_mbps = f->value;
     else if (t->table_size)

@@ -74,6 +74,7 @@ void sb_plan_free(struct sb_plan *plan)
 
 void sb_run_counting(const struct sb_run_params *run, struct sb_counting *c)
 {
-    *c = (struct sb_counting){run->name, run->require_counters, run->events, run->machine,
-                             run->prefetch, run->op};
+    *c = (struct sb_counting){.name = run->name, .require = run->require_counters,
+                              .events = run->events, .machine = run->machine,
+                              .prefetch = run->prefetch, .op = run->op};
 }

@@ -11,23 +11,25 @@
 #include "core/core.h"
 #include "vocab/vocab.h"
 
-/* `figure = OP POLICY SIZE: VALUE UNIT`, e.g. `count clock 16MB: 1221 MB/s`. */
+/* `figure = OP POLICY SIZE: VALUE UNIT`, e.g. `count clock 16MB: 1221 MB/s` (POLICY SIZE read
+ * by the one placement parser, vocab/placement_name.h). */
 static int thread_figure(struct sb_thread *t, const char *value, struct sb_error *err)
 {
     struct sb_thread_figure *f;
-    char size[32], unit[16];
+    struct sb_error why = {0};
+    char placement[64], unit[16];
     int used = 0;
 
     if (t->nfigures == SB_MAX_THREAD_FIGURES)
         return sb_fail(err, SB_ERR_INPUT, "more than %d figures", SB_MAX_THREAD_FIGURES);
     f = &t->figures[t->nfigures];
-    if (sscanf(value, "%15s %15s %31[^:]: %lf %15s%n", f->op, f->policy, size, &f->value, unit,
-               &used) != 5 || value[used] != '\0')
+    if (sscanf(value, "%15s %63[^:]: %lf %15s%n", f->op, placement, &f->value, unit, &used) != 4 ||
+        value[used] != '\0')
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not `OP POLICY SIZE: VALUE MB/s|s`", value);
-    if (!sb_op_find(f->op) || !sb_policy_find(f->policy))
-        return sb_fail(err, SB_ERR_INPUT, "\"%s\": unknown op or policy", value);
-    if (!sb_parse_size(size, &f->footprint))
-        return sb_fail(err, SB_ERR_INPUT, "\"%s\": \"%s\" is not a size", value, size);
+    if (!sb_op_find(f->op))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": unknown op %s", value, f->op);
+    if (sb_placement_name_parse(placement, &f->placement, &why) != SB_OK)
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\": %s", value, why.msg);
     if (strcmp(unit, "MB/s") != 0 && strcmp(unit, "s") != 0)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\": the unit is MB/s or s", value);
     if (!(f->value > 0) || !isfinite(f->value))
@@ -88,7 +90,9 @@ int sb_thread_key(struct sb_thread *t, int key, const char *value, struct sb_err
     case T_TABLE:
         return thread_text(t->table, sizeof t->table, value, err);
     case T_SLOW:
-        return thread_text(t->slow, sizeof t->slow, value, err);
+        return sb_placement_name_parse(value, &t->slow, err);
+    case T_FAST:
+        return sb_placement_name_parse(value, &t->fast, err);
     case T_CALIBRATE:
         return thread_text(t->calibrate, sizeof t->calibrate, value, err);
     case T_SCANNERS: {
@@ -102,7 +106,7 @@ int sb_thread_key(struct sb_thread *t, int key, const char *value, struct sb_err
     case T_SCANNERS_SOURCE:
         return thread_text(t->scanners_source, sizeof t->scanners_source, value, err);
     default:
-        return thread_text(t->fast, sizeof t->fast, value, err);
+        return sb_fail(err, SB_ERR_INPUT, "key %d: not a key of [thread]", key);
     }
 }
 
@@ -110,22 +114,23 @@ int sb_thread_key(struct sb_thread *t, int key, const char *value, struct sb_err
  * calibrate); its index into calibrate_figure. */
 static int thread_calibration(struct sb_thread *t, const char *label, struct sb_error *err)
 {
-    char op[16], policy[16], size[32];
-    uint64_t footprint;
+    char op[16], placement[64];
+    struct sb_placement_name where;
+    struct sb_error why = {0};
     int used = 0;
 
     if (!t->calibrate[0])
         return SB_OK;
-    if (sscanf(t->calibrate, "%15s %15s %31s%n", op, policy, size, &used) != 3 ||
-        t->calibrate[used] != '\0' || !sb_parse_size(size, &footprint))
+    if (sscanf(t->calibrate, "%15s %63[^\n]%n", op, placement, &used) != 2 ||
+        t->calibrate[used] != '\0' || sb_placement_name_parse(placement, &where, &why) != SB_OK)
         return sb_fail(err, SB_ERR_INPUT, "%s: [thread] calibrate: \"%s\" is not `OP POLICY "
                        "SIZE` (a figure's, e.g. count clock 16MB)", label, t->calibrate);
     if (!t->machine[0])
         return sb_fail(err, SB_ERR_INPUT, "%s: [thread] calibrate: no machine to calibrate "
                        "(machine = a file of configs/machines)", label);
     for (int i = 0; i < t->nfigures; i++)
-        if (strcmp(t->figures[i].op, op) == 0 && strcmp(t->figures[i].policy, policy) == 0 &&
-            t->figures[i].footprint == footprint) {
+        if (strcmp(t->figures[i].op, op) == 0 &&
+            sb_placement_name_equal(&t->figures[i].placement, &where)) {
             t->calibrate_figure = i;
             return SB_OK;
         }

@@ -11,13 +11,14 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "vocab/vocab.h"
 
 /* A figure the 2007 thread reported, from an experiment file's [thread] section:
  * `figure = count clock 16MB: 1221 MB/s` (or `... : 101 s` for elapsed times). */
 struct sb_thread_figure {
     char op[16];
-    char policy[16];
-    uint64_t footprint; /* the pool, ring or page size the figure was measured with */
+    struct sb_placement_name placement; /* its policy and the pool, ring or page size it was
+                                           measured with */
     double value;
     char unit[8];       /* "MB/s" or "s" */
 };
@@ -32,8 +33,9 @@ struct sb_thread {
     char who[256];      /* who ran it, when, on what */
     char machine[64];   /* the model of that machine in configs/machines, if any */
     char table[256];    /* what the table was, and how it is scaled here */
-    char slow[64];      /* the placement the thread found slow, e.g. "clock 16MB" */
-    char fast[64];      /* and fast, e.g. "clock 680KB" */
+    struct sb_placement_name slow; /* the placement the thread found slow, e.g. clock 16MB
+                                      (policy NULL: not given) */
+    struct sb_placement_name fast; /* and fast, e.g. clock 680KB */
     uint64_t table_size; /* the thread's table, to turn elapsed seconds into MB/s (0: unknown) */
     int nfigures;
     struct sb_thread_figure figures[SB_MAX_THREAD_FIGURES];
@@ -48,7 +50,8 @@ struct sb_thread {
 /* The [thread] keys, in the order of the fields of struct sb_thread ({0}-terminated). */
 extern const struct sb_ini_key sb_thread_keys[];
 
-/* The value of key (an index into sb_thread_keys) into t; SB_ERR_INPUT when it is not one. */
+/* The value of key (an index into sb_thread_keys) into t; SB_ERR_INPUT when the value is not
+ * one, or key is not a key of the table. */
 int sb_thread_key(struct sb_thread *t, int key, const char *value, struct sb_error *err);
 
 /* The section as a whole, read from label: calibrate names one of its figures and there is a

@@ -260,3 +260,17 @@ size_t sb_analysis_decided(const json_t *analysis)
     }
     return n;
 }
+
+const json_t *sb_reproducibility_judge(const json_t *first, json_t *second)
+{
+    char why[2048];
+    const json_t *a = json_object_get(first, "analysis"), *b = json_object_get(second, "analysis");
+    bool same = sb_reproducible(a, b, why, sizeof why);
+    bool vacuous = same && !sb_analysis_decided(a) && !sb_analysis_decided(b);
+    json_int_t seed = json_integer_value(sb_field(first, "schedule.seed"));
+
+    json_object_set_new(second, "reproducibility",
+                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
+                                  vacuous, "first_seed", seed, "why", same ? "" : why));
+    return json_object_get(second, "reproducibility");
+}

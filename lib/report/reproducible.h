@@ -25,4 +25,10 @@ bool sb_reproducible(const json_t *first, const json_t *second, char *why, size_
  * say something (clear, or no drop). Two analyses that decided nothing agree vacuously. */
 size_t sb_analysis_decided(const json_t *analysis);
 
+/* --twice: second (the whole schedule again, after first) judged against first, the one rule
+ * `scanbench run --twice` and `reproduce --twice` share: second's `reproducibility` block set
+ * to {reproducible, vacuous (they agree and neither decided anything), first_seed (first's
+ * schedule.seed), why ("" when they agree)}, and returned (second's). */
+const json_t *sb_reproducibility_judge(const json_t *first, json_t *second);
+
 #endif

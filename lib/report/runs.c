@@ -10,6 +10,7 @@
 
 #include "core/core.h"
 #include "report/field.h"
+#include "vocab/vocab.h"
 
 const char *const sb_report_phase_keys[SB_REPORT_NPHASES] = {"copy_in", "op", "writeback"};
 const char *const sb_report_phase_labels[SB_REPORT_NPHASES] = {"copy-in", "op", "write-back"};
@@ -45,12 +46,24 @@ const json_t *sb_report_noise_bound(const json_t *report)
     return json_is_number(bound) ? bound : sb_report_noise_floor(report);
 }
 
+/* The run's placement: its policy (NULL: one this scanbench does not know) and footprint. */
+static struct sb_placement_name run_placement(const json_t *run)
+{
+    return (struct sb_placement_name){
+        .policy = sb_policy_find(sb_field_text(run, "policy")),
+        .footprint = (uint64_t)json_integer_value(json_object_get(run, "footprint"))};
+}
+
 void sb_run_placement(const json_t *run, char *buf, size_t len)
 {
+    struct sb_placement_name p = run_placement(run);
     char size[32];
-    snprintf(buf, len, "%s %s", sb_field_text(run, "policy"),
-             sb_format_size((uint64_t)json_integer_value(json_object_get(run, "footprint")), size,
-                            sizeof size));
+
+    if (p.policy)
+        sb_placement_name_format(&p, buf, len);
+    else
+        snprintf(buf, len, "%s %s", sb_field_text(run, "policy"),
+                 sb_format_size(p.footprint, size, sizeof size));
 }
 
 const json_t *sb_find_run_named(const json_t *runs, const char *name)
@@ -66,12 +79,16 @@ const json_t *sb_find_run_named(const json_t *runs, const char *name)
 
 const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement)
 {
+    struct sb_placement_name want, p;
+    struct sb_error err = {0};
     size_t i;
     json_t *run;
+
+    if (sb_placement_name_parse(placement, &want, &err) != SB_OK)
+        return NULL;
     json_array_foreach(runs, i, run) {
-        char p[64];
-        sb_run_placement(run, p, sizeof p);
-        if (strcmp(sb_field_text(run, "op"), op) == 0 && strcmp(p, placement) == 0)
+        p = run_placement(run);
+        if (strcmp(sb_field_text(run, "op"), op) == 0 && sb_placement_name_equal(&p, &want))
             return run;
     }
     return NULL;

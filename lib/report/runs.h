@@ -31,7 +31,8 @@ void sb_run_placement(const json_t *run, char *buf, size_t len);
 /* The run named name in runs, or NULL. */
 const json_t *sb_find_run_named(const json_t *runs, const char *name);
 
-/* The run of op at placement in runs, or NULL. */
+/* The run of op at placement in runs (POLICY SIZE, compared by policy and size in bytes: clock
+ * 16M finds clock 16MB), or NULL (also when placement is not one). */
 const json_t *sb_find_run(const json_t *runs, const char *op, const char *placement);
 
 /* The analysis' interval of the run's median ({"name", "median", "lo", "hi"} in its "runs"),

@@ -22,8 +22,8 @@ unsigned sb_reproduce_questions(const struct sb_plan *plan, const struct sb_thre
             const struct sb_run_params *run = &plan->runs[j];
             if (strcmp(run->op->name, o->name) != 0)
                 continue;
-            slow |= th->slow[0] && sb_reproduce_has_placement(run, th->slow);
-            fast |= th->fast[0] && sb_reproduce_has_placement(run, th->fast);
+            slow |= th->slow.policy && sb_reproduce_has_placement(run, &th->slow);
+            fast |= th->fast.policy && sb_reproduce_has_placement(run, &th->fast);
             clock += strcmp(run->policy->name, "clock") == 0;
         }
         n += (unsigned)(slow && fast) * (has_scaled ? 2u : 1u);

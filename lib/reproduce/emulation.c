@@ -22,16 +22,12 @@
 
 #define MAX_SETS 300
 
-/* The pool of a placement "clock 16MB" as a size the keys read ("16M"); false if not one. */
-static bool pool_word(const char *placement, char *buf, size_t len)
+/* The pool of a placement (clock 16MB) as a size the keys read ("16384K"); false if not one. */
+static bool pool_word(const struct sb_placement_name *placement, char *buf, size_t len)
 {
-    char policy[32], size[32];
-    uint64_t bytes;
-
-    if (sscanf(placement, "%31s %31s", policy, size) != 2 || !sb_parse_size(size, &bytes) ||
-        bytes % 1024 != 0)
+    if (!placement->policy || placement->footprint % 1024 != 0)
         return false;
-    snprintf(buf, len, "%lluK", (unsigned long long)(bytes / 1024));
+    snprintf(buf, len, "%lluK", (unsigned long long)(placement->footprint / 1024));
     return true;
 }
 
@@ -41,23 +37,25 @@ int sb_emulation_variants(const struct sb_setup *s, const struct sb_machine *m,
     const struct sb_run_params *run = &s->plan.runs[0];
     int n = 0;
 
-    v[n++] = (struct sb_emulation_variant){"all", "", NULL, ""};
-    v[n++] = (struct sb_emulation_variant){"l2_deferral", "kernel=nt", NULL, ""};
-    v[n] = (struct sb_emulation_variant){"writeback_copy", "writeback=none", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){.mechanism = "all"};
+    v[n++] = (struct sb_emulation_variant){.mechanism = "l2_deferral", .set = "kernel=nt"};
+    v[n] = (struct sb_emulation_variant){.mechanism = "writeback_copy",
+                                         .set = "writeback=none"};
     if (run->writeback == SB_WRITEBACK_NONE) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "writeback = none already: the same replay");
     }
     n++;
-    v[n] = (struct sb_emulation_variant){"hint_bits", "hint_bits=set", NULL, ""};
+    v[n] = (struct sb_emulation_variant){.mechanism = "hint_bits", .set = "hint_bits=set"};
     if (run->hint_bits_set) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "hint_bits = set already: the same replay");
     }
     n++;
-    v[n++] = (struct sb_emulation_variant){"footprint", "pool_size=8K", NULL,
-                              "both placements one 8KB buffer: the same run"};
-    v[n] = (struct sb_emulation_variant){"prefetch", "prefetch=off", NULL, ""};
+    v[n++] = (struct sb_emulation_variant){
+        .mechanism = "footprint", .set = "pool_size=8K",
+        .note = "both placements one 8KB buffer: the same run"};
+    v[n] = (struct sb_emulation_variant){.mechanism = "prefetch", .set = "prefetch=off"};
     if (!m->config.prefetch) {
         v[n].same_as = "all";
         snprintf(v[n].note, sizeof v[n].note, "%s models no prefetcher (prefetch = no): the "
@@ -286,7 +284,7 @@ static void check_machine(const struct sb_thread *th, const char *counters,
     struct sb_error err = {0};
 
     why[0] = '\0';
-    if (!th->machine[0] || !th->slow[0] || !th->fast[0])
+    if (!th->machine[0] || !th->slow.policy || !th->fast.policy)
         snprintf(why, len, "the [thread] section names no machine, or no slow and fast");
     else if (!sb_counter_backend_find("sim"))
         snprintf(why, len, "this scanbench was built without the cache model (counters=sim)");
@@ -308,6 +306,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     struct sb_machine m;
     struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
     char why[512] = "", machine_set[96], pools[160], slow[32], fast[32];
+    char slow_name[64], fast_name[64];
     const char *common[7];
     int n_common = 6;
     json_t *preds = json_array(), *base = NULL;
@@ -318,9 +317,11 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
     memset(&m, 0, sizeof m);
     check_machine(th, s->plan.nruns ? s->plan.runs[0].counters->name : "none", &m, why,
                   sizeof why);
-    if (!why[0] && (!pool_word(th->slow, slow, sizeof slow) ||
-                    !pool_word(th->fast, fast, sizeof fast)))
-        snprintf(why, sizeof why, "%s / %s: not pool sizes", th->slow, th->fast);
+    sb_placement_name_format(&th->slow, slow_name, sizeof slow_name);
+    sb_placement_name_format(&th->fast, fast_name, sizeof fast_name);
+    if (!why[0] && (!pool_word(&th->slow, slow, sizeof slow) ||
+                    !pool_word(&th->fast, fast, sizeof fast)))
+        snprintf(why, sizeof why, "%s / %s: not pool sizes", slow_name, fast_name);
     if (why[0])
         goto out;
     snprintf(machine_set, sizeof machine_set, "machine=%s", th->machine);
@@ -344,7 +345,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
         }
         status = run_variant(path, sets, nsets, common, n_common, &v[k], &vr, err);
         if (status == SB_OK)
-            add_predictions(preds, vr, &v[k], th->slow, th->fast, k ? base : vr, factor, why,
+            add_predictions(preds, vr, &v[k], slow_name, fast_name, k ? base : vr, factor, why,
                             sizeof why);
         if (k == 0 && status == SB_OK)
             keep_factor(factors, th->machine, s->exp.settings[SB_K_NAME].values[0], vr);

@@ -106,27 +106,21 @@ static int keep_report(struct sb_outdir *dir, const char *name, int pass, json_t
                                  err);
 }
 
-/* --twice: whether experiment name's two schedules agree, said in out and kept in the second
- * report (its `reproducibility`). */
-static void say_reproducible(FILE *out, const char *name, json_t *first, json_t *second)
+/* --twice: whether experiment name's two schedules agree (sb_reproducibility_judge, which
+ * keeps it in the second report), said in out. */
+static void say_reproducible(FILE *out, const char *name, const json_t *first, json_t *second)
 {
-    char why[2048];
-    bool same = sb_reproducible(json_object_get(first, "analysis"),
-                                json_object_get(second, "analysis"), why, sizeof why);
+    const json_t *r = sb_reproducibility_judge(first, second);
 
-    bool vacuous = same && !sb_analysis_decided(json_object_get(first, "analysis")) &&
-                   !sb_analysis_decided(json_object_get(second, "analysis"));
-    json_int_t seed = json_integer_value(sb_field(first, "schedule.seed"));
-
-    if (vacuous)
+    if (json_is_true(json_object_get(r, "vacuous")))
         fprintf(out, "\n%s: REPRODUCIBLE only vacuously: neither schedule decided anything "
                      "(every call inconclusive, no clear knee)\n", name);
+    else if (json_is_true(json_object_get(r, "reproducible")))
+        fprintf(out, "\n%s: REPRODUCIBLE (its two schedules agree on every comparison and "
+                     "knee)\n", name);
     else
-        fprintf(out, "\n%s: %s%s\n", name, same ? "REPRODUCIBLE" : "NOT REPRODUCIBLE: ",
-                same ? " (its two schedules agree on every comparison and knee)" : why);
-    json_object_set_new(second, "reproducibility",
-                        json_pack("{s:b, s:b, s:I, s:s}", "reproducible", same, "vacuous",
-                                  vacuous, "first_seed", seed, "why", same ? "" : why));
+        fprintf(out, "\n%s: NOT REPRODUCIBLE: %s\n", name,
+                json_string_value(json_object_get(r, "why")));
 }
 
 /* Where the reproduction stands: the runs left and done, and the seconds spent outside the

@@ -10,46 +10,54 @@
 #include "cachesim/cachesim.h"
 #include "vocab/vocab.h"
 
-bool sb_reproduce_has_placement(const struct sb_run_params *run, const char *placement)
+struct sb_placement_name sb_reproduce_run_placement(const struct sb_run_params *run)
 {
-    char size[32], name[64];
+    return (struct sb_placement_name){
+        .policy = run->policy,
+        .footprint = sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
+                                         run->page_size)};
+}
 
-    sb_format_size(sb_policy_footprint(run->policy, run->pool_size, run->ring_size,
-                                       run->page_size), size, sizeof size);
-    snprintf(name, sizeof name, "%s %s", run->policy->name, size);
-    return strcmp(name, placement) == 0;
+bool sb_reproduce_has_placement(const struct sb_run_params *run,
+                                const struct sb_placement_name *placement)
+{
+    struct sb_placement_name mine = sb_reproduce_run_placement(run);
+
+    return sb_placement_name_equal(&mine, placement);
 }
 
 int sb_reproduce_check_placements(const struct sb_plan *plan, const struct sb_thread *thread,
                                   const char *source, struct sb_error *err)
 {
-    const char *const placements[2] = {thread->slow, thread->fast};
+    const struct sb_placement_name *const placements[2] = {&thread->slow, &thread->fast};
+    char name[64];
 
     for (size_t a = 0; a < plan->nruns; a++) {
         const char *op = plan->runs[a].op->name;
         for (int p = 0; p < 2; p++) {
-            bool found = !placements[p][0];
+            bool found = !placements[p]->policy;
             for (size_t b = 0; b < plan->nruns && !found; b++)
                 found = strcmp(plan->runs[b].op->name, op) == 0 &&
                         sb_reproduce_has_placement(&plan->runs[b], placements[p]);
             if (!found)
                 return sb_fail(err, SB_ERR_INPUT, "%s: [thread] %s = %s: no run of op %s has "
                                "that placement (the verdict compares slow and fast)", source,
-                               p ? "fast" : "slow", placements[p], op);
+                               p ? "fast" : "slow",
+                               sb_placement_name_format(placements[p], name, sizeof name), op);
         }
     }
     return SB_OK;
 }
 
-bool sb_reproduce_placement_pool(const char *placement, uint64_t *bytes)
+bool sb_reproduce_placement_pool(const struct sb_placement_name *placement, uint64_t *bytes)
 {
-    char policy[32], size[32];
-    const struct sb_policy *p;
+    const struct sb_policy *p = placement->policy;
 
-    if (sscanf(placement, "%31s %31s", policy, size) != 2 || !sb_parse_size(size, bytes))
+    if (!p || sb_policy_footprint(p, placement->footprint, 0, SB_MACHINE_PAGE) !=
+                  placement->footprint)
         return false;
-    p = sb_policy_find(policy);
-    return p && sb_policy_footprint(p, *bytes, 0, SB_MACHINE_PAGE) == *bytes;
+    *bytes = placement->footprint;
+    return true;
 }
 
 bool sb_reproduce_scale_pools(const struct sb_thread *th, const struct sb_topology *topo,
@@ -60,9 +68,10 @@ bool sb_reproduce_scale_pools(const struct sb_thread *th, const struct sb_topolo
     uint64_t pools[2], cap = SB_SCALE_SCATTER_CAP;
     struct sb_machine m;
     struct sb_error err = {0};
-    const char *placements[2] = {th->slow, th->fast};
+    const struct sb_placement_name *placements[2] = {&th->slow, &th->fast};
+    char name[64];
 
-    if (!th->present || !th->machine[0] || !th->slow[0] || !th->fast[0]) {
+    if (!th->present || !th->machine[0] || !th->slow.policy || !th->fast.policy) {
         snprintf(why, len, "the [thread] section names no machine, or no slow and fast "
                  "placements");
         return false;
@@ -77,7 +86,8 @@ bool sb_reproduce_scale_pools(const struct sb_thread *th, const struct sb_topolo
     }
     for (int k = 0; k < 2; k++)
         if (!sb_reproduce_placement_pool(placements[k], &pools[k])) {
-            snprintf(why, len, "%s: not a pool size to scale", placements[k]);
+            snprintf(why, len, "%s: not a pool size to scale",
+                     sb_placement_name_format(placements[k], name, sizeof name));
             return false;
         }
     if (limit->bytes > 0 && limit->bytes / 4 < cap)
@@ -99,12 +109,14 @@ json_t *sb_reproduce_scaled_json(const struct sb_thread *th, bool has,
     block = json_pack("{s:b, s:s}", "available", 1, "why", "");
     for (int k = 0; k < 2; k++) {
         const struct sb_scaled_pool *sp = &scaled[k];
-        char size[32], placement[64];
-        snprintf(placement, sizeof placement, "clock %s",
-                 sb_format_size(sp->bytes, size, sizeof size));
+        char thread[64], here[64];
+        struct sb_placement_name scaled_here = {.policy = sb_policy_find("clock"),
+                                                .footprint = sp->bytes};
+        sb_placement_name_format(k ? &th->fast : &th->slow, thread, sizeof thread);
         json_object_set_new(block, roles[k], json_pack(
-            "{s:s, s:s, s:I, s:f, s:b, s:b, s:s}", "thread", k ? th->fast : th->slow,
-            "here", placement, "bytes", (json_int_t)sp->bytes, "ratio_to_l2", sp->ratio,
+            "{s:s, s:s, s:I, s:f, s:b, s:b, s:s}", "thread", thread,
+            "here", sb_placement_name_format(&scaled_here, here, sizeof here), "bytes",
+            (json_int_t)sp->bytes, "ratio_to_l2", sp->ratio,
             "scattered", sp->scattered, "beyond_llc", sp->beyond_llc, "how", sp->how));
     }
     return block;

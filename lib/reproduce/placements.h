@@ -14,10 +14,15 @@
 #include "core/core.h"
 #include "host/host.h"
 #include "plan/plan.h"
+#include "vocab/vocab.h"
 
-/* Whether the run writes into placement ("clock 16MB": the policy and its footprint), as the
- * verdict finds runs by it (report/runs.h). */
-bool sb_reproduce_has_placement(const struct sb_run_params *run, const char *placement);
+/* The run's placement: its policy and the bytes it writes into (sb_policy_footprint). */
+struct sb_placement_name sb_reproduce_run_placement(const struct sb_run_params *run);
+
+/* Whether the run writes into placement (clock 16MB: the same policy and footprint in bytes),
+ * as the verdict finds runs by it (report/runs.h). */
+bool sb_reproduce_has_placement(const struct sb_run_params *run,
+                                const struct sb_placement_name *placement);
 
 /* The thread's slow and fast placements must each be a run of every op the plan runs (after
  * --quick and --set): else the verdict would leave the op out without a word. SB_ERR_INPUT
@@ -25,9 +30,9 @@ bool sb_reproduce_has_placement(const struct sb_run_params *run, const char *pla
 int sb_reproduce_check_placements(const struct sb_plan *plan, const struct sb_thread *thread,
                                   const char *source, struct sb_error *err);
 
-/* A placement "clock 16MB" as its pool in bytes, for a policy whose footprint is the pool (the
- * only ones scaled); false otherwise. */
-bool sb_reproduce_placement_pool(const char *placement, uint64_t *bytes);
+/* A placement (clock 16MB) as its pool in bytes, for a policy whose footprint is the pool (the
+ * only ones scaled); false otherwise (no placement too). */
+bool sb_reproduce_placement_pool(const struct sb_placement_name *placement, uint64_t *bytes);
 
 /* The thread's slow (scaled[0]) and fast (scaled[1]) pools scaled from the L2 of the thread's
  * machine (configs/machines) to topo's L2 and last level, a scattered pool capped at

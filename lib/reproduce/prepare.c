@@ -24,13 +24,12 @@ static void uncount_scaled(struct sb_reproduction *r, int i)
         struct sb_run_params *run = &plan->runs[j];
         bool scaled = false;
         for (int k = 0; k < 2; k++) {
-            char size[32], here[64];
-            snprintf(here, sizeof here, "clock %s",
-                     sb_format_size(r->scaled[i][k].bytes, size, sizeof size));
-            scaled |= sb_reproduce_has_placement(run, here);
+            struct sb_placement_name here = {.policy = sb_policy_find("clock"),
+                                             .footprint = r->scaled[i][k].bytes};
+            scaled |= sb_reproduce_has_placement(run, &here);
         }
-        if (scaled && !sb_reproduce_has_placement(run, th->slow) &&
-            !sb_reproduce_has_placement(run, th->fast))
+        if (scaled && !sb_reproduce_has_placement(run, &th->slow) &&
+            !sb_reproduce_has_placement(run, &th->fast))
             run->counters = sb_counter_backend_find("none");
     }
 }
@@ -127,8 +126,8 @@ static int quick_trim_sweep(struct sb_reproduction *r, int i, const struct sb_me
     for (int v = 0; v < table->nvalues; v++)
         biggest = table->numbers[v] > biggest ? table->numbers[v] : biggest;
     cap = QUICK_POOL_CAP_TABLES * biggest > 2 * llc ? QUICK_POOL_CAP_TABLES * biggest : 2 * llc;
-    sb_reproduce_placement_pool(s->exp.thread.slow, &keep[0]);
-    sb_reproduce_placement_pool(s->exp.thread.fast, &keep[1]);
+    sb_reproduce_placement_pool(&s->exp.thread.slow, &keep[0]);
+    sb_reproduce_placement_pool(&s->exp.thread.fast, &keep[1]);
     for (int v = 0; v < pool->nvalues && used < sizeof set && dused < sizeof dropped; v++) {
         uint64_t b = pool->numbers[v];
         if (b <= cap || b == keep[0] || b == keep[1])

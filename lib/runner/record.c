@@ -506,22 +506,24 @@ json_t *sb_report_contention_json(const struct sb_aggressor_plan *plan,
  * the table's size when posted as seconds). */
 static json_t *thread_figure_json(const struct sb_thread *t, const struct sb_thread_figure *f)
 {
-    char size[32];
+    char placement[64];
     double mbps = NAN;
 
     if (strcmp(f->unit, "MB/s") == 0)
         mbps = f->value;
     else if (t->table_size)
         mbps = (double)t->table_size / f->value / SB_MB_DECIMAL;
-    sb_format_size(f->footprint, size, sizeof size);
-    return json_pack("{s:s, s:s, s:I, s:s+++, s:f, s:s, s:o}", "op", f->op, "policy", f->policy,
-                     "footprint", (json_int_t)f->footprint, "placement", f->policy, " ", size,
-                     "", "value", f->value, "unit", f->unit, "mbps",
+    return json_pack("{s:s, s:s, s:I, s:s, s:f, s:s, s:o}", "op", f->op, "policy",
+                     f->placement.policy->name, "footprint", (json_int_t)f->placement.footprint,
+                     "placement", sb_placement_name_format(&f->placement, placement,
+                                                           sizeof placement),
+                     "value", f->value, "unit", f->unit, "mbps",
                      isnan(mbps) ? json_null() : json_real(mbps));
 }
 
 json_t *sb_thread_json(const struct sb_thread *t)
 {
+    char slow[64], fast[64];
     json_t *figures = json_array();
     bool ok = figures != NULL;
 
@@ -534,7 +536,9 @@ json_t *sb_thread_json(const struct sb_thread *t)
     return json_pack("{s:s, s:s, s:s, s:o, s:s, s:s, s:o, s:o, s:i, s:s}", "who", t->who,
                      "machine", t->machine, "table", t->table, "table_size",
                      t->table_size ? json_integer((json_int_t)t->table_size) : json_null(),
-                     "slow", t->slow, "fast", t->fast, "figures", figures, "calibrate",
+                     "slow", sb_placement_name_format(&t->slow, slow, sizeof slow), "fast",
+                     sb_placement_name_format(&t->fast, fast, sizeof fast), "figures", figures,
+                     "calibrate",
                      t->calibrate[0] ? json_string(t->calibrate) : json_null(), "scanners",
                      t->scanners ? (int)t->scanners : 1, "scanners_source", t->scanners_source);
 }

@@ -237,48 +237,62 @@ bool sb_kernel_half_done(const struct sb_kernel *k, const void *buffer, const vo
 }
 
 const struct sb_kernel sb_kernels[] = {
-    {"memcpy", "glibc memcpy (the library's own choice for this CPU)", copy_memcpy, "", always,
-     true, false, SB_KERNEL_COPY},
+    {.name = "memcpy", .description = "glibc memcpy (the library's own choice for this CPU)",
+     .copy = copy_memcpy, .requires = "", .supported = always, .temporal = true,
+     .side = SB_KERNEL_COPY},
 #if SB_X86
-    {"movsb", "rep movsb (fast with ERMS/FSRM)", copy_movsb, "", always, true, false,
-     SB_KERNEL_COPY},
-    {"avx2", "32-byte AVX2 loads and stores, 128 bytes a loop", copy_avx2, "avx2", cpu_has_avx2,
-     true, false, SB_KERNEL_COPY},
-    {"avx512", "64-byte AVX-512 loads and stores, 256 bytes a loop", copy_avx512, "avx512f",
-     cpu_has_avx512, true, false, SB_KERNEL_COPY},
-    {"nt", "non-temporal 16-byte streaming stores (movntdq), then sfence", copy_nt, "sse2",
-     always, false, false, SB_KERNEL_COPY},
+    {.name = "movsb", .description = "rep movsb (fast with ERMS/FSRM)", .copy = copy_movsb,
+     .requires = "", .supported = always, .temporal = true, .side = SB_KERNEL_COPY},
+    {.name = "avx2", .description = "32-byte AVX2 loads and stores, 128 bytes a loop",
+     .copy = copy_avx2, .requires = "avx2", .supported = cpu_has_avx2, .temporal = true,
+     .side = SB_KERNEL_COPY},
+    {.name = "avx512", .description = "64-byte AVX-512 loads and stores, 256 bytes a loop",
+     .copy = copy_avx512, .requires = "avx512f", .supported = cpu_has_avx512, .temporal = true,
+     .side = SB_KERNEL_COPY},
+    {.name = "nt", .description = "non-temporal 16-byte streaming stores (movntdq), then sfence",
+     .copy = copy_nt, .requires = "sse2", .supported = always, .temporal = false,
+     .side = SB_KERNEL_COPY},
 #endif
-    {NULL, NULL, NULL, NULL, NULL, false, false, SB_KERNEL_COPY},
+    {.name = NULL},
 };
 
 const struct sb_kernel sb_kernel_pread = {
-    "pread", "the operating system's copy (copy_to_user) of pread() from the page cache: source "
-    "file only", NULL, "", always, true, false, SB_KERNEL_COPY};
+    .name = "pread",
+    .description = "the operating system's copy (copy_to_user) of pread() from the page cache: "
+                   "source file only",
+    .copy = NULL, .requires = "", .supported = always, .temporal = true, .side = SB_KERNEL_COPY};
 
 const struct sb_kernel sb_kernel_pwrite = {
-    "pwrite", "the operating system's copy (copy_from_user) of pwrite() into the page cache: the "
-    "write-back of source file only", NULL, "", always, true, false, SB_KERNEL_COPY};
+    .name = "pwrite",
+    .description = "the operating system's copy (copy_from_user) of pwrite() into the page "
+                   "cache: the write-back of source file only",
+    .copy = NULL, .requires = "", .supported = always, .temporal = true, .side = SB_KERNEL_COPY};
 
 const struct sb_kernel sb_kernel_solaris_nta = {
-    "solaris-nta", "Solaris 10's xcopyin_nta for write(): prefetchnta 256 bytes ahead on the "
-    "source, movnti stores 16 bytes a step, mfence at the end (write-back only)",
+    .name = "solaris-nta",
+    .description = "Solaris 10's xcopyin_nta for write(): prefetchnta 256 bytes ahead on the "
+                   "source, movnti stores 16 bytes a step, mfence at the end (write-back only)",
 #if SB_X86
-    copy_solaris_nta, "sse2", always,
+    .copy = copy_solaris_nta, .requires = "sse2", .supported = always,
 #else
-    NULL, "sse2", never,
+    .copy = NULL, .requires = "sse2", .supported = never,
 #endif
-    false, true, SB_KERNEL_COPY};
+    .temporal = false, .prefetch_nta = true, .side = SB_KERNEL_COPY};
 
 const struct sb_kernel sb_kernel_read = {
-    "read", "the read side of a copy: every 8-byte word of the source page loaded (16-byte "
-    "vectors, 128 bytes a loop), their xor stored into the buffer's first 8 bytes (op none)",
-    read_only, "", always, true, false, SB_KERNEL_READ};
+    .name = "read",
+    .description = "the read side of a copy: every 8-byte word of the source page loaded "
+                   "(16-byte vectors, 128 bytes a loop), their xor stored into the buffer's "
+                   "first 8 bytes (op none)",
+    .copy = read_only, .requires = "", .supported = always, .temporal = true,
+    .side = SB_KERNEL_READ};
 
 const struct sb_kernel sb_kernel_write = {
-    "write", "the write side of a copy: the buffer stored whole (16-byte vectors, 128 bytes a "
-    "loop) with the source page's address, the source unread (op none)",
-    write_only, "", always, true, false, SB_KERNEL_WRITE};
+    .name = "write",
+    .description = "the write side of a copy: the buffer stored whole (16-byte vectors, 128 "
+                   "bytes a loop) with the source page's address, the source unread (op none)",
+    .copy = write_only, .requires = "", .supported = always, .temporal = true,
+    .side = SB_KERNEL_WRITE};
 
 const struct sb_kernel *sb_kernel_find(const char *name)
 {

@@ -17,30 +17,40 @@
     "missing, prune dead tuples; a page it changed is dirtied, a clean one released untouched"
 
 const struct sb_op sb_ops[] = {
-    {"none", "copy only", "no executor pass: the copy alone", "minimal", NULL, SB_OP_KIND_NONE,
-     false, false},
-    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "minimal", sb_heap_count, SB_OP_KIND_COUNT,
-     true, false},
-    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "minimal", sb_heap_vacuum, SB_OP_KIND_VACUUM, true,
-     false},
-    {"vacuum-dirty", "VACUUM (dirtying)", "vacuum's bytes, but a store into every live tuple's "
-     "hint bits and pd_prune_xid whether they change or not: every page dirtied (scanbench's "
-     "vacuum before issue 28; for the write-back's experiments, not as PostgreSQL did it)",
-     "minimal", sb_heap_vacuum_dirty, SB_OP_KIND_VACUUM, true, true},
-    {NULL, NULL, NULL, NULL, NULL, SB_OP_KIND_NONE, false, false},
+    {.name = "none", .label = "copy only", .description = "no executor pass: the copy alone",
+     .executor = "minimal", .pass = NULL, .kind = SB_OP_KIND_NONE, .counts_rows = false,
+     .dirties_always = false},
+    {.name = "count", .label = "SELECT COUNT(*)", .description = COUNT_DESCRIPTION,
+     .executor = "minimal", .pass = sb_heap_count, .kind = SB_OP_KIND_COUNT,
+     .counts_rows = true, .dirties_always = false},
+    {.name = "vacuum", .label = "VACUUM", .description = VACUUM_DESCRIPTION,
+     .executor = "minimal", .pass = sb_heap_vacuum, .kind = SB_OP_KIND_VACUUM,
+     .counts_rows = true, .dirties_always = false},
+    {.name = "vacuum-dirty", .label = "VACUUM (dirtying)",
+     .description = "vacuum's bytes, but a store into every live tuple's hint bits and "
+                    "pd_prune_xid whether they change or not: every page dirtied (scanbench's "
+                    "vacuum before issue 28; for the write-back's experiments, not as PostgreSQL "
+                    "did it)",
+     .executor = "minimal", .pass = sb_heap_vacuum_dirty, .kind = SB_OP_KIND_VACUUM,
+     .counts_rows = true, .dirties_always = true},
+    {.name = NULL},
 };
 
 /* The same ops with the per-tuple work of another executor (vocab/executor.h). */
 static const struct sb_op executor_ops[] = {
-    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "pg81", sb_exec81_count, SB_OP_KIND_COUNT,
-     true, false},
-    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "pg81", sb_exec81_vacuum, SB_OP_KIND_VACUUM, true,
-     false},
-    {"count", "SELECT COUNT(*)", COUNT_DESCRIPTION, "pg82", sb_exec82_count, SB_OP_KIND_COUNT,
-     true, false},
-    {"vacuum", "VACUUM", VACUUM_DESCRIPTION, "pg82", sb_exec82_vacuum, SB_OP_KIND_VACUUM, true,
-     false},
-    {NULL, NULL, NULL, NULL, NULL, SB_OP_KIND_NONE, false, false},
+    {.name = "count", .label = "SELECT COUNT(*)", .description = COUNT_DESCRIPTION,
+     .executor = "pg81", .pass = sb_exec81_count, .kind = SB_OP_KIND_COUNT,
+     .counts_rows = true, .dirties_always = false},
+    {.name = "vacuum", .label = "VACUUM", .description = VACUUM_DESCRIPTION,
+     .executor = "pg81", .pass = sb_exec81_vacuum, .kind = SB_OP_KIND_VACUUM,
+     .counts_rows = true, .dirties_always = false},
+    {.name = "count", .label = "SELECT COUNT(*)", .description = COUNT_DESCRIPTION,
+     .executor = "pg82", .pass = sb_exec82_count, .kind = SB_OP_KIND_COUNT,
+     .counts_rows = true, .dirties_always = false},
+    {.name = "vacuum", .label = "VACUUM", .description = VACUUM_DESCRIPTION,
+     .executor = "pg82", .pass = sb_exec82_vacuum, .kind = SB_OP_KIND_VACUUM,
+     .counts_rows = true, .dirties_always = false},
+    {.name = NULL},
 };
 
 const struct sb_executor sb_executors[] = {

@@ -125,14 +125,21 @@ static void release_pg82(struct sb_policy_state *s, uint32_t b, bool vacuum)
 }
 
 const struct sb_policy sb_policies[] = {
-    {"clock", "PostgreSQL 8.2 clock sweep over the whole pool (scattered)", victim_clock, 0, NULL},
-    {"ring", "a ring of ring_size bytes, PostgreSQL 8.3 BufferAccessStrategy (L2-confined)",
-     victim_ring, 1, NULL},
-    {"single", "one buffer for every page (Luke Lonergan's proposal)", victim_single, 0, NULL},
-    {"random", "a uniformly random buffer of the pool", victim_random, 0, NULL},
-    {"pg82", "PostgreSQL 8.2's buffer manager: the free list, then the clock sweep; VACUUM's "
-     "strategy hint sends its buffers back to the free list", victim_pg82, 0, release_pg82},
-    {NULL, NULL, NULL, 0, NULL},
+    {.name = "clock", .description = "PostgreSQL 8.2 clock sweep over the whole pool (scattered)",
+     .victim = victim_clock, .uses_ring = 0, .release = NULL},
+    {.name = "ring",
+     .description = "a ring of ring_size bytes, PostgreSQL 8.3 BufferAccessStrategy "
+                    "(L2-confined)",
+     .victim = victim_ring, .uses_ring = 1, .release = NULL},
+    {.name = "single", .description = "one buffer for every page (Luke Lonergan's proposal)",
+     .victim = victim_single, .uses_ring = 0, .release = NULL},
+    {.name = "random", .description = "a uniformly random buffer of the pool",
+     .victim = victim_random, .uses_ring = 0, .release = NULL},
+    {.name = "pg82",
+     .description = "PostgreSQL 8.2's buffer manager: the free list, then the clock sweep; "
+                    "VACUUM's strategy hint sends its buffers back to the free list",
+     .victim = victim_pg82, .uses_ring = 0, .release = release_pg82},
+    {.name = NULL},
 };
 
 const struct sb_policy *sb_policy_find(const char *name)

@@ -388,8 +388,10 @@ static void test_probe_effective_and_write_allocate(void **state)
     p.sweep.npoints = 2;
     p.sweep.point[0].working_set = 12u << 10;
     p.sweep.point[1].working_set = 1u << 30;
-    p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_FOUND, 30u << 20, 15, 300};
-    p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 1, 1};
+    p.sweep.by_latency[2] = (struct sb_steps_level){
+        .why = SB_STEPS_FOUND, .size = 30u << 20, .own = 15, .next = 300};
+    p.sweep.by_read[2] = (struct sb_steps_level){
+        .why = SB_STEPS_NO_STEP, .size = 0, .own = 1, .next = 1};
     for (int i = 0; i < 3; i++) {
         p.rfo_share = shares[i];
         assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
@@ -410,8 +412,10 @@ static void test_probe_effective_and_write_allocate(void **state)
         assert_string_equal(back.write_allocate_source, m.write_allocate_source);
     }
     /* where only the streaming read steps, the model takes its step */
-    p.sweep.by_latency[2] = (struct sb_steps_level){SB_STEPS_NO_STEP, 0, 15, 16};
-    p.sweep.by_read[2] = (struct sb_steps_level){SB_STEPS_FOUND, 18u << 20, 0.01, 0.03};
+    p.sweep.by_latency[2] = (struct sb_steps_level){
+        .why = SB_STEPS_NO_STEP, .size = 0, .own = 15, .next = 16};
+    p.sweep.by_read[2] = (struct sb_steps_level){
+        .why = SB_STEPS_FOUND, .size = 18u << 20, .own = 0.01, .next = 0.03};
     assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
     sb_machine_apply_probe(&p, &topo, "a host", "2026-12-07", &m);
     assert_int_equal(m.sizes[2].effective, 18u << 20);

@@ -241,6 +241,17 @@ err_is_one_line_containing "name: the value is not UTF-8"
 printf '[experiment]\n[thread]\nwho = \351\n' >"$f"
 expect_status 2 "a [thread] text not UTF-8" $S run "$f"
 err_is_one_line_containing "$f:3: who: the value is not UTF-8"
+# issue 48: an unknown [thread] key is refused, not read as another key; slow and fast are
+# POLICY SIZE
+f=$(ini thread_key.ini "[thread]" "fastest = clock 680KB")
+expect_status 2 "an unknown [thread] key" $S run "$f"
+err_is_one_line_containing "$f:3: fastest: unknown key in [thread] (known: who, machine, table, table_size, slow, fast, figure, calibrate, scanners, scanners_source)"
+f=$(ini thread_slow.ini "[thread]" "slow = clock 16 MB")
+expect_status 2 "a [thread] placement that is not POLICY SIZE" $S run "$f"
+err_is_one_line_containing "$f:3: slow: \"clock 16 MB\" is not \`POLICY SIZE\` (e.g. clock 16MB)"
+f=$(ini thread_fast.ini "[thread]" "fast = lru 680KB")
+expect_status 2 "a [thread] placement of no policy" $S run "$f"
+err_is_one_line_containing "$f:3: fast: \"lru 680KB\": unknown policy lru (known: clock, ring, single, random, pg82)"
 
 # the environment: checked before anything is built
 expect_status 2 "SCANBENCH_SIM_THREADS" env SCANBENCH_SIM_THREADS=lots $S run --set counters=sim --set machine=x4500 --set table_size=1M

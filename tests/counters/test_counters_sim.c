@@ -51,9 +51,12 @@ static struct sb_machine test_machine(void)
     snprintf(m.name, sizeof m.name, "test-1mb-l2");
     snprintf(m.file, sizeof m.file, "built in test_counters_sim.c");
     m.config.nlevels = 2;
-    m.config.level[0] = (struct sb_cachesim_level_config){32 << 10, 64, 8, SB_REPL_LRU, 0};
-    m.config.level[1] =
-        (struct sb_cachesim_level_config){1 << 20, 64, 16, SB_REPL_LRU, SB_INCL_NON_INCLUSIVE};
+    m.config.level[0] = (struct sb_cachesim_level_config){
+        .size = 32 << 10, .line_size = 64, .associativity = 8,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
+    m.config.level[1] = (struct sb_cachesim_level_config){
+        .size = 1 << 20, .line_size = 64, .associativity = 16,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
     m.config.wc_buffers = 4;
     return m;
 }
@@ -373,9 +376,11 @@ static void test_walk_counts_live_rows(void **state)
     struct sb_cachesim *sim = NULL;
     struct sb_error err = {0};
     uint32_t *victims = calloc(NPAGES, sizeof *victims);
-    struct sb_scan_trace trace = {table.pages, table.npages, table.page_size,
-                                  sb_op_find("vacuum"), sb_kernel_find("memcpy")->temporal, false,
-                                  NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0, SB_KERNEL_COPY};
+    struct sb_scan_trace trace = {.pages = table.pages, .npages = table.npages,
+                                  .page_size = table.page_size, .op = sb_op_find("vacuum"),
+                                  .temporal = sb_kernel_find("memcpy")->temporal,
+                                  .victims = victims, .writeback = SB_WRITEBACK_NONE,
+                                  .side = SB_KERNEL_COPY};
 
     (void)state;
     assert_non_null(victims);
@@ -426,10 +431,11 @@ static void check_slices_on(const struct sb_cachesim_config *cfg, const char *wh
             for (unsigned want = 1; want <= 8; want *= 2) {
                 struct sb_sim_model *model = NULL;
                 struct sb_error err = {0};
-                struct sb_scan_trace trace = {t->pages, t->npages, t->page_size, sb_op_find(op),
-                                              sb_kernel_find(kernels[k])->temporal, bigtable,
-                                              NULL, victims, SB_WRITEBACK_NONE, 0, NULL, 0,
-                                              SB_KERNEL_COPY};
+                struct sb_scan_trace trace = {
+                    .pages = t->pages, .npages = t->npages, .page_size = t->page_size,
+                    .op = sb_op_find(op), .temporal = sb_kernel_find(kernels[k])->temporal,
+                    .bigtable = bigtable, .victims = victims, .writeback = SB_WRITEBACK_NONE,
+                    .side = SB_KERNEL_COPY};
                 if (sb_sim_model_create(cfg, want, &model, &err) != SB_OK)
                     fail_msg("%s: %s", what, err.msg);
                 assert_int_equal(sb_sim_model_slices(model), want);
@@ -481,11 +487,15 @@ static void test_slices_add_up(void **state)
     /* a shape of no machine file (the general path): PLRU L1d, exclusive L2, inclusive L3 */
     memset(&odd, 0, sizeof odd);
     odd.nlevels = 3;
-    odd.level[0] = (struct sb_cachesim_level_config){16 << 10, 64, 4, SB_REPL_PLRU, 0};
-    odd.level[1] = (struct sb_cachesim_level_config){256 << 10, 64, 8, SB_REPL_LRU,
-                                                     SB_INCL_EXCLUSIVE};
-    odd.level[2] = (struct sb_cachesim_level_config){2 << 20, 64, 32, SB_REPL_PLRU,
-                                                     SB_INCL_INCLUSIVE};
+    odd.level[0] = (struct sb_cachesim_level_config){
+        .size = 16 << 10, .line_size = 64, .associativity = 4,
+        .replacement = SB_REPL_PLRU, .inclusion = SB_INCL_NON_INCLUSIVE};
+    odd.level[1] = (struct sb_cachesim_level_config){
+        .size = 256 << 10, .line_size = 64, .associativity = 8,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_EXCLUSIVE};
+    odd.level[2] = (struct sb_cachesim_level_config){
+        .size = 2 << 20, .line_size = 64, .associativity = 32,
+        .replacement = SB_REPL_PLRU, .inclusion = SB_INCL_INCLUSIVE};
     odd.wc_buffers = 2;
     check_slices(&odd, "plru/exclusive/inclusive");
     /* the prefetcher relates a line to the next: no slices */
@@ -498,7 +508,9 @@ static void test_slices_add_up(void **state)
     assert_null(sim);
     /* a slice needs a set of its own at every level */
     odd.prefetch = false;
-    odd.level[0] = (struct sb_cachesim_level_config){256, 64, 2, SB_REPL_LRU, 0}; /* 2 sets */
+    odd.level[0] = (struct sb_cachesim_level_config){ /* 2 sets */
+        .size = 256, .line_size = 64, .associativity = 2,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
     assert_int_equal(sb_cachesim_max_slice_shift(&odd), 1);
     assert_int_equal(sb_cachesim_create_slice(&odd, 2, 0, &sim, &err), SB_ERR_INPUT);
     assert_int_equal(sb_cachesim_create_slice(&odd, 1, 2, &sim, &err), SB_ERR_INPUT);
@@ -678,9 +690,12 @@ static void test_machine_from_topology(void **state)
 
     (void)state;
     memset(&topo, 0, sizeof topo);
-    topo.cache[SB_L1D] = (struct sb_cache_level){{32 << 10, "sysfs"}, {64, "sysfs"}, {8, "sysfs"}};
-    topo.cache[SB_L2] = (struct sb_cache_level){{512 << 10, "sysfs"}, {64, "sysfs"}, {8, "sysfs"}};
-    topo.cache[SB_L3] = (struct sb_cache_level){{32u << 20, "sysfs"}, {64, "sysfs"}, {16, "sysfs"}};
+    topo.cache[SB_L1D] = (struct sb_cache_level){
+        .size = {32 << 10, "sysfs"}, .line = {64, "sysfs"}, .assoc = {8, "sysfs"}};
+    topo.cache[SB_L2] = (struct sb_cache_level){
+        .size = {512 << 10, "sysfs"}, .line = {64, "sysfs"}, .assoc = {8, "sysfs"}};
+    topo.cache[SB_L3] = (struct sb_cache_level){
+        .size = {32u << 20, "sysfs"}, .line = {64, "sysfs"}, .assoc = {16, "sysfs"}};
     assert_int_equal(sb_machine_from_topology(&topo, "AuthenticAMD", &m, &err), SB_OK);
     assert_string_equal(m.name, "auto");
     assert_int_equal(m.config.nlevels, 3);

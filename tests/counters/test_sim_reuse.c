@@ -28,8 +28,12 @@ static struct sb_cachesim_config shape(uint64_t l2)
 
     memset(&c, 0, sizeof c);
     c.nlevels = 2;
-    c.level[0] = (struct sb_cachesim_level_config){16 << 10, 64, 2, SB_REPL_LRU, 0};
-    c.level[1] = (struct sb_cachesim_level_config){l2, 64, 16, SB_REPL_LRU, SB_INCL_EXCLUSIVE};
+    c.level[0] = (struct sb_cachesim_level_config){
+        .size = 16 << 10, .line_size = 64, .associativity = 2,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
+    c.level[1] = (struct sb_cachesim_level_config){
+        .size = l2, .line_size = 64, .associativity = 16,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_EXCLUSIVE};
     c.wc_buffers = 4;
     return c;
 }
@@ -52,9 +56,12 @@ static void make(struct inputs *in)
         in->later[b] = (b + 1) % 4;
     }
     for (int k = 0; k < 2; k++)
-        in->t[k] = (struct sb_scan_trace){in->pages, NPAGES, PAGE, sb_op_find("count"), true,
-                                          false, NULL, k ? in->later : in->victims, 0, 0, NULL,
-                                          4, SB_KERNEL_COPY};
+        in->t[k] = (struct sb_scan_trace){.pages = in->pages, .npages = NPAGES,
+                                          .page_size = PAGE, .op = sb_op_find("count"),
+                                          .temporal = true,
+                                          .victims = k ? in->later : in->victims,
+                                          .writeback = SB_WRITEBACK_NONE, .nbuffers = 4,
+                                          .side = SB_KERNEL_COPY};
 }
 
 static void key_of(const struct inputs *in, uint64_t l2, struct sb_sim_key *k)
@@ -120,11 +127,11 @@ static void test_any_input_changes_key(void **state)
     key_of(&in, 128 << 10, &k);
     assert_false(same(&base, &k));
     in.t[0].side = SB_KERNEL_COPY;
-    in.t[0].writeback = 1;
+    in.t[0].writeback = SB_WRITEBACK_EVICT;
     in.t[0].writeback_kernel = sb_kernel_find("memcpy");
     key_of(&in, 128 << 10, &k);
     assert_false(same(&base, &k));
-    in.t[0].writeback = 0;
+    in.t[0].writeback = SB_WRITEBACK_NONE;
     in.t[0].writeback_kernel = NULL;
     in.t[0].nbuffers = 8; /* the pool */
     key_of(&in, 128 << 10, &k);

@@ -44,9 +44,12 @@ static struct sb_cachesim_config k8_small(void)
 
     memset(&c, 0, sizeof c);
     c.nlevels = 2;
-    c.level[0] = (struct sb_cachesim_level_config){16 << 10, LINE, 2, SB_REPL_LRU, 0};
-    c.level[1] = (struct sb_cachesim_level_config){128 << 10, LINE, 16, SB_REPL_LRU,
-                                                   SB_INCL_EXCLUSIVE};
+    c.level[0] = (struct sb_cachesim_level_config){
+        .size = 16 << 10, .line_size = LINE, .associativity = 2,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_NON_INCLUSIVE};
+    c.level[1] = (struct sb_cachesim_level_config){
+        .size = 128 << 10, .line_size = LINE, .associativity = 16,
+        .replacement = SB_REPL_LRU, .inclusion = SB_INCL_EXCLUSIVE};
     c.wc_buffers = 4;
     return c;
 }
@@ -103,15 +106,17 @@ struct wb_run {
 };
 
 static void wb_run_init(struct wb_run *r, bool hints_set, uint32_t pool, const char *op,
-                        int writeback, const char *kernel)
+                        enum sb_writeback_mode writeback, const char *kernel)
 {
     r->pages = make_pages(hints_set);
     for (uint32_t k = 0; k < NPAGES; k++)
         r->victims[k] = k % pool;
-    r->trace = (struct sb_scan_trace){r->pages, NPAGES, PAGE, sb_op_find(op), true, false, NULL,
-                                      r->victims, writeback, 0,
-                                      kernel ? sb_writeback_kernel_find(kernel) : NULL, pool,
-                                      SB_KERNEL_COPY};
+    r->trace = (struct sb_scan_trace){.pages = r->pages, .npages = NPAGES, .page_size = PAGE,
+                                      .op = sb_op_find(op), .temporal = true,
+                                      .victims = r->victims, .writeback = writeback,
+                                      .writeback_kernel = kernel ? sb_writeback_kernel_find(kernel)
+                                                                 : NULL,
+                                      .nbuffers = pool, .side = SB_KERNEL_COPY};
     assert_non_null(r->trace.op);
     assert_true(!kernel || r->trace.writeback_kernel);
 }

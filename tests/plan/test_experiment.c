@@ -26,6 +26,8 @@
 #include "core/utf8.h"
 #include "plan/experiment.h"
 #include "plan/plan.h"
+#include "plan/thread.h"
+#include "vocab/vocab.h"
 
 #include "helper.h"
 
@@ -626,9 +628,52 @@ static void test_text_utf8(void **state)
     expect_file_error("[experiment]\n[thread]\ntable = \xc0\xaf\n", 3,
                       "table: the value is not UTF-8 (a report holds UTF-8 text only)");
     /* a [thread] text longer than its field (over lines that go on): refused, not cut */
-    snprintf(set, sizeof set, "[experiment]\n[thread]\nslow = %060d\n  %020d\n", 0, 0);
-    expect_file_error(set, 3, "slow: 81 bytes: at most 63 (\"000000000000000000000000000000000000"
-                      "0000...\")");
+    snprintf(set, sizeof set, "[experiment]\n[thread]\nmachine = %060d\n  %020d\n", 0, 0);
+    expect_file_error(set, 3, "machine: 81 bytes: at most 63 (\"00000000000000000000000000000000"
+                      "00000000...\")");
+}
+
+/* [thread]'s slow and fast are placements, POLICY SIZE, read as a policy and a size (16M is
+ * 16MB); calibrate finds its figure by the numbers; a bad placement or an unknown key is refused
+ * at its line. */
+static void test_thread_placements(void **state)
+{
+    char *path = sbtest_write_temp("[experiment]\n[thread]\nmachine = x4500\nslow = clock 16M\n"
+                                   "fast = clock 680K\nfigure = count clock 680KB: 1320 MB/s\n"
+                                   "figure = count clock 16MB: 1221 MB/s\n"
+                                   "calibrate = count clock 16384K\n");
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    char name[64];
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_OK);
+    assert_ptr_equal(exp.thread.slow.policy, sb_policy_find("clock"));
+    assert_int_equal(exp.thread.slow.footprint, 16ull << 20);
+    assert_string_equal(sb_placement_name_format(&exp.thread.slow, name, sizeof name),
+                        "clock 16MB");
+    assert_int_equal(exp.thread.fast.footprint, 680ull << 10);
+    assert_int_equal(exp.thread.calibrate_figure, 1);
+    /* a key index beyond the table is refused, not filed under another key */
+    assert_int_equal(sb_thread_key(&exp.thread, 99, "clock 1MB", &err), SB_ERR_INPUT);
+    assert_string_equal(err.msg, "key 99: not a key of [thread]");
+    assert_int_equal(exp.thread.fast.footprint, 680ull << 10);
+    sb_experiment_free(&exp);
+    sbtest_remove_temp(path);
+
+    expect_file_error("[experiment]\n[thread]\nslow = lru 16MB\n", 3, "slow: \"lru 16MB\": "
+                      "unknown policy lru (known: clock, ring, single, random, pg82)");
+    expect_file_error("[experiment]\n[thread]\nfast = clock lots\n", 3, "fast: \"clock lots\": "
+                      "\"lots\" is not a size (e.g. 16MB, 680KB)");
+    expect_file_error("[experiment]\n[thread]\nfast = 680KB\n", 3, "fast: \"680KB\" is not "
+                      "`POLICY SIZE` (e.g. clock 16MB)");
+    expect_file_error("[experiment]\n[thread]\nfigure = count lru 16MB: 1 s\n", 3, "figure: "
+                      "\"count lru 16MB: 1 s\": \"lru 16MB\": unknown policy lru (known: clock, "
+                      "ring, single, random, pg82)");
+    expect_file_error("[experiment]\n[thread]\nfastest = clock 16MB\n", 3, "fastest: unknown key "
+                      "in [thread] (known: who, machine, table, table_size, slow, fast, figure, "
+                      "calibrate, scanners, scanners_source)");
 }
 
 /* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message. */
@@ -1092,6 +1137,7 @@ int main(void)
         cmocka_unit_test(test_sweep_order),
         cmocka_unit_test(test_kernel_all),
         cmocka_unit_test(test_too_many_runs),
+        cmocka_unit_test(test_thread_placements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

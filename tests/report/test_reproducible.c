@@ -176,6 +176,48 @@ static void test_by_level(void **state)
     json_decref(a);
 }
 
+/* A report of one schedule: its seed and its analysis (taken). */
+static json_t *report_of(json_int_t seed, json_t *analysis_taken)
+{
+    return json_pack("{s:{s:I}, s:o}", "schedule", "seed", seed, "analysis", analysis_taken);
+}
+
+/* --twice's block (both run --twice and reproduce --twice say it from here): kept in the
+ * second report, with the first's seed; vacuous only where they agree on nothing decided. */
+static void test_judge(void **state)
+{
+    struct {
+        json_t *a, *b;
+        bool reproducible, vacuous;
+        const char *why;
+    } cases[] = {
+        {analysis("faster", 1.05, 1.10, 0.02), analysis("faster", 1.12, 1.20, 0.05), true, false,
+         ""},
+        {analysis("inconclusive", 0.95, 1.10, 0.02), analysis("inconclusive", 0.9, 1.2, 0.02),
+         true, true, ""},
+        {analysis("faster", 1.05, 1.10, 0.02), analysis("slower", 0.90, 0.95, 0.02), false,
+         false, "SELECT COUNT(*) ring 256KB: faster, then slower"},
+    };
+    (void)state;
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *first = report_of(7, cases[i].a), *second = report_of(8, cases[i].b);
+        const json_t *r = sb_reproducibility_judge(first, second);
+
+        assert_ptr_equal(r, json_object_get(second, "reproducibility"));
+        assert_null(json_object_get(first, "reproducibility"));
+        assert_int_equal(json_is_true(json_object_get(r, "reproducible")), cases[i].reproducible);
+        assert_int_equal(json_is_true(json_object_get(r, "vacuous")), cases[i].vacuous);
+        assert_int_equal(json_integer_value(json_object_get(r, "first_seed")), 7);
+        if (cases[i].why[0])
+            assert_non_null(strstr(json_string_value(json_object_get(r, "why")), cases[i].why));
+        else
+            assert_string_equal(json_string_value(json_object_get(r, "why")), "");
+        json_decref(first);
+        json_decref(second);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_level_note),
         cmocka_unit_test(test_schema2),
         cmocka_unit_test(test_by_level),
+        cmocka_unit_test(test_judge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -513,6 +513,11 @@ static void test_report_runs(void **state)
     assert_ptr_equal(sb_find_run(runs, "vacuum", "ring 256KB"), r);
     assert_ptr_equal(sb_find_run(runs, "count", "clock 16MB"), json_array_get(runs, 0));
     assert_null(sb_find_run(runs, "count", "ring 256KB"));
+    /* the size is a number, however it is spelled; a text that is no placement finds nothing */
+    assert_ptr_equal(sb_find_run(runs, "count", "clock 16M"), json_array_get(runs, 0));
+    assert_ptr_equal(sb_find_run(runs, "vacuum", "ring 262144"), r);
+    assert_null(sb_find_run(runs, "count", "clock 15MB"));
+    assert_null(sb_find_run(runs, "count", "clock"));
     json_decref(runs);
 }
 

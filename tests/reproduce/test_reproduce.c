@@ -35,6 +35,17 @@ static struct sb_topology host(uint64_t l2, uint64_t l3)
     return t;
 }
 
+/* text (POLICY SIZE) as a placement; the test fails if it is not one. */
+static struct sb_placement_name placement(const char *text)
+{
+    struct sb_placement_name p;
+    struct sb_error err = {0};
+
+    if (sb_placement_name_parse(text, &p, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    return p;
+}
+
 /* Luke Lonergan's X4500 (configs/machines/x4500.ini: 1MB L2): slow 16MB, fast 680KB. */
 static struct sb_thread x4500_thread(void)
 {
@@ -43,8 +54,8 @@ static struct sb_thread x4500_thread(void)
     memset(&th, 0, sizeof th);
     th.present = true;
     snprintf(th.machine, sizeof th.machine, "x4500");
-    snprintf(th.slow, sizeof th.slow, "clock 16MB");
-    snprintf(th.fast, sizeof th.fast, "clock 680KB");
+    th.slow = placement("clock 16MB");
+    th.fast = placement("clock 680KB");
     return th;
 }
 
@@ -112,7 +123,7 @@ static void test_scale_refused(void **state)
     assert_false(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
     assert_non_null(strstr(why, "machine no-such-machine: "));
     th = x4500_thread();
-    snprintf(th.slow, sizeof th.slow, "ring 256KB");
+    th.slow = placement("ring 256KB");
     assert_false(sb_reproduce_scale_pools(&th, &t, &big_limit, sp, why, sizeof why));
     assert_string_equal(why, "ring 256KB: not a pool size to scale");
 }
@@ -161,19 +172,26 @@ static void test_placements_paired(void **state)
     struct sb_experiment exp;
     struct sb_plan plan;
     struct sb_error err = {0};
+    const struct sb_placement_name fast = placement("clock 680KB"), slow = placement("clock 16MB"),
+                                   ring = placement("ring 680KB");
     (void)state;
 
     plan_of("pool_size = 680K, 16M", &exp, &plan);
-    assert_true(sb_reproduce_has_placement(&plan.runs[0], "clock 680KB") ||
-                sb_reproduce_has_placement(&plan.runs[0], "clock 16MB"));
-    assert_false(sb_reproduce_has_placement(&plan.runs[0], "ring 680KB"));
+    assert_true(sb_reproduce_has_placement(&plan.runs[0], &fast) ||
+                sb_reproduce_has_placement(&plan.runs[0], &slow));
+    assert_false(sb_reproduce_has_placement(&plan.runs[0], &ring));
+    /* the size is a number: 16M, 16MB and 16384KB are one placement */
+    exp.thread.slow = placement("clock 16M");
     assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
-    snprintf(exp.thread.fast, sizeof exp.thread.fast, "clock 1MB");
+    exp.thread.slow = placement("clock 16384KB");
+    assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
+    assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
+    exp.thread.fast = placement("clock 1024K");
     assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err),
                      SB_ERR_INPUT);
     sbtest_assert_error(&err, SB_ERR_INPUT, "x.ini: [thread] fast = clock 1MB: no run of op "
                         "count has that placement (the verdict compares slow and fast)");
-    exp.thread.fast[0] = '\0'; /* an empty placement is not asked for */
+    exp.thread.fast = (struct sb_placement_name){0}; /* an empty placement is not asked for */
     assert_int_equal(sb_reproduce_check_placements(&plan, &exp.thread, "x.ini", &err), SB_OK);
     sb_plan_free(&plan);
     sb_experiment_free(&exp);
@@ -190,7 +208,7 @@ static void test_questions(void **state)
     plan_of("pool_size = 680K, 16M", &exp, &plan);
     assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, false), 2);
     assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, true), 4);
-    exp.thread.slow[0] = '\0';
+    exp.thread.slow = (struct sb_placement_name){0};
     assert_int_equal(sb_reproduce_questions(&plan, &exp.thread, true), 0);
     sb_plan_free(&plan);
     sb_experiment_free(&exp);
