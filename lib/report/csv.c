@@ -11,6 +11,7 @@
 #include "report/analysis_level.h"
 #include "report/runs.h"
 #include "report/field.h"
+#include "report/gzip.h"
 
 /* A field quoted as RFC 4180 wants: in double quotes, a quote doubled. */
 static void quoted(FILE *out, const char *s)
@@ -76,8 +77,10 @@ void sb_report_csv_path(const char *report_path, char *buf, size_t len)
 {
     size_t n = strlen(report_path);
 
-    if (n > 5 && strcmp(report_path + n - 5, ".json") == 0)
+    if (sb_report_gz_named(report_path)) /* r.json.gz: r.csv, uncompressed */
+        n -= 3;
+    if (n > 5 && strncmp(report_path + n - 5, ".json", 5) == 0)
         snprintf(buf, len, "%.*s.csv", (int)(n - 5), report_path);
     else
-        snprintf(buf, len, "%s.csv", report_path);
+        snprintf(buf, len, "%.*s.csv", (int)n, report_path);
 }

@@ -13,7 +13,8 @@
 /* Writes the CSV of report to out; 0, or -1 on a write error. */
 int sb_report_csv(FILE *out, const json_t *report);
 
-/* The CSV's path beside a report's: REPORT.json -> REPORT.csv, else REPORT.csv appended. */
+/* The CSV's path beside a report's: REPORT.json and REPORT.json.gz -> REPORT.csv (never
+ * compressed), else REPORT.csv appended (to REPORT less its ".gz"). */
 void sb_report_csv_path(const char *report_path, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* read.c: reading and checking a scanbench report file. */
+/* read.c: reading and checking a scanbench report file, gzip-compressed where its name ends in
+ * ".gz" (gzip.h). */
 #include "config.h"
 #include "report/read.h"
 
@@ -7,10 +8,12 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "report/field.h"
+#include "report/gzip.h"
 #include "report/runs.h"
 #include "report/schema.h"
 #include "vocab/vocab.h"
@@ -301,12 +304,57 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
     return status;
 }
 
+/* The whole of the open file f (path) into *data (malloc'd, *len bytes). */
+static int read_whole(FILE *f, const char *path, char **data, size_t *len, struct sb_error *err)
+{
+    size_t cap = 1 << 16, n;
+    char *buf = malloc(cap), *bigger;
+    int status = SB_OK;
+
+    *len = 0;
+    while (buf && (n = fread(buf + *len, 1, cap - *len, f)) > 0) {
+        *len += n;
+        if (*len == cap && (cap > SIZE_MAX / 2 || !(bigger = realloc(buf, cap * 2)))) {
+            free(buf);
+            buf = NULL;
+        } else if (*len == cap) {
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    if (!buf)
+        status = sb_fail(err, SB_ERR_RUN, "%s: out of memory to read the report", path);
+    else if (ferror(f))
+        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    if (status != SB_OK)
+        free(buf);
+    *data = status == SB_OK ? buf : NULL;
+    return status;
+}
+
+/* A gzip-compressed report (path ends in ".gz"), open as f: inflated whole, then checked. */
+static int load_gz(FILE *f, const char *path, json_t **report, struct sb_error *err)
+{
+    char *data = NULL, *text = NULL;
+    size_t len = 0, text_len = 0;
+    int status = read_whole(f, path, &data, &len, err);
+
+    if (status == SB_OK)
+        status = sb_report_gz_inflate(data, len, path, &text, &text_len, err);
+    if (status == SB_OK)
+        status = sb_report_parse(text, text_len, path, report, err);
+    free(text);
+    free(data);
+    return status;
+}
+
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 {
     FILE *f;
     json_error_t jerr;
     struct stat st;
     json_t *doc = NULL;
+    bool gz = sb_report_gz_named(path);
     int status = SB_OK;
 
     *report = NULL;
@@ -319,10 +367,12 @@ int sb_report_load(const char *path, json_t **report, struct sb_error *err)
                                                "not a report");
     if (!(f = fopen(path, "rb")))
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
+    if (gz)
+        status = load_gz(f, path, report, err);
+    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
     fclose(f);
-    return status == SB_OK ? check_report(doc, &jerr, path, report, err) : status;
+    return status == SB_OK && !gz ? check_report(doc, &jerr, path, report, err) : status;
 }
 
 int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,

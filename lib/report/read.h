@@ -10,7 +10,8 @@
 
 #include "core/core.h"
 
-/* Loads and checks path; on success *report holds a new reference. */
+/* Loads and checks path, inflating it where its name ends in ".gz" (gzip.h: a truncated or
+ * corrupt one is bad input); on success *report holds a new reference. */
 int sb_report_load(const char *path, json_t **report, struct sb_error *err);
 
 /* The same for a report already in memory (len bytes of text); label names it in errors. */

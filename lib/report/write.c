@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* write.c: saving the JSON report with the never-overwrite writer (outfile.h), and the
- * check of its name before any run. */
+/* write.c: saving the JSON report with the never-overwrite writer (outfile.h), gzip-compressed
+ * where its name ends in ".gz" (gzip.h), and the check of its name before any run. */
 #include "config.h"
 #include "report/write.h"
+#include "report/gzip.h"
 #include "report/schema.h"
 
 #include <stdio.h>
@@ -37,12 +38,18 @@ char *sb_report_text(json_t *report)
 
 int sb_report_write(json_t *report, const char *path, char *used, struct sb_error *err)
 {
-    char *text = sb_report_text(report);
-    int status;
+    char *text = sb_report_text(report), *packed = NULL;
+    size_t len = text ? strlen(text) : 0;
+    int status = SB_OK;
 
+    used[0] = '\0';
     if (!text)
         return sb_fail(err, SB_ERR_RUN, "%s: out of memory for the report", path);
-    status = sb_outkeep_write(path, text, strlen(text), "report", used, err);
+    if (sb_report_gz_named(path))
+        status = sb_report_gz_deflate(text, len, path, &packed, &len, err);
+    if (status == SB_OK)
+        status = sb_outkeep_write(path, packed ? packed : text, len, "report", used, err);
+    free(packed);
     free(text);
     return status;
 }

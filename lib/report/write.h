@@ -24,8 +24,8 @@ void sb_report_mark_interrupted(json_t *report, const char *by, const char *run,
  * peak_rss_bytes set first. */
 char *sb_report_text(json_t *report);
 
-/* Writes the report to path with outfile.h's writer: whole or not at all, never replacing a
- * file; when path appeared during the run, as path-2 (r-2.json), the first free name. The name
+/* Writes the report to path with outfile.h's writer, gzip-compressed where path ends in ".gz"
+ * (gzip.h): whole or not at all, never replacing a file; when path appeared during the run, as path-2 (r-2.json), the first free name. The name
  * used goes to used (SB_OUTFILE_MAX bytes). Where path cannot be written (a full disk, its
  * directory gone), the report is kept under $TMPDIR (outkeep.h): SB_ERR_RUN, err says where,
  * used names it; used is "" when it could not be kept anywhere (err says it is lost). */

@@ -54,15 +54,17 @@ int sb_setup_outputs(const char *path, int nreports, struct sb_outputs *o, struc
 {
     size_t n = path ? strlen(path) : 0;
     int status = SB_OK;
+    const char *gz = path && sb_report_gz_named(path) ? ".gz" : ""; /* kept after the name's ".2" */
 
     memset(o, 0, sizeof *o);
     if (!path)
         return SB_OK;
+    n -= strlen(gz);
     snprintf(o->report[0], SB_SETUP_PATH_LEN, "%s", path);
-    if (n > 5 && strcmp(path + n - 5, ".json") == 0)
-        snprintf(o->report[1], SB_SETUP_PATH_LEN, "%.*s.2.json", (int)(n - 5), path);
+    if (n > 5 && strncmp(path + n - 5, ".json", 5) == 0)
+        snprintf(o->report[1], SB_SETUP_PATH_LEN, "%.*s.2.json%s", (int)(n - 5), path, gz);
     else
-        snprintf(o->report[1], SB_SETUP_PATH_LEN, "%s.2", path);
+        snprintf(o->report[1], SB_SETUP_PATH_LEN, "%.*s.2%s", (int)n, path, gz);
     for (int k = 0; k < nreports && status == SB_OK; k++) {
         sb_report_csv_path(o->report[k], o->csv[k], SB_SETUP_PATH_LEN);
         status = sb_report_check_target(o->report[k], err);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # compare_plot.sh: `scanbench compare` on the stored fixtures tests/data/report-{a,b}.json (the
 # table with "*", "~" and the runs with no partner; --json), every kind of bad report (exit 2,
-# one line naming the file), and the `plot` checks that need no gnuplot: a missing gnuplot is
-# named with its Debian package. The drawing itself is tests/cli/plot.sh (skipped without gnuplot).
+# one line naming the file), reports gzip-compressed (read by compare and plot, written by run
+# -o NAME.gz, a truncated or plain one refused), and the `plot` checks that need no gnuplot: a
+# missing gnuplot is named with its Debian package. The drawing itself is tests/cli/plot.sh (skipped without gnuplot).
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 A="$top_srcdir/tests/data/report-a.json"
@@ -40,6 +41,26 @@ check "rewritten report has integer medians" grep -q '"median": 10000,' "$SCRATC
 expect_status 0 "compare a rewritten report" $S compare --json "$SCRATCH/rewritten.json" "$B"
 check "rewritten: the same pairs" jq -e '[.pairs[] | .a.median] == [10000, 25000] and
     (.pairs[0].ratio - 1.6 | fabs) < 1e-9' "$J"
+
+# reports gzip-compressed (a name ending in .gz): compare reads them as the plain files, run
+# writes one (its CSV beside it plain, r.csv); a truncated or damaged one is bad input
+gzip -c "$A" >"$SCRATCH/a.json.gz"
+expect_status 0 "compare a .gz report" $S compare --json "$SCRATCH/a.json.gz" "$B"
+check "compare .gz: the same pairs" jq -e '[.pairs[] | .a.median] == [10000, 25000] and
+    (.pairs[0].ratio - 1.6 | fabs) < 1e-9' "$J"
+expect_status 0 "run -o r.json.gz" $S run --set table_size=1M --set repetitions=2 \
+    --set min_scan_ms=0 --set warmup=0 -q -o "$SCRATCH/r.json.gz"
+check "run -o r.json.gz: gzip data" gzip -t "$SCRATCH/r.json.gz"
+check "run -o r.json.gz: a report inside" [ "$(gzip -dc "$SCRATCH/r.json.gz" | jq -r .schema)" = scanbench-report ]
+check "run -o r.json.gz: its CSV as r.csv" [ -s "$SCRATCH/r.csv" ]
+expect_status 0 "compare run's .gz report" $S compare "$SCRATCH/r.json.gz" "$SCRATCH/r.json.gz"
+out_contains "A = $SCRATCH/r.json.gz"
+head -c 100 "$SCRATCH/a.json.gz" >"$SCRATCH/cut.json.gz"
+expect_status 2 "a truncated .gz" $S compare "$A" "$SCRATCH/cut.json.gz"
+err_is_one_line_containing "$SCRATCH/cut.json.gz: not a whole gzip file (truncated: it ends inside its compressed data)"
+cp "$A" "$SCRATCH/plain.json.gz"
+expect_status 2 "plain JSON named .gz" $S plot "$SCRATCH/plain.json.gz" -o "$SCRATCH/p.png"
+err_is_one_line_containing "$SCRATCH/plain.json.gz: not a whole gzip file (corrupt: incorrect header check)"
 
 # bad input: exit 2, one line naming the file
 expect_status 2 "one report" $S compare "$A"
@@ -119,6 +140,10 @@ expect_status 2 "plot a report with no runs" env PATH=/nonexistent $S plot "$SCR
 err_is_one_line_containing "$SCRATCH/zero.json: the report has no runs: nothing to plot"
 expect_status 2 "plot -o twice" $S plot "$A" -o "$SCRATCH/1.png" -o "$SCRATCH/2.png"
 err_is_one_line_containing "-o $SCRATCH/2.png: -o given twice (already -o $SCRATCH/1.png)"
+
+# plot reads a .gz report (it gets as far as looking for gnuplot)
+expect_status 2 "plot a .gz report without gnuplot" env PATH=/nonexistent $S plot "$SCRATCH/a.json.gz" -o "$SCRATCH/x.png"
+err_is_one_line_containing "gnuplot-nox"
 
 # plot without gnuplot on PATH: bad input naming the package; nothing written
 expect_status 2 "plot without gnuplot" env PATH=/nonexistent $S plot "$A" -o "$SCRATCH/x.png"

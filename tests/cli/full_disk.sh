@@ -4,7 +4,8 @@
 # write (issue 25, items 1 and 2). On a 64KB tmpfs, filled:
 # - run -o: exit 1, the table on stdout, the report and its CSV kept whole in a new
 #   $TMPDIR/scanbench-kept-XXXXXX, stderr's last line naming it; with $TMPDIR full too, exit 1
-#   and the line says the report is lost, the table still on stdout;
+#   and the line says the report is lost, the table still on stdout; -o r.json.gz the same, the
+#   kept report gzip data and its CSV plain;
 # - reproduce -o DIR: exit 1, every table on stdout, the reports and reproduction.txt kept in
 #   $TMPDIR/scanbench-kept-XXXXXX, one line saying so and one saying DIR does not hold them;
 #   with $TMPDIR full too, the line says what is lost, the tables still on stdout;
@@ -49,6 +50,17 @@ jq -e '.incomplete == false and (.runs | length) > 0' "$K/r.json" >/dev/null && 
 tail -1 "$SCRATCH/err" | grep -qF "cannot write $FULL/r.json: No space left on device; the report is kept as $K/r.json" &&
     pass || fail "run: stderr does not name the report and where it is kept: $(cat "$SCRATCH/err")"
 [ "$(ls -A "$FULL")" = fill ] && pass || fail "run: left on the full disk: $(ls -A "$FULL")"
+rm -rf "$KEEP"/*
+
+# --- run -o r.json.gz on the full disk: the same, the kept report compressed ---
+TMPDIR="$KEEP" expect_status 1 "run -o .gz on a full disk" $S run -q "${SMALL[@]}" -o "$FULL/r.json.gz"
+K=$(kept_dir)
+gzip -t "$K/r.json.gz" 2>/dev/null && [ "$(gzip -dc "$K/r.json.gz" | jq .incomplete)" = false ] && pass ||
+    fail "run .gz: the kept report is not whole gzip: $(ls "$K")"
+[ "$(wc -l <"$K/r.csv")" -ge 3 ] && pass || fail "run .gz: no plain CSV beside the kept report"
+tail -1 "$SCRATCH/err" | grep -qF "cannot write $FULL/r.json.gz: No space left on device; the report is kept as $K/r.json.gz" &&
+    pass || fail "run .gz: stderr does not name the report and where it is kept: $(cat "$SCRATCH/err")"
+[ "$(ls -A "$FULL")" = fill ] && pass || fail "run .gz: left on the full disk: $(ls -A "$FULL")"
 rm -rf "$KEEP"/*
 
 # --- run -o with nowhere to keep it ---

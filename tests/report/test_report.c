@@ -7,7 +7,8 @@
  * MB/s summary, validation record and counters. Then writes it: the file reads back equal, is
  * never overwritten (a second write keeps report-2.json), leaves no temporary file, and the
  * target checks refuse an existing file, an empty name, a name ending in '/' and a directory
- * that cannot be written. Last, the thread-style table rendered from it. */
+ * that cannot be written; written as NAME.json.gz it is gzip data holding the same text, and
+ * loads back. Last, the thread-style table rendered from it. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -382,6 +383,39 @@ static void test_report_write(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* Written as NAME.json.gz: gzip data (the magic first), whose text is the report's exactly as
+ * the plain file has it, and which the reader loads as the same report; nothing else left. */
+static void test_report_write_gz(void **state)
+{
+    struct fixture *fx = *state;
+    char dir[256], path[320], used[SB_OUTFILE_MAX], *packed, *text, *want;
+    size_t len, text_len;
+    struct sb_error err = {0};
+    json_t *back;
+
+    assert_int_equal(sbtest_scratch_make(dir, sizeof dir, "report_gz"), 0);
+    snprintf(path, sizeof path, "%s/report.json.gz", dir);
+    assert_int_equal(sb_report_write(fx->report, path, used, &err), SB_OK);
+    assert_string_equal(used, path);
+    packed = sbtest_read_file(path, &len);
+    assert_true(len > 2 && (unsigned char)packed[0] == 0x1f && (unsigned char)packed[1] == 0x8b);
+    assert_int_equal(sb_report_gz_inflate(packed, len, path, &text, &text_len, &err), SB_OK);
+    want = json_dumps(fx->report, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    assert_non_null(want);
+    assert_int_equal(text_len, strlen(want) + 1);
+    assert_memory_equal(text, want, strlen(want));
+    assert_int_equal(text[text_len - 1], '\n');
+    assert_int_equal(sb_report_load(path, &back, &err), SB_OK);
+    assert_true(same_json(back, fx->report));
+    json_decref(back);
+    free(want);
+    free(text);
+    free(packed);
+    assert_int_equal(sbtest_count_entries(dir, NULL), 1);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The schedule: interleaved, seed 7, 2 rounds; in each round the 4 runs and the first run's
  * second timing (the A-A pair) took the positions the round's seeded shuffle gave them: each
  * position once, run k at the place of k in sb_schedule_round_order(7, round, 5), the
@@ -490,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_report_context),
         cmocka_unit_test(test_report_runs),
         cmocka_unit_test(test_report_write),
+        cmocka_unit_test(test_report_write_gz),
         cmocka_unit_test(test_report_schedule),
         cmocka_unit_test(test_render),
     };
