@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* session.h: the steps of one throwaway cluster's session (runner.c), for the schedule that
+/* session.h: the steps of one throwaway cluster's session (runner*.c), for the schedule that
  * times several clusters side by side in rounds (rounds.h): a cluster of a chosen server
  * started with its pool once, a job prepared on it (the table loaded, the untimed scans), an
  * eviction before each timed statement, the statement's text and the client to send it on, the
