@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "core/core.h"
 
@@ -58,6 +59,12 @@ struct sb_power {
     struct sb_power_trial *trials;
     unsigned ntrials, done;
     json_t *context;            /* the first trial's host */
+    struct {                    /* -o DIR's trials.jsonl, once made: the file it must stay */
+        char path[SB_OUTFILE_MAX + 16];
+        bool made, refused;
+        dev_t dev;
+        ino_t ino;
+    } trials_file;
 };
 
 /* The kinds (quick's or the full ones), their budget, and per_kind unless trials_given. */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "plan/plan.h"
@@ -219,10 +220,48 @@ static void progress(const struct sb_power *pw, const struct sb_power_trial *t, 
             t->ratio, t->lo, t->hi, t->rounds, t->seconds);
 }
 
+/* DIR/trials.jsonl opened to append: made new (O_EXCL) by the first trial, reopened as that
+ * same file by the later ones (in a directory the files moved to, made there anew); never
+ * through a link (O_NOFOLLOW). The directory is ours, but
+ * under a loose umask anyone may put a link or a file there meanwhile: it is refused (EEXIST,
+ * ELOOP, or EXDEV for another file in its place), so nothing is written through it. */
+static int open_trials_file(struct sb_power *pw, const char *path)
+{
+    int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC;
+    struct stat st;
+    int fd;
+
+    if (strcmp(path, pw->trials_file.path) != 0) { /* the first, or the files moved (outdir.h) */
+        snprintf(pw->trials_file.path, sizeof pw->trials_file.path, "%s", path);
+        pw->trials_file.made = pw->trials_file.refused = false;
+    }
+    if (pw->trials_file.refused) {
+        errno = EEXIST;
+        return -1;
+    }
+    fd = open(path, pw->trials_file.made ? flags : flags | O_CREAT | O_EXCL, 0666);
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+        close(fd);
+        fd = -1;
+    } else if (fd >= 0 && pw->trials_file.made &&
+               (st.st_dev != pw->trials_file.dev || st.st_ino != pw->trials_file.ino)) {
+        close(fd);
+        fd = -1;
+        errno = EXDEV;
+    } else if (fd >= 0 && !pw->trials_file.made) {
+        pw->trials_file.made = true;
+        pw->trials_file.dev = st.st_dev;
+        pw->trials_file.ino = st.st_ino;
+    }
+    if (fd < 0 && (errno == EEXIST || errno == ELOOP || errno == EXDEV))
+        pw->trials_file.refused = true; /* not ours: never written, not even later */
+    return fd;
+}
+
 /* -o DIR: trial i appended to DIR/trials.jsonl as it ends (one JSON line each), so that a run
  * killed outright (SIGKILL, a crash) keeps the trials done; power.json, at the end, has them
  * all. A failed append is said once and changes nothing else. */
-static void keep_trial(const struct sb_power *pw, const struct sb_outdir *dir, unsigned i)
+static void keep_trial(struct sb_power *pw, const struct sb_outdir *dir, unsigned i)
 {
     static bool said;
     char path[SB_OUTFILE_MAX + 16];
@@ -232,7 +271,7 @@ static void keep_trial(const struct sb_power *pw, const struct sb_outdir *dir, u
     bool ok = false;
 
     snprintf(path, sizeof path, "%s/trials.jsonl", dir->path);
-    if (line && (fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666)) >= 0) {
+    if (line && (fd = open_trials_file(pw, path)) >= 0) {
         size_t len = strlen(line);
         line[len] = '\n'; /* json_dumps' NUL becomes the line's end; write len + 1 */
         ok = write(fd, line, len + 1) == (ssize_t)(len + 1) && fsync(fd) == 0;
@@ -241,7 +280,9 @@ static void keep_trial(const struct sb_power *pw, const struct sb_outdir *dir, u
         close(fd);
     if (!ok && !said) {
         fprintf(stderr, "scanbench: cannot append to %s (%s): the trials are kept in memory "
-                "for power.json only\n", path, strerror(errno));
+                "for power.json only\n", path,
+                pw->trials_file.refused ? "a file or link that scanbench did not make is there"
+                                        : strerror(errno));
         said = true;
     }
     free(line);

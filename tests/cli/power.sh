@@ -57,6 +57,41 @@ else
     fail "SIGKILL: no trial finished: $(tail -3 "$SCRATCH/k.err")"; wait $pid
 fi
 
+# A link planted in -o DIR (which anyone may write into under umask 000): nothing is written
+# through it, before trials.jsonl is made (the first trial's O_EXCL) or after (a link put in
+# its place: O_NOFOLLOW); said once, the run goes on, power.json has every trial.
+# planted_link NAME MOMENT [hard]: MOMENT "dir" (as soon as the directory exists) or "trial"
+# (once trial 1 is done, trials.jsonl replaced by the link); hard: a hard link to the victim
+# (another file in its place) instead of a symbolic one
+planted_link() {
+    local dir="$SCRATCH/$1" victim="$SCRATCH/$1.victim" what="${3:-symbolic} link planted at $2" pid i status
+    echo "the victim's own line" >"$victim"
+    (umask 000; exec $S power --trials 2 "${TINY[@]}" -o "$dir") >/dev/null 2>"$dir.err" &
+    pid=$!
+    if [ "$2" = dir ]; then
+        for i in $(seq 1 1000); do [ -d "$dir" ] && break; sleep 0.01; done
+    else
+        wait_for_stderr "$dir.err" "$TRIAL_1_DONE" $pid
+        rm -f "$dir/trials.jsonl"
+    fi
+    if [ "${3:-}" = hard ]; then ln "$victim" "$dir/trials.jsonl"
+    else ln -s "$victim" "$dir/trials.jsonl"; fi
+    wait $pid
+    status=$?
+    [ "$status" -eq 0 ] && pass || fail "$what: exit status $status: $(cat "$dir.err")"
+    [ "$(cat "$victim")" = "the victim's own line" ] && pass ||
+        fail "$what: written through it: $(head -c 300 "$victim")"
+    [ "$(grep -c 'cannot append to .*trials.jsonl (a file or link that scanbench did not make is there)' \
+        "$dir.err")" -eq 1 ] && pass || fail "$what: not said once: $(cat "$dir.err")"
+    # every trial (trial N/TOTAL on stderr) in power.json
+    jq -e --argjson n "$(sed -n 's|.*trial 1/\([0-9]*\) .*|\1|p' "$dir.err")" \
+        '(.trials | length) == $n' "$dir/power.json" >/dev/null && pass ||
+        fail "$what: power.json does not hold every trial"
+}
+planted_link link-dir dir
+planted_link link-trial trial
+planted_link hardlink-trial trial hard
+
 # bad input: exit 2, one line, nothing run
 for bad in "--trials 0" "--trials x" "--trials" "--trials 10001" "--set extra_copy=0.1" \
     "--set seed=3" "--set pool_size=1M,2M" "--bogus"; do
