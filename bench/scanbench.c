@@ -14,8 +14,8 @@
 
 #define EXIT_HELP "Exit status: 0 done, 1 a run failed or stdout could not be written, 2 bad " \
                   "input, 3 counters\nrequired (require_counters=yes) but unavailable; 129, " \
-                  "130, 131, 143: stopped by SIGHUP,\nSIGINT, SIGQUIT, SIGTERM, the runs " \
-                  "finished kept.\n"
+                  "130, 131, 143, ...: stopped by\nSIGHUP, SIGINT, SIGQUIT, SIGTERM or another " \
+                  "signal (128 + the signal), the runs finished\nkept.\n"
 
 static const struct {
     const char *name;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* stop.c: SIGINT, SIGTERM, SIGHUP, SIGQUIT and the run watchdog as flags (see stop.h). Everything
+/* stop.c: the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT and the other catchable ones whose
+ * default ends the process) and the run watchdog as flags (see stop.h). Everything
  * a handler touches is a sig_atomic_t, was prepared before the handler could run, or is changed
  * with the handler's signals blocked. */
 #include "config.h"
@@ -15,7 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+/* every catchable signal whose default action ends the process, but SIGALRM (the watchdog's),
+ * SIGPIPE and SIGXFSZ (ignored: the write fails instead) and the ones a fault raises (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS: the process cannot go on) */
+static const int stop_signals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT,
+                                   SIGUSR1, SIGUSR2,   SIGXCPU, SIGVTALRM,
+                                   SIGPROF, SIGSTKFLT, SIGPWR};
 #define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
 
 static volatile sig_atomic_t signal_received;
@@ -175,6 +181,13 @@ const char *sb_stop_signal_name(int sig)
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
     case SIGQUIT: return "SIGQUIT";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGVTALRM: return "SIGVTALRM";
+    case SIGPROF: return "SIGPROF";
+    case SIGSTKFLT: return "SIGSTKFLT";
+    case SIGPWR: return "SIGPWR";
     default: return "a signal";
     }
 }
@@ -324,7 +337,7 @@ void sb_stop_finish(void)
     dfl.sa_handler = SIG_DFL;
     sigaction(sig, &dfl, NULL);
     fflush(NULL); /* what was printed is kept: the signal ends the process without exit() */
-    if (sig == SIGQUIT)
+    if (sig == SIGQUIT || sig == SIGXCPU)
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* its default action would dump core */
     raise(sig);
     _exit(128 + sig);

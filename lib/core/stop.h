@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* stop.h: ending a sweep or a reproduction early, cleanly: SIGINT, SIGTERM, SIGHUP and SIGQUIT,
- * and the watchdog that bounds each run. Neither kills the process at once: each raises a flag
- * that the scan loop reads between scans and the runner between runs (and calls the hook a
- * command registered, e.g. to cancel a PostgreSQL statement in flight); the runner keeps the
- * runs finished so far and marks the report incomplete, naming the run that was stopped; the
- * command's one cleanup path removes what it made (tables, scratch files, servers);
- * sb_stop_finish() then ends the process by the signal it received (exit status 130, 143, 129
- * or 131 from a shell). A signal that comes once every run has finished (sb_stop_work_done)
- * changes nothing: the results are complete and written whole, exit status 0. A second signal
- * ends the process at once. A run still inside one scan a grace period after its limit is
- * stuck: the watchdog then ends the process itself (exit 1), naming the run. A SIGALRM the
- * watchdog's timer did not send (kill -ALRM) is ignored. SIGPIPE and SIGXFSZ are ignored for
- * the whole process: a write to a closed pipe fails with EPIPE, one past `ulimit -f` with EFBIG,
- * and the command keeps what it can. */
+/* stop.h: ending a sweep or a reproduction early, cleanly: SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * every other catchable signal whose default ends the process (SIGUSR1, SIGUSR2, SIGXCPU from
+ * `ulimit -t`, SIGVTALRM, SIGPROF, SIGSTKFLT, SIGPWR), and the watchdog that bounds each run.
+ * Neither kills the process at once: each raises a flag that the scan loop reads between scans and
+ * the runner between runs (and calls the hook a command registered, e.g. to cancel a PostgreSQL
+ * statement in flight); the runner keeps the runs finished so far and marks the report incomplete,
+ * naming the run that was stopped; the command's one cleanup path removes what it made (tables,
+ * scratch files, servers); sb_stop_finish() then ends the process by the signal it received (exit
+ * status 128 + the signal from a shell: 130, 143, 129, 131, ...). A signal that comes once every
+ * run has finished (sb_stop_work_done) changes nothing: the results are complete and written whole,
+ * exit status 0. A second signal ends the process at once. A run still inside one scan a grace
+ * period after its limit is stuck: the watchdog then ends the process itself (exit 1), naming the
+ * run. A SIGALRM the watchdog's timer did not send (kill -ALRM) is ignored. SIGPIPE and SIGXFSZ are
+ * ignored for the whole process: a write to a closed pipe fails with EPIPE, one past `ulimit -f`
+ * with EFBIG, and the command keeps what it can. */
 #ifndef SB_STOP_H
 #define SB_STOP_H
 
@@ -26,9 +27,10 @@
  * nobody reads fails with EPIPE, one past `ulimit -f` with EFBIG, and the command goes on. */
 void sb_stop_ignore_write_signals(void);
 
-/* Handles SIGINT, SIGTERM, SIGHUP, SIGQUIT and a stray SIGALRM from now on (before the first
- * run); ignores SIGPIPE and SIGXFSZ. A stop signal ignored when the process started stays
- * ignored (nohup's SIGHUP, SIGINT and SIGQUIT in a script's background job). */
+/* Handles the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM,
+ * SIGPROF, SIGSTKFLT, SIGPWR) and a stray SIGALRM from now on (before the first run); ignores
+ * SIGPIPE and SIGXFSZ. A stop signal ignored when the process started stays ignored (nohup's
+ * SIGHUP, SIGINT and SIGQUIT in a script's background job). */
 void sb_stop_install(void);
 
 /* hook(arg) is called, inside the signal handler, when a stop signal comes and when the
@@ -44,7 +46,7 @@ void sb_stop_unblock(const sigset_t *old);
  * exec keeps when ignored), no signal blocked. */
 void sb_stop_child_defaults(void);
 
-/* The signal received so far (SIGINT, SIGTERM, SIGHUP, SIGQUIT), else 0. */
+/* The stop signal received so far, else 0. */
 int sb_stop_signal(void);
 
 /* Its name ("SIGINT"...; "a signal" for another). */

@@ -64,7 +64,8 @@ fi
 # (once trial 1 is done, trials.jsonl replaced by the link); hard: a hard link to the victim
 # (another file in its place) instead of a symbolic one
 planted_link() {
-    local dir="$SCRATCH/$1" victim="$SCRATCH/$1.victim" what="${3:-symbolic} link planted at $2" pid i status
+    local dir="$SCRATCH/$1" victim="$SCRATCH/$1.victim" pid i status
+    local what="${3:-symbolic} link planted at $2"
     echo "the victim's own line" >"$victim"
     (umask 000; exec $S power --trials 2 "${TINY[@]}" -o "$dir") >/dev/null 2>"$dir.err" &
     pid=$!
@@ -81,8 +82,9 @@ planted_link() {
     [ "$status" -eq 0 ] && pass || fail "$what: exit status $status: $(cat "$dir.err")"
     [ "$(cat "$victim")" = "the victim's own line" ] && pass ||
         fail "$what: written through it: $(head -c 300 "$victim")"
-    [ "$(grep -c 'cannot append to .*trials.jsonl (a file or link that scanbench did not make is there)' \
-        "$dir.err")" -eq 1 ] && pass || fail "$what: not said once: $(cat "$dir.err")"
+    local said='trials.jsonl (a file or link that scanbench did not make is there)'
+    [ "$(grep -c "cannot append to .*$said" "$dir.err")" -eq 1 ] && pass ||
+        fail "$what: not said once: $(cat "$dir.err")"
     # every trial (trial N/TOTAL on stderr) in power.json
     jq -e --argjson n "$(sed -n 's|.*trial 1/\([0-9]*\) .*|\1|p' "$dir.err")" \
         '(.trials | length) == $n' "$dir/power.json" >/dev/null && pass ||

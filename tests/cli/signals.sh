@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # signals.sh: each way a long-running command can be ended by a signal, and what it keeps.
-# SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to `run` and `reproduce` at three moments: while the
-# table is built (a test pause before the build), during the scans (once a later run or
+# SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to `run` and `reproduce` at three moments (and the
+# other catchable signals whose default ends a process, SIGUSR1 to SIGPWR, during the scans):
+# while the table is built (a test pause before the build), during the scans (once a later run or
 # experiment has started) and during the final write (a test pause before it). Before the last
 # run has finished: exit status 128 + the signal, the report valid JSON marked incomplete with
 # the interrupted block (by, run_index, runs_done), the runs finished kept. During the final
@@ -40,7 +41,13 @@ REPRO_LONG=(x4500-memtable luke-experiment1 --quick --set table_size=4M --set ti
 REPRO_SHORT=(x4500-memtable --quick --set table_size=4M --set time_budget=2 --set counters=none
              --set min_scan_ms=0)
 
-declare -A SIGNAL_STATUS=([INT]=130 [TERM]=143 [HUP]=129 [QUIT]=131)
+# the other catchable signals whose default ends a process (SIGXCPU: `ulimit -t`): each stops a
+# run as SIGTERM does
+OTHER_SIGNALS="USR1 USR2 XCPU VTALRM PROF STKFLT PWR"
+declare -A SIGNAL_STATUS
+for _sig in INT TERM HUP QUIT $OTHER_SIGNALS; do
+    SIGNAL_STATUS[$_sig]=$((128 + $(kill -l $_sig)))
+done
 
 # fresh CASE: a new directory for one case, with empty data and tmp directories in it
 fresh() {
@@ -162,6 +169,10 @@ for command in run reproduce; do
         done
     done
 done
+
+# the others, during the scans (run) and in the second experiment (reproduce, one of them)
+for sig in $OTHER_SIGNALS; do in_parallel interrupt run $sig scans; done
+in_parallel interrupt reproduce USR1 scans
 
 # SIGPIPE sent: ignored, the command ends as if nothing came
 pipe_sent() {
