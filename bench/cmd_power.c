@@ -99,7 +99,7 @@ int sb_cmd_power(int argc, char **argv)
     if (status == SB_OK)
         status = sb_power_prepare(&pw, &err);
     if (status == SB_OK && pw.outdir)
-        status = sb_outdir_create(&dir, pw.outdir, &err);
+        status = sb_outdir_create(&dir, pw.outdir, "power", &err);
     if (status != SB_OK)
         goto out;
     command = sb_args_command_line(argc, argv);

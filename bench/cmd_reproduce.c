@@ -127,7 +127,7 @@ static int start(struct sb_reproduction *r, int argc, char **argv, const char **
     if (status == SB_OK)
         status = sb_reproduce_prepare(r, sets, nsets, err);
     if (status == SB_OK && *outdir)
-        status = sb_outdir_create(dir, *outdir, err);
+        status = sb_outdir_create(dir, *outdir, "reproduce", err);
     /* a signal (INT, TERM, HUP, QUIT) and the watchdog stop the reproduction between scans
      * (lib/core/stop.h), with --pg also the server's statement in flight */
     if (status == SB_OK)

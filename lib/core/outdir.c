@@ -9,16 +9,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int sb_outdir_create(struct sb_outdir *d, const char *dir, struct sb_error *err)
+int sb_outdir_create(struct sb_outdir *d, const char *dir, const char *command,
+                     struct sb_error *err)
 {
     if (!dir[0])
-        return sb_fail(err, SB_ERR_INPUT, "-o \"\": an empty name (reproduce needs a new "
-                       "directory's name)");
+        return sb_fail(err, SB_ERR_INPUT, "-o \"\": an empty name (%s needs a new "
+                       "directory's name)", command);
     if (strlen(dir) + 64 > SB_OUTFILE_MAX)
-        return sb_fail(err, SB_ERR_INPUT, "%.80s...: the name is too long", dir);
+        return sb_fail(err, SB_ERR_INPUT, "-o %.80s...: the name is too long", dir);
     if (mkdir(dir, 0777) != 0)
-        return sb_fail(err, SB_ERR_INPUT, "%s: %s (reproduce writes into a new directory and "
-                       "never overwrites)", dir, strerror(errno));
+        return sb_fail(err, SB_ERR_INPUT, "-o %s: %s (%s writes into a new directory and "
+                       "never overwrites)", dir, strerror(errno), command);
     snprintf(d->asked, sizeof d->asked, "%s", dir);
     snprintf(d->path, sizeof d->path, "%s", dir);
     d->note[0] = '\0';

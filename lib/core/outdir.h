@@ -23,8 +23,10 @@ struct sb_outdir {
     bool kept;                  /* path is a keeping directory under $TMPDIR */
 };
 
-/* Creates dir; SB_ERR_INPUT when it exists, its name is empty or its parent is not writable. */
-int sb_outdir_create(struct sb_outdir *d, const char *dir, struct sb_error *err);
+/* Creates dir for command ("reproduce", "power": named in the refusal); SB_ERR_INPUT when it
+ * exists, its name is empty or its parent is not writable. */
+int sb_outdir_create(struct sb_outdir *d, const char *dir, const char *command,
+                     struct sb_error *err);
 
 /* Writes data (len bytes) as DIR/name, never replacing a file; the file's path goes to used
  * (SB_OUTFILE_MAX bytes). */

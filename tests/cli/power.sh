@@ -102,7 +102,7 @@ for bad in "--trials 0" "--trials x" "--trials" "--trials 10001" "--set extra_co
     err_is_one_line_containing "scanbench: "
 done
 expect_status 2 "power -o an existing directory" $S power --quick "${TINY[@]}" -o "$SCRATCH/p"
-err_is_one_line_containing "$SCRATCH/p"
+err_is_one_line_containing "-o $SCRATCH/p: File exists (power writes into a new directory"
 
 # SIGINT after the first trial: what was done is printed and written, exit 130
 if [[ " $STOP_SIGNALS " == *" INT "* ]]; then

@@ -154,10 +154,13 @@ static void test_outdir_moves(void **state)
     (void)state;
     assert_non_null(out);
     snprintf(d, sizeof d, "%s/D", sbtest_scratch);
-    assert_int_equal(sb_outdir_create(out, d, &err), SB_OK);
-    assert_int_equal(sb_outdir_create(out, d, &err), SB_ERR_INPUT);
+    assert_int_equal(sb_outdir_create(out, d, "power", &err), SB_OK);
+    assert_int_equal(sb_outdir_create(out, d, "power", &err), SB_ERR_INPUT);
     assert_non_null(strstr(err.msg, "File exists"));
-    assert_int_equal(sb_outdir_create(out, "", &err), SB_ERR_INPUT);
+    snprintf(want, sizeof want, "-o %s: File exists (power writes into a new directory", d);
+    assert_non_null(strstr(err.msg, want)); /* the command the user ran, the name given */
+    assert_int_equal(sb_outdir_create(out, "", "power", &err), SB_ERR_INPUT);
+    assert_non_null(strstr(err.msg, "(power needs a new directory's name)"));
     assert_string_equal(out->path, d); /* the refusals changed nothing */
     assert_int_equal(sb_outdir_write(out, "a.json", "a", 1, used, &err), SB_OK);
     snprintf(want, sizeof want, "%s/a.json", d);
