@@ -198,10 +198,14 @@ static void heading(FILE *out, const json_t *report, const json_t *runs)
     const json_t *first = json_array_get(runs, 0), *exp = json_object_get(report, "experiment");
     const json_t *schedule = json_object_get(report, "schedule");
     long long page = json_integer_value(json_object_get(first, "page_size"));
-    char size[32], threads[96];
+    char size[32], threads[96], name[256], what[4096];
 
-    fprintf(out, "scanbench %s: %s\n", sb_field_text_or(exp, "name", "?"),
-            sb_field_text_or(exp, "description", ""));
+    /* from a file (an experiment, a report from elsewhere): printed as a terminal may show it */
+    snprintf(name, sizeof name, "%s", sb_field_text_or(exp, "name", "?"));
+    snprintf(what, sizeof what, "%s", sb_field_text_or(exp, "description", ""));
+    sb_text_printable(name, sizeof name);
+    sb_text_printable(what, sizeof what);
+    fprintf(out, "scanbench %s: %s\n", name, what);
     if (!first)
         return;
     fprintf(out, "table %s (%lld pages of %lld bytes, %lld rows each), source %s%s%s; %lld "

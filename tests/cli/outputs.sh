@@ -157,6 +157,16 @@ err_is_one_line_containing '-o "": an empty name'
 expect_status 2 "plot -o ''" "$S" plot "$top_srcdir/tests/data/report-a.json" -o ""
 err_is_one_line_containing '-o "": an empty name'
 
+# --- text from a file printed as a terminal may show it: an experiment's name and description
+# with an escape sequence and a bell come out as \xNN, not as the bytes ---
+{ printf '[experiment]\nname = esc\x1b[2Jname\ndescription = a \x1b[31mred\x1b[0m bell \x07 here\n'
+  printf '%s\n' 'table_size = 1M' 'pool_size = 256K' 'repetitions = 2' 'warmup = 0' 'min_scan_ms = 0'
+} >"$SCRATCH/esc.ini"
+expect_status 0 "run: an escape sequence in the description" "$S" run "$SCRATCH/esc.ini" -q \
+    -o "$SCRATCH/esc.json"
+[ "$(head -1 "$SCRATCH/out")" = 'scanbench esc\x1b[2Jname: a \x1b[31mred\x1b[0m bell \x07 here' ] &&
+    pass || fail "run's header: $(head -1 "$SCRATCH/out" | od -c | head -3)"
+
 # --- a SIGALRM the watchdog did not send ---
 : >"$SCRATCH/err"
 "$S" run "${SWEEP[@]}" -o "$SCRATCH/alrm.json" >"$SCRATCH/out" 2>"$SCRATCH/err" &
