@@ -271,6 +271,10 @@ static void test_costs_without_source_refused(void **state)
                    "l3_read_gbps: the machine has no [L3]");
     expect_refused(HEAD "[costs]\nprefetch_hidden = 1.5\n", "not a fraction from 0 to 1");
     expect_refused(HEAD "[costs]\nclock_ghz = fast\n", "\"fast\" is not a positive number");
+    /* no machine has it: 1e-300 GB/s made a scan last 1e297 s */
+    expect_refused(HEAD "[costs]\nmem_read_gbps = 1e-300\n",
+                   "\"1e-300\" is not a positive number from 1e-06 to 1e+06");
+    expect_refused(HEAD "[costs]\nclock_ghz = 1e7\n", "\"1e7\" is not a positive number");
 }
 
 /* m written as a machine file and read back into back; the test fails with the file's text
