@@ -456,6 +456,9 @@ int sb_ini_parse(const struct sb_ini_key *k, const char *item, uint64_t *number,
         d = strtod(item, &end);
         if (errno || end == item || *end || !isfinite(d) || d <= 0)
             return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a positive number", item);
+        if (k->max && d > (double)k->max) /* a NUMBER's max: its largest value, when set */
+            return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (above %llu)", item,
+                           (unsigned long long)k->max);
         if (real)
             *real = d;
         return SB_OK;

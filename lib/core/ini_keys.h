@@ -33,7 +33,8 @@ struct sb_ini_key {
     const char *name;       /* NULL ends a section's keys */
     enum sb_ini_type type;
     bool list;              /* takes a comma-separated list, which may go on over lines */
-    uint64_t min, max;      /* SIZE, UINT: the range; TEXT: the most bytes (0: the handler's) */
+    uint64_t min, max;      /* SIZE, UINT: the range; TEXT: the most bytes (0: the handler's);
+                             * NUMBER: max, when not 0, its largest value */
     const char *or_word;    /* SIZE, UINT: a word taken instead, as number 0 (e.g. "auto") */
     bool repeat;            /* may be given more than once in its section */
     const char *default_value; /* the value until one is given (NULL: none): for the reader's

@@ -96,7 +96,9 @@ static const struct sb_ini_key map_keys[] = {
 static const struct sb_ini_key role_keys[] = {
     {.name = "events", .type = SB_INI_WORD, .list = true,
      .help = "PMU::EVENT:UMASK, summed; or none"},
-    {.name = "scale", .type = SB_INI_NUMBER, .help = "what the sum is multiplied by (1)"},
+    /* at most the bytes of a 1GB page (an event that stands for one): 1e308 is no event's */
+    {.name = "scale", .type = SB_INI_NUMBER, .max = 1024ull * 1024 * 1024,
+     .help = "what the sum is multiplied by (1)"},
     {.name = "counts", .type = SB_INI_TEXT, .max = TEXT_MAX(struct sb_events_role, counts),
      .help = "what the events count"},
     {.name = "caveats", .type = SB_INI_TEXT, .max = TEXT_MAX(struct sb_events_role, caveats),

@@ -267,6 +267,8 @@ static void test_read_bad(void **state)
                "cycles: scale: \"-64\" is not a positive number");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nscale = 64x\ncounts = c\n", 6,
                "cycles: scale: \"64x\" is not a positive number");
+    expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\nscale = 1e308\ncounts = c\n", 6,
+               "cycles: scale: \"1e308\" is out of range (above 1073741824)");
     expect_bad("[cycles]\nevents = CYCLES_NOT_IN_HALT\n", 4,
                "[cycles]: needs counts (what the events count");
     expect_bad("[cycles]\ncounts = c\n", 4, "[cycles]: no events (list them, or events = none");
