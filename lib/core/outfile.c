@@ -133,8 +133,9 @@ int sb_outfile_temp(const char *path, const char *suffix, char *tmp, struct sb_e
     return fd;
 }
 
-/* The file a temporary name stands for (NAME.tmp.XXXXXX.ext -> NAME.ext): what a message names,
- * the temporary being gone by the time the user reads it. */
+/* The file a temporary name stands for (sb_outfile_temp's PATH.tmp.XXXXXX.suffix -> PATH, the
+ * file the user asked for, whatever the suffix: a plot's script p.png.tmp.XXXXXX.gp stands for
+ * p.png): what a message names, the temporary being gone by the time the user reads it. */
 static const char *target_of(const char *tmp, char *buf, size_t len)
 {
     const char *at = NULL, *p = tmp;
@@ -143,7 +144,7 @@ static const char *target_of(const char *tmp, char *buf, size_t len)
         at = p++;
     if (!at || strlen(at) < strlen(".tmp.XXXXXX"))
         return tmp;
-    snprintf(buf, len, "%.*s%s", (int)(at - tmp), tmp, at + strlen(".tmp.XXXXXX"));
+    snprintf(buf, len, "%.*s", (int)(at - tmp), tmp);
     return buf;
 }
 

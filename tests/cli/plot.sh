@@ -45,6 +45,11 @@ if [ "$(id -u)" -eq 0 ] && mount -t tmpfs -o size=16k tmpfs "$SCRATCH/full" 2>/d
     expect_status 1 "plot on a full disk" $S plot "$A" -o "$SCRATCH/full/p.png"
     err_is_one_line_containing "$SCRATCH/full/p.png: gnuplot left an incomplete image"
     check "nothing left on the full disk" [ -z "$(ls -A "$SCRATCH/full")" ]
+    # no room even for the gnuplot script: the line names the plot asked for, not a temporary
+    dd if=/dev/zero of="$SCRATCH/full/fill" bs=1k count=64 2>/dev/null
+    expect_status 1 "plot on a disk too full for its script" $S plot "$A" -o "$SCRATCH/full/p.png"
+    err_is_one_line_containing "cannot write $SCRATCH/full/p.png: No space left on device"
+    check "only the filler left" [ "$(ls -A "$SCRATCH/full")" = fill ]
     umount "$SCRATCH/full"
 else
     echo "plot on a full disk: skipped (needs root and a tmpfs mount)" >&2
