@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stop.c: the stop signals (SIGINT, SIGTERM, SIGHUP, SIGQUIT and the other catchable ones whose
- * default ends the process) and the run watchdog as flags (see stop.h). Everything
- * a handler touches is a sig_atomic_t, was prepared before the handler could run, or is changed
- * with the handler's signals blocked. */
+ * default ends the process) and the run watchdog as flags (see stop.h). Everything a handler
+ * touches is a sig_atomic_t, was prepared before the handler could run, or is changed with the
+ * handler's signals blocked. */
 #include "config.h"
 #include "core/stop.h"
 
@@ -19,9 +19,14 @@
 /* every catchable signal whose default action ends the process, but SIGALRM (the watchdog's),
  * SIGPIPE and SIGXFSZ (ignored: the write fails instead) and the ones a fault raises (SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS: the process cannot go on) */
-static const int stop_signals[] = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT,
-                                   SIGUSR1, SIGUSR2,   SIGXCPU, SIGVTALRM,
-                                   SIGPROF, SIGSTKFLT, SIGPWR};
+static const struct {
+    int sig;
+    const char *name;
+} stop_signals[] = {
+    {SIGINT, "SIGINT"},       {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"},   {SIGQUIT, "SIGQUIT"},
+    {SIGUSR1, "SIGUSR1"},     {SIGUSR2, "SIGUSR2"}, {SIGXCPU, "SIGXCPU"}, {SIGPROF, "SIGPROF"},
+    {SIGVTALRM, "SIGVTALRM"}, {SIGPWR, "SIGPWR"},   {SIGSTKFLT, "SIGSTKFLT"},
+};
 #define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
 
 static volatile sig_atomic_t signal_received;
@@ -122,15 +127,15 @@ void sb_stop_install(void)
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < NSTOP; i++)
-        sigaddset(&sa.sa_mask, stop_signals[i]);
+        sigaddset(&sa.sa_mask, stop_signals[i].sig);
     sa.sa_flags = SA_RESTART;
     for (size_t i = 0; i < NSTOP; i++) {
         struct sigaction before;
         /* ignored when scanbench started (nohup: SIGHUP; a script's background job: SIGINT
          * and SIGQUIT): it stays ignored, as whoever started scanbench asked */
-        if (sigaction(stop_signals[i], NULL, &before) == 0 && before.sa_handler == SIG_IGN)
+        if (sigaction(stop_signals[i].sig, NULL, &before) == 0 && before.sa_handler == SIG_IGN)
             continue;
-        sigaction(stop_signals[i], &sa, NULL);
+        sigaction(stop_signals[i].sig, &sa, NULL);
     }
     install_alarm();
     sb_stop_ignore_write_signals();
@@ -142,7 +147,7 @@ void sb_stop_block(sigset_t *old)
 
     sigemptyset(&block);
     for (size_t i = 0; i < NSTOP; i++)
-        sigaddset(&block, stop_signals[i]);
+        sigaddset(&block, stop_signals[i].sig);
     sigaddset(&block, SIGALRM);
     pthread_sigmask(SIG_BLOCK, &block, old);
 }
@@ -176,20 +181,10 @@ int sb_stop_signal(void) { return signal_received; }
 
 const char *sb_stop_signal_name(int sig)
 {
-    switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    case SIGQUIT: return "SIGQUIT";
-    case SIGUSR1: return "SIGUSR1";
-    case SIGUSR2: return "SIGUSR2";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGVTALRM: return "SIGVTALRM";
-    case SIGPROF: return "SIGPROF";
-    case SIGSTKFLT: return "SIGSTKFLT";
-    case SIGPWR: return "SIGPWR";
-    default: return "a signal";
-    }
+    for (size_t i = 0; i < NSTOP; i++)
+        if (stop_signals[i].sig == sig)
+            return stop_signals[i].name;
+    return "a signal";
 }
 
 bool sb_stop_requested(void) { return signal_received != 0 || watchdog_fired; }
