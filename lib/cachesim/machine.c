@@ -294,8 +294,8 @@ static int set_level_key(struct sb_machine *m, const struct sb_ini_value *v,
 static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v,
                         struct sb_error *err)
 {
-    double x, hi = v->key == SB_COST_PREFETCH_HIDDEN ? 1 : 1e6, lo = 1e-6;
-    bool zero_ok = v->key == SB_COST_PREFETCH_HIDDEN;
+    bool fraction = v->key == SB_COST_PREFETCH_HIDDEN;
+    double x, lo = fraction ? 0 : 1e-6, hi = fraction ? 1 : 1e6;
     char *end;
 
     if (v->key >= SB_COST_KEYS) {
@@ -304,11 +304,10 @@ static int set_cost_key(struct sb_machine_costs *c, const struct sb_ini_value *v
     }
     errno = 0;
     x = strtod(v->text, &end);
-    if (end == v->text || *end || errno || !isfinite(x) || x > hi ||
-        x < 0 || (x == 0 && !zero_ok) || (x > 0 && x < lo && !zero_ok) ||
+    if (end == v->text || *end || errno || !isfinite(x) || x < lo || x > hi ||
         ((v->key == SB_COST_MLP || v->key == SB_COST_MEMORY_CONTROLLERS) && x != floor(x)))
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not %s", v->text,
-                       v->key == SB_COST_PREFETCH_HIDDEN ? "a fraction from 0 to 1"
+                       fraction ? "a fraction from 0 to 1"
                        : v->key == SB_COST_MLP || v->key == SB_COST_MEMORY_CONTROLLERS
                            ? "a whole number from 1"
                            : "a positive number from 1e-06 to 1e+06");
