@@ -101,7 +101,8 @@ gather() {
     while read -r passes failures; do
         PASSES=$((PASSES + passes)); FAILURES=$((FAILURES + failures)); ended=$((ended + 1))
     done <"$SCRATCH/tallies"
-    [ "$ended" -eq "$CASES_STARTED" ] || fail "$((CASES_STARTED - ended)) case(s) ended without a tally"
+    [ "$ended" -eq "$CASES_STARTED" ] ||
+        fail "$((CASES_STARTED - ended)) case(s) ended without a tally"
     rm -f "$SCRATCH/tallies"
     CASES_STARTED=0
 }

@@ -222,9 +222,9 @@ static void progress(const struct sb_power *pw, const struct sb_power_trial *t, 
 
 /* DIR/trials.jsonl opened to append: made new (O_EXCL) by the first trial, reopened as that
  * same file by the later ones (in a directory the files moved to, made there anew); never
- * through a link (O_NOFOLLOW). The directory is ours, but
- * under a loose umask anyone may put a link or a file there meanwhile: it is refused (EEXIST,
- * ELOOP, or EXDEV for another file in its place), so nothing is written through it. */
+ * through a link (O_NOFOLLOW). The directory is ours, but under a loose umask anyone may put a
+ * link or a file there meanwhile: it is refused (EEXIST, ELOOP, or EXDEV for another file in
+ * its place), so nothing is written through it. */
 static int open_trials_file(struct sb_power *pw, const char *path)
 {
     int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC;
