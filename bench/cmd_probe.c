@@ -33,7 +33,8 @@ const struct sb_options sb_options_probe = {
     .options = {
         {OUTPUT, "-o", NULL, SB_OPT_TEXT, "MACHINE.ini", false,
          "writes the machine file (default: stdout; a name that exists is\n"
-         "refused before the probe; if one appears meanwhile, MACHINE-2.ini)",
+         "refused before the probe; if one appears meanwhile, MACHINE-2.ini;\n"
+         "where it cannot be written, kept under $TMPDIR/scanbench-kept-*)",
          " needs a file name", 0, 0},
         {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
          "small working sets (memory's 64MB), 2 repetitions: a check, not figures", NULL, 0, 0},
