@@ -3,13 +3,16 @@
  * memory (host/probe.h), written as a machine file: the host's geometry
  * (sb_machine_from_topology) and [costs] with every value's source (cachesim/costs_probe.h),
  * to stdout or, with -o, a new file. The text is read back before it is written: what comes
- * out loads with sb_machine_load. */
+ * out loads with sb_machine_load. Where it cannot be written (a full disk, a full stdout), it is
+ * kept under $TMPDIR (core/outkeep.h) and one line says where. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cachesim/cachesim.h"
 #include "commands.h"
@@ -30,7 +33,8 @@ const struct sb_options sb_options_probe = {
     .options = {
         {OUTPUT, "-o", NULL, SB_OPT_TEXT, "MACHINE.ini", false,
          "writes the machine file (default: stdout; a name that exists is\n"
-         "refused before the probe; if one appears meanwhile, MACHINE-2.ini)",
+         "refused before the probe; if one appears meanwhile, MACHINE-2.ini;\n"
+         "where it cannot be written, kept under $TMPDIR/scanbench-kept-*)",
          " needs a file name", 0, 0},
         {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
          "small working sets (memory's 64MB), 2 repetitions: a check, not figures", NULL, 0, 0},
@@ -189,6 +193,37 @@ static int machine_text(const struct sb_probe *p, const struct sb_topology *topo
     return status;
 }
 
+/* The machine file's text on stdout, written whole with write(2) (stdio's buffer stays empty:
+ * main's check of stdout has nothing more to say); where stdout cannot take it (a full disk, a
+ * reader gone), the text is kept as probe.ini in a new directory under $TMPDIR (outkeep.h) and
+ * err says, in one line, why and where (or that it is lost). */
+static int put_stdout(const char *text, size_t len, struct sb_error *err)
+{
+    char dir[SB_OUTFILE_MAX], kept[SB_OUTFILE_MAX], why[256];
+    struct sb_error keep_err = {0};
+    size_t done = 0;
+    int failed = 0; /* the write's errno */
+
+    fflush(stdout);
+    while (done < len && !failed) {
+        ssize_t n = write(STDOUT_FILENO, text + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            failed = n < 0 ? errno : EIO;
+        else
+            done += (size_t)n;
+    }
+    if (!failed)
+        return SB_OK;
+    snprintf(why, sizeof why, "%s", strerror(failed));
+    if (sb_outkeep_put("probe.ini", text, len, dir, kept, &keep_err) == SB_OK)
+        return sb_fail(err, SB_ERR_RUN, "cannot write the output (stdout): %s; the machine "
+                       "file is kept as %.900s", why, kept);
+    return sb_fail(err, SB_ERR_RUN, "cannot write the output (stdout): %s; the machine file "
+                   "is lost: %.900s", why, keep_err.msg);
+}
+
 int sb_cmd_probe(int argc, char **argv)
 {
     struct sb_error err = {0};
@@ -207,10 +242,11 @@ int sb_cmd_probe(int argc, char **argv)
     }
     if (status == SB_OK)
         status = machine_text(&p, &topo, &a, &text, &len, &err);
-    if (status == SB_OK && !a.output && fwrite(text, 1, len, stdout) != len)
-        status = sb_fail(&err, SB_ERR_RUN, "probe: cannot write to stdout");
+    if (status == SB_OK && !a.output)
+        status = put_stdout(text, len, &err);
     if (status == SB_OK && a.output) {
-        status = sb_outfile_write(a.output, text, len, used, &err);
+        /* where -o cannot be written (a full disk), the file is kept under $TMPDIR */
+        status = sb_outkeep_write(a.output, text, len, "machine file", used, &err);
         if (status == SB_OK)
             fprintf(stderr, strcmp(used, a.output) ? "scanbench: %s appeared meanwhile; the "
                     "machine file is %s\n" : "%.0sscanbench: machine file written to %s\n",

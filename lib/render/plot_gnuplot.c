@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* plot_gnuplot.c: a report drawn into a PNG or SVG by the gnuplot on PATH (sb_plot, see
- * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run
- * (a stop signal ends it), the image published, the temporary files removed. */
+ * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run in a
+ * process group of its own (a stop signal kills it, and it dies with scanbench), the image
+ * published, the temporary files removed. */
 #include "config.h"
 #include "render/plot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +39,9 @@ static char *find_gnuplot(void)
     return found;
 }
 
-/* The stop hook while gnuplot runs: a stop signal ends it (kill is async-signal-safe). */
+/* The stop hook while gnuplot runs: a stop signal kills its process group (kill is
+ * async-signal-safe). SIGKILL: its drawing is thrown away anyway, and it cannot be caught or
+ * ignored, so the wait for gnuplot ends. */
 static volatile pid_t gnuplot_pid;
 
 static void stop_gnuplot(void *arg)
@@ -43,7 +50,29 @@ static void stop_gnuplot(void *arg)
 
     (void)arg;
     if (pid > 0)
-        kill(pid, SIGTERM);
+        kill(-pid, SIGKILL);
+}
+
+/* In the child, before exec: gnuplot in a process group of its own (a stop kills it and what it
+ * started, and a terminal's ^C reaches scanbench only), its stdin /dev/null (a process group in
+ * the background that read the terminal would be stopped), and, on Linux, killed when scanbench
+ * dies (SIGKILL included) rather than left to draw for nobody. */
+static void gnuplot_child(pid_t parent)
+{
+    int fd = open("/dev/null", O_RDONLY);
+
+    sb_stop_child_defaults();
+    setpgid(0, 0);
+    if (fd >= 0 && fd != STDIN_FILENO) {
+        dup2(fd, STDIN_FILENO);
+        close(fd);
+    }
+#ifdef __linux__
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127); /* scanbench already gone */
+#else
+    (void)parent;
+#endif
 }
 
 /* How gnuplot ended, in words, or "" when it exited 0. */
@@ -63,14 +92,14 @@ static const char *gnuplot_failure(pid_t pid, pid_t waited, int wstatus, char *b
     return buf;
 }
 
-/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) ends
- * it, and the plot with it. */
+/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) kills
+ * it and its process group, waited for, and ends the plot. */
 static int run_gnuplot(const char *gnuplot, const char *script, const char *output,
                        struct sb_error *err)
 {
     char why[160];
     int wstatus = 0;
-    pid_t pid, waited = 0;
+    pid_t pid, waited = 0, parent = getpid();
     sigset_t old;
 
     if (sb_stop_signal())
@@ -79,15 +108,17 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *outp
     sb_stop_block(&old);
     pid = fork();
     if (pid == 0) {
-        sb_stop_child_defaults();
+        gnuplot_child(parent);
         execl(gnuplot, "gnuplot", script, (char *)NULL);
         _exit(127);
     }
+    if (pid > 0)
+        setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
     gnuplot_pid = pid;
     sb_stop_on_signal(stop_gnuplot, NULL);
     sb_stop_unblock(&old);
     if (pid > 0 && sb_stop_signal())
-        kill(pid, SIGTERM); /* came while blocked, before the hook could see the pid */
+        kill(-pid, SIGKILL); /* came while blocked, before the hook could see the pid */
     while (pid > 0 && (waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
         ;
     sb_stop_on_signal(NULL, NULL);

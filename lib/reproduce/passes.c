@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* passes.c: a reproduction run (see reproduce.h): every thread machine emulated first, then
  * each experiment's schedule (twice with --twice) on its share of the budget, with its server
- * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept. */
+ * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept. A stop
+ * during the emulations keeps each experiment emulated so far as a report with no runs, marked
+ * incomplete, and says exactly that. */
 #include "config.h"
 #include "reproduce/reproduce.h"
 
@@ -58,26 +60,45 @@ static int emulate(struct sb_reproduction *r, int i, struct sb_error *err)
     return status;
 }
 
+/* Experiment i's report before its runs (pass 1: --twice's second, another seed): its setup,
+ * its thread and the thread scaled to this host; NULL when out of memory. */
+static json_t *new_report(struct sb_reproduction *r, int i, int pass, double budget)
+{
+    struct sb_setup *s = &r->setups[i];
+    json_t *report;
+
+    s->plan.schedule.time_budget = budget;
+    s->plan.schedule.budget_rounds_only = true; /* the share left out the time outside them */
+    s->plan.schedule.seed += (uint64_t)pass;
+    report = sb_setup_report(s, "scanbench reproduce");
+    if (!report)
+        return NULL;
+    json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
+    json_object_set_new(json_object_get(report, "thread"), "scaled",
+                        sb_reproduce_scaled_json(&s->exp.thread, r->has_scaled[i], r->scaled[i],
+                                                 r->scaled_why[i]));
+    return report;
+}
+
+/* The analysis and the verdict, for what the report holds. */
+static void judge(json_t *report)
+{
+    json_object_set_new(report, "analysis", sb_analysis_build(report));
+    json_object_set_new(report, "verdict",
+                        sb_verdict_build(report, json_object_get(report, "analysis")));
+}
+
 /* One schedule of experiment i (pass 1: --twice's second, another seed): runs, its --pg server
  * runs, the analysis and the verdict. The report is set even when it fails. */
 static int reproduce_one(struct sb_reproduction *r, int i, int pass, double budget,
                          json_t **out, struct sb_error *err)
 {
-    struct sb_setup *s = &r->setups[i];
-    json_t *report;
+    json_t *report = *out = new_report(r, i, pass, budget);
     int status;
 
-    s->plan.schedule.time_budget = budget;
-    s->plan.schedule.budget_rounds_only = true; /* the share left out the time outside them */
-    s->plan.schedule.seed += (uint64_t)pass;
-    report = *out = sb_setup_report(s, "scanbench reproduce");
     if (!report)
         return sb_fail(err, SB_ERR_RUN, "cannot build the report");
-    json_object_set_new(report, "thread", sb_thread_json(&s->exp.thread));
-    json_object_set_new(json_object_get(report, "thread"), "scaled",
-                        sb_reproduce_scaled_json(&s->exp.thread, r->has_scaled[i], r->scaled[i],
-                                                 r->scaled_why[i]));
-    status = sb_runner_run(&s->plan, report, true, err);
+    status = sb_runner_run(&r->setups[i].plan, report, true, err);
     /* the thread's machine emulated (before any rounds, once: it has no noise to show twice) */
     if (pass == 0 && r->emulations[i])
         json_object_set(report, "emulation", r->emulations[i]);
@@ -85,9 +106,7 @@ static int reproduce_one(struct sb_reproduction *r, int i, int pass, double budg
         json_object_set_new(report, "buffer_search", sb_reproduce_buffer_search(report));
     if (status == SB_OK && r->nsessions && pass == 0)
         status = sb_reproduce_pg_runs(r, i, report, err);
-    json_object_set_new(report, "analysis", sb_analysis_build(report));
-    json_object_set_new(report, "verdict",
-                        sb_verdict_build(report, json_object_get(report, "analysis")));
+    judge(report);
     return status;
 }
 
@@ -158,6 +177,54 @@ static int reproduce_pass(struct sb_reproduction *r, int i, int pass, double bud
     return status;
 }
 
+/* A stop while experiment i's thread machine was emulated, before any experiment's runs:
+ * each experiment whose emulation had finished, and i, get a report with no runs, marked
+ * incomplete (i's emulation: the reason it has none), printed into out and kept in dir; err
+ * says what happened and what is kept, nothing more. Returns the stop's status. */
+static int emulation_stopped(struct sb_reproduction *r, int i, FILE *out, struct sb_outdir *dir,
+                             struct sb_reproduction_tally *t, int status, struct sb_error *err)
+{
+    char sig[64], why[256];
+    int kept = 0;
+
+    sb_stop_reason(sig, sizeof sig);
+    snprintf(why, sizeof why, "interrupted (%s) while emulating %s for %s, before any run", sig,
+             r->setups[i].exp.thread.machine, r->names[i]);
+    for (int k = 0; k < r->n; k++) {
+        const struct sb_thread *th = &r->setups[k].exp.thread;
+        json_t *report = r->emulations[k] || k == i
+                             ? new_report(r, k, 0, r->setups[k].plan.schedule.time_budget)
+                             : NULL;
+        struct sb_error write_err = {0};
+        if (!report)
+            continue;
+        json_object_set_new(report, "emulation", k == i
+                            ? sb_emulation_build(json_object_get(report, "thread"), th->machine,
+                                                 NULL, NULL, why)
+                            : json_incref(r->emulations[k]));
+        json_object_set_new(report, "schedule", sb_report_schedule_json(&r->setups[k].plan,
+                                                                         NULL, 0, 0, NULL,
+                                                                         sb_timer_now()));
+        sb_report_mark_interrupted(report, sig, "", 0, r->setups[k].plan.nruns);
+        json_object_set_new(json_object_get(report, "interrupted"), "rounds_done",
+                            json_integer(0));
+        judge(report);
+        fprintf(out, "%s== %s: %s: no runs\n", kept ? "\n" : "", r->names[k], why);
+        sb_render_reproduction(out, report);
+        sb_reproduction_tally_add(t, report);
+        if (dir && keep_report(dir, r->names[k], 0, report, SB_OK, &write_err) == SB_OK)
+            kept++;
+        else if (dir)
+            fprintf(stderr, "scanbench: %s\n", write_err.msg);
+        json_decref(report);
+    }
+    fflush(out);
+    if (kept)
+        return sb_fail(err, status, "%s: %d report%s with no runs, marked incomplete, in %s",
+                       why, kept, kept > 1 ? "s" : "", dir->path);
+    return sb_fail(err, status, "%s: nothing measured", why);
+}
+
 int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir,
                      struct sb_reproduction_tally *t, struct sb_error *err)
 {
@@ -174,8 +241,11 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
     /* every thread machine emulated first: its cost (the x4500's took 3.5 s a run of its
      * experiments against 1 s for the rest of what lies outside the rounds) is then spent, not
      * estimated, when the rounds' shares are made */
-    for (int i = 0; i < r->n && status == SB_OK; i++)
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
         status = emulate(r, i, err);
+        if (status != SB_OK && sb_stop_requested())
+            return emulation_stopped(r, i, out, dir, t, status, err);
+    }
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;

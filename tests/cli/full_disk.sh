@@ -9,6 +9,7 @@
 # - reproduce -o DIR: exit 1, every table on stdout, the reports and reproduction.txt kept in
 #   $TMPDIR/scanbench-kept-XXXXXX, one line saying so and one saying DIR does not hold them;
 #   with $TMPDIR full too, the line says what is lost, the tables still on stdout;
+# - probe -o: exit 1, the machine file kept the same way, one line naming it (issue 49);
 # - run -o DIR/r.json with DIR removed at the write (a test pause): kept the same way.
 # Needs root to mount the tmpfs (skipped otherwise).
 . "$top_srcdir/tests/lib.sh"
@@ -68,6 +69,17 @@ TMPDIR="$FULL" expect_status 1 "run -o, TMPDIR full too" $S run -q "${SMALL[@]}"
 out_contains "SELECT COUNT(*)"
 err_is_one_line_containing "the report is lost: "
 [ "$(ls -A "$FULL")" = fill ] && pass || fail "run, lost: left on the full disk: $(ls -A "$FULL")"
+
+# --- probe -o on the full disk: the machine file kept, one line saying where ---
+TMPDIR="$KEEP" expect_status 1 "probe -o on a full disk" $S probe --quick -o "$FULL/m.ini"
+K=$(kept_dir)
+[ -n "$K" ] && grep -q '^\[costs\]' "$K/m.ini" && pass ||
+    fail "probe: the machine file is not kept: $(ls -R "$KEEP")"
+[ "$(grep -c '^scanbench:' "$SCRATCH/err")" -eq 1 ] && tail -1 "$SCRATCH/err" |
+    grep -qF "cannot write $FULL/m.ini: No space left on device; the machine file is kept as $K/m.ini" &&
+    pass || fail "probe: stderr does not say where, in one line: $(grep scanbench: "$SCRATCH/err")"
+[ "$(ls -A "$FULL")" = fill ] && pass || fail "probe: left on the full disk: $(ls -A "$FULL")"
+rm -rf "$KEEP"/*
 
 # --- reproduce -o DIR on the full disk ---
 TMPDIR="$KEEP" expect_status 1 "reproduce on a full disk" $S reproduce "${REPRO[@]}" -o "$FULL/rep"

@@ -4,8 +4,9 @@
 # finished so far are written as a valid report marked incomplete (naming the run that was
 # interrupted), nothing is left in the scratch directory, and the exit status is 130 or 143;
 # the watchdog (run_timeout) stops a run that takes too long: exit 1, naming it, report marked
-# incomplete. Deterministic: each signal is sent once a progress line on stderr shows that a
-# later run has started.
+# incomplete; a reproduction stopped while its thread machine is emulated keeps a report with no
+# runs, marked incomplete, and says so. Deterministic: each signal is sent once a progress line
+# on stderr shows that a later run has started, or at a test pause.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)"; exit 77; }
@@ -85,6 +86,37 @@ if wait_for_stderr "$SCRATCH/repro.err" "$EXPERIMENT_2_STARTED" $pid; then
         fail "reproduce: reproduction.txt does not say it was interrupted"
 else
     fail "reproduce: experiment 2 never started: $(tail -3 "$SCRATCH/repro.err")"
+    wait $pid
+fi
+
+# A reproduction stopped while its thread machine is emulated, before any run (issue 49): the
+# test pause before the first table's build is the emulation's. What stderr says is what D
+# holds: the experiment's report with no runs, marked incomplete, and reproduction.txt as stdout
+# had it, saying so.
+SCANBENCH_TEST_PAUSE=build:60 "$SCANBENCH" reproduce x4500-memtable --quick --set table_size=4M \
+    --set time_budget=2 --set min_scan_ms=0 -o "$SCRATCH/emu" >"$SCRATCH/emu.out" \
+    2>"$SCRATCH/emu.err" &
+pid=$!
+if wait_for_stderr "$SCRATCH/emu.err" 'test pause: build' $pid; then
+    kill -$RSIG $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq $RSTATUS ] && pass || fail "emulation: exit status $status, want $RSTATUS"
+    grep -q 'emulating x4500 for x4500-memtable' "$SCRATCH/emu.err" && pass ||
+        fail "emulation: the pause was not the emulation's: $(cat "$SCRATCH/emu.err")"
+    [ "$(tail -1 "$SCRATCH/emu.err")" = "scanbench: interrupted (SIG$RSIG) while emulating x4500 for x4500-memtable, before any run: 1 report with no runs, marked incomplete, in $SCRATCH/emu" ] &&
+        pass || fail "emulation: stderr: $(tail -1 "$SCRATCH/emu.err")"
+    jq -e '.incomplete == true and .interrupted.by == "SIG'$RSIG'" and (.runs | length) == 0 and
+        .interrupted.runs_done == 0 and .emulation.available == false' \
+        "$SCRATCH/emu/x4500-memtable.json" >/dev/null && pass ||
+        fail "emulation: no report with no runs, marked incomplete: $(ls "$SCRATCH/emu")"
+    [ "$(ls "$SCRATCH/emu")" = "reproduction.txt
+x4500-memtable.json" ] && pass || fail "emulation: D holds $(ls "$SCRATCH/emu")"
+    grep -q "^== x4500-memtable: interrupted (SIG$RSIG) while emulating x4500" "$SCRATCH/emu.out" &&
+        cmp -s "$SCRATCH/emu.out" "$SCRATCH/emu/reproduction.txt" && pass ||
+        fail "emulation: stdout and reproduction.txt do not say it: $(head -2 "$SCRATCH/emu.out")"
+else
+    fail "emulation: the build pause never came: $(tail -3 "$SCRATCH/emu.err")"
     wait $pid
 fi
 

@@ -4,6 +4,7 @@
 # asserted): --quick writes a machine file to stdout or, with -o, a new file, with this host's
 # geometry and a [costs] section whose every value has a source saying "scanbench probe on";
 # the file loads as a machine (a run with counters=sim on it, predicted, with the report's fit);
+# a stdout that cannot be written (/dev/full): exit 1, one line, the file kept under $TMPDIR;
 # a name that exists and an unknown argument are bad input (exit 2, one line).
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
@@ -55,6 +56,15 @@ check "an effective size not given says why" jq -e '.context.caches | all(.effec
 check "the fit: every run, a verdict" jq -e '.fit.n == (.runs | length) and (.fit.verdict |
     IN("explained", "not explained", "not judged")) and (.fit.text | length > 0)' "$SCRATCH/r.json"
 out_contains "fit on this host: predicted MB/s"
+
+# stdout that cannot take the machine file (issue 49): exit 1, one line, the file kept under
+# $TMPDIR
+mkdir "$SCRATCH/keep"
+expect_status 1 "probe > /dev/full" env TMPDIR="$SCRATCH/keep" sh -c "exec \"$S\" probe --quick >/dev/full"
+K=$(ls -d "$SCRATCH"/keep/scanbench-kept-* 2>/dev/null)
+check "one line on stderr, naming the kept file" test "$(grep '^scanbench:' "$SCRATCH/err")" = \
+    "scanbench: cannot write the output (stdout): No space left on device; the machine file is kept as $K/probe.ini"
+check "the machine file is kept" grep -q '^\[costs\]' "$K/probe.ini"
 
 expect_status 2 "an existing file" $S probe --quick -o "$F"
 err_is_one_line_containing "exists"

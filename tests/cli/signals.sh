@@ -12,7 +12,9 @@
 # SIGPIPE: sent (ignored: exit 0, the report complete), and as a reader that went away before
 # stdout, stderr or both were written (stdout: exit 1 with one line, stderr only: exit 0; the
 # report complete either way). After each: the scratch directories (data_dir, TMPDIR) are empty
-# and nothing but the results is left beside them. `scanbench pg`: tests/cli/signals_pg.sh. The
+# and nothing but the results is left beside them. `scanbench plot` stopped while gnuplot draws
+# (a fake one): gnuplot and its child killed, no temporary file left, 128 + the signal; killed by
+# SIGKILL, its gnuplot dies with it. `scanbench pg`: tests/cli/signals_pg.sh. The
 # test pauses are SCANBENCH_TEST_PAUSE=MOMENT:SECONDS (lib/core/stop.h), which end at a signal.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so does scanbench)
@@ -254,5 +256,76 @@ for command in run reproduce; do
         in_parallel closed_reader_case $command $which
     done
 done
+# plot: a stop signal while gnuplot draws (issue 49) kills gnuplot and what it started (its
+# process group), waits for it and removes the temporary files: exit 128 + the signal, nothing
+# left but what the case made, no process of gnuplot's alive. Killed itself (SIGKILL), scanbench
+# takes gnuplot with it (Linux: PR_SET_PDEATHSIG). The gnuplot on PATH is a fake that never
+# finishes: it starts a child and writes both their pids.
+FAKE="$SCRATCH/fakebin"
+mkdir "$FAKE"
+cat >"$FAKE/gnuplot" <<'EOF'
+#!/bin/sh
+# a gnuplot that never finishes: a child of its own; both pids into $FAKE_PIDS
+sleep 120 &
+echo "$$ $!" >"$FAKE_PIDS.new" && mv "$FAKE_PIDS.new" "$FAKE_PIDS"
+wait
+EOF
+chmod +x "$FAKE/gnuplot"
+
+# gone PID: the process ended (or is a zombie) within 10 s: a SIGKILL is not instant
+gone() {
+    local i st
+    for i in $(seq 1 100); do
+        st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+        [ -z "$st" ] || [ "$st" = Z ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# start_plot: `scanbench plot` with the fake gnuplot, in a fresh case, until gnuplot has started
+start_plot() {
+    local i
+    fresh "plot-$1"
+    FAKE_PIDS="$CASE/pids" PATH="$FAKE:$PATH" "$S" plot "$top_srcdir/tests/data/report-a.json" \
+        -o "$CASE/p.png" >"$CASE/out" 2>"$CASE/err" &
+    pid=$!
+    for i in $(seq 1 1200); do
+        [ -s "$CASE/pids" ] && return 0
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "plot: gnuplot never started: $(cat "$CASE/err")"; kill -KILL $pid; wait $pid
+    return 1
+}
+
+plot_interrupted() {
+    local sig=$1 what="plot SIG$1 while gnuplot draws" status p
+    start_plot "$sig" || return
+    kill -"$sig" $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq "${SIGNAL_STATUS[$sig]}" ] && pass ||
+        fail "$what: exit status $status, want ${SIGNAL_STATUS[$sig]}: $(cat "$CASE/err")"
+    grep -qF "interrupted (SIG$sig): gnuplot stopped, no plot written" "$CASE/err" && pass ||
+        fail "$what: stderr: $(cat "$CASE/err")"
+    for p in $(cat "$CASE/pids"); do
+        if gone $p; then pass; else fail "$what: gnuplot's process $p outlived it"; kill -KILL $p; fi
+    done
+    [ "$(ls "$CASE" | tr '\n' ' ')" = "data err out pids tmp " ] && pass ||
+        fail "$what: left: $(ls "$CASE")"
+}
+for sig in $STOP_SIGNALS $OTHER_SIGNALS; do in_parallel plot_interrupted $sig; done
+
+plot_killed() {
+    local what="plot SIGKILL while gnuplot draws" gnuplot child
+    start_plot KILL || return
+    kill -KILL $pid
+    wait $pid
+    read -r gnuplot child <"$CASE/pids"
+    if gone $gnuplot; then pass; else fail "$what: gnuplot outlived scanbench"; kill -KILL $gnuplot; fi
+    kill -KILL $child # gnuplot's own child: nothing kills it once gnuplot is gone
+}
+[ -d /proc/self ] && in_parallel plot_killed
 gather
 finish
