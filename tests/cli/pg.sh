@@ -234,7 +234,7 @@ err_is_one_line_containing "--server $bindir/: PostgreSQL $version is given twic
 
 # threads = 2: the statement sent at once to two clusters of the server and pool, each with its
 # own copy of the table; a scan's bytes both tables', each backend's seconds recorded
-if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+if [ "$(nproc)" -ge 2 ]; then # the CPUs this test may use (taskset, a cpuset)
     expect_status 0 "two backends" env TMPDIR="$PGTMP" $S pg $SMALL --server "$bindir" \
         --set threads=1,2 --set op=count -q -o "$SCRATCH/backends.json"
     check "two backends: a cluster each, bytes summed, each backend timed" jq -e '

@@ -14,7 +14,7 @@ SMALL="--set table_size=4M --set pool_size=1M --set ring_size=256K --set repetit
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 cores=$($S topo | awk '$1 == "cores" { print $2 }')
 
-if [ "${cores:-1}" -ge 2 ]; then
+if [ "${cores:-1}" -ge 2 ] && [ "$(nproc)" -ge 2 ]; then # cores, and CPUs this test may use
     R="$SCRATCH/own.json"
     expect_status 0 "two scanners, own tables and rings" $S run $SMALL --set threads=2 --set policy=ring -o "$R"
     check "two records, own tables" jq -e '.runs[0].scanners.records | length == 2 and
