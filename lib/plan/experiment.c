@@ -436,6 +436,8 @@ static void on_section(void *user, int section, int line)
     (void)line;
     if (section == SECTION_EXPERIMENT)
         ps->seen_experiment = true;
+    if (section == SECTION_THREAD)
+        ps->exp->thread.present = true; /* keys or none: sb_thread_check wants who and table */
 }
 
 /* A value, whole: a key of [experiment] (assign), or of [thread]. */

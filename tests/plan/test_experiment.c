@@ -482,6 +482,16 @@ static void test_file_whole(void **state)
     /* no [experiment]: comments only, or [thread] only */
     expect_whole_file_error("; nothing here\n\n", "no [experiment] section");
     expect_whole_file_error("[thread]\nwho = x\n", "no [experiment] section");
+    /* a [thread] section says who measured and what the table was (issue 49): with who only,
+     * or with no keys at all, reproduce had nothing to say of the thread */
+    expect_whole_file_error("[experiment]\n[thread]\nwho = x\n", "[thread]: no table (what the "
+                            "thread's table was); a [thread] section needs who and table");
+    expect_whole_file_error("[experiment]\n[thread]\n", "[thread]: no who (who ran the "
+                            "thread's measurements, when, on what); a [thread] section needs who "
+                            "and table");
+    expect_whole_file_error("[experiment]\n[thread]\ntable = t\n", "[thread]: no who (who ran "
+                            "the thread's measurements, when, on what); a [thread] section needs "
+                            "who and table");
     /* CR line ends: inih read the whole file as its first line */
     expect_file_error("[experiment]\rop = vacuum\rpool_size = 12QB\r", 1,
                       "a carriage return that does not end the line (lines end in LF or CRLF; a "
@@ -522,7 +532,7 @@ static void test_file_continued(void **state)
 {
     char *path = sbtest_write_temp("[experiment]\nname = c\ndescription = first\n    second\n"
                             "pool_size = 128K,\n    256K, 16M\n[thread]\nwho = someone,\n"
-                            "  somewhere\nfigure = count clock 16MB:\n  1221 MB/s\n");
+                            "  somewhere\ntable = t\nfigure = count clock 16MB:\n  1221 MB/s\n");
     struct sb_experiment exp;
     struct sb_error err = {0};
     char want[1024];
@@ -638,7 +648,8 @@ static void test_text_utf8(void **state)
  * at its line. */
 static void test_thread_placements(void **state)
 {
-    char *path = sbtest_write_temp("[experiment]\n[thread]\nmachine = x4500\nslow = clock 16M\n"
+    char *path = sbtest_write_temp("[experiment]\n[thread]\nwho = w\ntable = t\n"
+                                   "machine = x4500\nslow = clock 16M\n"
                                    "fast = clock 680K\nfigure = count clock 680KB: 1320 MB/s\n"
                                    "figure = count clock 16MB: 1221 MB/s\n"
                                    "calibrate = count clock 16384K\n");
