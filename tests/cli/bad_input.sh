@@ -32,6 +32,18 @@ err_is_one_line_containing '--set repetitions=lots: repetitions: "lots" is not a
 expect_status 2 "out of range" $S run --set dead_pct=101
 err_is_one_line_containing 'dead_pct: "101" is out of range'
 
+# the topology's overrides within what machines have (issue 49): a line of 3 bytes was recorded
+for v in 3 48 1K; do
+    expect_status 2 "line_size=$v" $S run --set line_size=$v -o "$R"
+    err_is_one_line_containing "--set line_size=$v: line_size: \"$v\" is not a power of two from 16B to 512B"
+done
+expect_status 2 "l2_size of one byte" $S run --set l2_size=1 -o "$R"
+err_is_one_line_containing '--set l2_size=1: l2_size: "1" is out of range (16KB to 1GB)'
+expect_status 2 "l1d_size of 1GB" $S run --set l1d_size=1G -o "$R"
+err_is_one_line_containing '--set l1d_size=1G: l1d_size: "1G" is out of range (1KB to 4MB)'
+expect_status 2 "l3_size of 1KB" $S run --set l3_size=1K -o "$R"
+err_is_one_line_containing '--set l3_size=1K: l3_size: "1K" is out of range (64KB to 64GB)'
+
 f=$(ini notmultiple.ini "table_size = 1000000")
 expect_status 2 "table not a multiple of the page" $S run "$f" -o "$R"
 err_is_one_line_containing "$f:2: table_size: 1000000B is not a multiple of the page size (8KB)"
