@@ -340,6 +340,14 @@ expect_status 2 "2000 runs, auto, past 1 h" $S run --set table_size=1M --set op=
 err_is_one_line_containing "2000 runs, repetitions auto: a time budget of 2.8 h, past plan_limit (60 min)"
 expect_status 2 "the default, past 1 s" $S run --set plan_limit=1 --set repetitions=100
 err_is_one_line_containing "4 runs of 100 rounds take at least"
+# issue 49: the estimate is a floor on the schedule really made: a 4MB table passes in far less
+# than two slices on any host, so its timed scans are whole passes (min_scan_ms 0: one), not
+# slices of 10 ms ("at least 50 s on any host", refused by plan_limit = 30; it took 2.1 s)
+expect_status 0 "1000 rounds of a 4MB table within plan_limit 30" $S run --set table_size=4M \
+    --set min_scan_ms=0 --set warmup=0 --set pool_size=256K,512K --set policy=clock,ring \
+    --set ring_size=128K --set op=count --set repetitions=1000 --set plan_limit=30 -q \
+    -o "$SCRATCH/floor.json"
+rm -f "$SCRATCH/floor.json" "$SCRATCH/floor.csv"
 expect_status 0 "plan_limit 0: no limit (one round)" $S run --set table_size=1M --set repetitions=1 \
     --set warmup=0 --set op=count --set policy=ring --set plan_limit=0
 check "the estimate before the first round" grep -q "1 run, 1 round: the scans take at least 0.0 s on any host" "$SCRATCH/err"
