@@ -32,6 +32,20 @@ err_is_one_line_containing '--set repetitions=lots: repetitions: "lots" is not a
 expect_status 2 "out of range" $S run --set dead_pct=101
 err_is_one_line_containing 'dead_pct: "101" is out of range'
 
+# issue 49: a long input is named by its start, and what is wrong always follows, within one
+# line of at most 300 bytes (10001 seeds were cut at 2048 bytes, before the reason)
+expect_status 2 "10001 seeds" $S run --set seed=$(seq -s, 1 10001) -o "$R"
+err_is_one_line_containing "--set seed=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,2... (48904 bytes): seed: more than 64 values"
+check "10001 seeds: at most 300 bytes" test "$(wc -c <"$SCRATCH/err")" -le 300
+long="$SCRATCH/$(printf 'd%.0s' $(seq 1 200))/$(printf 'e%.0s' $(seq 1 200))/$(printf 'f%.0s' $(seq 1 200))"
+mkdir -p "$long"
+f="$long/k.ini"
+printf '%s\n' "[experiment]" "pool_sise = 16M" >"$f"
+expect_status 2 "a long path" $S run "$f" -o "$R"
+err_is_one_line_containing "ffff/k.ini:2: pool_sise: unknown key"
+check "a long path: at most 300 bytes" test "$(wc -c <"$SCRATCH/err")" -le 300
+grep -qF "scanbench: $SCRATCH/ddd" "$SCRATCH/err" && pass || fail "a long path: its start not named"
+
 # the topology's overrides within what machines have (issue 49): a line of 3 bytes was recorded
 for v in 3 48 1K; do
     expect_status 2 "line_size=$v" $S run --set line_size=$v -o "$R"
