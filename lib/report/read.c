@@ -368,38 +368,85 @@ static int load_gz(FILE *f, const char *path, json_t **report, struct sb_error *
     return status;
 }
 
+/* The text a report reader is given: the file, a buffer at a time, ended at its first NUL byte
+ * (JSON text has none: a file of NULs was read to its end, 2GB of them, to say "truncated?",
+ * and a report padded with them "end of file expected near end of file"). */
+struct text_source {
+    FILE *f;
+    unsigned long long offset; /* bytes read before the buffer: at the end, the NUL's offset */
+    bool nul;                  /* stopped at a NUL byte */
+    int errnum;                /* a read failed: its errno */
+};
+
+/* json_load_callback's reader: (size_t)-1 stops it at a NUL byte or a failed read. */
+static size_t read_text(void *buffer, size_t len, void *data)
+{
+    struct text_source *src = data;
+    size_t n = fread(buffer, 1, len, src->f);
+    const char *nul = n ? memchr(buffer, '\0', n) : NULL;
+
+    if (n == 0 && ferror(src->f))
+        src->errnum = errno ? errno : EIO;
+    src->nul = nul != NULL;
+    src->offset += nul ? (size_t)(nul - (const char *)buffer) : n;
+    return src->nul || src->errnum ? (size_t)-1 : n;
+}
+
+/* The plain report open as f, parsed and checked; a NUL byte, a failed read or no text at all
+ * (a file of any size: /proc's say 0) refused as what they are. */
+static int load_plain(FILE *f, const char *path, json_t **report, struct sb_error *err)
+{
+    struct text_source src = {.f = f};
+    json_error_t jerr;
+    json_t *doc = json_load_callback(read_text, &src, 0, &jerr);
+
+    if (src.nul || src.errnum || (!doc && src.offset == 0))
+        json_decref(doc);
+    if (src.nul)
+        return sb_fail(err, SB_ERR_INPUT, "%s: contains a NUL byte at offset %llu: not a JSON "
+                       "report", path, src.offset);
+    if (src.errnum)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(src.errnum));
+    if (!doc && src.offset == 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
+    return check_report(doc, &jerr, path, report, err);
+}
+
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 {
     FILE *f;
-    json_error_t jerr;
     struct stat st;
-    json_t *doc = NULL;
-    bool gz = sb_report_gz_named(path);
-    int status = SB_OK;
+    int status;
 
     *report = NULL;
-    /* one look before opening: a FIFO's open would wait for a writer, a device's read for ever */
-    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size == 0))
+    /* one look before opening: a FIFO's open would wait for a writer, a device's read for ever;
+     * a regular file's size is not looked at (/proc's files say 0 and hold text) */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return sb_fail(err, SB_ERR_INPUT, "%s: %s", path,
-                       S_ISDIR(st.st_mode)   ? "is a directory, not a report"
-                       : S_ISREG(st.st_mode) ? "empty (not a scanbench report)"
-                                             : "not a regular file (a FIFO, socket or device), "
-                                               "not a report");
+                       S_ISDIR(st.st_mode) ? "is a directory, not a report"
+                                           : "not a regular file (a FIFO, socket or device), "
+                                             "not a report");
     if (!(f = fopen(path, "rb")))
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (gz)
-        status = load_gz(f, path, report, err);
-    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    status = sb_report_gz_named(path) ? load_gz(f, path, report, err)
+                                      : load_plain(f, path, report, err);
     fclose(f);
-    return status == SB_OK && !gz ? check_report(doc, &jerr, path, report, err) : status;
+    return status;
 }
 
 int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
                     struct sb_error *err)
 {
     json_error_t jerr;
-    json_t *doc = json_loadb(text, len, 0, &jerr);
+    const char *nul = memchr(text, '\0', len);
+    json_t *doc;
 
+    *report = NULL;
+    if (nul)
+        return sb_fail(err, SB_ERR_INPUT, "%s: contains a NUL byte at offset %zu: not a JSON "
+                       "report", label, (size_t)(nul - text));
+    if (len == 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", label);
+    doc = json_loadb(text, len, 0, &jerr);
     return check_report(doc, &jerr, label, report, err);
 }

@@ -94,6 +94,32 @@ err_is_one_line_containing "$SCRATCH/absent.json"
 # issue 15: a directory is not "truncated?"; no repetitions give no p; 1e308 MB/s in %g form
 expect_status 2 "a directory" $S compare "$A" "$SCRATCH"
 err_is_one_line_containing "$SCRATCH: is a directory, not a report"
+# issue 49: what is wrong, said without reading on: a file of NULs (2GB, sparse: "truncated?"
+# after reading all of it), a report padded with NULs ("end of file expected near end of
+# file"), a /proc file (its size 0: "empty"), an empty file, plain or gzip-compressed
+if truncate -s 2G "$SCRATCH/zeros.json" 2>/dev/null; then
+    expect_status 2 "2GB of NULs" $S compare "$A" "$SCRATCH/zeros.json"
+    err_is_one_line_containing "$SCRATCH/zeros.json: contains a NUL byte at offset 0: not a JSON report"
+    rm -f "$SCRATCH/zeros.json"
+fi
+cp "$A" "$SCRATCH/padded.json"
+head -c 4096 /dev/zero >>"$SCRATCH/padded.json"
+expect_status 2 "a report padded with NULs" $S compare "$A" "$SCRATCH/padded.json"
+err_is_one_line_containing "$SCRATCH/padded.json: contains a NUL byte at offset $(wc -c <"$A" | tr -d ' '): not a JSON report"
+gzip -c "$SCRATCH/padded.json" >"$SCRATCH/padded.json.gz"
+expect_status 2 "a .gz report padded with NULs" $S compare "$A" "$SCRATCH/padded.json.gz"
+err_is_one_line_containing "$SCRATCH/padded.json.gz: contains a NUL byte at offset $(wc -c <"$A" | tr -d ' '): not a JSON report"
+if [ -r /proc/self/status ]; then
+    expect_status 2 "a /proc file" $S compare "$A" /proc/self/status
+    err_is_one_line_containing "/proc/self/status:1:"
+    check "a /proc file: not called empty" grep -q "not a scanbench report ('\[' or '{' expected near 'Name')" "$SCRATCH/err"
+fi
+: >"$SCRATCH/empty.json"
+expect_status 2 "an empty file" $S compare "$A" "$SCRATCH/empty.json"
+err_is_one_line_containing "$SCRATCH/empty.json: empty (not a scanbench report)"
+gzip -c "$SCRATCH/empty.json" >"$SCRATCH/empty.json.gz"
+expect_status 2 "an empty .gz" $S compare "$A" "$SCRATCH/empty.json.gz"
+err_is_one_line_containing "$SCRATCH/empty.json.gz: empty (not a scanbench report)"
 jq '.runs[].repetitions = [] | .runs[2].mbps.median = 1e308' "$B" >"$SCRATCH/norep.json"
 expect_status 0 "compare runs without repetitions" $S compare "$A" "$SCRATCH/norep.json"
 out_contains "     n/a ~"
