@@ -687,7 +687,8 @@ static void test_thread_placements(void **state)
                       "calibrate, scanners, scanners_source)");
 }
 
-/* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message. */
+/* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message (issue 49: its
+ * middle left out, error.h, so that the line stays within 300 bytes). */
 static void test_long_path(void **state)
 {
     char dir[400], path[480];
@@ -704,9 +705,10 @@ static void test_long_path(void **state)
     assert_int_equal(fclose(f), 0);
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
-    assert_true(strncmp(err.msg, path, strlen(path)) == 0);
-    assert_string_equal(err.msg + strlen(path),
-                        ":3: pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    assert_true(strncmp(err.msg, path, 30) == 0);
+    assert_true(strlen(err.msg) <= SB_ERROR_INPUT_MOST);
+    assert_non_null(strstr(err.msg, "00007.ini:3: pool_size: \"12QB\" is not a size (e.g. 8192, "
+                           "256K, 16MB)"));
     sb_experiment_free(&exp);
     /* and the plan's checks name the line too */
     assert_non_null(f = fopen(path, "w"));
@@ -717,8 +719,9 @@ static void test_long_path(void **state)
     {
         struct sb_plan plan;
         assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_ERR_INPUT);
-        assert_string_equal(err.msg + strlen(path), ":3: table_size: 1001KB is not a multiple "
-                                                    "of the page size (8KB)");
+        assert_true(strncmp(err.msg, path, 30) == 0);
+        assert_non_null(strstr(err.msg, "00007.ini:3: table_size: 1001KB is not a multiple of "
+                               "the page size (8KB)"));
     }
     sb_experiment_free(&exp);
     unlink(path);
