@@ -400,16 +400,15 @@ static int load_plain(FILE *f, const char *path, json_t **report, struct sb_erro
     json_error_t jerr;
     json_t *doc = json_load_callback(read_text, &src, 0, &jerr);
 
-    if (src.nul || src.errnum || (!doc && src.offset == 0))
-        json_decref(doc);
+    if (!src.nul && !src.errnum && (doc || src.offset > 0))
+        return check_report(doc, &jerr, path, report, err); /* takes doc over */
+    json_decref(doc);
     if (src.nul)
         return sb_fail(err, SB_ERR_INPUT, "%s: contains a NUL byte at offset %llu: not a JSON "
                        "report", path, src.offset);
     if (src.errnum)
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(src.errnum));
-    if (!doc && src.offset == 0)
-        return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
-    return check_report(doc, &jerr, path, report, err);
+    return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
 }
 
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
