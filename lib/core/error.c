@@ -22,8 +22,7 @@
 /* The most bytes of " [... N bytes left out ...] " and "[... N bytes ...]" */
 #define MARK_MOST 40
 
-/* The start of s of at most max bytes, and the offset from which its last max bytes (or fewer)
- * run, each between two characters. */
+/* The offset into s (n bytes) from which its last max bytes at most run, at a character. */
 static size_t tail_from(const char *s, size_t n, size_t max)
 {
     size_t from = n > max ? n - max : 0;
@@ -133,7 +132,9 @@ void sb_error_prefix(struct sb_error *err, const char *fmt, ...)
     if (vasprintf(&prefix, fmt, ap) < 0)
         prefix = NULL;
     va_end(ap);
-    if (prefix && asprintf(&text, "%s: %s", prefix, err->msg) >= 0)
+    if (prefix && asprintf(&text, "%s: %s", prefix, err->msg) < 0)
+        text = NULL;
+    if (text)
         set_msg(err, err->status, text);
     free(text);
     free(prefix);
