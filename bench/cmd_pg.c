@@ -64,12 +64,15 @@ static bool interleaved(const struct sb_experiment *exp)
 }
 
 /* Several servers and several backends need the interleaved schedule (clusters side by side);
- * backends at once, no more than the host's CPUs. */
+ * backends at once, no more than the CPUs this process may use (taskset: the server inherits
+ * them). */
 static int check_servers_and_backends(const struct sb_experiment *exp,
                                       const struct sb_run_args *args, struct sb_error *err)
 {
     const struct sb_setting *threads = &exp->settings[SB_K_THREADS];
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t allowed;
+    char list[128];
+    int cpus = sb_cpus_allowed(&allowed, list, sizeof list);
 
     if (!interleaved(exp) && args->nservers > 1)
         return sb_fail(err, SB_ERR_INPUT, "--server %s: %d servers, but %s: schedule = blocked "
@@ -77,8 +80,10 @@ static int check_servers_and_backends(const struct sb_experiment *exp,
                        args->nservers, exp->settings[SB_K_SCHEDULE].origin);
     for (int v = 0; v < threads->nvalues; v++)
         if (cpus > 0 && threads->numbers[v] > (uint64_t)cpus)
-            return sb_fail(err, SB_ERR_INPUT, "%s: threads: %s backends at once, but this host "
-                           "has %ld CPUs online", threads->origin, threads->values[v], cpus);
+            return sb_fail(err, SB_ERR_INPUT, "%s: threads: %s backends at once, but this "
+                           "process may use %s %s (sched_getaffinity: taskset or a cpuset)",
+                           threads->origin, threads->values[v],
+                           cpus == 1 ? "only CPU" : "the CPUs", list);
     return SB_OK;
 }
 

@@ -415,6 +415,9 @@ static int parse_size(const struct sb_ini_key *k, const char *item, uint64_t *nu
                        item, k->or_word ? ", " : "", k->or_word ? k->or_word : "");
     if (*number == 0)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is zero", item);
+    if (k->pow2 && (*number < k->min || *number > k->max || (*number & (*number - 1))))
+        return sb_fail(err, SB_ERR_INPUT, "\"%s\" is not a power of two from %s to %s", item,
+                       sb_format_size(k->min, a, sizeof a), sb_format_size(k->max, b, sizeof b));
     if (*number < k->min || *number > k->max)
         return sb_fail(err, SB_ERR_INPUT, "\"%s\" is out of range (%s to %s)", item,
                        sb_format_size(k->min, a, sizeof a), sb_format_size(k->max, b, sizeof b));

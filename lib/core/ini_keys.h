@@ -36,6 +36,7 @@ struct sb_ini_key {
     uint64_t min, max;      /* SIZE, UINT: the range; TEXT: the most bytes (0: the handler's);
                              * NUMBER: max, when not 0, its largest value */
     const char *or_word;    /* SIZE, UINT: a word taken instead, as number 0 (e.g. "auto") */
+    bool pow2;              /* SIZE: a power of two (a cache line) */
     bool repeat;            /* may be given more than once in its section */
     const char *default_value; /* the value until one is given (NULL: none): for the reader's
                                   users (an experiment starts from its keys' defaults, `scanbench

@@ -90,20 +90,18 @@ static void scanners_taken(uint32_t n, cpu_set_t *taken)
 bool sb_aggressor_cpu(uint32_t scanners, int *cpu, char *why, size_t len)
 {
     cpu_set_t allowed, taken;
-    int first = -1;
+    char list[128];
+    int n = sb_cpus_allowed(&allowed, list, sizeof list);
 
     *cpu = -1;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) {
-        snprintf(why, len, "the CPUs this process may use, which sched_getaffinity does not "
-                 "say (%s)", strerror(errno));
+    if (n == 0) {
+        snprintf(why, len, "the CPUs this process may use, which the kernel does not say (%s)",
+                 list);
         return false;
     }
-    for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
-        if (CPU_ISSET(c, &allowed))
-            first = c;
-    if (CPU_COUNT(&allowed) < 2) {
+    if (n < 2) {
         snprintf(why, len, "a second CPU for the aggressor, and this process may use only "
-                 "CPU %d", first);
+                 "CPU %s", list);
         return false;
     }
     scanners_taken(scanners, &taken);
@@ -112,8 +110,7 @@ bool sb_aggressor_cpu(uint32_t scanners, int *cpu, char *why, size_t len)
             *cpu = c;
     if (*cpu < 0)
         snprintf(why, len, "a CPU for the aggressor that no scanner is pinned to, and the %u "
-                 "scanners take all %d CPUs this process may use", scanners,
-                 CPU_COUNT(&allowed));
+                 "scanners take all %d CPUs this process may use (%s)", scanners, n, list);
     return *cpu >= 0;
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "host/cpu_place.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,37 @@ void sb_cpu_places(uint32_t n, struct sb_cpu_place *place)
         snprintf(place[i].why, sizeof place[i].why,
                  "not pinned: built without hwloc (configure --with-hwloc; Debian: libhwloc-dev)");
 #endif
+}
+
+int sb_cpus_allowed(cpu_set_t *allowed, char *list, size_t len)
+{
+    size_t used = 0;
+    int n = 0;
+
+    if (sched_getaffinity(0, sizeof *allowed, allowed) != 0) {
+        snprintf(list, len, "sched_getaffinity: %s", strerror(errno));
+        return 0;
+    }
+    if (len)
+        list[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        int last = c;
+        if (!CPU_ISSET(c, allowed))
+            continue;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, allowed))
+            last++;
+        if (used < len) {
+            int w = last == c ? snprintf(list + used, len - used, "%s%d", n ? "," : "", c)
+                              : snprintf(list + used, len - used, "%s%d-%d", n ? "," : "", c,
+                                         last);
+            used += (size_t)w;
+            if (used >= len && len > 4)
+                memcpy(list + len - 4, "...", 4);
+        }
+        n += last - c + 1;
+        c = last;
+    }
+    return n;
 }
 
 bool sb_cpu_bind(const struct sb_cpu_place *place)

@@ -5,7 +5,9 @@
 #ifndef SB_CPU_PLACE_H
 #define SB_CPU_PLACE_H
 
+#include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Where one scanner would run: its PU (os index), core (logical index) and NUMA node, -1 where
@@ -18,6 +20,12 @@ struct sb_cpu_place {
 
 /* The places of scanners 0 .. n - 1 into place[0 .. n - 1]. */
 void sb_cpu_places(uint32_t n, struct sb_cpu_place *place);
+
+/* The CPUs this process may run on (sched_getaffinity: taskset, a cpuset) into allowed, and
+ * them as a list ("0", "0-3,8") into list, cut with "..." where len is short: how many, or 0
+ * where the kernel does not say (list then says why). The scanners, the aggressor (key
+ * contention) and a server's backends all need one of these each. */
+int sb_cpus_allowed(cpu_set_t *allowed, char *list, size_t len);
 
 /* Binds the calling thread to place's PU; false when it is not pinnable or the binding failed. */
 bool sb_cpu_bind(const struct sb_cpu_place *place);

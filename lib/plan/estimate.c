@@ -7,19 +7,43 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Faster than any one core copies and scans pages (a 2026 server core's memcpy runs at 10 to
- * 30 GB/s from cache; DRAM streams slower): a pass at this rate is a floor, not a guess. */
-#define SB_PLAN_FASTEST_BYTES_PER_S 100e9
+/* Faster than any scanner moves a table's bytes, from any level of any host: more than a core
+ * loads from its L1 (Zen 5: two 64-byte loads a cycle at 5.7 GHz, 730 GB/s; Golden Cove with
+ * AVX-512: 128 bytes a cycle at 6 GHz, 768 GB/s), let alone from its L2, L3 or memory (12
+ * channels of DDR5-6000: 576 GB/s for a whole socket). A pass at this rate is a floor on any
+ * host, not a guess: 100 GB/s, the figure before, is slower than an L2 or L3 streams on a 2024
+ * core, and a table that fits there would pass faster. */
+#define SB_PLAN_FASTEST_BYTES_PER_S 1e12
 
-/* A timed scan of run: a slice of slice_seconds, else whole passes of at least
- * min_scan_seconds, each pass at least its bytes at the fastest rate. */
+/* One pass over run's table, at the fastest rate: scanners with their own tables each pass over
+ * one at once; on a shared table they divide its pages. */
+static double least_pass(const struct sb_run_params *run)
+{
+    double bytes = (double)run->table_size;
+
+    if (run->threads > 1 && run->shared_table)
+        bytes /= run->threads;
+    return bytes / SB_PLAN_FASTEST_BYTES_PER_S;
+}
+
+/* Whether the engine's warm-up scans size the timed scans' passes or slices (phases.c): then
+ * warmup = 0 still makes one. */
+static bool sizes_scans(const struct sb_run_params *run)
+{
+    return run->min_scan_seconds > 0 || (run->slice_seconds > 0 && !run->slice_off);
+}
+
+/* A timed scan of run, as the engine makes it from the last warm-up pass (phases.c,
+ * sb_config_warm): whole passes, as many as last min_scan_seconds at that pass's speed (one at
+ * least); where slice_ms allows, a slice of about slice_seconds, but only where that pass lasted
+ * two slices or more, which a fast host's need not: the shorter of the two, then. */
 static double least_timed_scan(const struct sb_run_params *run)
 {
-    double pass = (double)run->table_size / SB_PLAN_FASTEST_BYTES_PER_S;
+    double whole = fmax(run->min_scan_seconds, least_pass(run));
 
     if (run->slice_seconds > 0 && !run->slice_off)
-        return run->slice_seconds;
-    return fmax(run->min_scan_seconds, pass);
+        return fmin(run->slice_seconds, whole);
+    return whole;
 }
 
 double sb_plan_least_seconds(const struct sb_plan *plan, uint32_t *rounds)
@@ -27,17 +51,18 @@ double sb_plan_least_seconds(const struct sb_plan *plan, uint32_t *rounds)
     const struct sb_schedule_params *s = &plan->schedule;
     double total = 0.0;
 
+    /* repetitions auto: both schedules make SB_AUTO_ROUNDS_MIN rounds before the time budget
+       or the precision may stop them (runner.c) */
     *rounds = s->rounds ? s->rounds : SB_AUTO_ROUNDS_MIN;
     for (size_t i = 0; i < plan->nruns; i++) {
         const struct sb_run_params *run = &plan->runs[i];
-        double scan = least_timed_scan(run);
+        uint32_t warm = run->warmup ? run->warmup : sizes_scans(run) ? 1 : 0;
         /* the interleaved schedule has a second instance of the first run, validated, warmed
            and timed once a round like every run (the A-A pair) */
         unsigned per_round = s->kind == SB_SCHEDULE_INTERLEAVED && i == 0 ? 2u : 1u;
         /* the validation pass and the warm-up, whole passes */
-        total += per_round * (1.0 + run->warmup) * (double)run->table_size /
-                 SB_PLAN_FASTEST_BYTES_PER_S;
-        total += (double)*rounds * per_round * scan;
+        total += per_round * (1.0 + warm) * least_pass(run);
+        total += (double)*rounds * per_round * least_timed_scan(run);
     }
     return total;
 }

@@ -436,6 +436,8 @@ static void on_section(void *user, int section, int line)
     (void)line;
     if (section == SECTION_EXPERIMENT)
         ps->seen_experiment = true;
+    if (section == SECTION_THREAD)
+        ps->exp->thread.present = true; /* keys or none: sb_thread_check wants who and table */
 }
 
 /* A value, whole: a key of [experiment] (assign), or of [thread]. */
@@ -505,18 +507,34 @@ int sb_experiment_read_file(struct sb_experiment *exp, const char *path, struct 
     return status;
 }
 
+/* A --set's origin, as messages name it: "--set KEY=VALUE", a long one cut after its first 60
+ * bytes ("--set seed=1,2,3,...,20,2... (48894 bytes)"), so that what is wrong follows close by. */
+#define SET_ORIGIN_WHOLE 80
+#define SET_ORIGIN_START 60
+
+static void set_origin(char *origin, size_t size, const char *assignment)
+{
+    size_t n = strlen(assignment);
+
+    if (n <= SET_ORIGIN_WHOLE)
+        snprintf(origin, size, "--set %s", assignment);
+    else
+        snprintf(origin, size, "--set %.*s... (%zu bytes)",
+                 (int)sb_utf8_fit(assignment, SET_ORIGIN_START), assignment, n);
+}
+
 int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct sb_error *err)
 {
-    char *origin = malloc(strlen(assignment) + 8), *line = strdup(assignment), *name, *value;
+    char origin[SET_ORIGIN_WHOLE + 40], *line = strdup(assignment), *name, *value;
     struct experiment_spec e;
     struct parse_state ps = {.exp = exp};
     int status;
 
-    if (!origin || !line) {
+    if (!line) {
         status = sb_fail(err, SB_ERR_RUN, "out of memory");
         goto out;
     }
-    sprintf(origin, "--set %s", assignment);
+    set_origin(origin, sizeof origin, assignment);
     experiment_spec(&e);
     if (strpbrk(assignment, "\n\r"))
         status = sb_fail(err, SB_ERR_INPUT, "%s: want one KEY=VALUE (a line break in it)",
@@ -526,7 +544,6 @@ int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct 
     else
         status = sb_ini_take(&e.spec, SECTION_EXPERIMENT, origin, name, value, &ps, err);
 out:
-    free(origin);
     free(line);
     return status;
 }

@@ -10,6 +10,7 @@
 
 #define KB 1024ull
 #define GB (1024ull * 1024 * 1024)
+#define MB (1024ull * 1024)
 
 const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
     [SB_K_NAME] = {.name = "name", .type = SB_INI_TEXT, .default_value = "unnamed", .help = "the "
@@ -156,16 +157,19 @@ const struct sb_ini_key sb_keys[SB_NKEYS + 1] = {
     [SB_K_PREFETCH] = {.name = "prefetch", .type = SB_INI_WORD, .list = true,
                        .default_value = "machine", .help = "the model's next-line prefetcher: "
                        "machine (the model's setting), no, yes"},
-    [SB_K_L1D_SIZE] = {.name = "l1d_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
+    /* the caches' sizes and line within what machines have (issue 49): L1d from 1KB (the
+     * 1990s) to 4MB, L2 from 16KB, L3 from 64KB (AMD's 3D V-Cache parts: 1152MB); lines of
+     * 16 to 512 bytes, a power of two */
+    [SB_K_L1D_SIZE] = {.name = "l1d_size", .type = SB_INI_SIZE, .min = KB, .max = 4 * MB,
                        .or_word = "auto", .default_value = "auto", .help = "L1 data cache size "
                        "override (auto: hwloc, else sysfs, else CPUID)"},
-    [SB_K_L2_SIZE] = {.name = "l2_size", .type = SB_INI_SIZE, .min = 1, .max = GB,
+    [SB_K_L2_SIZE] = {.name = "l2_size", .type = SB_INI_SIZE, .min = 16 * KB, .max = GB,
                       .or_word = "auto", .default_value = "auto", .help = "L2 size override"},
-    [SB_K_L3_SIZE] = {.name = "l3_size", .type = SB_INI_SIZE, .min = 1, .max = 64 * GB,
+    [SB_K_L3_SIZE] = {.name = "l3_size", .type = SB_INI_SIZE, .min = 64 * KB, .max = 64 * GB,
                       .or_word = "auto", .default_value = "auto", .help = "L3 size override"},
-    [SB_K_LINE_SIZE] = {.name = "line_size", .type = SB_INI_SIZE, .min = 1, .max = 4 * KB,
-                        .or_word = "auto", .default_value = "auto", .help = "cache line size "
-                        "override"},
+    [SB_K_LINE_SIZE] = {.name = "line_size", .type = SB_INI_SIZE, .min = 16, .max = 512,
+                        .pow2 = true, .or_word = "auto", .default_value = "auto", .help = "cache "
+                        "line size override: a power of two from 16 to 512"},
     [SB_K_RUN_TIMEOUT] = {.name = "run_timeout", .type = SB_INI_UINT, .min = 0,
                           .max = 30 * 24 * 3600, .default_value = "0", .help = "seconds a run "
                           "may take before the watchdog stops it (0: 600 s + 1 s per 20MB the "

@@ -191,9 +191,10 @@ void sb_run_counting(const struct sb_run_params *run, struct sb_counting *counti
 void sb_plan_free(struct sb_plan *plan);
 
 /* The least seconds the plan's scans take on any host (estimate.c): every run's validation and
- * warm-up passes and its timed scans (slices, or whole passes of at least min_scan_ms), each
- * pass at a rate no core reaches (100 GB/s), over its rounds (into *rounds: repetitions, or
- * auto's least, SB_AUTO_ROUNDS_MIN). A floor that holds on the fastest host, not a forecast. */
+ * warm-up passes and its timed scans (whole passes of at least min_scan_ms, or the shorter of
+ * those and a slice where slice_ms allows: a host fast enough makes whole passes), each pass at
+ * a rate no core reaches (1 TB/s), over its rounds (into *rounds: repetitions, or auto's least,
+ * SB_AUTO_ROUNDS_MIN). A floor that holds on the fastest host, not a forecast. */
 double sb_plan_least_seconds(const struct sb_plan *plan, uint32_t *rounds);
 
 /* "4 runs, repetitions auto: the scans take at least 0.5 s on any host (10 rounds), and up to

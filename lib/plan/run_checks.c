@@ -298,8 +298,10 @@ int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
 
     if (run->threads > 1 && !host->cores_read) {
         struct sb_topology topo;
+        cpu_set_t allowed;
         sb_topology_detect(&topo, "");
         host->cores = topo.cores;
+        host->cpus = sb_cpus_allowed(&allowed, host->cpu_list, sizeof host->cpu_list);
         host->cores_read = true;
     }
     if (run->threads > 1 && host->cores.value && run->threads > host->cores.value &&
@@ -307,6 +309,16 @@ int sb_plan_check_concurrency(const struct sb_experiment *exp, const int *idx,
         snprintf(why, sizeof why, "%u scanners but this host has %llu cores (%s); "
                  "--set oversubscribe=yes runs them anyway", run->threads,
                  (unsigned long long)host->cores.value, host->cores.source);
+        return bad(err, exp, SB_K_THREADS, "%s", why);
+    }
+    /* each scanner its own core: as many CPUs as scanners where the process may run (the
+     * aggressor's rule, sb_aggressor_cpu) */
+    if (run->threads > 1 && host->cpus && run->threads > (uint32_t)host->cpus &&
+        !number_of(exp, idx, SB_K_OVERSUBSCRIBE)) {
+        snprintf(why, sizeof why, "%u scanners but this process may use %s %s (%s); "
+                 "--set oversubscribe=yes runs them anyway", run->threads,
+                 host->cpus == 1 ? "only CPU" : "the CPUs", host->cpu_list,
+                 "sched_getaffinity: taskset or a cpuset");
         return bad(err, exp, SB_K_THREADS, "%s", why);
     }
     if (sb_run_concurrent(run) && strcmp(run->counters->name, "none") != 0)

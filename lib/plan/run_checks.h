@@ -18,6 +18,8 @@ struct plan_host {
     bool data_dir_ok;          /* a scratch file was made in data_dir */
     struct sb_figure cores;    /* read when a run has threads > 1 */
     bool cores_read;
+    int cpus;                  /* the CPUs this process may use (taskset), read with cores */
+    char cpu_list[128];        /* them, as a list ("0-3") */
     uint64_t llc;              /* the last-level cache, read when a run may slice (slices.c) */
     bool llc_read;
 };

@@ -153,9 +153,27 @@ static int thread_scanners(const struct sb_thread *t, const char *label, struct 
     return SB_OK;
 }
 
+/* What a reproduction says of the thread whatever else the section holds: who measured, and
+ * what the table was (reproduce prints both above its table). */
+static int thread_labels(const struct sb_thread *t, const char *label, struct sb_error *err)
+{
+    if (!t->present)
+        return SB_OK;
+    if (!t->who[0])
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread]: no who (who ran the thread's "
+                       "measurements, when, on what); a [thread] section needs who and table",
+                       label);
+    if (!t->table[0])
+        return sb_fail(err, SB_ERR_INPUT, "%s: [thread]: no table (what the thread's table "
+                       "was); a [thread] section needs who and table", label);
+    return SB_OK;
+}
+
 int sb_thread_check(struct sb_thread *t, const char *label, struct sb_error *err)
 {
-    int status = thread_calibration(t, label, err);
+    int status = thread_labels(t, label, err);
 
+    if (status == SB_OK)
+        status = thread_calibration(t, label, err);
     return status == SB_OK ? thread_scanners(t, label, err) : status;
 }

@@ -54,7 +54,8 @@ extern const struct sb_ini_key sb_thread_keys[];
  * one, or key is not a key of the table. */
 int sb_thread_key(struct sb_thread *t, int key, const char *value, struct sb_error *err);
 
-/* The section as a whole, read from label: calibrate names one of its figures and there is a
+/* The section as a whole, read from label: who and table given (a section present without
+ * them says nothing of the thread), calibrate names one of its figures and there is a
  * machine; scanners above 1 has its source and machine. SB_ERR_INPUT naming label otherwise. */
 int sb_thread_check(struct sb_thread *t, const char *label, struct sb_error *err);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/bounds.h"
 #include "report/field.h"
 #include "report/gzip.h"
 #include "report/runs.h"
@@ -65,10 +66,14 @@ static bool run_writeback_ok(const json_t *run)
                             strcmp(json_string_value(hint_bits), "unset") == 0)));
 }
 
+#define WHAT_SECONDS "a time from 1 ns to a day"
+#define WHAT_BYTES "a number of bytes from 1 to 2^50 (1PB)"
+
 /* Schema 2: a list of timed scans, each with its round, position, seconds and bytes. */
 static int check_scans(const json_t *scans, const char *path, const char *what, size_t i,
                        struct sb_error *err)
 {
+    char value[96];
     size_t k;
     json_t *scan;
 
@@ -84,13 +89,18 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
         if (!json_is_integer(round) || json_integer_value(round) < 0 ||
             json_integer_value(round) >= (json_int_t)SB_REPORT_MAX_SCANS ||
             !json_is_integer(pos) || json_integer_value(pos) < 0 || !json_is_number(seconds) ||
-            !(json_number_value(seconds) > 0) || !json_is_integer(bytes) ||
-            json_integer_value(bytes) <= 0 ||
+            !json_is_integer(bytes) ||
             !(json_is_number(json_object_get(scan, "at")) ||
               json_is_null(json_object_get(scan, "at"))))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
-                           "a position, a time (or null), positive seconds or bytes", path, what, i, k,
+                           "a position, a time (or null), seconds or bytes", path, what, i, k,
                            (unsigned long long)SB_REPORT_MAX_SCANS - 1);
+        if (!sb_report_seconds_ok(seconds) || !sb_report_bytes_ok(bytes))
+            return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu: \"%s\" is %s: not %s", path,
+                           what, i, k, sb_report_bytes_ok(bytes) ? "seconds" : "bytes",
+                           sb_report_value_text(sb_report_bytes_ok(bytes) ? seconds : bytes,
+                                                value, sizeof value),
+                           sb_report_bytes_ok(bytes) ? WHAT_SECONDS : WHAT_BYTES);
         if (!scan_writeback_ok(scan))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu: a write-back figure that "
                            "is not a non-negative integer", path, what, i, k);
@@ -192,10 +202,13 @@ static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_
     /* a ring_size or pool_size of 0 is "none" (a clock run's ring, a live server's) */
     static const struct {
         const char *key;
-        json_int_t least;
-    } sizes[] = {{"table_size", 1}, {"page_size", 1}, {"footprint", 1}, {"threads", 1},
-                 {"pool_size", 0}, {"ring_size", 0}};
+        json_int_t least, most; /* most: the key's (plan/keys.c), 2^50 for the sizes */
+    } sizes[] = {{"table_size", 1, 1ll << 50}, {"page_size", 1, 32 << 10},
+                 {"footprint", 1, 1ll << 50}, {"threads", 1, 256}, {"pool_size", 0, 1ll << 50},
+                 {"ring_size", 0, 1ll << 50}};
     json_int_t dead = json_integer_value(json_object_get(run, "dead_pct"));
+    const json_t *per_scan = json_object_get(run, "bytes_per_scan");
+    char value[96];
 
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         json_int_t v = json_integer_value(json_object_get(run, sizes[k].key));
@@ -203,11 +216,14 @@ static int check_sizes(const json_t *run, size_t i, const char *path, struct sb_
             return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" is %lld: not a %s number",
                            path, i, sizes[k].key, (long long)v,
                            sizes[k].least ? "positive" : "whole");
+        if (v > sizes[k].most)
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"%s\" is %lld: more than "
+                           "scanbench runs (at most %lld)", path, i, sizes[k].key, (long long)v,
+                           (long long)sizes[k].most);
     }
-    if (json_object_get(run, "bytes_per_scan") &&
-        !(json_number_value(json_object_get(run, "bytes_per_scan")) > 0))
-        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"bytes_per_scan\" is not a positive "
-                       "number", path, i);
+    if (per_scan && !sb_report_bytes_ok(per_scan))
+        return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"bytes_per_scan\" is %s: not %s", path,
+                       i, sb_report_value_text(per_scan, value, sizeof value), WHAT_BYTES);
     if (dead < 0 || dead > 100)
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: \"dead_pct\" is %lld: not 0 to 100",
                        path, i, (long long)dead);
@@ -240,6 +256,7 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
                      struct sb_error *err)
 {
     const json_t *seconds;
+    char value[96];
     size_t r;
 
     for (size_t f = 0; f < sizeof run_fields / sizeof run_fields[0]; f++) {
@@ -261,9 +278,10 @@ static int check_run(const json_t *run, size_t i, json_int_t version, const char
         return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: more than %llu repetitions", path, i,
                        (unsigned long long)SB_REPORT_MAX_SCANS);
     json_array_foreach(json_object_get(run, "repetitions"), r, seconds) {
-        if (!json_is_number(seconds) || !(json_number_value(seconds) > 0))
-            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is not a "
-                           "positive number of seconds", path, i, r);
+        if (!sb_report_seconds_ok(seconds))
+            return sb_fail(err, SB_ERR_INPUT, "%s: run %zu: repetition %zu is %s: not %s", path,
+                           i, r, sb_report_value_text(seconds, value, sizeof value),
+                           WHAT_SECONDS);
     }
     if (check_phases(run, i, path, err) != SB_OK || check_sizes(run, i, path, err) != SB_OK)
         return SB_ERR_INPUT;
@@ -297,6 +315,8 @@ static int check_report(json_t *doc, const json_error_t *jerr, const char *path,
         status = check_run(json_array_get(runs, i), i, version, path, err);
     if (status == SB_OK && version >= 2)
         status = check_schedule(doc, path, err);
+    if (status == SB_OK)
+        status = sb_report_check_caches(doc, path, err);
     if (status == SB_OK)
         *report = doc;
     else
@@ -348,38 +368,84 @@ static int load_gz(FILE *f, const char *path, json_t **report, struct sb_error *
     return status;
 }
 
+/* The text a report reader is given: the file, a buffer at a time, ended at its first NUL byte
+ * (JSON text has none: a file of NULs was read to its end, 2GB of them, to say "truncated?",
+ * and a report padded with them "end of file expected near end of file"). */
+struct text_source {
+    FILE *f;
+    unsigned long long offset; /* bytes read before the buffer: at the end, the NUL's offset */
+    bool nul;                  /* stopped at a NUL byte */
+    int errnum;                /* a read failed: its errno */
+};
+
+/* json_load_callback's reader: (size_t)-1 stops it at a NUL byte or a failed read. */
+static size_t read_text(void *buffer, size_t len, void *data)
+{
+    struct text_source *src = data;
+    size_t n = fread(buffer, 1, len, src->f);
+    const char *nul = n ? memchr(buffer, '\0', n) : NULL;
+
+    if (n == 0 && ferror(src->f))
+        src->errnum = errno ? errno : EIO;
+    src->nul = nul != NULL;
+    src->offset += nul ? (size_t)(nul - (const char *)buffer) : n;
+    return src->nul || src->errnum ? (size_t)-1 : n;
+}
+
+/* The plain report open as f, parsed and checked; a NUL byte, a failed read or no text at all
+ * (a file of any size: /proc's say 0) refused as what they are. */
+static int load_plain(FILE *f, const char *path, json_t **report, struct sb_error *err)
+{
+    struct text_source src = {.f = f};
+    json_error_t jerr;
+    json_t *doc = json_load_callback(read_text, &src, 0, &jerr);
+
+    if (!src.nul && !src.errnum && (doc || src.offset > 0))
+        return check_report(doc, &jerr, path, report, err); /* takes doc over */
+    json_decref(doc);
+    if (src.nul)
+        return sb_fail(err, SB_ERR_INPUT, "%s: contains a NUL byte at offset %llu: not a JSON "
+                       "report", path, src.offset);
+    if (src.errnum)
+        return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(src.errnum));
+    return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", path);
+}
+
 int sb_report_load(const char *path, json_t **report, struct sb_error *err)
 {
     FILE *f;
-    json_error_t jerr;
     struct stat st;
-    json_t *doc = NULL;
-    bool gz = sb_report_gz_named(path);
-    int status = SB_OK;
+    int status;
 
     *report = NULL;
-    /* one look before opening: a FIFO's open would wait for a writer, a device's read for ever */
-    if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size == 0))
+    /* one look before opening: a FIFO's open would wait for a writer, a device's read for ever;
+     * a regular file's size is not looked at (/proc's files say 0 and hold text) */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return sb_fail(err, SB_ERR_INPUT, "%s: %s", path,
-                       S_ISDIR(st.st_mode)   ? "is a directory, not a report"
-                       : S_ISREG(st.st_mode) ? "empty (not a scanbench report)"
-                                             : "not a regular file (a FIFO, socket or device), "
-                                               "not a report");
+                       S_ISDIR(st.st_mode) ? "is a directory, not a report"
+                                           : "not a regular file (a FIFO, socket or device), "
+                                             "not a report");
     if (!(f = fopen(path, "rb")))
         return sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-    if (gz)
-        status = load_gz(f, path, report, err);
-    else if (!(doc = json_loadf(f, 0, &jerr)) && ferror(f))
-        status = sb_fail(err, SB_ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+    status = sb_report_gz_named(path) ? load_gz(f, path, report, err)
+                                      : load_plain(f, path, report, err);
     fclose(f);
-    return status == SB_OK && !gz ? check_report(doc, &jerr, path, report, err) : status;
+    return status;
 }
 
 int sb_report_parse(const char *text, size_t len, const char *label, json_t **report,
                     struct sb_error *err)
 {
     json_error_t jerr;
-    json_t *doc = json_loadb(text, len, 0, &jerr);
+    const char *nul = memchr(text, '\0', len);
+    json_t *doc;
 
+    *report = NULL;
+    if (nul)
+        return sb_fail(err, SB_ERR_INPUT, "%s: contains a NUL byte at offset %zu: not a JSON "
+                       "report", label, (size_t)(nul - text));
+    if (len == 0)
+        return sb_fail(err, SB_ERR_INPUT, "%s: empty (not a scanbench report)", label);
+    doc = json_loadb(text, len, 0, &jerr);
     return check_report(doc, &jerr, label, report, err);
 }

@@ -94,6 +94,32 @@ err_is_one_line_containing "$SCRATCH/absent.json"
 # issue 15: a directory is not "truncated?"; no repetitions give no p; 1e308 MB/s in %g form
 expect_status 2 "a directory" $S compare "$A" "$SCRATCH"
 err_is_one_line_containing "$SCRATCH: is a directory, not a report"
+# issue 49: what is wrong, said without reading on: a file of NULs (2GB, sparse: "truncated?"
+# after reading all of it), a report padded with NULs ("end of file expected near end of
+# file"), a /proc file (its size 0: "empty"), an empty file, plain or gzip-compressed
+if truncate -s 2G "$SCRATCH/zeros.json" 2>/dev/null; then
+    expect_status 2 "2GB of NULs" $S compare "$A" "$SCRATCH/zeros.json"
+    err_is_one_line_containing "$SCRATCH/zeros.json: contains a NUL byte at offset 0: not a JSON report"
+    rm -f "$SCRATCH/zeros.json"
+fi
+cp "$A" "$SCRATCH/padded.json"
+head -c 4096 /dev/zero >>"$SCRATCH/padded.json"
+expect_status 2 "a report padded with NULs" $S compare "$A" "$SCRATCH/padded.json"
+err_is_one_line_containing "$SCRATCH/padded.json: contains a NUL byte at offset $(wc -c <"$A" | tr -d ' '): not a JSON report"
+gzip -c "$SCRATCH/padded.json" >"$SCRATCH/padded.json.gz"
+expect_status 2 "a .gz report padded with NULs" $S compare "$A" "$SCRATCH/padded.json.gz"
+err_is_one_line_containing "$SCRATCH/padded.json.gz: contains a NUL byte at offset $(wc -c <"$A" | tr -d ' '): not a JSON report"
+if [ -r /proc/self/status ]; then
+    expect_status 2 "a /proc file" $S compare "$A" /proc/self/status
+    err_is_one_line_containing "/proc/self/status:1:"
+    check "a /proc file: not called empty" grep -q "not a scanbench report ('\[' or '{' expected near 'Name')" "$SCRATCH/err"
+fi
+: >"$SCRATCH/empty.json"
+expect_status 2 "an empty file" $S compare "$A" "$SCRATCH/empty.json"
+err_is_one_line_containing "$SCRATCH/empty.json: empty (not a scanbench report)"
+gzip -c "$SCRATCH/empty.json" >"$SCRATCH/empty.json.gz"
+expect_status 2 "an empty .gz" $S compare "$A" "$SCRATCH/empty.json.gz"
+err_is_one_line_containing "$SCRATCH/empty.json.gz: empty (not a scanbench report)"
 jq '.runs[].repetitions = [] | .runs[2].mbps.median = 1e308' "$B" >"$SCRATCH/norep.json"
 expect_status 0 "compare runs without repetitions" $S compare "$A" "$SCRATCH/norep.json"
 out_contains "     n/a ~"
@@ -129,7 +155,37 @@ expect_status 2 "plot a footprint of 0" $S plot "$SCRATCH/fp0.json" -o "$SCRATCH
 err_is_one_line_containing "run 0: \"footprint\" is 0: not a positive number"
 jq '.runs[0].bytes_per_scan = 0' "$SCRATCH/small.json" >"$SCRATCH/bps.json"
 expect_status 2 "bytes_per_scan of 0" $S compare "$SCRATCH/small.json" "$SCRATCH/bps.json"
-err_is_one_line_containing "run 0: \"bytes_per_scan\" is not a positive number"
+err_is_one_line_containing "run 0: \"bytes_per_scan\" is 0: not a number of bytes from 1 to 2^50 (1PB)"
+
+# issue 49: figures no machine makes are refused, by every command that reads reports, naming
+# the file, the field and the value: a repetition of 5e-324 s or 1e308 s, a scan's seconds,
+# 1e308 bytes a scan, an L2 of -5, 1e308 or "x" bytes (plot dropped its marker), a line of 3
+edit() { # edit NAME JQ: the small report edited into $SCRATCH/NAME.json
+    jq "$2" "$SCRATCH/small.json" >"$SCRATCH/$1.json"
+}
+edit tiny '.runs[0].repetitions[1] = 5e-324'
+expect_status 2 "a repetition of 5e-324 s" $S compare "$SCRATCH/small.json" "$SCRATCH/tiny.json"
+err_is_one_line_containing "$SCRATCH/tiny.json: run 0: repetition 1 is 4.94066e-324: not a time from 1 ns to a day"
+edit huge '.runs[1].repetitions[0] = 1e308'
+expect_status 2 "plot a repetition of 1e308 s" env PATH=/nonexistent $S plot "$SCRATCH/huge.json" -o "$SCRATCH/h.png"
+err_is_one_line_containing "$SCRATCH/huge.json: run 1: repetition 0 is 1e+308: not a time from 1 ns to a day"
+edit scan '.runs[0].scans[2].seconds = 1e308'
+expect_status 2 "a scan of 1e308 s" $S compare "$SCRATCH/small.json" "$SCRATCH/scan.json"
+err_is_one_line_containing "$SCRATCH/scan.json: run 0: scan 2: \"seconds\" is 1e+308: not a time from 1 ns to a day"
+edit bytes '.runs[0].bytes_per_scan = 1e308'
+expect_status 2 "1e308 bytes a scan" $S compare "$SCRATCH/small.json" "$SCRATCH/bytes.json"
+err_is_one_line_containing "$SCRATCH/bytes.json: run 0: \"bytes_per_scan\" is 1e+308: not a number of bytes from 1 to 2^50 (1PB)"
+for l2 in -5 1e308 '"x"'; do
+    edit l2 "(.context.caches[] | select(.level == \"L2\") | .size.value) = $l2"
+    expect_status 2 "plot an L2 of $l2" env PATH=/nonexistent $S plot "$SCRATCH/l2.json" -o "$SCRATCH/l2.png"
+    err_is_one_line_containing "$SCRATCH/l2.json: context.caches[1].size.value is $(echo "$l2" | sed 's/1e308/1e+308/'): not a cache size from 256B to 64GB (or null)"
+done
+edit line '.context.caches[0].line.value = 3'
+expect_status 2 "a line of 3 bytes" $S compare "$SCRATCH/small.json" "$SCRATCH/line.json"
+err_is_one_line_containing "$SCRATCH/line.json: context.caches[0].line.value is 3: not a power of two from 16 to 512 bytes (or null)"
+edit threads '.runs[0].threads = 100000'
+expect_status 2 "100000 scanners" $S compare "$SCRATCH/small.json" "$SCRATCH/threads.json"
+err_is_one_line_containing "$SCRATCH/threads.json: run 0: \"threads\" is 100000: more than scanbench runs (at most 256)"
 jq '.runs[1].pool_size = -1' "$SCRATCH/small.json" >"$SCRATCH/pool.json"
 expect_status 2 "a pool of -1" $S compare "$SCRATCH/small.json" "$SCRATCH/pool.json"
 err_is_one_line_containing "run 1: \"pool_size\" is -1: not a whole number"

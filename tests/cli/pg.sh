@@ -69,11 +69,18 @@ printf '%s\n' "[experiment]" "table_size = 4M" "bigtable = yes" >"$f"
 expect_status 2 "bigtable" $NOPG $S pg "$f"
 err_is_one_line_containing "$f:3: bigtable: scanbench pg scans a table the OS cache holds; bigtable = yes is not supported"
 # threads: backends at once, each on a cluster of its own, on the interleaved schedule only, and
-# no more than the host's CPUs
+# no more than the CPUs this process may use
 expect_status 2 "threads, blocked" $NOPG $S pg $SMALL --set threads=2 --set schedule=blocked
 err_is_one_line_containing "--set threads=2: threads: reproduce --pg and schedule = blocked run one backend; threads = 2 is not supported"
 expect_status 2 "threads above the CPUs" $NOPG $S pg $SMALL --set threads=1,256
-err_is_one_line_containing "--set threads=1,256: threads: 256 backends at once, but this host has"
+err_is_one_line_containing "--set threads=1,256: threads: 256 backends at once, but this process may use"
+# the CPUs this process may use (taskset), not the host's: the server's backends inherit them
+if command -v taskset >/dev/null 2>&1; then
+    cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[^0-9].*//')
+    expect_status 2 "threads above the CPUs taskset gives" taskset -c "$cpu" $NOPG $S pg $SMALL \
+        --set threads=2
+    err_is_one_line_containing "--set threads=2: threads: 2 backends at once, but this process may use only CPU $cpu (sched_getaffinity"
+fi
 # several servers: side by side on the interleaved schedule only
 expect_status 2 "two servers, blocked" $NOPG $S pg $SMALL --server /a/bin --server /b/bin \
     --set schedule=blocked
@@ -227,7 +234,7 @@ err_is_one_line_containing "--server $bindir/: PostgreSQL $version is given twic
 
 # threads = 2: the statement sent at once to two clusters of the server and pool, each with its
 # own copy of the table; a scan's bytes both tables', each backend's seconds recorded
-if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then
+if [ "$(nproc)" -ge 2 ]; then # the CPUs this test may use (taskset, a cpuset)
     expect_status 0 "two backends" env TMPDIR="$PGTMP" $S pg $SMALL --server "$bindir" \
         --set threads=1,2 --set op=count -q -o "$SCRATCH/backends.json"
     check "two backends: a cluster each, bytes summed, each backend timed" jq -e '

@@ -65,6 +65,11 @@ f="$SCRATCH/badthread.ini"
 printf '%s\n' "[experiment]" "name = x" "[thread]" "figure = count clock 16MB 1221" >"$f"
 expect_status 2 "malformed thread figure" $S run "$f"
 err_is_one_line_containing "$f:4: figure: \"count clock 16MB 1221\" is not"
+# a [thread] section with who only: refused before any run, naming the file and what it lacks
+mkdir -p "$SCRATCH/cfg/experiments"
+printf '%s\n' "[experiment]" "name = w" "[thread]" "who = x" >"$SCRATCH/cfg/experiments/w.ini"
+expect_status 2 "a [thread] with who only" env SCANBENCH_CONFIGS="$SCRATCH/cfg" $S reproduce w --quick
+err_is_one_line_containing "$SCRATCH/cfg/experiments/w.ini: [thread]: no table (what the thread's table was)"
 printf '%s\n' "[thread]" "colour = blue" >"$f"
 expect_status 2 "unknown thread key" $S run "$f"
 err_is_one_line_containing "$f:2: colour: unknown key in [thread]"

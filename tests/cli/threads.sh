@@ -3,9 +3,10 @@
 # threads.sh: concurrent scans end to end: two scanners with their own tables and rings, and two
 # dividing one table in the shared pool: a record per scanner (its PU, core and the CPUs it ran
 # on: its own PU when pinned), the aggregate MB/s, the shared pool's accounting, every page read
-# once by the validation scan; and bad input: more threads than cores without oversubscribe
-# (with it, the run is made), counters with concurrent scans, a shared pool with a ring or too
-# few buffers: exit 2, one line naming the input.
+# once by the validation scan; and bad input: more threads than cores, or than the CPUs taskset
+# leaves the process, without oversubscribe (with it, the run is made), counters with
+# concurrent scans, a shared pool with a ring or too few buffers: exit 2, one line naming the
+# input.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 SMALL="--set table_size=4M --set pool_size=1M --set ring_size=256K --set repetitions=2 --set op=count --set min_scan_ms=0"
@@ -13,7 +14,7 @@ SMALL="--set table_size=4M --set pool_size=1M --set ring_size=256K --set repetit
 command -v jq >/dev/null || { echo "jq is missing (Debian: jq)" >&2; exit 99; }
 cores=$($S topo | awk '$1 == "cores" { print $2 }')
 
-if [ "${cores:-1}" -ge 2 ]; then
+if [ "${cores:-1}" -ge 2 ] && [ "$(nproc)" -ge 2 ]; then # cores, and CPUs this test may use
     R="$SCRATCH/own.json"
     expect_status 0 "two scanners, own tables and rings" $S run $SMALL --set threads=2 --set policy=ring -o "$R"
     check "two records, own tables" jq -e '.runs[0].scanners.records | length == 2 and
@@ -39,6 +40,15 @@ fi
 over=$((${cores:-1} + 1))
 expect_status 2 "more threads than cores" $S run $SMALL --set threads=$over
 err_is_one_line_containing "--set threads=$over: threads: $over scanners but this host has ${cores:-1} cores"
+# the CPUs this process may use (taskset -c N): each scanner needs one of its own, as the
+# aggressor does (contention.sh); oversubscribe=yes runs them anyway, unpinned
+if command -v taskset >/dev/null 2>&1; then
+    cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[^0-9].*//')
+    expect_status 2 "more threads than the CPUs taskset gives" taskset -c "$cpu" $S run $SMALL \
+        --set threads=2 -o "$SCRATCH/one.json"
+    err_is_one_line_containing "--set threads=2: threads: 2 scanners but this process may use only CPU $cpu (sched_getaffinity: taskset or a cpuset); --set oversubscribe=yes runs them anyway"
+    if [ -e "$SCRATCH/one.json" ]; then fail "a refused run left a report"; else pass; fi
+fi
 expect_status 0 "oversubscribed on request" $S run $SMALL --set threads=$over --set policy=ring \
     --set oversubscribe=yes -o "$SCRATCH/over.json"
 check "a record per scanner" jq -e --argjson n "$over" '.runs[0].scanners.records | length == $n' "$SCRATCH/over.json"

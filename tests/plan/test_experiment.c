@@ -482,6 +482,16 @@ static void test_file_whole(void **state)
     /* no [experiment]: comments only, or [thread] only */
     expect_whole_file_error("; nothing here\n\n", "no [experiment] section");
     expect_whole_file_error("[thread]\nwho = x\n", "no [experiment] section");
+    /* a [thread] section says who measured and what the table was (issue 49): with who only,
+     * or with no keys at all, reproduce had nothing to say of the thread */
+    expect_whole_file_error("[experiment]\n[thread]\nwho = x\n", "[thread]: no table (what the "
+                            "thread's table was); a [thread] section needs who and table");
+    expect_whole_file_error("[experiment]\n[thread]\n", "[thread]: no who (who ran the "
+                            "thread's measurements, when, on what); a [thread] section needs who "
+                            "and table");
+    expect_whole_file_error("[experiment]\n[thread]\ntable = t\n", "[thread]: no who (who ran "
+                            "the thread's measurements, when, on what); a [thread] section needs "
+                            "who and table");
     /* CR line ends: inih read the whole file as its first line */
     expect_file_error("[experiment]\rop = vacuum\rpool_size = 12QB\r", 1,
                       "a carriage return that does not end the line (lines end in LF or CRLF; a "
@@ -522,7 +532,7 @@ static void test_file_continued(void **state)
 {
     char *path = sbtest_write_temp("[experiment]\nname = c\ndescription = first\n    second\n"
                             "pool_size = 128K,\n    256K, 16M\n[thread]\nwho = someone,\n"
-                            "  somewhere\nfigure = count clock 16MB:\n  1221 MB/s\n");
+                            "  somewhere\ntable = t\nfigure = count clock 16MB:\n  1221 MB/s\n");
     struct sb_experiment exp;
     struct sb_error err = {0};
     char want[1024];
@@ -638,7 +648,8 @@ static void test_text_utf8(void **state)
  * at its line. */
 static void test_thread_placements(void **state)
 {
-    char *path = sbtest_write_temp("[experiment]\n[thread]\nmachine = x4500\nslow = clock 16M\n"
+    char *path = sbtest_write_temp("[experiment]\n[thread]\nwho = w\ntable = t\n"
+                                   "machine = x4500\nslow = clock 16M\n"
                                    "fast = clock 680K\nfigure = count clock 680KB: 1320 MB/s\n"
                                    "figure = count clock 16MB: 1221 MB/s\n"
                                    "calibrate = count clock 16384K\n");
@@ -676,7 +687,8 @@ static void test_thread_placements(void **state)
                       "calibrate, scanners, scanners_source)");
 }
 
-/* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message. */
+/* Issue 15, item 10: a path over 250 bytes keeps its file:line in every message (issue 49: its
+ * middle left out, error.h, so that the line stays within 300 bytes). */
 static void test_long_path(void **state)
 {
     char dir[400], path[480];
@@ -693,9 +705,10 @@ static void test_long_path(void **state)
     assert_int_equal(fclose(f), 0);
     assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
     assert_int_equal(sb_experiment_read_file(&exp, path, &err), SB_ERR_INPUT);
-    assert_true(strncmp(err.msg, path, strlen(path)) == 0);
-    assert_string_equal(err.msg + strlen(path),
-                        ":3: pool_size: \"12QB\" is not a size (e.g. 8192, 256K, 16MB)");
+    assert_true(strncmp(err.msg, path, 30) == 0);
+    assert_true(strlen(err.msg) <= SB_ERROR_INPUT_MOST);
+    assert_non_null(strstr(err.msg, "00007.ini:3: pool_size: \"12QB\" is not a size (e.g. 8192, "
+                           "256K, 16MB)"));
     sb_experiment_free(&exp);
     /* and the plan's checks name the line too */
     assert_non_null(f = fopen(path, "w"));
@@ -706,8 +719,9 @@ static void test_long_path(void **state)
     {
         struct sb_plan plan;
         assert_int_equal(sb_plan_build(&exp, &big_limit, &plan, &err), SB_ERR_INPUT);
-        assert_string_equal(err.msg + strlen(path), ":3: table_size: 1001KB is not a multiple "
-                                                    "of the page size (8KB)");
+        assert_true(strncmp(err.msg, path, 30) == 0);
+        assert_non_null(strstr(err.msg, "00007.ini:3: table_size: 1001KB is not a multiple of "
+                               "the page size (8KB)"));
     }
     sb_experiment_free(&exp);
     unlink(path);

@@ -30,6 +30,8 @@ cat >"$SCRATCH/bad.ini" <<'INI'
 name = bad
 table_size = 2M
 [thread]
+who = a test
+table = a test's
 machine = x4500
 figure = count clock 16MB: 1000 MB/s
 calibrate = count clock 680KB
@@ -49,6 +51,8 @@ cat >"$SCRATCH/scan.ini" <<'INI'
 name = scan
 table_size = 2M
 [thread]
+who = a test
+table = a test's
 machine = x4500
 figure = count clock 16MB: 1000 MB/s
 scanners = 4
@@ -79,6 +83,8 @@ policy = clock
 repetitions = 2
 warmup = 0
 [thread]
+who = a test
+table = a test's
 machine = x4500
 figure = count clock 2MB: 1 MB/s
 figure = count clock 128KB: 2 MB/s
