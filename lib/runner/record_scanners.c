@@ -129,14 +129,20 @@ static json_t *scanners_json(const struct sb_run_params *p, const struct sb_run_
 {
     json_t *records = json_array();
     const struct sb_shared_accounting *sh = &res->shared;
+    bool all_pinned = true;
 
-    for (uint32_t i = 0; i < res->nscanners; i++)
+    for (uint32_t i = 0; i < res->nscanners; i++) {
         json_array_append_new(records, record_json(&res->scanners[i], res->nreps));
+        all_pinned &= res->scanners[i].pinned;
+    }
     return json_pack(
-        "{s:s, s:s, s:o, s:o}",
-        "pinning", sb_run_concurrent(p) ? "each scanner bound to the first PU of a core of its "
-                                          "own (hwloc_set_cpubind), in hwloc's core order"
-                                        : "one scanner, the main thread, not pinned",
+        "{s:s, s:s, s:o, s:o}", "pinning",
+        !sb_run_concurrent(p) ? "one scanner, the main thread, not pinned"
+        : all_pinned ? "each scanner bound to the first PU of a core of its own "
+                       "(hwloc_set_cpubind), in hwloc's core order"
+                     : "each scanner asked for the first PU of a core of its own "
+                       "(hwloc_set_cpubind); a record whose pinned is false ran where the "
+                       "kernel put it (oversubscribe, or the binding refused)",
         "mbps", "the run's mbps is all scanners together: the table bytes they read "
                 "(bytes_per_scan) / the time from the first one's start to the last one's finish; "
                 "each record's mbps is its own pages * page_size / its own seconds",

@@ -52,6 +52,9 @@ fi
 expect_status 0 "oversubscribed on request" $S run $SMALL --set threads=$over --set policy=ring \
     --set oversubscribe=yes -o "$SCRATCH/over.json"
 check "a record per scanner" jq -e --argjson n "$over" '.runs[0].scanners.records | length == $n' "$SCRATCH/over.json"
+# the pinning sentence says what the records say: no "bound" where a scanner was not
+check "pinning as the records say" jq -e '.runs[0].scanners | (.records | all(.pinned)) ==
+    (.pinning | startswith("each scanner bound"))' "$SCRATCH/over.json"
 
 # issue 25 item 9: under a `ulimit -v` the memory check counts the scanners' stacks (and no
 # thread makes a malloc arena of its own): from a limit too small to start at all up to one
