@@ -282,6 +282,10 @@ int sb_cmd_pg(int argc, char **argv)
     bool stopped = false;
 
     memset(&s, 0, sizeof s);
+    /* a signal (INT, TERM, HUP, QUIT) ends a server program in flight (the version query of
+     * prepare's included), cancels the statement in flight and stops the runs; the watchdog
+     * stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
+    sb_stop_install();
     status = prepare(argc, argv, &args, &s, &jobs, ignored, sizeof ignored, &err);
     if (status != SB_OK)
         goto out;
@@ -293,9 +297,6 @@ int sb_cmd_pg(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
-    /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
-     * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
-    sb_stop_install();
     if (interleaved(&s.exp))
         status = run_fleet(&fleet, &jobs, &s, &args, notes, report, &stopped, &err);
     else

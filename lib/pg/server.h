@@ -7,7 +7,8 @@
  * socket, the log and two tablespaces, starting and stopping the server (`pg_ctl`), and
  * removing everything (`pg_ctl stop -m immediate`, then the directory). The programs run in
  * their own process group, so a terminal's Ctrl-C reaches scanbench alone and scanbench
- * decides how to stop. No libpq here. */
+ * decides how to stop, each with a time limit (child.h); a stop signal ends the one running,
+ * but the cleanup's. No libpq here. */
 #ifndef SB_PG_SERVER_H
 #define SB_PG_SERVER_H
 
@@ -23,6 +24,7 @@ struct sb_pg_server {
     char version[128];   /* "15.20 (Debian 15.20-0+deb12u1)" */
     int major;           /* 15 (9.6: 9; 8.1: 8) */
     int num;             /* as server_version_num: 150020, 90624, 80121 */
+    double timeout;      /* SCANBENCH_PG_TIMEOUT: each program's limit (0: its own, child.h) */
     char user[64];       /* who runs the programs ("" = this process's user) */
     bool switch_user;    /* running as root: the programs run as `user` */
     uid_t uid;
