@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <grp.h>
 #include <pwd.h>
@@ -24,6 +23,7 @@
 #include "core/core.h"
 #include "pg/child.h"
 #include "pg/parse.h"
+#include "pg/stale.h"
 
 #define SERVER_PACKAGE "Debian package postgresql (apt-get install postgresql)"
 
@@ -400,11 +400,13 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
 {
     char initdb[600], log[400], path[400], tail[600];
     int status = SB_OK, rc;
+    size_t removed, alive;
 
     if ((status = check_enterable(s, parent, err)) != SB_OK) {
         s->dir[0] = '\0';
         goto out;
     }
+    sb_pg_sweep(parent, &removed, &alive); /* the clusters of a scanbench killed (SIGKILL) */
     snprintf(s->dir, sizeof s->dir, "%s/scanbench-pg.XXXXXX", parent);
     if (!mkdtemp(s->dir)) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create a directory there: %s (set "
@@ -413,6 +415,11 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
         goto out;
     }
     s->created = true;
+    if (sb_pg_cluster_mark(s->dir) != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "%s/%s: cannot write it: %s", s->dir, SB_PG_OWNER_FILE,
+                         strerror(errno));
+        goto out;
+    }
     snprintf(s->datadir, sizeof s->datadir, "%s/data", s->dir);
     if (s->switch_user && chown(s->dir, s->uid, s->gid) != 0) {
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s: %s", s->dir, s->user,
@@ -538,35 +545,9 @@ int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err)
     return SB_OK;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* The postmaster's pid from postmaster.pid, or 0. */
-static pid_t postmaster_pid(const struct sb_pg_server *s)
-{
-    char path[400];
-    long pid = 0;
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/postmaster.pid", s->datadir);
-    f = fopen(path, "r");
-    if (!f)
-        return 0;
-    if (fscanf(f, "%ld", &pid) != 1)
-        pid = 0;
-    fclose(f);
-    return (pid_t)pid;
-}
-
 void sb_pg_cluster_remove(struct sb_pg_server *s)
 {
-    if (s->started && postmaster_pid(s) > 0) {
+    if (s->started && sb_pg_postmaster_of(s->datadir) > 0) {
         char pg_ctl[600], log[400];
         char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "immediate", "-w", "-t", "30", "-s",
                         "stop", NULL};
@@ -576,7 +557,7 @@ void sb_pg_cluster_remove(struct sb_pg_server *s)
         snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
         snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
         run_program(s, argv, log, "stop", &kind_cleanup, &rc, &ignored);
-        pid = postmaster_pid(s);
+        pid = sb_pg_postmaster_of(s->datadir);
         if (pid > 0 && kill(pid, SIGKILL) == 0) {
             struct timespec tick = {0, 10 * 1000 * 1000};
             for (int i = 0; i < 500 && kill(pid, 0) == 0; i++)
@@ -585,6 +566,6 @@ void sb_pg_cluster_remove(struct sb_pg_server *s)
     }
     s->started = false;
     if (s->created)
-        nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        sb_pg_dir_remove(s->dir);
     s->created = false;
 }

@@ -8,7 +8,8 @@
  * removing everything (`pg_ctl stop -m immediate`, then the directory). The programs run in
  * their own process group, so a terminal's Ctrl-C reaches scanbench alone and scanbench
  * decides how to stop, each with a time limit (child.h); a stop signal ends the one running,
- * but the cleanup's. No libpq here. */
+ * but the cleanup's. Each cluster directory names its scanbench, and making one first removes
+ * those whose scanbench is gone (stale.h). No libpq here. */
 #ifndef SB_PG_SERVER_H
 #define SB_PG_SERVER_H
 
@@ -50,7 +51,8 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
 /* Decides who runs the programs; SB_ERR_INPUT when running as root with no user to run as. */
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err);
 
-/* mkdtemp under parent, the tablespace directories, initdb. On failure the directory is
+/* The clusters under parent whose scanbench is gone removed (stale.h), then mkdtemp under
+ * parent, its owner file, the tablespace directories, initdb. On failure the directory is
  * removed and the error carries initdb's last lines. */
 int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err);
 
