@@ -76,13 +76,14 @@ struct capture {
     size_t used;
 };
 
-/* What is in the pipe now, into the buffer (past it, dropped); the pipe closed at its end. */
+/* What is in the pipe now, into the buffer (past it, dropped), 256KB at most (a program that
+ * writes without end does not hold the wait); the pipe closed at its end. */
 static void read_out(const struct sb_pg_program *p, struct capture *c)
 {
     char scrap[512];
     ssize_t n;
 
-    while (c->fd >= 0) {
+    for (int reads = 0; c->fd >= 0 && reads < 512; reads++) {
         size_t room = p->out_len - 1 - c->used;
         n = room ? read(c->fd, p->out + c->used, room) : read(c->fd, scrap, sizeof scrap);
         if (n > 0 && room)
