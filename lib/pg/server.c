@@ -420,6 +420,7 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
                          strerror(errno));
         goto out;
     }
+    s->watch_fd = sb_pg_watch_start(s->dir, &s->watcher); /* none: the next run's sweep */
     snprintf(s->datadir, sizeof s->datadir, "%s/data", s->dir);
     if (s->switch_user && chown(s->dir, s->uid, s->gid) != 0) {
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s: %s", s->dir, s->user,
@@ -568,4 +569,6 @@ void sb_pg_cluster_remove(struct sb_pg_server *s)
     if (s->created)
         sb_pg_dir_remove(s->dir);
     s->created = false;
+    sb_pg_watch_stop(s->watch_fd, s->watcher);
+    s->watcher = 0;
 }

@@ -9,7 +9,8 @@
  * their own process group, so a terminal's Ctrl-C reaches scanbench alone and scanbench
  * decides how to stop, each with a time limit (child.h); a stop signal ends the one running,
  * but the cleanup's. Each cluster directory names its scanbench, and making one first removes
- * those whose scanbench is gone (stale.h). No libpq here. */
+ * those whose scanbench is gone; a watcher process removes it if scanbench dies (stale.h). No
+ * libpq here. */
 #ifndef SB_PG_SERVER_H
 #define SB_PG_SERVER_H
 
@@ -33,6 +34,8 @@ struct sb_pg_server {
     char dir[256];       /* the mkdtemp directory: data/, the socket, logs, tablespaces */
     char datadir[320];
     bool created;        /* dir exists (remove it) */
+    pid_t watcher;       /* the process that removes dir if scanbench dies (stale.h), or 0 */
+    int watch_fd;        /* its pipe (when watcher) */
     bool started;        /* a start was attempted (stop it) */
     struct sb_pg_conf conf; /* the settings the server runs with */
 };
@@ -52,7 +55,7 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err);
 
 /* The clusters under parent whose scanbench is gone removed (stale.h), then mkdtemp under
- * parent, its owner file, the tablespace directories, initdb. On failure the directory is
+ * parent, its owner file and its watcher, the tablespace directories, initdb. On failure the directory is
  * removed and the error carries initdb's last lines. */
 int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err);
 

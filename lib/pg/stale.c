@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* stale.c: each cluster directory's owner, and the clusters whose scanbench is gone found,
- * stopped and removed (see stale.h). The process facts come from Linux's /proc; elsewhere a
+/* stale.c: each cluster directory's owner and watcher, and the clusters whose scanbench is
+ * gone found, stopped and removed (see stale.h). The process facts come from Linux's /proc; elsewhere a
  * pid alone says whether the owner runs. */
 #include "config.h"
 #include "pg/stale.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <glob.h>
 #include <signal.h>
@@ -13,8 +14,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "core/core.h"
 
 /* Who a process is: its pid, its start time (clock ticks since boot; 0: unknown) and the boot's
  * id ("-": unknown). */
@@ -235,4 +242,76 @@ void sb_pg_sweep(const char *parent, size_t *removed, size_t *alive)
         *alive += r == 0;
     }
     globfree(&g);
+}
+
+/* In the watcher: its own process group (a terminal's Ctrl-C is scanbench's to handle), the
+ * default signals, no descriptor of scanbench's held (a pipe's reader, the libpq sockets, a
+ * report) but the pipe. */
+static void become_watcher(int fd)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2};
+    int devnull = open("/dev/null", O_RDWR);
+    long max = sysconf(_SC_OPEN_MAX);
+
+    setpgid(0, 0);
+    sb_stop_child_defaults();
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        signal(signals[i], SIG_DFL);
+    for (int i = 0; i < 3 && devnull >= 0; i++)
+        dup2(devnull, i);
+    for (int i = 3; i < (max > 0 && max < 65536 ? max : 65536); i++)
+        if (i != fd)
+            close(i);
+#ifdef __linux__
+    prctl(PR_SET_NAME, "scanbench-watch", 0, 0, 0);
+#endif
+}
+
+/* The watcher's life: until the pipe's end (scanbench gone, or done with the cluster), then
+ * the cluster ended and removed if it is still there and still scanbench's. */
+static void watch_cluster(const char *dir, int fd, pid_t owner)
+{
+    char c, datadir[400];
+    struct owner o;
+    ssize_t n;
+
+    become_watcher(fd);
+    while ((n = read(fd, &c, 1)) != 0 && (n > 0 || errno == EINTR))
+        ;
+    if (read_owner(dir, &o) && o.pid == (long)owner) {
+        snprintf(datadir, sizeof datadir, "%s/data", dir);
+        sb_pg_postmaster_end(sb_pg_postmaster_of(datadir));
+        sb_pg_dir_remove(dir);
+    }
+    _exit(0);
+}
+
+int sb_pg_watch_start(const char *dir, pid_t *watcher)
+{
+    int fds[2];
+    pid_t owner = getpid();
+
+    *watcher = 0;
+    if (pipe(fds) != 0)
+        return -1;
+    /* scanbench's end not inherited by what it runs: the postmaster must not hold it */
+    if (fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0 || (*watcher = fork()) < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        *watcher = 0;
+        return -1;
+    }
+    if (*watcher == 0)
+        watch_cluster(dir, fds[0], owner);
+    close(fds[0]);
+    return fds[1];
+}
+
+void sb_pg_watch_stop(int fd, pid_t watcher)
+{
+    if (watcher <= 0)
+        return;
+    close(fd);
+    while (waitpid(watcher, NULL, 0) < 0 && errno == EINTR)
+        ;
 }

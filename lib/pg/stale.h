@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stale.h: clusters whose scanbench is gone. A SIGKILL cannot be caught, and pg_ctl detaches
- * the postmaster from scanbench, so a scanbench killed that way leaves its cluster directory
- * (scanbench-pg.XXXXXX under $TMPDIR, else /tmp) and its server. Each cluster directory says
- * whose it is (scanbench.owner: the pid, its start time since boot and the boot's id, so that a
+ * the postmaster from scanbench (PR_SET_PDEATHSIG cannot reach it), so a scanbench killed that
+ * way would leave its cluster directory (scanbench-pg.XXXXXX under $TMPDIR, else /tmp) and its
+ * server. Each cluster has a watcher, a process that removes it once scanbench is gone; and,
+ * for a watcher killed too (or a reboot), each cluster directory says whose it is (scanbench.owner: the pid, its start time since boot and the boot's id, so that a
  * pid used again or a reboot is not taken for the owner); the next cluster made, and
  * `scanbench pg --cleanup`, find the directories whose owner is gone, stop their postmaster
  * (SIGQUIT, PostgreSQL's immediate shutdown, then SIGKILL; only a process whose working
@@ -14,6 +15,18 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+
+/* The watcher of this process's cluster dir: a process of its own (forked, in a process group of
+ * its own, holding none of scanbench's descriptors but a pipe's read end) that waits for the
+ * pipe's end, which comes when scanbench closes it or dies, SIGKILL included; then, if dir is
+ * still there and still this process's (its owner file), it ends the postmaster and removes
+ * dir. The server does not outlive scanbench by more than its shutdown. Returns the pipe's
+ * write end (close-on-exec) and *watcher; -1 (and 0) when it cannot be started. Fork it while
+ * scanbench has one thread. */
+int sb_pg_watch_start(const char *dir, pid_t *watcher);
+
+/* The cluster removed by this process: the watcher told (fd closed) and reaped. */
+void sb_pg_watch_stop(int fd, pid_t watcher);
 
 /* The owner file, in each cluster directory. */
 #define SB_PG_OWNER_FILE "scanbench.owner"

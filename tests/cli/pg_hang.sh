@@ -7,11 +7,12 @@
 # (SCANBENCH_PG_TIMEOUT, 1 s here) with one line naming it and the limit, or at once by a
 # SIGTERM or SIGINT (exit 143 or 130, the usual "interrupted" line), and nothing is left: no
 # process naming this test's directory, nothing in the private TMPDIR. A scanbench killed by
-# SIGKILL during a hanging pg_ctl start: the pg_ctl dies with it (Linux: PR_SET_PDEATHSIG), the
-# cluster directory and the "postmaster" stay; `scanbench pg --cleanup` then stops that server
-# and removes the directory, and removes one whose owner's pid is now another process's, but
-# leaves a live scanbench's alone; the next `scanbench pg` removes a stale one too. With a real
-# server installed: a pg_ctl stop that hangs during a run is ended by run_timeout.
+# SIGKILL during a hanging pg_ctl start: the pg_ctl dies with it (Linux: PR_SET_PDEATHSIG), and
+# the cluster's watcher stops the detached fake "postmaster" and removes the cluster. With the
+# watcher killed too, the cluster and the "postmaster" stay: `scanbench pg --cleanup` then stops
+# that server and removes the directory, and removes one whose owner's pid is now another
+# process's, but leaves a live scanbench's alone; the next `scanbench pg` removes a stale one
+# too. With a real server installed: a pg_ctl stop that hangs in a run ends at run_timeout.
 . "$top_srcdir/tests/lib.sh"
 set -m # background jobs keep SIGINT (a script's ignore it, and so does scanbench)
 S=$SCANBENCH
@@ -143,15 +144,43 @@ if ! ignored_at_entry INT; then
         "$SCRATCH/r.json" >/dev/null 2>&1 && pass || fail "SIGINT during initdb: no report"
 fi
 
-# SIGKILL during a pg_ctl start that hangs: pg_ctl dies with scanbench; the cluster and its
-# "postmaster" stay
-"$S" pg "${SMALL[@]}" --server "$SCRATCH/start-leaves-server/bin" >/dev/null 2>"$SCRATCH/err" &
-pid=$!
-for i in $(seq 1 200); do ps -eo args= | grep -q "^$HANG 3600" && break; sleep 0.05; done
+# start_killed: scanbench pg in the background with the pg_ctl start that starts a "postmaster"
+# and hangs, until that pg_ctl runs; sets pid, and watcher (its cluster's watcher process)
+start_killed() {
+    local i
+    "$S" pg "${SMALL[@]}" --server "$SCRATCH/start-leaves-server/bin" >/dev/null 2>"$SCRATCH/err" &
+    pid=$!
+    watcher=""
+    for i in $(seq 1 200); do
+        watcher=$(ps -eo pid=,comm=,args= | awk -v s="$SCRATCH/start-leaves-server" \
+            '$2 == "scanbench-watch" && index($0, s) { print $1 }')
+        ps -eo args= | grep -q "^$HANG 3600" && [ -n "$watcher" ] && break
+        sleep 0.05
+    done
+    [ -n "$watcher" ] && pass || fail "no watcher for the cluster: $(ps -eo pid,comm,args | grep -F "$SCRATCH")"
+}
+# gone WHAT: the pg_ctl that hung is gone (it died with scanbench)
+pg_ctl_gone() {
+    local i
+    for i in $(seq 1 40); do ps -eo args= | grep -q "^$HANG 3600" || break; sleep 0.05; done
+    ps -eo args= | grep -q "^$HANG 3600" && fail "$1: the pg_ctl outlived scanbench" || pass
+}
+
+# SIGKILL during a pg_ctl start that hangs: pg_ctl dies with scanbench, and the cluster's
+# watcher stops the "postmaster" and removes the cluster
+start_killed
 kill -KILL $pid
 wait $pid
-for i in $(seq 1 40); do ps -eo args= | grep -q "^$HANG 3600" || break; sleep 0.05; done
-ps -eo args= | grep -q "^$HANG 3600" && fail "SIGKILL: the pg_ctl outlived scanbench" || pass
+pg_ctl_gone "SIGKILL"
+left "SIGKILL (the watcher's cleanup)"
+
+# the same with the watcher killed first (SIGKILL to both): the cluster and its "postmaster"
+# stay, for the sweep
+start_killed
+kill -KILL $watcher
+kill -KILL $pid
+wait $pid
+pg_ctl_gone "SIGKILL to scanbench and its watcher"
 killed=$(ls -d "$TMP"/scanbench-pg.* 2>/dev/null)
 [ -n "$killed" ] && [ -s "$killed/data/postmaster.pid" ] && pass ||
     fail "SIGKILL: no cluster left to clean up: $(ls -A "$TMP")"
