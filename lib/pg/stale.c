@@ -249,11 +249,13 @@ void sb_pg_sweep(const char *parent, size_t *removed, size_t *alive)
  * report) but the pipe. */
 static void become_watcher(int fd)
 {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2};
+    static const int signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGALRM, SIGUSR1,
+                                  SIGUSR2, SIGXCPU, SIGPROF, SIGVTALRM, SIGPWR,  SIGSTKFLT};
     int devnull = open("/dev/null", O_RDWR);
     long max = sysconf(_SC_OPEN_MAX);
 
     setpgid(0, 0);
+    sb_stop_on_signal(NULL, NULL); /* scanbench's statement is not the watcher's to cancel */
     sb_stop_child_defaults();
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
         signal(signals[i], SIG_DFL);
