@@ -55,8 +55,8 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err);
 
 /* The clusters under parent whose scanbench is gone removed (stale.h), then mkdtemp under
- * parent, its owner file and its watcher, the tablespace directories, initdb. On failure the directory is
- * removed and the error carries initdb's last lines. */
+ * parent, its owner file and its watcher, the tablespace directories, initdb. On failure the
+ * directory is removed and the error carries initdb's last lines. */
 int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err);
 
 /* Writes the settings (conf) and starts the server, waiting until it accepts connections. On

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stale.c: each cluster directory's owner and watcher, and the clusters whose scanbench is
- * gone found, stopped and removed (see stale.h). The process facts come from Linux's /proc; elsewhere a
- * pid alone says whether the owner runs. */
+ * gone found, stopped and removed (see stale.h). The process facts come from Linux's /proc;
+ * elsewhere a pid alone says whether the owner runs. */
 #include "config.h"
 #include "pg/stale.h"
 

@@ -2,26 +2,26 @@
 /* stale.h: clusters whose scanbench is gone. A SIGKILL cannot be caught, and pg_ctl detaches
  * the postmaster from scanbench (PR_SET_PDEATHSIG cannot reach it), so a scanbench killed that
  * way would leave its cluster directory (scanbench-pg.XXXXXX under $TMPDIR, else /tmp) and its
- * server. Each cluster has a watcher, a process that removes it once scanbench is gone; and,
- * for a watcher killed too (or a reboot), each cluster directory says whose it is (scanbench.owner: the pid, its start time since boot and the boot's id, so that a
- * pid used again or a reboot is not taken for the owner); the next cluster made, and
- * `scanbench pg --cleanup`, find the directories whose owner is gone, stop their postmaster
- * (SIGQUIT, PostgreSQL's immediate shutdown, then SIGKILL; only a process whose working
- * directory is that cluster's data directory) and remove them, one line each on stderr. Also
- * here: the checked postmaster of a data directory and a directory's removal, for the
- * cluster's own cleanup (server.h). */
+ * server. Each cluster has a watcher, a process that removes it once scanbench is gone. For a
+ * watcher killed too (or a reboot), each cluster directory says whose it is (scanbench.owner:
+ * the pid, its start time since boot and the boot's id, so that a pid used again or a reboot
+ * is not taken for the owner); the next cluster made, and `scanbench pg --cleanup`, find the
+ * directories whose owner is gone, stop their postmaster (SIGQUIT, PostgreSQL's immediate
+ * shutdown, then SIGKILL; only a process whose working directory is that cluster's data
+ * directory) and remove them, one line each on stderr. Also here: the checked postmaster of a
+ * data directory and a directory's removal, for the cluster's own cleanup (server.h). */
 #ifndef SB_PG_STALE_H
 #define SB_PG_STALE_H
 
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The watcher of this process's cluster dir: a process of its own (forked, in a process group of
- * its own, holding none of scanbench's descriptors but a pipe's read end) that waits for the
- * pipe's end, which comes when scanbench closes it or dies, SIGKILL included; then, if dir is
- * still there and still this process's (its owner file), it ends the postmaster and removes
- * dir. The server does not outlive scanbench by more than its shutdown. Returns the pipe's
- * write end (close-on-exec) and *watcher; -1 (and 0) when it cannot be started. Fork it while
+/* The watcher of this process's cluster dir: a process (forked, in a process group of its own,
+ * holding none of scanbench's descriptors but a pipe's read end) that waits for the pipe's
+ * end, which comes when scanbench closes it or dies, SIGKILL included; then, if dir is still
+ * there and still this process's (its owner file), it ends the postmaster and removes dir.
+ * The server does not outlive scanbench by more than its shutdown. Returns the pipe's write
+ * end (close-on-exec) and *watcher; -1 (and 0) when it cannot be started. Fork it while
  * scanbench has one thread. */
 int sb_pg_watch_start(const char *dir, pid_t *watcher);
 

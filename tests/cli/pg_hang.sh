@@ -90,7 +90,8 @@ err_is_one_line_containing "SCANBENCH_PG_TIMEOUT=abc: not a number of seconds ab
 export SCANBENCH_PG_TIMEOUT=1
 timed 1 10 "a --version that hangs" env SCANBENCH_PG_BINDIR="$SCRATCH/version-hangs/bin" \
     "$S" pg "${SMALL[@]}"
-err_is_one_line_containing "$SCRATCH/version-hangs/bin/postgres --version: still running after 1 s, its time limit (SCANBENCH_PG_TIMEOUT): stopped"
+err_is_one_line_containing \
+    "$SCRATCH/version-hangs/bin/postgres --version: still running after 1 s, its time limit (SCANBENCH_PG_TIMEOUT): stopped"
 left "a --version that hangs"
 # the version read, the child holding stdout ended; then the fake initdb fails
 timed 1 10 "a --version that leaves a child" "$S" pg "${SMALL[@]}" \
@@ -99,11 +100,13 @@ err_is_one_line_containing "initdb failed"
 left "a --version that leaves a child"
 timed 1 10 "an initdb that hangs" "$S" pg "${SMALL[@]}" --set run_timeout=5 \
     --server "$SCRATCH/initdb-hangs/bin"
-err_is_one_line_containing "$SCRATCH/initdb-hangs/bin/initdb: still running after 1 s, its time limit"
+err_is_one_line_containing \
+    "$SCRATCH/initdb-hangs/bin/initdb: still running after 1 s, its time limit"
 left "an initdb that hangs"
 timed 1 10 "a pg_ctl start that hangs" "$S" pg "${SMALL[@]}" --set run_timeout=5 -q \
     --server "$SCRATCH/start-hangs/bin"
-err_is_one_line_containing "$SCRATCH/start-hangs/bin/pg_ctl start: still running after 1 s, its time limit"
+err_is_one_line_containing \
+    "$SCRATCH/start-hangs/bin/pg_ctl start: still running after 1 s, its time limit"
 left "a pg_ctl start that hangs"
 unset SCANBENCH_PG_TIMEOUT
 
@@ -124,14 +127,16 @@ signal() {
     kill -KILL "$pid" 2>/dev/null
     wait "$pid"
     got=$?
-    [ "$got" -eq "$want" ] && pass || fail "$what: exit status $got, want $want: $(cat "$SCRATCH/err")"
+    [ "$got" -eq "$want" ] && pass ||
+        fail "$what: exit status $got, want $want: $(cat "$SCRATCH/err")"
     [ $((($(date +%s%N) - t0) / 1000000)) -lt 5000 ] && pass || fail "$what: not at once"
     tail -1 "$SCRATCH/err" | grep -qF -- "$line" && pass ||
         fail "$what: stderr lacks '$line': $(cat "$SCRATCH/err")"
     left "$what"
 }
 if ! ignored_at_entry TERM; then
-    signal TERM 143 "interrupted (SIGTERM) while $SCRATCH/version-hangs/bin/postgres --version ran" \
+    signal TERM 143 \
+        "interrupted (SIGTERM) while $SCRATCH/version-hangs/bin/postgres --version ran" \
         "SIGTERM during a --version that hangs" --server "$SCRATCH/version-hangs/bin"
     signal TERM 143 "interrupted (SIGTERM) during pg run 1/2" \
         "SIGTERM during a pg_ctl start that hangs" --server "$SCRATCH/start-hangs/bin" \
@@ -140,8 +145,8 @@ fi
 if ! ignored_at_entry INT; then
     signal INT 130 "interrupted (SIGINT) during pg round 1" "SIGINT during an initdb that hangs" \
         --server "$SCRATCH/initdb-hangs/bin" -o "$SCRATCH/r.json"
-    command -v jq >/dev/null && jq -e '.incomplete and .interrupted.by == "SIGINT" and (.runs | length == 0)' \
-        "$SCRATCH/r.json" >/dev/null 2>&1 && pass || fail "SIGINT during initdb: no report"
+    command -v jq >/dev/null && jq -e '.incomplete and .interrupted.by == "SIGINT" and
+        (.runs | length == 0)' "$SCRATCH/r.json" >/dev/null 2>&1 && pass || fail "SIGINT during initdb: no report"
 fi
 
 # start_killed: scanbench pg in the background with the pg_ctl start that starts a "postmaster"
@@ -157,7 +162,8 @@ start_killed() {
         ps -eo args= | grep -q "^$HANG 3600" && [ -n "$watcher" ] && break
         sleep 0.05
     done
-    [ -n "$watcher" ] && pass || fail "no watcher for the cluster: $(ps -eo pid,comm,args | grep -F "$SCRATCH")"
+    [ -n "$watcher" ] && pass ||
+        fail "no watcher for the cluster: $(ps -eo pid,comm,args | grep -F "$SCRATCH")"
 }
 # gone WHAT: the pg_ctl that hung is gone (it died with scanbench)
 pg_ctl_gone() {
@@ -190,15 +196,16 @@ postmaster=$(head -1 "$killed/data/postmaster.pid" 2>/dev/null)
 mkdir -m 700 "$TMP/scanbench-pg.reused" "$TMP/scanbench-pg.alive"
 start=$(awk '{ print $22 }' /proc/$$/stat)
 boot=$(cat /proc/sys/kernel/random/boot_id)
-printf 'pid %s\nstart %s\nboot %s\n' $$ $((start + 1)) "$boot" >"$TMP/scanbench-pg.reused/scanbench.owner"
-printf 'pid %s\nstart %s\nboot %s\n' $$ "$start" "$boot" >"$TMP/scanbench-pg.alive/scanbench.owner"
+owner() { printf 'pid %s\nstart %s\nboot %s\n' $$ "$2" "$boot" >"$TMP/$1/scanbench.owner"; }
+owner scanbench-pg.reused $((start + 1))
+owner scanbench-pg.alive "$start"
 expect_status 0 "--cleanup" "$S" pg --cleanup
 out_contains "2 stale clusters removed under $TMP; 1 of a scanbench still running left alone"
 [ "$(wc -l <"$SCRATCH/err")" -eq 2 ] && pass || fail "--cleanup: stderr: $(cat "$SCRATCH/err")"
-grep -qF "removed $killed, a cluster of scanbench pid $pid, which is gone (its server, pid $postmaster, stopped)" \
-    "$SCRATCH/err" && pass || fail "--cleanup: the killed one: $(cat "$SCRATCH/err")"
-grep -qF "removed $TMP/scanbench-pg.reused, a cluster of scanbench pid $$, which is gone (no server running)" \
-    "$SCRATCH/err" && pass || fail "--cleanup: the reused pid: $(cat "$SCRATCH/err")"
+grep -qF "removed $killed, a cluster of scanbench pid $pid, which is gone (its server, pid \
+$postmaster, stopped)" "$SCRATCH/err" && pass || fail "--cleanup: the killed one: $(cat "$SCRATCH/err")"
+grep -qF "removed $TMP/scanbench-pg.reused, a cluster of scanbench pid $$, which is gone (no \
+server running)" "$SCRATCH/err" && pass || fail "--cleanup: the reused pid: $(cat "$SCRATCH/err")"
 [ "$(ls -A "$TMP")" = scanbench-pg.alive ] && pass || fail "--cleanup: left $(ls -A "$TMP")"
 st=$(ps -o stat= -p "$postmaster" 2>/dev/null) # gone, or a zombie its new parent reaps later
 [ -z "$st" ] || [ "${st#Z}" != "$st" ] && pass || fail "--cleanup: the server is still running"
@@ -208,7 +215,7 @@ err_is_one_line_containing "--cleanup: runs nothing, so takes no --set"
 # the next run removes a stale cluster too (before it makes its own)
 rm -rf "$TMP/scanbench-pg.alive"
 mkdir -m 700 "$TMP/scanbench-pg.stale"
-printf 'pid %s\nstart %s\nboot %s\n' $$ $((start + 1)) "$boot" >"$TMP/scanbench-pg.stale/scanbench.owner"
+owner scanbench-pg.stale $((start + 1))
 timed 1 10 "the next run" env SCANBENCH_PG_TIMEOUT=1 "$S" pg "${SMALL[@]}" -q \
     --server "$SCRATCH/initdb-hangs/bin"
 grep -qF "removed $TMP/scanbench-pg.stale, a cluster of scanbench pid $$, which is gone" \
