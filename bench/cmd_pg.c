@@ -7,7 +7,8 @@
  * `postgresql`). Each run is bounded by run_timeout (the watchdog of stop.h cancels its
  * statement). Stopped by a signal or the watchdog, it prints and writes the runs finished so far,
  * marked incomplete. The cluster is removed on every path, the signals and the watchdog
- * included. */
+ * included; the clusters a scanbench killed by SIGKILL left are removed by the next one, or by
+ * `scanbench pg --cleanup`, which runs nothing else. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -113,9 +114,29 @@ const struct sb_options sb_options_pg = {
         SB_OPTION_SET(SB_RUN_SET, SB_SET_HELP),
         SB_RUN_OPTION_OUTPUT,
         SB_RUN_OPTION_QUIET,
+        {SB_RUN_CLEANUP, "--cleanup", NULL, SB_OPT_FLAG, NULL, false,
+         "runs nothing: removes the clusters under TMPDIR (else /tmp) whose\n"
+         "scanbench is gone (killed by SIGKILL), stopping their server", NULL, 0, 0},
         {0},
     },
 };
+
+/* --cleanup: the clusters whose scanbench is gone removed (a line each on stderr), what was
+ * done on stdout; alone on its command line (but -q). */
+static int cleanup(const struct sb_run_args *args, struct sb_error *err)
+{
+    size_t removed, alive;
+    const char *parent = sb_pg_parent_dir();
+
+    if (args->file || args->nsets || args->output || args->nservers)
+        return sb_fail(err, SB_ERR_INPUT, "--cleanup: runs nothing, so takes no %s",
+                       args->file ? "experiment file" : args->nsets ? "--set" :
+                       args->output ? "-o" : "--server");
+    sb_pg_sweep(parent, &removed, &alive);
+    printf("%zu stale cluster%s removed under %s; %zu of a scanbench still running left alone\n",
+           removed, removed == 1 ? "" : "s", parent, alive);
+    return SB_OK;
+}
 
 /* What a server run needs: the command line read, the experiment read with the keys a server
  * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
@@ -127,6 +148,8 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
     char why[256];
     int status = sb_run_args_parse(&sb_options_pg, argc, argv, args, err);
 
+    if (status == SB_OK && args->cleanup)
+        return cleanup(args, err);
     if (status == SB_OK && !sb_pg_built(why, sizeof why))
         status = sb_fail(err, SB_ERR_INPUT, "pg: %s", why);
     if (status == SB_OK)
@@ -287,8 +310,12 @@ int sb_cmd_pg(int argc, char **argv)
     bool stopped = false;
 
     memset(&s, 0, sizeof s);
+    /* a signal (INT, TERM, HUP, QUIT) ends a server program in flight (the version query of
+     * prepare's included), cancels the statement in flight and stops the runs; the watchdog
+     * stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
+    sb_stop_install();
     status = prepare(argc, argv, &args, &s, &jobs, ignored, sizeof ignored, &err);
-    if (status != SB_OK)
+    if (status != SB_OK || args.cleanup)
         goto out;
     snprintf(notes, sizeof notes, "%s%s%s", ignored, ignored[0] && jobs.notes[0] ? "; " : "",
              jobs.notes);
@@ -298,9 +325,6 @@ int sb_cmd_pg(int argc, char **argv)
         status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
-    /* a signal (INT, TERM, HUP, QUIT) cancels the statement in flight and stops the runs; the
-     * watchdog stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
-    sb_stop_install();
     if (interleaved(&s.exp))
         status = run_fleet(&fleet, &jobs, &s, &args, notes, report, &stopped, &err);
     else

@@ -33,6 +33,9 @@ static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
     case SB_RUN_TWICE:
         args->twice = true;
         return SB_OK;
+    case SB_RUN_CLEANUP:
+        args->cleanup = true;
+        return SB_OK;
     case SB_RUN_SERVER:
         if (args->nservers == SB_RUN_ARGS_MAX_SERVERS)
             return sb_fail(err, SB_ERR_INPUT, "--server %s: more than %d --server", a->text,

@@ -25,10 +25,12 @@ struct sb_run_args {
     bool twice;                             /* --twice (where the usage offers it) */
     const char *servers[SB_RUN_ARGS_MAX_SERVERS]; /* every --server BINDIR (pg), in order */
     int nservers;
+    bool cleanup;                           /* --cleanup (pg): the stale clusters removed */
 };
 
 /* The options sb_run_args_parse knows, by their id in a command's table. */
-enum sb_run_option { SB_RUN_SET = 1, SB_RUN_OUTPUT, SB_RUN_QUIET, SB_RUN_TWICE, SB_RUN_SERVER };
+enum sb_run_option { SB_RUN_SET = 1, SB_RUN_OUTPUT, SB_RUN_QUIET, SB_RUN_TWICE, SB_RUN_SERVER,
+                       SB_RUN_CLEANUP };
 
 /* --set in its three spellings (--set KEY=VALUE, -s KEY=VALUE, --set=KEY=VALUE), with its help */
 #define SB_SET_HELP "sets an experiment key (also --set=KEY=VALUE), checked like a line of\n" \

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <grp.h>
 #include <pwd.h>
@@ -22,7 +21,9 @@
 #include <unistd.h>
 
 #include "core/core.h"
+#include "pg/child.h"
 #include "pg/parse.h"
+#include "pg/stale.h"
 
 #define SERVER_PACKAGE "Debian package postgresql (apt-get install postgresql)"
 
@@ -65,50 +66,27 @@ static bool has_server_programs(const char *dir)
     return true;
 }
 
-/* Runs argv (as this process's user) and captures the first len - 1 bytes of its stdout. */
-static int capture(char *const argv[], char *buf, size_t len)
+/* A version query's child: stdin and stderr on /dev/null (stdout is the pipe). */
+static void quiet_setup(const void *arg)
 {
-    int fds[2], status = -1, wstatus;
-    pid_t pid;
-    size_t used = 0;
-    ssize_t n;
+    int devnull = open("/dev/null", O_RDWR);
 
-    buf[0] = '\0';
-    if (pipe(fds) != 0)
-        return -1;
-    pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return -1;
+    (void)arg;
+    if (devnull >= 0) {
+        dup2(devnull, 0);
+        dup2(devnull, 2);
     }
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDWR);
-        sb_stop_child_defaults();
-        setpgid(0, 0);
-        dup2(fds[1], 1);
-        if (devnull >= 0) {
-            dup2(devnull, 0);
-            dup2(devnull, 2);
-        }
-        close(fds[0]);
-        close(fds[1]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    while (used < len - 1 && ((n = read(fds[0], buf + used, len - 1 - used)) > 0 ||
-                              (n < 0 && errno == EINTR)))
-        if (n > 0)
-            used += (size_t)n;
-    buf[used] = '\0';
-    close(fds[0]);
-    while (waitpid(pid, &wstatus, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    if (WIFEXITED(wstatus))
-        status = WEXITSTATUS(wstatus);
-    return status;
+}
+
+/* Runs argv (as this process's user) with the limit of a version query and captures the first
+ * len - 1 bytes of its stdout into buf; *exit_status its exit status. */
+static int capture(char *const argv[], const char *what, double limit, char *buf, size_t len,
+                   int *exit_status, struct sb_error *err)
+{
+    struct sb_pg_program p = {.argv = argv, .what = what, .limit = limit, .stoppable = true,
+                              .setup = quiet_setup, .out = buf, .out_len = len};
+
+    return sb_pg_program_run(&p, exit_status, err);
 }
 
 /* Newest first: "15" before "9.6" (version order, not text order). */
@@ -117,14 +95,55 @@ static int newest_first(const void *a, const void *b)
     return strverscmp(*(const char *const *)b, *(const char *const *)a);
 }
 
+/* pg_config --bindir, when it names a directory with the server's programs: into s->bindir. */
+static int ask_pg_config(struct sb_pg_server *s, double limit, struct sb_error *err)
+{
+    char *argv[] = {"pg_config", "--bindir", NULL}, out[512];
+    int rc, status = capture(argv, "pg_config --bindir", limit, out, sizeof out, &rc, err);
+
+    if (status != SB_OK || rc != 0)
+        return status;
+    out[strcspn(out, "\n")] = '\0';
+    if (has_server_programs(out))
+        snprintf(s->bindir, sizeof s->bindir, "%s", out);
+    return SB_OK;
+}
+
+/* postgres --version: s->version, major and num; SB_ERR_INPUT when it is not a server
+ * scanbench pg speaks. */
+static int ask_version(struct sb_pg_server *s, double limit, struct sb_error *err)
+{
+    char path[600], what[620], out[512];
+    char *argv[] = {path, "--version", NULL};
+    int rc, status;
+
+    snprintf(path, sizeof path, "%s/postgres", s->bindir);
+    snprintf(what, sizeof what, "%s --version", path);
+    status = capture(argv, what, limit, out, sizeof out, &rc, err);
+    if (status != SB_OK)
+        return status;
+    if (rc != 0 || !sb_pg_parse_version(out, s->version, sizeof s->version, &s->major) ||
+        !(s->num = sb_pg_version_num(s->version)))
+        return sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)", path,
+                       out[0] ? out : "no output");
+    if (!sb_pg_sql_spoken(s->num))
+        return sb_fail(err, SB_ERR_INPUT, "%s: PostgreSQL %s: scanbench pg measures 8.1 to 8.3 "
+                       "and 9.6 on (8.4 to 9.5 may skip pages a VACUUM must read)", path,
+                       s->version);
+    return SB_OK;
+}
+
 int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_error *err)
 {
     const char *env = bindir ? bindir : getenv("SCANBENCH_PG_BINDIR");
-    char out[512], path[600];
     glob_t g = {0};
-    int status = SB_OK;
+    double limit;
+    int status = sb_pg_program_limit(0, &s->timeout, err);
 
     s->bindir[0] = '\0';
+    if (status != SB_OK)
+        return status;
+    limit = s->timeout ? s->timeout : SB_PG_LIMIT_VERSION;
     if (env && *env) {
         if (!has_server_programs(env))
             return sb_fail(err, SB_ERR_INPUT, "%s%s: no PostgreSQL server programs there "
@@ -132,14 +151,8 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
                            bindir ? "--server " : "SCANBENCH_PG_BINDIR=", env, SERVER_PACKAGE);
         snprintf(s->bindir, sizeof s->bindir, "%s", env);
     }
-    if (!s->bindir[0]) {
-        char *argv[] = {"pg_config", "--bindir", NULL};
-        if (capture(argv, out, sizeof out) == 0) {
-            out[strcspn(out, "\n")] = '\0';
-            if (has_server_programs(out))
-                snprintf(s->bindir, sizeof s->bindir, "%s", out);
-        }
-    }
+    if (!s->bindir[0] && (status = ask_pg_config(s, limit, err)) != SB_OK)
+        return status;
     if (!s->bindir[0] && glob("/usr/lib/postgresql/*/bin", 0, NULL, &g) == 0) {
         qsort(g.gl_pathv, g.gl_pathc, sizeof g.gl_pathv[0], newest_first);
         for (size_t i = 0; i < g.gl_pathc && !s->bindir[0]; i++)
@@ -151,20 +164,7 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
         return sb_fail(err, SB_ERR_INPUT, "no PostgreSQL server programs found (initdb, pg_ctl "
                        "and postgres: not in `pg_config --bindir` nor in "
                        "/usr/lib/postgresql/*/bin); install the server: %s", SERVER_PACKAGE);
-    snprintf(path, sizeof path, "%s/postgres", s->bindir);
-    {
-        char *argv[] = {path, "--version", NULL};
-        if (capture(argv, out, sizeof out) != 0 ||
-            !sb_pg_parse_version(out, s->version, sizeof s->version, &s->major) ||
-            !(s->num = sb_pg_version_num(s->version)))
-            status = sb_fail(err, SB_ERR_INPUT, "%s --version: not a PostgreSQL server (%s)",
-                             path, out[0] ? out : "no output");
-        else if (!sb_pg_sql_spoken(s->num))
-            status = sb_fail(err, SB_ERR_INPUT, "%s: PostgreSQL %s: scanbench pg measures 8.1 to "
-                             "8.3 and 9.6 on (8.4 to 9.5 may skip pages a VACUUM must read)",
-                             path, s->version);
-    }
-    return status;
+    return ask_version(s, limit, err);
 }
 
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err)
@@ -196,47 +196,72 @@ int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err)
     return SB_OK;
 }
 
-/* Runs argv as the server's user, in its own process group, from the cluster directory, with
- * stdout and stderr appended to log; returns the exit status (128 + signal if killed), -1 if
- * it could not be started. Waits through signals: the programs are short-lived. */
-static int run_program(const struct sb_pg_server *s, char *const argv[], const char *log)
-{
-    int wstatus;
-    pid_t pid = fork();
+/* What a program's child needs before exec: the server and the log. */
+struct program_setup {
+    const struct sb_pg_server *s;
+    const char *log;
+};
 
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        int fd;
-        sb_stop_child_defaults(); /* SIGPIPE as the programs expect it */
-        setpgid(0, 0);
-        if (s->switch_user && (setgroups(0, NULL) != 0 || setgid(s->gid) != 0 ||
-                               setuid(s->uid) != 0))
-            _exit(126);
-        if (chdir(s->dir) != 0)
-            _exit(126);
-        fd = open("/dev/null", O_RDONLY);
-        if (fd >= 0)
-            dup2(fd, 0);
-        fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        setenv("LC_ALL", "C", 1);
-        unsetenv("PGDATA");
-        /* pg_ctl -w before 10 checks readiness by connecting as libpq's defaults would
-         * (REL8_1_STABLE pg_ctl.c, test_postmaster_connection: PQsetdbLogin(NULL, port, ...,
-         * "postgres", NULL, NULL), 1314e285): to the cluster's private socket, as its user */
-        setenv("PGHOST", s->dir, 1);
-        setenv("PGUSER", "scanbench", 1);
-        execv(argv[0], argv);
-        _exit(127);
+/* In the child: the server's user, the cluster directory, stdout and stderr appended to the
+ * log, the environment the programs read. */
+static void program_setup(const void *arg)
+{
+    const struct program_setup *ps = arg;
+    const struct sb_pg_server *s = ps->s;
+    int fd;
+
+    if (s->switch_user && (setgroups(0, NULL) != 0 || setgid(s->gid) != 0 ||
+                           setuid(s->uid) != 0))
+        _exit(126);
+    if (chdir(s->dir) != 0)
+        _exit(126);
+    fd = open("/dev/null", O_RDONLY);
+    if (fd >= 0)
+        dup2(fd, 0);
+    fd = open(ps->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
     }
-    while (waitpid(pid, &wstatus, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+    setenv("LC_ALL", "C", 1);
+    unsetenv("PGDATA");
+    /* pg_ctl -w before 10 checks readiness by connecting as libpq's defaults would
+     * (REL8_1_STABLE pg_ctl.c, test_postmaster_connection: PQsetdbLogin(NULL, port, ...,
+     * "postgres", NULL, NULL), 1314e285): to the cluster's private socket, as its user */
+    setenv("PGHOST", s->dir, 1);
+    setenv("PGUSER", "scanbench", 1);
+}
+
+/* How a program runs: its limit when SCANBENCH_PG_TIMEOUT sets none, whether a stop ends it
+ * (not the cleanup's stop), whether its group is the server once it exits (pg_ctl start). */
+struct program_kind {
+    double limit;
+    bool stoppable;
+    bool leaves_server;
+};
+
+static const struct program_kind kind_initdb = {SB_PG_LIMIT_INITDB, true, false};
+static const struct program_kind kind_start = {SB_PG_LIMIT_PG_CTL, true, true};
+static const struct program_kind kind_stop = {SB_PG_LIMIT_PG_CTL, true, false};
+static const struct program_kind kind_cleanup = {SB_PG_LIMIT_PG_CTL, false, false};
+
+/* Runs argv as the server's user (child.h: its own process group, a time limit, reaped), from
+ * the cluster directory, with stdout and stderr appended to log; *rc its exit status (128 + a
+ * signal). SB_ERR_RUN when it could not run, ran past its limit or was stopped; what names
+ * it in those lines. */
+static int run_program(const struct sb_pg_server *s, char *const argv[], const char *log,
+                       const char *what, const struct program_kind *kind, int *rc,
+                       struct sb_error *err)
+{
+    struct program_setup ps = {s, log};
+    char name[700];
+    struct sb_pg_program p = {.argv = argv, .what = name,
+                              .limit = s->timeout ? s->timeout : kind->limit,
+                              .stoppable = kind->stoppable, .leaves_server = kind->leaves_server,
+                              .setup = program_setup, .setup_arg = &ps};
+
+    snprintf(name, sizeof name, "%s%s%s", argv[0], what[0] ? " " : "", what);
+    return sb_pg_program_run(&p, rc, err);
 }
 
 void sb_pg_log_tail(const char *path, int lines, char *buf, size_t len)
@@ -375,11 +400,13 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
 {
     char initdb[600], log[400], path[400], tail[600];
     int status = SB_OK, rc;
+    size_t removed, alive;
 
     if ((status = check_enterable(s, parent, err)) != SB_OK) {
         s->dir[0] = '\0';
         goto out;
     }
+    sb_pg_sweep(parent, &removed, &alive); /* the clusters of a scanbench killed (SIGKILL) */
     snprintf(s->dir, sizeof s->dir, "%s/scanbench-pg.XXXXXX", parent);
     if (!mkdtemp(s->dir)) {
         status = sb_fail(err, SB_ERR_INPUT, "%s: cannot create a directory there: %s (set "
@@ -388,6 +415,12 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
         goto out;
     }
     s->created = true;
+    if (sb_pg_cluster_mark(s->dir) != 0) {
+        status = sb_fail(err, SB_ERR_RUN, "%s/%s: cannot write it: %s", s->dir, SB_PG_OWNER_FILE,
+                         strerror(errno));
+        goto out;
+    }
+    s->watch_fd = sb_pg_watch_start(s->dir, &s->watcher); /* none: the next run's sweep */
     snprintf(s->datadir, sizeof s->datadir, "%s/data", s->dir);
     if (s->switch_user && chown(s->dir, s->uid, s->gid) != 0) {
         status = sb_fail(err, SB_ERR_RUN, "%s: cannot give it to %s: %s", s->dir, s->user,
@@ -408,8 +441,10 @@ int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_e
          * "dD:E:L:nU:WA:s" and --locale (1314e285) */
         char *argv[] = {initdb, "-D", s->datadir, "-A", "trust", "-U", "scanbench", "-E", "UTF8",
                         "--locale=C", s->num >= 90300 ? "-N" : NULL, NULL};
-        rc = run_program(s, argv, log);
+        status = run_program(s, argv, log, "", &kind_initdb, &rc, err);
     }
+    if (status != SB_OK)
+        goto out;
     if (rc != 0) {
         sb_pg_log_tail(log, 4, tail, sizeof tail);
         status = sb_fail(err, SB_ERR_RUN, "initdb failed (as user %s, exit %d): %s", s->user, rc,
@@ -453,7 +488,7 @@ int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
     char path[400], pg_ctl[600], log[400], tail[700];
     static char text[8192];
     static const char header[] = "# written by scanbench pg for this run\n";
-    int rc;
+    int rc, status;
 
     s->conf = *conf;
     snprintf(path, sizeof path, "%s/scanbench.conf", s->datadir);
@@ -476,8 +511,10 @@ int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
                         s->num >= 80300 ? "-t" : NULL, "60", NULL};
         char ctl_log[400];
         snprintf(ctl_log, sizeof ctl_log, "%s/pg_ctl.log", s->dir);
-        rc = run_program(s, argv, ctl_log);
+        status = run_program(s, argv, ctl_log, "start", &kind_start, &rc, err);
     }
+    if (status != SB_OK)
+        return status;
     if (rc != 0) {
         sb_pg_log_tail(log, 4, tail, sizeof tail);
         return sb_fail(err, SB_ERR_RUN, "the PostgreSQL server did not start (pg_ctl exit %d, "
@@ -490,15 +527,17 @@ int sb_pg_server_start(struct sb_pg_server *s, const struct sb_pg_conf *conf,
 int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err)
 {
     char pg_ctl[600], log[400], tail[600];
-    int rc;
+    int rc, status;
 
     snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
     snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
     {
         char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "fast", "-w", "-s", "stop",
                         s->num >= 80300 ? "-t" : NULL, "60", NULL};
-        rc = run_program(s, argv, log);
+        status = run_program(s, argv, log, "stop", &kind_stop, &rc, err);
     }
+    if (status != SB_OK)
+        return status;
     if (rc != 0) {
         sb_pg_log_tail(log, 3, tail, sizeof tail);
         return sb_fail(err, SB_ERR_RUN, "the PostgreSQL server did not stop (pg_ctl exit %d): "
@@ -507,44 +546,19 @@ int sb_pg_server_stop(struct sb_pg_server *s, struct sb_error *err)
     return SB_OK;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-/* The postmaster's pid from postmaster.pid, or 0. */
-static pid_t postmaster_pid(const struct sb_pg_server *s)
-{
-    char path[400];
-    long pid = 0;
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/postmaster.pid", s->datadir);
-    f = fopen(path, "r");
-    if (!f)
-        return 0;
-    if (fscanf(f, "%ld", &pid) != 1)
-        pid = 0;
-    fclose(f);
-    return (pid_t)pid;
-}
-
 void sb_pg_cluster_remove(struct sb_pg_server *s)
 {
-    pid_t pid;
-
-    if (s->started && postmaster_pid(s) > 0) {
+    if (s->started && sb_pg_postmaster_of(s->datadir) > 0) {
         char pg_ctl[600], log[400];
         char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "immediate", "-w", "-t", "30", "-s",
                         "stop", NULL};
+        struct sb_error ignored = {0};
+        pid_t pid;
+        int rc;
         snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
         snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
-        run_program(s, argv, log);
-        pid = postmaster_pid(s);
+        run_program(s, argv, log, "stop", &kind_cleanup, &rc, &ignored);
+        pid = sb_pg_postmaster_of(s->datadir);
         if (pid > 0 && kill(pid, SIGKILL) == 0) {
             struct timespec tick = {0, 10 * 1000 * 1000};
             for (int i = 0; i < 500 && kill(pid, 0) == 0; i++)
@@ -553,6 +567,8 @@ void sb_pg_cluster_remove(struct sb_pg_server *s)
     }
     s->started = false;
     if (s->created)
-        nftw(s->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        sb_pg_dir_remove(s->dir);
     s->created = false;
+    sb_pg_watch_stop(s->watch_fd, s->watcher);
+    s->watcher = 0;
 }

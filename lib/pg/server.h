@@ -7,7 +7,10 @@
  * socket, the log and two tablespaces, starting and stopping the server (`pg_ctl`), and
  * removing everything (`pg_ctl stop -m immediate`, then the directory). The programs run in
  * their own process group, so a terminal's Ctrl-C reaches scanbench alone and scanbench
- * decides how to stop. No libpq here. */
+ * decides how to stop, each with a time limit (child.h); a stop signal ends the one running,
+ * but the cleanup's. Each cluster directory names its scanbench, and making one first removes
+ * those whose scanbench is gone; a watcher process removes it if scanbench dies (stale.h). No
+ * libpq here. */
 #ifndef SB_PG_SERVER_H
 #define SB_PG_SERVER_H
 
@@ -23,6 +26,7 @@ struct sb_pg_server {
     char version[128];   /* "15.20 (Debian 15.20-0+deb12u1)" */
     int major;           /* 15 (9.6: 9; 8.1: 8) */
     int num;             /* as server_version_num: 150020, 90624, 80121 */
+    double timeout;      /* SCANBENCH_PG_TIMEOUT: each program's limit (0: its own, child.h) */
     char user[64];       /* who runs the programs ("" = this process's user) */
     bool switch_user;    /* running as root: the programs run as `user` */
     uid_t uid;
@@ -30,6 +34,8 @@ struct sb_pg_server {
     char dir[256];       /* the mkdtemp directory: data/, the socket, logs, tablespaces */
     char datadir[320];
     bool created;        /* dir exists (remove it) */
+    pid_t watcher;       /* the process that removes dir if scanbench dies (stale.h), or 0 */
+    int watch_fd;        /* its pipe (when watcher) */
     bool started;        /* a start was attempted (stop it) */
     struct sb_pg_conf conf; /* the settings the server runs with */
 };
@@ -48,8 +54,9 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
 /* Decides who runs the programs; SB_ERR_INPUT when running as root with no user to run as. */
 int sb_pg_server_choose_user(struct sb_pg_server *s, struct sb_error *err);
 
-/* mkdtemp under parent, the tablespace directories, initdb. On failure the directory is
- * removed and the error carries initdb's last lines. */
+/* The clusters under parent whose scanbench is gone removed (stale.h), then mkdtemp under
+ * parent, its owner file and its watcher, the tablespace directories, initdb. On failure the
+ * directory is removed and the error carries initdb's last lines. */
 int sb_pg_cluster_create(struct sb_pg_server *s, const char *parent, struct sb_error *err);
 
 /* Writes the settings (conf) and starts the server, waiting until it accepts connections. On
