@@ -50,8 +50,7 @@ static int emulate(struct sb_reproduction *r, int i, struct sb_error *err)
     json_object_set_new(holder, "thread", sb_thread_json(&s->exp.thread));
     if (s->exp.thread.machine[0])
         fprintf(stderr, "scanbench: emulating %s for %s\n", s->exp.thread.machine, r->names[i]);
-    status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, &r->factors,
-                                  holder, err);
+    status = sb_reproduce_emulate(r->quick, s, &r->factors, holder, err);
     if (status == SB_OK)
         r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
     json_decref(holder);

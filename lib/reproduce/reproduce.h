@@ -25,6 +25,7 @@
 #define SB_REPRODUCE_MAX_EXPERIMENTS 64
 #define SB_REPRODUCE_NAME_MAX SB_CONFIGS_NAME_MAX
 #define SB_REPRODUCE_MAX_SETS 261 /* the reproduction's own 5 and a command line's 256 */
+#define SB_REPRODUCE_MAX_POOLS SB_MAX_LIST /* an experiment's pools, its scaled ones added */
 
 /* A reproduction: zeroed, then its experiments named (sb_reproduce_name, sb_reproduce_name_all),
  * quick, twice and servers set, then prepared, its servers opened, run, freed. */
@@ -43,6 +44,7 @@ struct sb_reproduction {
     bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
+    struct sb_mem_limit limit; /* the host's memory limit, read once when prepared */
     struct sb_pg_jobs pg_jobs[SB_REPRODUCE_MAX_EXPERIMENTS], pg_all;
     /* per experiment, its ops on the newest server at that server's own defaults */
     struct sb_pg_jobs pg_defaults[SB_REPRODUCE_MAX_EXPERIMENTS];
@@ -51,8 +53,7 @@ struct sb_reproduction {
     struct sb_scaled_pool scaled[SB_REPRODUCE_MAX_EXPERIMENTS][2];
     bool has_scaled[SB_REPRODUCE_MAX_EXPERIMENTS];
     char scaled_why[SB_REPRODUCE_MAX_EXPERIMENTS][256];
-    /* what each experiment was read from, and the sets applied (the emulation reads them
-     * again) */
+    /* what each experiment was read from, and the sets applied */
     char paths[SB_REPRODUCE_MAX_EXPERIMENTS][1024];
     const char *sets[SB_REPRODUCE_MAX_SETS];
     int nsets;
