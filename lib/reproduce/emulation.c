@@ -20,7 +20,8 @@
 #include "runner/runner.h"
 #include "runner/runner_setup.h"
 
-#define MAX_SETS 300
+/* --quick: the emulation's table, 32MB: twice the thread's largest pool but Kirkwood's */
+#define QUICK_TABLE (32ull << 20)
 
 /* The pool of a placement (clock 16MB: its footprint in bytes, whole KB); false if none. */
 static bool pool_of(const struct sb_placement_name *placement, uint64_t *bytes)
@@ -299,6 +300,37 @@ static void check_machine(const struct sb_thread *th, const char *counters,
                  th->machine);
 }
 
+unsigned sb_reproduce_emulation_work(bool quick, const struct sb_setup *s, double *bytes)
+{
+    const struct sb_thread *th = &s->exp.thread;
+    const struct sb_setting *pools = &s->exp.settings[SB_K_POOL_SIZE];
+    const struct sb_setting *tables = &s->exp.settings[SB_K_TABLE_SIZE];
+    struct sb_machine m;
+    struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
+    char why[512];
+    uint64_t slow, fast, table = 0;
+    unsigned n = 0;
+    int nv;
+
+    *bytes = 0.0;
+    memset(&m, 0, sizeof m);
+    check_machine(th, s->plan.nruns ? s->plan.runs[0].counters->name : "none", &m, why,
+                  sizeof why);
+    if (why[0] || !pool_of(&th->slow, &slow) || !pool_of(&th->fast, &fast))
+        return 0;
+    nv = sb_emulation_variants(s, &m, v);
+    for (int k = 0; k < nv; k++)
+        n += !v[k].same_as;
+    for (int t = 0; t < tables->nvalues; t++)
+        table = tables->numbers[t] > table ? tables->numbers[t] : table;
+    if (quick)
+        table = QUICK_TABLE;
+    /* a configuration's runs: the plan's, its pool list made the two placements' pools */
+    *bytes = (double)n * (double)table * 2.0 * (double)s->plan.nruns /
+             (double)(pools->nvalues ? pools->nvalues : 1);
+    return n;
+}
+
 int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
                          struct sb_machine_factors *factors, json_t *report,
                          struct sb_error *err)
@@ -328,7 +360,7 @@ int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
     common[0] = machine_set;
     common[1] = "counters=sim";
     common[2] = "repetitions=2";
-    if (quick) /* the emulation's table: 32MB, twice the thread's largest pool but Kirkwood's */
+    if (quick) /* QUICK_TABLE */
         common[n_common++] = "table_size=32M";
     common[3] = "warmup=0";
     common[4] = "min_scan_ms=0";

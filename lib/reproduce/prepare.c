@@ -2,7 +2,8 @@
 /* prepare.c: every experiment of a reproduction read and planned before any runs (see
  * reproduce.h): the thread's pools scaled to this host added to its pool list, a --quick
  * sweep trimmed, the runs only the scaled column needs left uncounted with --quick, the
- * thread's placements checked, the budget set. */
+ * thread's placements checked, the budget set, and what each experiment asks of the host
+ * (estimate.h). Each plan is built once and edited as a value (sb_plan_set_pools). */
 #include "config.h"
 #include "reproduce/reproduce.h"
 
@@ -173,8 +174,18 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
     }
     r->budget = (r->quick ? SB_REPRODUCE_QUICK_BUDGET : SB_REPRODUCE_FULL_BUDGET) *
                 (r->twice ? 2.0 : 1.0);
+    snprintf(r->budget_from, sizeof r->budget_from, "%s%s", r->quick ? "--quick" : "the default",
+             r->twice ? (r->quick ? " --twice's" : " with --twice:") : (r->quick ? "'s" : ""));
     if (status == SB_OK && r->n > 0 &&
-        strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
+        strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0) {
         r->budget = r->setups[0].plan.schedule.time_budget;
+        snprintf(r->budget_from, sizeof r->budget_from, "time_budget's");
+    }
+    sb_reproduce_rates_init(&r->rates);
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
+        sb_reproduce_work_of(&r->setups[i].plan, &r->work[i]);
+        r->work[i].configurations = sb_reproduce_emulation_work(r->quick, &r->setups[i],
+                                                                &r->work[i].emulation_bytes);
+    }
     return status;
 }

@@ -20,6 +20,7 @@
 #include "plan/plan.h"
 #include "render/render.h"
 #include "reproduce/emulation.h"
+#include "reproduce/estimate.h"
 #include "runner/runner_setup.h"
 
 #define SB_REPRODUCE_MAX_EXPERIMENTS 64
@@ -44,6 +45,10 @@ struct sb_reproduction {
     bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
+    char budget_from[64]; /* whose budget it is, for the estimate: "--quick's", "time_budget's" */
+    /* what each experiment asks of the host, and the rates measured so far (estimate.h) */
+    struct sb_reproduce_work work[SB_REPRODUCE_MAX_EXPERIMENTS];
+    struct sb_reproduce_rates rates;
     struct sb_mem_limit limit; /* the host's memory limit, read once when prepared */
     struct sb_pg_jobs pg_jobs[SB_REPRODUCE_MAX_EXPERIMENTS], pg_all;
     /* per experiment, its ops on the newest server at that server's own defaults */
