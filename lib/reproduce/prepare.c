@@ -35,25 +35,27 @@ static void uncount_scaled(struct sb_reproduction *r, int i)
     }
 }
 
-/* The pool list of experiment i (n sizes) with its scaled pools appended (those not already
- * in it), into pools; whether any was. */
-static bool add_scaled(struct sb_reproduction *r, int i, uint64_t *pools, int *n)
+/* The pool list of experiment i (n sizes, room for SB_REPRODUCE_MAX_POOLS) with its scaled
+ * pools appended (those not already in it), into pools; whether any was. *too_many: one had no
+ * room. */
+static bool add_scaled(struct sb_reproduction *r, int i, uint64_t *pools, int *n,
+                       bool *too_many)
 {
     struct sb_setup *s = &r->setups[i];
-    const uint64_t *scaled[2] = {&r->scaled[i][0].bytes, &r->scaled[i][1].bytes};
     bool added = false;
 
+    *too_many = false;
     r->has_scaled[i] = sb_reproduce_scale_pools(&s->exp.thread, &s->topo, &r->limit,
                                                 r->scaled[i], r->scaled_why[i],
                                                 sizeof r->scaled_why[0]);
     for (int k = 0; r->has_scaled[i] && k < 2; k++) {
         bool known = false;
         for (int v = 0; v < *n; v++)
-            known |= pools[v] == *scaled[k];
-        if (!known && *n < SB_REPRODUCE_MAX_POOLS)
-            pools[(*n)++] = *scaled[k];
+            known |= pools[v] == r->scaled[i][k].bytes;
+        if (!known && *n == SB_REPRODUCE_MAX_POOLS)
+            *too_many = true;
         else if (!known)
-            *n = SB_REPRODUCE_MAX_POOLS + 1; /* too many: said by the plan's edit */
+            pools[(*n)++] = r->scaled[i][k].bytes;
         added |= !known;
     }
     return added;
@@ -75,7 +77,7 @@ static bool quick_trim_sweep(struct sb_reproduction *r, int i, uint64_t *pools, 
     uint64_t biggest = 0, cap, keep[2] = {0, 0}, kept[SB_MAX_LIST];
     char dropped[512] = "", word[32];
     size_t dused = 0;
-    int nkept = 0;
+    int nkept = 0, ndropped = 0;
 
     if (pool->nvalues < SB_KNEE_MIN_POINTS)
         return false;
@@ -88,12 +90,11 @@ static bool quick_trim_sweep(struct sb_reproduction *r, int i, uint64_t *pools, 
         uint64_t b = pool->numbers[v];
         if (b <= cap || b == keep[0] || b == keep[1])
             kept[nkept++] = b;
-        else
-            dused += (size_t)snprintf(dropped + dused, dused < sizeof dropped
-                                      ? sizeof dropped - dused : 0, "%s%s", dused ? ", " : "",
-                                      pool->values[v]);
+        else if (ndropped++, dused < sizeof dropped) /* the rest cut from the words */
+            dused += (size_t)snprintf(dropped + dused, sizeof dropped - dused, "%s%s",
+                                      dused ? ", " : "", pool->values[v]);
     }
-    if (!dused || nkept < SB_KNEE_MIN_POINTS)
+    if (!ndropped || nkept < SB_KNEE_MIN_POINTS)
         return false;
     fprintf(stderr, "scanbench: --quick: %s: pools above %s (%d tables, and twice the last "
             "level) left out: %s\n", r->names[i], sb_format_size_word(cap, word, sizeof word),
@@ -111,14 +112,14 @@ static int edit_pools(struct sb_reproduction *r, int i, struct sb_error *err)
 {
     struct sb_setup *s = &r->setups[i];
     const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
-    uint64_t pools[SB_REPRODUCE_MAX_POOLS + 1];
+    uint64_t pools[SB_REPRODUCE_MAX_POOLS];
     int n = pool->nvalues, status;
-    bool trimmed, added;
+    bool trimmed, added, too_many;
 
     memcpy(pools, pool->numbers, (size_t)n * sizeof *pools);
     trimmed = r->quick && quick_trim_sweep(r, i, pools, &n);
-    added = add_scaled(r, i, pools, &n);
-    if (n > SB_REPRODUCE_MAX_POOLS) {
+    added = add_scaled(r, i, pools, &n, &too_many);
+    if (too_many) {
         sb_plan_free(&s->plan);
         return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones (at "
                        "most %d in all)", r->names[i], SB_REPRODUCE_MAX_POOLS);
