@@ -30,7 +30,8 @@ const struct sb_options sb_options_reproduce = {
     .unknown = "unknown option",
     .options = {
         {QUICK, "--quick", NULL, SB_OPT_FLAG, NULL, false,
-         "a 64MB table, five repetitions, no warm-up", NULL, 0, 0},
+         "a 64MB table, no warm-up, 15 ms scans, a 60 s budget (what it\nneeds is said before "
+         "it starts)", NULL, 0, 0},
         {TWICE, "--twice", NULL, SB_OPT_FLAG, NULL, false,
          "each experiment's schedule twice, with different seeds", NULL, 0, 0},
         {PG, "--pg", NULL, SB_OPT_FLAG, NULL, false,

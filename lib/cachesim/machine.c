@@ -2,7 +2,7 @@
 /* machine.c: machine models for the cache model: reading configs/machines/NAME.ini (through
  * the core INI reader, driven by the tables of sections and keys below, so that every error
  * names its file, line and key), checking them, listing them, and building the host's model
- * from its topology. */
+ * from its topology; a file read once per process while it is unchanged. */
 #include "config.h"
 #include "cachesim/machine.h"
 
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/core.h"
 
@@ -555,8 +556,50 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
     return parse(&reader, label, m, err);
 }
 
+/* The machine files read so far in this process, by path, each with the file's identity when
+ * read (device, inode, size, modification time): a file read again only when it changed. A
+ * reproduction plans every experiment and each emulation of its thread's machine with the same
+ * few files. */
+#define MACHINE_CACHE 16
+static struct {
+    char path[SB_PATH_MAX];
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    struct sb_machine m;
+} cache[MACHINE_CACHE];
+static int ncached;
+
+/* The cache's entry for path as it is now (st), or NULL. */
+static struct sb_machine *cached(const char *path, const struct stat *st)
+{
+    for (int i = 0; i < ncached; i++)
+        if (strcmp(cache[i].path, path) == 0 && cache[i].dev == st->st_dev &&
+            cache[i].ino == st->st_ino && cache[i].size == st->st_size &&
+            cache[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+            cache[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+            return &cache[i].m;
+    return NULL;
+}
+
+/* m, read from path as it was (st), kept in the cache while it has room. */
+static void keep(const char *path, const struct stat *st, const struct sb_machine *m)
+{
+    if (ncached == MACHINE_CACHE || strlen(path) >= sizeof cache[0].path)
+        return;
+    snprintf(cache[ncached].path, sizeof cache[0].path, "%s", path);
+    cache[ncached].dev = st->st_dev;
+    cache[ncached].ino = st->st_ino;
+    cache[ncached].size = st->st_size;
+    cache[ncached].mtime = st->st_mtim;
+    cache[ncached++].m = *m;
+}
+
 int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err)
 {
+    struct stat st;
+    bool regular;
     struct sb_ini_lines reader;
     char path[SB_PATH_MAX], known[512];
     int status = sb_path_check(name, err);
@@ -570,11 +613,18 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     }
     if (strchr(name, '/'))
         snprintf(path, sizeof path, "%s", name);
+    regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && cached(path, &st)) {
+        *m = *cached(path, &st);
+        return SB_OK;
+    }
     status = sb_ini_open(&reader, path, err);
     if (status != SB_OK)
         return status;
     status = parse(&reader, path, m, err);
     sb_ini_close(&reader);
+    if (status == SB_OK && regular)
+        keep(path, &st, m);
     return status;
 }
 

@@ -75,6 +75,19 @@ const char *sb_format_size(uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
+const char *sb_format_size_word(uint64_t bytes, char *buf, size_t len)
+{
+    if (bytes && bytes % (1ull << 30) == 0)
+        snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
+    else if (bytes && bytes % (1ull << 20) == 0)
+        snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
+    else if (bytes && bytes % 1024 == 0)
+        snprintf(buf, len, "%lluK", (unsigned long long)(bytes >> 10));
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)bytes);
+    return buf;
+}
+
 const char *sb_format_size_approx(double bytes, char *buf, size_t len)
 {
     static const char *names[] = {"B", "KB", "MB", "GB", "TB"};

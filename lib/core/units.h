@@ -22,6 +22,10 @@ bool sb_parse_uint(const char *text, uint64_t *value);
  * a size that is not a whole number of the larger unit is printed in the smaller one. */
 const char *sb_format_size(uint64_t bytes, char *buf, size_t len);
 
+/* Formats a size as a key's value is written ("1G", "16M", "680K"; bytes below a whole KB:
+ * "100"), for the run names a sweep's size shows in (never read back). */
+const char *sb_format_size_word(uint64_t bytes, char *buf, size_t len);
+
 /* Formats an estimated size (an interpolated knee) to three significant digits in the largest
  * unit it fills: "1.19MB", "680KB", "20.5MB". */
 const char *sb_format_size_approx(double bytes, char *buf, size_t len);

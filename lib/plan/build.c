@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* build.c: a plan built from an experiment's settings (sb_plan_build): the header, the events
  * map and machine models read, every run of the lists' product filled, named and checked
- * (run_checks.c), the run names shortened where too long. */
+ * (run_checks.c), the run names shortened where too long; the runs made again after the
+ * pool list is edited (sb_plan_set_pools). */
 #include "config.h"
 #include "plan/plan.h"
 
@@ -418,6 +419,39 @@ static void note_unused_keys(const struct sb_experiment *exp, struct sb_plan *pl
     }
 }
 
+/* The runs of exp's lists into plan (its header, events map and machines already there): every
+ * run filled and checked, the notes on keys no run uses, the automatic time budget, and the
+ * checks on the plan as a whole. */
+static int expand(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
+                  struct sb_plan *plan, struct sb_error *err)
+{
+    size_t total;
+    int status = count_runs(exp, &total, err);
+
+    free(plan->runs);
+    plan->runs = NULL;
+    plan->nruns = 0;
+    plan->names_shortened = false;
+    snprintf(plan->notes, sizeof plan->notes, "%s", exp->notes);
+    if (status == SB_OK && !(plan->runs = calloc(total, sizeof *plan->runs)))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
+    if (status == SB_OK)
+        status = plan_runs(exp, limit, total, plan, err);
+    if (status == SB_OK)
+        note_unused_keys(exp, plan);
+    if (plan->schedule.time_budget_auto)
+        plan->schedule.time_budget = fmax(SB_AUTO_BUDGET_MIN,
+                                          SB_AUTO_BUDGET_PER_RUN * (double)plan->nruns);
+    if (status == SB_OK)
+        status = sb_plan_check_limit(plan, (double)exp->settings[SB_K_PLAN_LIMIT].numbers[0],
+                                     plan->config_source, err);
+    if (status == SB_OK)
+        status = sb_plan_check_contention(exp, plan, limit, err);
+    if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
+        status = sb_plan_check_memory_together(exp, plan, limit, err);
+    return status;
+}
+
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err)
 {
@@ -440,22 +474,21 @@ int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *li
         status = load_events(exp, &plan->events, err);
     if (status == SB_OK)
         status = load_machines(exp, plan, err);
-    if (status == SB_OK && !(plan->runs = calloc(total, sizeof *plan->runs)))
-        status = sb_fail(err, SB_ERR_RUN, "out of memory for %zu runs", total);
     if (status == SB_OK)
-        status = plan_runs(exp, limit, total, plan, err);
+        status = expand(exp, limit, plan, err);
+    if (status != SB_OK)
+        sb_plan_free(plan);
+    return status;
+}
+
+int sb_plan_set_pools(struct sb_plan *plan, struct sb_experiment *exp, const uint64_t *bytes,
+                      int n, const char *origin, const struct sb_mem_limit *limit,
+                      struct sb_error *err)
+{
+    int status = sb_experiment_set_sizes(exp, SB_K_POOL_SIZE, bytes, n, origin, err);
+
     if (status == SB_OK)
-        note_unused_keys(exp, plan);
-    if (plan->schedule.time_budget_auto)
-        plan->schedule.time_budget = fmax(SB_AUTO_BUDGET_MIN,
-                                          SB_AUTO_BUDGET_PER_RUN * (double)plan->nruns);
-    if (status == SB_OK)
-        status = sb_plan_check_limit(plan, (double)exp->settings[SB_K_PLAN_LIMIT].numbers[0],
-                                     plan->config_source, err);
-    if (status == SB_OK)
-        status = sb_plan_check_contention(exp, plan, limit, err);
-    if (status == SB_OK && plan->schedule.kind == SB_SCHEDULE_INTERLEAVED)
-        status = sb_plan_check_memory_together(exp, plan, limit, err);
+        status = expand(exp, limit, plan, err);
     if (status != SB_OK)
         sb_plan_free(plan);
     return status;

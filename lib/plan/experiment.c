@@ -386,6 +386,71 @@ done:
     return status;
 }
 
+/* The words of size b in setting s: the words it was given there, else a size word. */
+static char *size_text(const struct sb_setting *s, uint64_t b)
+{
+    char word[32];
+
+    for (int v = 0; v < s->nvalues; v++)
+        if (s->numbers[v] == b)
+            return strdup(s->values[v]);
+    return strdup(sb_format_size_word(b, word, sizeof word));
+}
+
+int sb_experiment_set_sizes(struct sb_experiment *exp, enum sb_key_id key, const uint64_t *bytes,
+                            int n, const char *origin, struct sb_error *err)
+{
+    struct sb_setting *old = &exp->settings[key], next = {.nvalues = 0};
+    const struct sb_ini_key *k = &sb_keys[key];
+    int status = SB_OK;
+    char a[32];
+
+    if (k->type != SB_INI_SIZE || n < 1 || n > SB_MAX_LIST || (n > 1 && !k->list))
+        return sb_fail(err, SB_ERR_INPUT, "%s: %d sizes (1 to %d)", k->name, n,
+                       k->list ? SB_MAX_LIST : 1);
+    for (int v = 0; v < n && status == SB_OK; v++) {
+        next.numbers[v] = bytes[v];
+        if (bytes[v] == 0 || bytes[v] < k->min || bytes[v] > k->max)
+            status = sb_fail(err, SB_ERR_INPUT, "%s: %s is out of range", k->name,
+                             sb_format_size(bytes[v], a, sizeof a));
+        else if (repeated(key, &next, ""))
+            status = sb_fail(err, SB_ERR_INPUT, "%s: %s twice in the list", k->name,
+                             sb_format_size(bytes[v], a, sizeof a));
+        else if (!(next.values[v] = size_text(old, bytes[v])))
+            status = sb_fail(err, SB_ERR_RUN, "out of memory");
+        next.nvalues += status == SB_OK;
+    }
+    if (status == SB_OK && !(next.origin = strdup(origin ? origin : old->origin)))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (status == SB_OK) {
+        setting_clear(old);
+        *old = next;
+    } else {
+        setting_clear(&next);
+    }
+    return status;
+}
+
+int sb_experiment_copy(struct sb_experiment *dst, const struct sb_experiment *src,
+                       struct sb_error *err)
+{
+    int status = SB_OK;
+
+    *dst = *src;
+    for (int k = 0; k < SB_NKEYS; k++) {
+        struct sb_setting *d = &dst->settings[k];
+        d->origin = src->settings[k].origin ? strdup(src->settings[k].origin) : NULL;
+        for (int v = 0; v < d->nvalues; v++)
+            d->values[v] = strdup(src->settings[k].values[v]);
+        for (int v = 0; v < d->nvalues && status == SB_OK; v++)
+            if (!d->values[v] || (src->settings[k].origin && !d->origin))
+                status = sb_fail(err, SB_ERR_RUN, "out of memory copying the experiment");
+    }
+    if (status != SB_OK)
+        sb_experiment_free(dst);
+    return status;
+}
+
 void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key)
 {
     struct sb_setting *s = &exp->settings[key];

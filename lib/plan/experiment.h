@@ -110,6 +110,18 @@ int sb_experiment_set(struct sb_experiment *exp, const char *assignment, struct 
 int sb_experiment_check_no_server_keys(const struct sb_experiment *exp, const char *command,
                                        struct sb_error *err);
 
+/* Sets the list of a SIZE key (pool_size...) to the n sizes in bytes, in order, without text
+ * read back: a size already in the list keeps the words it was given (16M or 16384K, which the
+ * run names show), another is named as keys write it (sb_format_size_word); origin (NULL: the
+ * list's own) is what errors about the list name. SB_ERR_INPUT for no size, more than
+ * SB_MAX_LIST, a size twice or out of the key's range; the list unchanged then. */
+int sb_experiment_set_sizes(struct sb_experiment *exp, enum sb_key_id key, const uint64_t *bytes,
+                            int n, const char *origin, struct sb_error *err);
+
+/* dst (not initialised) as a copy of src, its values its own (sb_experiment_free frees them). */
+int sb_experiment_copy(struct sb_experiment *dst, const struct sb_experiment *src,
+                       struct sb_error *err);
+
 /* Keeps only the first value of key's list (its origin unchanged). */
 void sb_experiment_keep_first(struct sb_experiment *exp, enum sb_key_id key);
 

@@ -179,6 +179,15 @@ struct sb_plan {
 int sb_plan_build(const struct sb_experiment *exp, const struct sb_mem_limit *limit,
                   struct sb_plan *plan, struct sb_error *err);
 
+/* A plan built from exp, edited as a value: exp's pool list set to the n sizes in bytes
+ * (sb_experiment_set_sizes, origin naming them in errors) and the plan's runs made again from
+ * it, as sb_plan_build would make them from that list (the same runs, order, names and checks),
+ * with the events map and machine models the plan holds (not read again) and its header (seed
+ * included) kept. On error the plan is freed. */
+int sb_plan_set_pools(struct sb_plan *plan, struct sb_experiment *exp, const uint64_t *bytes,
+                      int n, const char *origin, const struct sb_mem_limit *limit,
+                      struct sb_error *err);
+
 /* The tables a run scans (one per scanner, or one shared) and its pools. */
 uint32_t sb_run_tables(const struct sb_run_params *run);
 uint32_t sb_run_pools(const struct sb_run_params *run);

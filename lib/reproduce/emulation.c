@@ -20,15 +20,14 @@
 #include "runner/runner.h"
 #include "runner/runner_setup.h"
 
-#define MAX_SETS 300
+/* --quick: the emulation's table, 32MB: twice the thread's largest pool but Kirkwood's */
+#define QUICK_TABLE (32ull << 20)
 
-/* The pool of a placement (clock 16MB) as a size the keys read ("16384K"); false if not one. */
-static bool pool_word(const struct sb_placement_name *placement, char *buf, size_t len)
+/* The pool of a placement (clock 16MB: its footprint in bytes, whole KB); false if none. */
+static bool pool_of(const struct sb_placement_name *placement, uint64_t *bytes)
 {
-    if (!placement->policy || placement->footprint % 1024 != 0)
-        return false;
-    snprintf(buf, len, "%lluK", (unsigned long long)(placement->footprint / 1024));
-    return true;
+    *bytes = placement->footprint;
+    return placement->policy && placement->footprint % 1024 == 0;
 }
 
 int sb_emulation_variants(const struct sb_setup *s, const struct sb_machine *m,
@@ -106,23 +105,26 @@ static double scan_mbps(double bytes, double memory, double cpu, double bus)
     return bytes / t.seconds / 1e6;
 }
 
-/* Runs configuration v (the reproduction's sets, then the emulation's, then v's) into *out. */
-static int run_variant(const char *path, const char *const *sets, int nsets,
-                       const char *const *common, int ncommon,
-                       const struct sb_emulation_variant *v, json_t **out, struct sb_error *err)
+/* Runs configuration v into *out: experiment exp (as the reproduction read it) copied and
+ * edited as a value: the emulation's settings (common), its two pools, then v's switch. */
+static int run_variant(const struct sb_experiment *exp, const char *const *common, int ncommon,
+                       const uint64_t pools[2], const struct sb_emulation_variant *v,
+                       json_t **out, struct sb_error *err)
 {
-    const char *all[MAX_SETS];
-    int n = 0, status;
     struct sb_setup vs;
+    int status;
 
     memset(&vs, 0, sizeof vs);
-    for (int k = 0; k < nsets && n < MAX_SETS - 16; k++)
-        all[n++] = sets[k];
-    for (int k = 0; k < ncommon; k++)
-        all[n++] = common[k];
-    if (v->set[0])
-        all[n++] = v->set;
-    status = sb_setup_read(&vs, path, all, n, err);
+    status = sb_experiment_copy(&vs.exp, exp, err);
+    vs.exp_ready = status == SB_OK;
+    for (int k = 0; k < ncommon && status == SB_OK; k++)
+        status = sb_experiment_set(&vs.exp, common[k], err);
+    if (status == SB_OK)
+        status = sb_experiment_set_sizes(&vs.exp, SB_K_POOL_SIZE, pools,
+                                         pools[1] == pools[0] ? 1 : 2,
+                                         "the thread's slow and fast pools", err);
+    if (status == SB_OK && v->set[0])
+        status = sb_experiment_set(&vs.exp, v->set, err);
     if (status == SB_OK)
         status = sb_setup_plan(&vs, NULL, err);
     if (status == SB_OK && !(*out = sb_setup_report(&vs, "scanbench reproduce (emulation)")))
@@ -298,17 +300,48 @@ static void check_machine(const struct sb_thread *th, const char *counters,
                  th->machine);
 }
 
-int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
-                         const struct sb_setup *s, struct sb_machine_factors *factors,
-                         json_t *report, struct sb_error *err)
+unsigned sb_reproduce_emulation_work(bool quick, const struct sb_setup *s, double *bytes)
+{
+    const struct sb_thread *th = &s->exp.thread;
+    const struct sb_setting *pools = &s->exp.settings[SB_K_POOL_SIZE];
+    const struct sb_setting *tables = &s->exp.settings[SB_K_TABLE_SIZE];
+    struct sb_machine m;
+    struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
+    char why[512];
+    uint64_t slow, fast, table = 0;
+    unsigned n = 0;
+    int nv;
+
+    *bytes = 0.0;
+    memset(&m, 0, sizeof m);
+    check_machine(th, s->plan.nruns ? s->plan.runs[0].counters->name : "none", &m, why,
+                  sizeof why);
+    if (why[0] || !pool_of(&th->slow, &slow) || !pool_of(&th->fast, &fast))
+        return 0;
+    nv = sb_emulation_variants(s, &m, v);
+    for (int k = 0; k < nv; k++)
+        n += !v[k].same_as;
+    for (int t = 0; t < tables->nvalues; t++)
+        table = tables->numbers[t] > table ? tables->numbers[t] : table;
+    if (quick)
+        table = QUICK_TABLE;
+    /* a configuration's runs: the plan's, its pool list made the two placements' pools */
+    *bytes = (double)n * (double)table * 2.0 * (double)s->plan.nruns /
+             (double)(pools->nvalues ? pools->nvalues : 1);
+    return n;
+}
+
+int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
+                         struct sb_machine_factors *factors, json_t *report,
+                         struct sb_error *err)
 {
     const struct sb_thread *th = &s->exp.thread;
     struct sb_machine m;
     struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
-    char why[512] = "", machine_set[96], pools[160], slow[32], fast[32];
-    char slow_name[64], fast_name[64];
-    const char *common[7];
-    int n_common = 6;
+    char why[512] = "", machine_set[96], slow_name[64], fast_name[64];
+    const char *common[6];
+    uint64_t pools[2];
+    int n_common = 5;
     json_t *preds = json_array(), *base = NULL;
     int nv, status = SB_OK;
     double factor = 0.0;
@@ -319,21 +352,18 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
                   sizeof why);
     sb_placement_name_format(&th->slow, slow_name, sizeof slow_name);
     sb_placement_name_format(&th->fast, fast_name, sizeof fast_name);
-    if (!why[0] && (!pool_word(&th->slow, slow, sizeof slow) ||
-                    !pool_word(&th->fast, fast, sizeof fast)))
+    if (!why[0] && (!pool_of(&th->slow, &pools[0]) || !pool_of(&th->fast, &pools[1])))
         snprintf(why, sizeof why, "%s / %s: not pool sizes", slow_name, fast_name);
     if (why[0])
         goto out;
     snprintf(machine_set, sizeof machine_set, "machine=%s", th->machine);
-    snprintf(pools, sizeof pools, "pool_size=%s,%s", slow, fast);
     common[0] = machine_set;
     common[1] = "counters=sim";
     common[2] = "repetitions=2";
-    if (quick) /* the emulation's table: 32MB, twice the thread's largest pool but Kirkwood's */
+    if (quick) /* QUICK_TABLE */
         common[n_common++] = "table_size=32M";
     common[3] = "warmup=0";
     common[4] = "min_scan_ms=0";
-    common[5] = pools;
     nv = sb_emulation_variants(s, &m, v);
     if (!s->plan.calibration.present)
         factor = borrowed_factor(factors, th->machine, &from);
@@ -343,7 +373,7 @@ int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, b
             copy_predictions(preds, &v[k]);
             continue;
         }
-        status = run_variant(path, sets, nsets, common, n_common, &v[k], &vr, err);
+        status = run_variant(&s->exp, common, n_common, pools, &v[k], &vr, err);
         if (status == SB_OK)
             add_predictions(preds, vr, &v[k], slow_name, fast_name, k ? base : vr, factor, why,
                             sizeof why);

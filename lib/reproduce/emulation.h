@@ -42,13 +42,18 @@ struct sb_emulation_variant {
 int sb_emulation_variants(const struct sb_setup *s, const struct sb_machine *m,
                           struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX]);
 
-/* Emulates the thread machine of s (read from path with sets, as the reproduction read it) and
- * sets report's "emulation" block: predictions, or "not predicted" with the reason. quick: the
+/* The configurations sb_reproduce_emulate will run for s (those that replay the same as another
+ * not counted; 0 when it cannot emulate) and, into bytes, about the bytes of their tables
+ * together, for the estimate (estimate.h). */
+unsigned sb_reproduce_emulation_work(bool quick, const struct sb_setup *s, double *bytes);
+
+/* Emulates the thread machine of s (each configuration a copy of its experiment, as the
+ * reproduction read it, edited as a value) and sets report's "emulation" block: predictions, or "not predicted" with the reason. quick: the
  * emulation's table is --quick's. Errors only for what stops the reproduction (bad input, a
  * stop); a machine without costs or a run without a prediction is said in the block. factors:
  * read (a factor for a plan without its calibration) and added to (its calibration's). */
-int sb_reproduce_emulate(const char *path, const char *const *sets, int nsets, bool quick,
-                         const struct sb_setup *s, struct sb_machine_factors *factors,
-                         json_t *report, struct sb_error *err);
+int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
+                         struct sb_machine_factors *factors, json_t *report,
+                         struct sb_error *err);
 
 #endif

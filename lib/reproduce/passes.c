@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* passes.c: a reproduction run (see reproduce.h): every thread machine emulated first, then
  * each experiment's schedule (twice with --twice) on its share of the budget, with its server
- * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept. A stop
- * during the emulations keeps each experiment emulated so far as a report with no runs, marked
- * incomplete, and says exactly that. */
+ * runs, analysis and verdict, printed in the thread's layout, counted, and its report kept;
+ * before anything runs, what it needs (estimate.h), made again at each experiment with the
+ * rates measured. A stop during the emulations keeps each experiment emulated so far as a
+ * report with no runs, marked incomplete, and says exactly that. */
 #include "config.h"
 #include "reproduce/reproduce.h"
 
@@ -52,8 +53,7 @@ static int emulate(struct sb_reproduction *r, int i, struct sb_error *err)
     json_object_set_new(holder, "thread", sb_thread_json(&s->exp.thread));
     if (s->exp.thread.machine[0])
         fprintf(stderr, "scanbench: emulating %s for %s\n", s->exp.thread.machine, r->names[i]);
-    status = sb_reproduce_emulate(r->paths[i], r->sets, r->nsets, r->quick, s, &r->factors,
-                                  holder, err);
+    status = sb_reproduce_emulate(r->quick, s, &r->factors, holder, err);
     if (status == SB_OK)
         r->emulations[i] = json_incref(json_object_get(holder, "emulation"));
     json_decref(holder);
@@ -225,12 +225,64 @@ static int emulation_stopped(struct sb_reproduction *r, int i, FILE *out, struct
     return sb_fail(err, status, "%s: nothing measured", why);
 }
 
+/* Before anything runs: what the reproduction needs at the prior rates, and whether that is
+ * within its budget (estimate.h). */
+static void say_estimate(const struct sb_reproduction *r)
+{
+    struct sb_reproduce_estimate e;
+    char line[1024];
+
+    sb_reproduce_estimate(r->work, r->n, r->twice, &r->rates, &e);
+    sb_reproduce_estimate_text(&e, r->twice, r->budget, r->budget_from, line, sizeof line);
+    fprintf(stderr, "scanbench: %s\n", line);
+}
+
+/* The seconds experiments i on will take at the rates measured so far (their emulations
+ * done). */
+static double still_to_take(const struct sb_reproduction *r, int i)
+{
+    struct sb_reproduce_estimate e;
+
+    sb_reproduce_estimate(&r->work[i], r->n - i, r->twice, &r->rates, &e);
+    return e.total - e.emulations;
+}
+
+/* Every thread machine emulated, first: its cost (the x4500's took 3.5 s a run of its
+ * experiments against 1 s for the rest of what lies outside the rounds) is then spent, not
+ * estimated, when the rounds' shares are made; the seconds they took per byte of their tables
+ * kept for the estimate. */
+static int emulate_all(struct sb_reproduction *r, int *failed_at, struct sb_error *err)
+{
+    double start = sb_timer_now(), bytes = 0.0;
+    int status = SB_OK;
+
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
+        status = emulate(r, i, err);
+        bytes += r->work[i].emulation_bytes;
+        *failed_at = i;
+    }
+    if (status == SB_OK && bytes > 0)
+        r->rates.emulation_s_per_byte = (sb_timer_now() - start) / bytes;
+    return status;
+}
+
+/* What a pass of experiment i that took elapsed seconds measured, into the rates. */
+static void learn(struct sb_reproduction *r, int i, const json_t *report, double elapsed)
+{
+    const json_t *schedule = json_object_get(report, "schedule");
+    double rounds = json_number_value(sb_field(schedule, "seconds.rounds"));
+    json_int_t done = json_integer_value(json_object_get(schedule, "rounds"));
+
+    sb_reproduce_rates_learn(&r->rates, &r->work[i], rounds, done > 0 ? (uint32_t)done : 0,
+                             sb_reproduce_outside_rounds(report, elapsed));
+}
+
 int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir,
                      struct sb_reproduction_tally *t, struct sb_error *err)
 {
     struct progress p = {0, 0, 0, sb_timer_now(), 0.0};
     unsigned questions[SB_REPRODUCE_MAX_EXPERIMENTS];
-    int status = SB_OK;
+    int status = SB_OK, failed_at = 0;
 
     for (int i = 0; i < r->n; i++) {
         questions[i] = sb_reproduce_questions(&r->setups[i].plan, &r->setups[i].exp.thread,
@@ -238,14 +290,10 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
         p.runs_left += r->setups[i].plan.nruns;
         p.questions_left += questions[i];
     }
-    /* every thread machine emulated first: its cost (the x4500's took 3.5 s a run of its
-     * experiments against 1 s for the rest of what lies outside the rounds) is then spent, not
-     * estimated, when the rounds' shares are made */
-    for (int i = 0; i < r->n && status == SB_OK; i++) {
-        status = emulate(r, i, err);
-        if (status != SB_OK && sb_stop_requested())
-            return emulation_stopped(r, i, out, dir, t, status, err);
-    }
+    say_estimate(r);
+    status = emulate_all(r, &failed_at, err);
+    if (status != SB_OK && sb_stop_requested())
+        return emulation_stopped(r, failed_at, out, dir, t, status, err);
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         json_t *reports[2] = {NULL, NULL};
         size_t nruns = r->setups[i].plan.nruns;
@@ -253,14 +301,16 @@ int sb_reproduce_all(struct sb_reproduction *r, FILE *out, struct sb_outdir *dir
                                                   questions[i], p.questions_left, p.runs_left,
                                                   p.runs_done ? p.outside / p.runs_done : 0.0);
         fprintf(stderr, "scanbench: experiment %d/%d: %s (%zu runs, %u questions, up to %.0f s "
-                "of rounds%s)\n", i + 1, r->n, r->names[i], nruns, questions[i], budget,
-                r->twice ? ", twice" : "");
+                "of rounds%s; about %.0f s in all)\n", i + 1, r->n, r->names[i], nruns,
+                questions[i], budget, r->twice ? ", twice" : "",
+                sb_timer_now() - p.t0 + still_to_take(r, i));
         for (int pass = 0; pass < (r->twice ? 2 : 1) && status == SB_OK; pass++) {
             double start = sb_timer_now();
             status = reproduce_pass(r, i, pass, budget, out, dir, reports, t, err);
             if (reports[pass]) {
                 p.outside += sb_reproduce_outside_rounds(reports[pass], sb_timer_now() - start);
                 p.runs_done += nruns;
+                learn(r, i, reports[pass], sb_timer_now() - start);
             }
         }
         json_decref(reports[0]);

@@ -2,7 +2,8 @@
 /* prepare.c: every experiment of a reproduction read and planned before any runs (see
  * reproduce.h): the thread's pools scaled to this host added to its pool list, a --quick
  * sweep trimmed, the runs only the scaled column needs left uncounted with --quick, the
- * thread's placements checked, the budget set. */
+ * thread's placements checked, the budget set, and what each experiment asks of the host
+ * (estimate.h). Each plan is built once and edited as a value (sb_plan_set_pools). */
 #include "config.h"
 #include "reproduce/reproduce.h"
 
@@ -34,81 +35,38 @@ static void uncount_scaled(struct sb_reproduction *r, int i)
     }
 }
 
-/* bytes (whole KB) as a size the keys read back exactly: 1G, 16M or 680K. */
-static const char *size_word(uint64_t bytes, char *buf, size_t len)
-{
-    if (bytes % (1ull << 30) == 0)
-        snprintf(buf, len, "%lluG", (unsigned long long)(bytes >> 30));
-    else if (bytes % (1ull << 20) == 0)
-        snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
-    else
-        snprintf(buf, len, "%lluK", (unsigned long long)(bytes >> 10));
-    return buf;
-}
-
-/* Experiment i planned again with the pool list set (a `pool_size=...` line). */
-static int replan_pools(struct sb_reproduction *r, int i, const char *set,
-                        const struct sb_mem_limit *limit, struct sb_error *err)
+/* The pool list of experiment i (n sizes, room for SB_REPRODUCE_MAX_POOLS) with its scaled
+ * pools appended (those not already in it), into pools; whether any was. *too_many: one had no
+ * room. */
+static bool add_scaled(struct sb_reproduction *r, int i, uint64_t *pools, int *n,
+                       bool *too_many)
 {
     struct sb_setup *s = &r->setups[i];
-    int status;
-
-    sb_plan_free(&s->plan);
-    memset(&s->plan, 0, sizeof s->plan);
-    status = sb_experiment_set(&s->exp, set, err);
-    return status == SB_OK ? sb_setup_plan(s, limit, err) : status;
-}
-
-/* Experiment i's pool list with its scaled pools added (those not already in it), planned
- * again: the scaled runs are timed in the same rounds as the thread's sizes. */
-static int add_scaled_runs(struct sb_reproduction *r, int i, const struct sb_mem_limit *limit,
-                           struct sb_error *err)
-{
-    struct sb_setup *s = &r->setups[i];
-    const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
-    char set[2048] = "pool_size=", word[32];
-    size_t used = strlen(set);
     bool added = false;
 
-    r->has_scaled[i] = sb_reproduce_scale_pools(&s->exp.thread, &s->topo, limit, r->scaled[i],
-                                                r->scaled_why[i], sizeof r->scaled_why[0]);
-    if (!r->has_scaled[i])
-        return SB_OK;
-    for (int v = 0; v < pool->nvalues; v++)
-        used += (size_t)snprintf(set + used, sizeof set - used, "%s%s", v ? "," : "",
-                                 pool->values[v]);
-    for (int k = 0; k < 2; k++) {
+    *too_many = false;
+    r->has_scaled[i] = sb_reproduce_scale_pools(&s->exp.thread, &s->topo, &r->limit,
+                                                r->scaled[i], r->scaled_why[i],
+                                                sizeof r->scaled_why[0]);
+    for (int k = 0; r->has_scaled[i] && k < 2; k++) {
         bool known = false;
-        for (int v = 0; v < pool->nvalues; v++)
-            known |= pool->numbers[v] == r->scaled[i][k].bytes;
-        if (k == 1 && r->scaled[i][1].bytes == r->scaled[i][0].bytes)
-            known = true;
-        if (!known && used < sizeof set)
-            used += (size_t)snprintf(set + used, sizeof set - used, ",%s",
-                                     size_word(r->scaled[i][k].bytes, word, sizeof word));
+        for (int v = 0; v < *n; v++)
+            known |= pools[v] == r->scaled[i][k].bytes;
+        if (!known && *n == SB_REPRODUCE_MAX_POOLS)
+            *too_many = true;
+        else if (!known)
+            pools[(*n)++] = r->scaled[i][k].bytes;
         added |= !known;
     }
-    if (!added)
-        return SB_OK;
-    if (used >= sizeof set) {
-        sb_plan_free(&s->plan);
-        memset(&s->plan, 0, sizeof s->plan);
-        return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones",
-                       r->names[i]);
-    }
-    int status = replan_pools(r, i, set, limit, err);
-    if (status == SB_OK && r->quick)
-        uncount_scaled(r, i);
-    return status;
+    return added;
 }
 
 /* --quick: a sweep's pools above QUICK_POOL_CAP_TABLES tables and twice the last-level cache
- * are left out (not the thread's placements): over a 64MB table, a 256MB pool already finds no
- * page in any cache, and the larger ones only cost the time to fault in and replay their
- * gigabytes. Says on stderr which it left out. */
+ * are left out of pools (n of them; not the thread's placements): over a 64MB table, a 256MB
+ * pool already finds no page in any cache, and the larger ones only cost the time to fault in
+ * and replay their gigabytes. Says on stderr which it left out; whether it left any. */
 #define QUICK_POOL_CAP_TABLES 4
-static int quick_trim_sweep(struct sb_reproduction *r, int i, const struct sb_mem_limit *limit,
-                            struct sb_error *err)
+static bool quick_trim_sweep(struct sb_reproduction *r, int i, uint64_t *pools, int *n)
 {
     struct sb_setup *s = &r->setups[i];
     const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
@@ -116,33 +74,64 @@ static int quick_trim_sweep(struct sb_reproduction *r, int i, const struct sb_me
     const struct sb_topology *topo = &s->topo;
     uint64_t llc = topo->cache[SB_L3].size.value ? topo->cache[SB_L3].size.value
                                                  : topo->cache[SB_L2].size.value;
-    uint64_t biggest = 0, cap, keep[2] = {0, 0};
-    char set[2048] = "pool_size=", dropped[512] = "", word[32];
-    size_t used = strlen(set), dused = 0;
-    int kept = 0;
+    uint64_t biggest = 0, cap, keep[2] = {0, 0}, kept[SB_MAX_LIST];
+    char dropped[512] = "", word[32];
+    size_t dused = 0;
+    int nkept = 0, ndropped = 0;
 
     if (pool->nvalues < SB_KNEE_MIN_POINTS)
-        return SB_OK;
+        return false;
     for (int v = 0; v < table->nvalues; v++)
         biggest = table->numbers[v] > biggest ? table->numbers[v] : biggest;
     cap = QUICK_POOL_CAP_TABLES * biggest > 2 * llc ? QUICK_POOL_CAP_TABLES * biggest : 2 * llc;
     sb_reproduce_placement_pool(&s->exp.thread.slow, &keep[0]);
     sb_reproduce_placement_pool(&s->exp.thread.fast, &keep[1]);
-    for (int v = 0; v < pool->nvalues && used < sizeof set && dused < sizeof dropped; v++) {
+    for (int v = 0; v < pool->nvalues; v++) {
         uint64_t b = pool->numbers[v];
         if (b <= cap || b == keep[0] || b == keep[1])
-            used += (size_t)snprintf(set + used, sizeof set - used, "%s%s", kept++ ? "," : "",
-                                     pool->values[v]);
-        else
+            kept[nkept++] = b;
+        else if (ndropped++, dused < sizeof dropped) /* the rest cut from the words */
             dused += (size_t)snprintf(dropped + dused, sizeof dropped - dused, "%s%s",
                                       dused ? ", " : "", pool->values[v]);
     }
-    if (!dused || kept < SB_KNEE_MIN_POINTS || used >= sizeof set || dused >= sizeof dropped)
-        return SB_OK;
+    if (!ndropped || nkept < SB_KNEE_MIN_POINTS)
+        return false;
     fprintf(stderr, "scanbench: --quick: %s: pools above %s (%d tables, and twice the last "
-            "level) left out: %s\n", r->names[i], size_word(cap, word, sizeof word),
+            "level) left out: %s\n", r->names[i], sb_format_size_word(cap, word, sizeof word),
             QUICK_POOL_CAP_TABLES, dropped);
-    return replan_pools(r, i, set, limit, err);
+    memcpy(pools, kept, (size_t)nkept * sizeof *kept);
+    *n = nkept;
+    return true;
+}
+
+/* Experiment i's plan (built) edited as a value: with --quick its sweep trimmed, then its
+ * scaled pools added to its pool list, and its runs made again once when either changed it
+ * (sb_plan_set_pools: no file read again); with --quick the runs only the scaled column needs
+ * left uncounted. */
+static int edit_pools(struct sb_reproduction *r, int i, struct sb_error *err)
+{
+    struct sb_setup *s = &r->setups[i];
+    const struct sb_setting *pool = &s->exp.settings[SB_K_POOL_SIZE];
+    uint64_t pools[SB_REPRODUCE_MAX_POOLS];
+    int n = pool->nvalues, status;
+    bool trimmed, added, too_many;
+
+    memcpy(pools, pool->numbers, (size_t)n * sizeof *pools);
+    trimmed = r->quick && quick_trim_sweep(r, i, pools, &n);
+    added = add_scaled(r, i, pools, &n, &too_many);
+    if (too_many) {
+        sb_plan_free(&s->plan);
+        return sb_fail(err, SB_ERR_INPUT, "%s: too many pool sizes to add the scaled ones (at "
+                       "most %d in all)", r->names[i], SB_REPRODUCE_MAX_POOLS);
+    }
+    if (!trimmed && !added)
+        return SB_OK;
+    status = sb_plan_set_pools(&s->plan, &s->exp, pools, n,
+                               added ? "scanbench reproduce: pool_size with the thread's pools "
+                                       "scaled to this host" : NULL, &r->limit, err);
+    if (status == SB_OK && added && r->quick)
+        uncount_scaled(r, i);
+    return status;
 }
 
 int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int nsets,
@@ -154,7 +143,6 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
     static const char *const quick_sets[] = {"table_size=64M", "warmup=0", "min_scan_ms=15"};
     const char **all_sets = r->sets;
     int nall = 0, status = SB_OK;
-    struct sb_mem_limit limit;
 
     if (nsets > SB_REPRODUCE_MAX_SETS - 5)
         return sb_fail(err, SB_ERR_INPUT, "--set given %d times: at most %d", nsets,
@@ -167,7 +155,7 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
     for (int s = 0; s < nsets; s++)
         all_sets[nall++] = sets[s];
     r->nsets = nall;
-    sb_mem_limit_read(&limit, "", "");
+    sb_mem_limit_read(&r->limit, "", "");
     for (int i = 0; i < r->n && status == SB_OK; i++) {
         char *path = r->paths[i];
         status = sb_configs_find("experiments", r->names[i], path, sizeof r->paths[0], err);
@@ -177,11 +165,9 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
             status = sb_experiment_check_no_server_keys(&r->setups[i].exp,
                                                         "scanbench reproduce", err);
         if (status == SB_OK)
-            status = sb_setup_plan(&r->setups[i], &limit, err);
-        if (status == SB_OK && r->quick)
-            status = quick_trim_sweep(r, i, &limit, err);
+            status = sb_setup_plan(&r->setups[i], &r->limit, err);
         if (status == SB_OK)
-            status = add_scaled_runs(r, i, &limit, err);
+            status = edit_pools(r, i, err);
         if (status == SB_OK)
             status = sb_reproduce_check_placements(&r->setups[i].plan,
                                                    &r->setups[i].exp.thread,
@@ -189,8 +175,18 @@ int sb_reproduce_prepare(struct sb_reproduction *r, const char *const *sets, int
     }
     r->budget = (r->quick ? SB_REPRODUCE_QUICK_BUDGET : SB_REPRODUCE_FULL_BUDGET) *
                 (r->twice ? 2.0 : 1.0);
+    snprintf(r->budget_from, sizeof r->budget_from, "%s%s", r->quick ? "--quick" : "the default",
+             r->twice ? (r->quick ? " --twice's" : " with --twice:") : (r->quick ? "'s" : ""));
     if (status == SB_OK && r->n > 0 &&
-        strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0)
+        strncmp(r->setups[0].exp.settings[SB_K_TIME_BUDGET].origin, "--set", 5) == 0) {
         r->budget = r->setups[0].plan.schedule.time_budget;
+        snprintf(r->budget_from, sizeof r->budget_from, "time_budget's");
+    }
+    sb_reproduce_rates_init(&r->rates);
+    for (int i = 0; i < r->n && status == SB_OK; i++) {
+        sb_reproduce_work_of(&r->setups[i].plan, &r->work[i]);
+        r->work[i].configurations = sb_reproduce_emulation_work(r->quick, &r->setups[i],
+                                                                &r->work[i].emulation_bytes);
+    }
     return status;
 }

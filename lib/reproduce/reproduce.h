@@ -20,11 +20,13 @@
 #include "plan/plan.h"
 #include "render/render.h"
 #include "reproduce/emulation.h"
+#include "reproduce/estimate.h"
 #include "runner/runner_setup.h"
 
 #define SB_REPRODUCE_MAX_EXPERIMENTS 64
 #define SB_REPRODUCE_NAME_MAX SB_CONFIGS_NAME_MAX
 #define SB_REPRODUCE_MAX_SETS 261 /* the reproduction's own 5 and a command line's 256 */
+#define SB_REPRODUCE_MAX_POOLS SB_MAX_LIST /* an experiment's pools, its scaled ones added */
 
 /* A reproduction: zeroed, then its experiments named (sb_reproduce_name, sb_reproduce_name_all),
  * quick, twice and servers set, then prepared, its servers opened, run, freed. */
@@ -43,6 +45,11 @@ struct sb_reproduction {
     bool quick; /* --quick */
     bool twice; /* --twice: every experiment's schedule twice, with different seeds */
     double budget; /* seconds all the rounds may take (time_budget, or the default) */
+    char budget_from[64]; /* whose budget it is, for the estimate: "--quick's", "time_budget's" */
+    /* what each experiment asks of the host, and the rates measured so far (estimate.h) */
+    struct sb_reproduce_work work[SB_REPRODUCE_MAX_EXPERIMENTS];
+    struct sb_reproduce_rates rates;
+    struct sb_mem_limit limit; /* the host's memory limit, read once when prepared */
     struct sb_pg_jobs pg_jobs[SB_REPRODUCE_MAX_EXPERIMENTS], pg_all;
     /* per experiment, its ops on the newest server at that server's own defaults */
     struct sb_pg_jobs pg_defaults[SB_REPRODUCE_MAX_EXPERIMENTS];
@@ -51,8 +58,7 @@ struct sb_reproduction {
     struct sb_scaled_pool scaled[SB_REPRODUCE_MAX_EXPERIMENTS][2];
     bool has_scaled[SB_REPRODUCE_MAX_EXPERIMENTS];
     char scaled_why[SB_REPRODUCE_MAX_EXPERIMENTS][256];
-    /* what each experiment was read from, and the sets applied (the emulation reads them
-     * again) */
+    /* what each experiment was read from, and the sets applied */
     char paths[SB_REPRODUCE_MAX_EXPERIMENTS][1024];
     const char *sets[SB_REPRODUCE_MAX_SETS];
     int nsets;

@@ -3,7 +3,8 @@
 # reproduce.sh: `scanbench reproduce all --quick` end to end: every experiment of the thread
 # runs, prints its table and verdict, and writes one report per experiment (with its thread
 # figures and verdict) into a new directory that is never reused; with the cache model built,
-# the counters are simulated and labelled so. Bad names and an existing directory: exit 2.
+# the counters are simulated and labelled so; what it needs is said before it starts. Bad
+# names and an existing directory: exit 2.
 . "$top_srcdir/tests/lib.sh"
 S=$SCANBENCH
 D="$SCRATCH/repro"
@@ -18,6 +19,14 @@ for name in x4500-memtable x4500-bigtable x4500-bigtable-select-vacuum luke-expe
     check "$name has thread and verdict" jq -e '.thread.who != "" and (.verdict | has("comparisons"))' "$D/$name.json"
     out_contains "== $name:"
 done
+# before anything runs, one line with what the reproduction needs, of what, and whether that is
+# within --quick's budget or exceeds it; each experiment's line the estimate made again
+ESTIMATE="^scanbench: needs about [0-9]+ s: the 3-round minimum of 9 experiments \([0-9]+ timed scans\) about [0-9]+ s, outside the rounds \(tables, validation, the cache model's replays\) about [0-9]+ s for [0-9]+ runs.*; (within --quick's 60 s \(the rounds take what is left\)|exceeds --quick's 60 s: the rounds' minimum is kept, not lowered to fit)$"
+said=$(grep -n -m 1 -E -- "$ESTIMATE" "$SCRATCH/err" | cut -d: -f1)
+first=$(grep -n -m 1 -E "^scanbench: (emulating|experiment 1/)" "$SCRATCH/err" | cut -d: -f1)
+check "the estimate said before anything runs" test "${said:-0}" -ge 1 -a "${said:-0}" -lt "${first:-0}"
+check "the estimate said once" test "$(grep -c "needs about" "$SCRATCH/err")" -eq 1
+check "each experiment's line with the estimate made again" test "$(grep -cE "^scanbench: experiment [0-9]/9: .*; about [0-9]+ s in all\)$" "$SCRATCH/err")" -eq 9
 check "text kept" test -s "$D/reproduction.txt"
 out_contains "== overall: of "
 out_contains "SELECT COUNT(*)"

@@ -5,8 +5,9 @@
  * one beyond the last level and capped by the memory limit, and why there is none); the
  * pairing of the slow and fast placements with every op's runs; the questions an experiment's
  * runs answer and the budget's share of each, on synthetic figures; the time a pass spent
- * outside its rounds; the emulation's mechanism switches (which replay the same); the
- * experiments known by name. */
+ * outside its rounds; the estimate said before a reproduction starts (an experiment's work
+ * from its plan, the total at given rates, the line, the rates learnt); the emulation's
+ * mechanism switches (which replay the same); the experiments known by name. */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,6 +245,116 @@ static void test_outside_rounds(void **state)
     json_decref(report);
 }
 
+/* An experiment's work from its plan: 2 ops x 2 pools (680KB, 64MB) of a 32MB table,
+ * interleaved (the reference a second instance of the first run), 15 ms timed scans; each
+ * scan's settling pass covers the pool's footprint, the table at most. */
+static void test_work_of(void **state)
+{
+    struct sb_experiment exp;
+    struct sb_plan plan;
+    struct sb_reproduce_work w;
+    const double table = 32.0 * 1024 * 1024, small = 680.0 * 1024;
+    (void)state;
+
+    plan_of("pool_size = 680K, 64M", &exp, &plan);
+    assert_int_equal(plan.nruns, 4);
+    plan.schedule.kind = SB_SCHEDULE_INTERLEAVED;
+    plan.schedule.rounds = 0; /* repetitions auto: the least rounds */
+    for (size_t i = 0; i < plan.nruns; i++) {
+        plan.runs[i].min_scan_seconds = 0.015;
+        plan.runs[i].slice_seconds = 0;
+    }
+    sb_reproduce_work_of(&plan, &w);
+    assert_int_equal(w.rounds, SB_AUTO_ROUNDS_MIN);
+    assert_int_equal(w.scans, 5);
+    assert_int_equal(w.runs, 4);
+    assert_near(w.scan_floor, 5 * 0.015, 1e-12);
+    assert_near(w.pass_bytes, 5 * table, 0.5);
+    assert_near(w.table_bytes, 5 * table, 0.5);
+    /* the first run (680KB) twice, the other 680KB run once, the 64MB runs the table */
+    assert_near(w.settle_bytes, 3 * small + 2 * table, 0.5);
+    assert_int_equal(w.configurations, 0);
+    plan.schedule.rounds = 3;
+    sb_reproduce_work_of(&plan, &w);
+    assert_int_equal(w.rounds, 3);
+    sb_plan_free(&plan);
+    sb_experiment_free(&exp);
+}
+
+/* The estimate on synthetic work and rates: the rounds at the least rounds (the timed scans'
+ * floor, or their passes at the scan rate, whichever is longer, plus the settling passes),
+ * outside the rounds per table byte, the emulations per byte of theirs; --twice doubles all
+ * but the emulations; the line says whether it is within the budget or exceeds it, and why. */
+static void test_estimate(void **state)
+{
+    struct sb_reproduce_work w[2] = {
+        {.rounds = 10, .scans = 5, .runs = 4, .scan_floor = 0.5, .pass_bytes = 1e9,
+         .settle_bytes = 1e9, .table_bytes = 4e9, .configurations = 3,
+         .emulation_bytes = 1e9},
+        {.rounds = 20, .scans = 2, .runs = 1, .scan_floor = 0.1, .pass_bytes = 1e8,
+         .settle_bytes = 0, .table_bytes = 1e8},
+    };
+    struct sb_reproduce_rates r;
+    struct sb_reproduce_estimate e;
+    char line[1024];
+    (void)state;
+
+    sb_reproduce_rates_init(&r);
+    r.scan_bytes_per_s = 1e9;
+    r.outside_s_per_byte = 1e-9;
+    r.emulation_s_per_byte = 2e-9;
+    /* 10 x (max(0.5, 1) + 1) = 20; 20 x max(0.1, 0.1) = 2 */
+    assert_near(sb_reproduce_least_rounds(&w[0], &r), 20.0, 1e-9);
+    assert_near(sb_reproduce_least_rounds(&w[1], &r), 2.0, 1e-9);
+    sb_reproduce_estimate(w, 2, false, &r, &e);
+    assert_near(e.rounds, 22.0, 1e-9);
+    assert_near(e.outside, 4.1, 1e-9);
+    assert_near(e.emulations, 2.0, 1e-9);
+    assert_near(e.total, 28.1, 1e-9);
+    assert_int_equal(e.rounds_min, 10);
+    assert_int_equal(e.scans, 90);
+    assert_int_equal(e.runs, 5);
+    assert_int_equal(e.configurations, 3);
+    sb_reproduce_estimate_text(&e, false, 60, "--quick's", line, sizeof line);
+    assert_string_equal(line, "needs about 28 s: the 10-round minimum of 2 experiments (90 "
+                        "timed scans) about 22 s, outside the rounds (tables, validation, the "
+                        "cache model's replays) about 4 s for 5 runs, emulating the thread "
+                        "machines (3 configurations) about 2 s; within --quick's 60 s (the "
+                        "rounds take what is left)");
+    sb_reproduce_estimate(w, 2, true, &r, &e);
+    assert_near(e.total, 2 * 22.0 + 2 * 4.1 + 2.0, 1e-9);
+    assert_int_equal(e.scans, 180);
+    sb_reproduce_estimate_text(&e, true, 40, "--quick --twice's", line, sizeof line);
+    assert_non_null(strstr(line, "needs about 54 s: the 10-round minimum of 2 experiments, "
+                                 "twice (180 timed scans)"));
+    assert_non_null(strstr(line, "for 10 runs"));
+    assert_non_null(strstr(line, "; exceeds --quick --twice's 40 s: the rounds' minimum is "
+                                 "kept, not lowered to fit"));
+}
+
+/* The rates measured as the reproduction goes: the rounds' factor is the measured rounds
+ * (scaled to the least rounds) over the estimate at the scan rate; outside the rounds, the
+ * seconds over the table bytes. */
+static void test_rates_learn(void **state)
+{
+    struct sb_reproduce_work w = {.rounds = 10, .scans = 2, .runs = 2, .scan_floor = 1.0,
+                                  .table_bytes = 2e9};
+    struct sb_reproduce_rates r;
+    (void)state;
+
+    sb_reproduce_rates_init(&r);
+    assert_near(r.rounds_factor, 1.0, 0.0);
+    /* estimated 10 x 1 s; measured 30 rounds in 60 s: 2 s a round, 20 s for the least */
+    sb_reproduce_rates_learn(&r, &w, 60.0, 30, 4.0);
+    assert_near(r.rounds_factor, 2.0, 1e-12);
+    assert_near(r.outside_s_per_byte, 2e-9, 1e-21);
+    assert_near(sb_reproduce_least_rounds(&w, &r), 20.0, 1e-9);
+    /* no round measured (a schedule stopped before one): the rounds' factor unchanged */
+    sb_reproduce_rates_learn(&r, &w, 0.0, 0, 0.0);
+    assert_near(r.rounds_factor, 2.0, 1e-12);
+    assert_near(r.outside_s_per_byte, 1e-9, 1e-21); /* 4 s over 4e9 bytes */
+}
+
 /* The emulation's configurations, in order, and those that replay the same as the one with
  * every mechanism: writeback = none and hint_bits = set already, a machine without a
  * prefetcher. */
@@ -337,6 +448,9 @@ int main(void)
         cmocka_unit_test(test_questions),
         cmocka_unit_test(test_budget_share),
         cmocka_unit_test(test_outside_rounds),
+        cmocka_unit_test(test_work_of),
+        cmocka_unit_test(test_estimate),
+        cmocka_unit_test(test_rates_learn),
         cmocka_unit_test(test_emulation_switches),
         cmocka_unit_test(test_names),
     };
