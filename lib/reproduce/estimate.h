@@ -42,12 +42,12 @@ struct sb_reproduce_rates {
     double rounds_measured, rounds_estimated, outside_measured, outside_bytes;
 };
 
-/* The priors: measured on a 2-vCPU Zen 5 guest shared with other builds (reproduce all --quick: 31 s of rounds
- * for 1010 timed scans, 0.22 s outside the rounds per run of a 64MB table, 0.18 s per emulation
- * configuration of a 32MB table), a guess no host is held to: the rates measured replace them
- * as the reproduction goes. */
+/* The priors: measured on a quiet 2-vCPU AMD EPYC guest (Zen 4, nothing else running;
+ * reproduce all --quick: 33 s of rounds for 1010 timed scans, 12.4 s outside the rounds for 92
+ * runs of 64MB tables, 0.135 s a run, about 10.5 s for 19 emulation configurations), a guess no
+ * host is held to: the rates measured replace them as the reproduction goes. */
 #define SB_REPRODUCE_PRIOR_SCAN_RATE 2.5e9
-#define SB_REPRODUCE_PRIOR_OUTSIDE (0.22 / (64.0 * 1024 * 1024))
+#define SB_REPRODUCE_PRIOR_OUTSIDE (0.135 / (64.0 * 1024 * 1024))
 #define SB_REPRODUCE_PRIOR_EMULATION (0.18 / (32.0 * 1024 * 1024))
 
 void sb_reproduce_rates_init(struct sb_reproduce_rates *r);
