@@ -5,7 +5,8 @@
  * (mem.h), signals and the watchdog as flags (stop.h), the one INI reader, driven by tables of
  * keys (ini_keys.h), and its line reader (ini_lines.h), finding configs/ (configs_path.h),
  * result files and directories written whole, never replacing one (outfile.h, outdir.h), the
- * host's steal time (hoststat.h), a nameless scratch file (scratch.h), the commit the
+ * host's steal time (hoststat.h), a nameless scratch file (scratch.h), another program run
+ * with a time limit in a process group of its own (program.h), the commit the
  * program was built from (build_id.h) and the rule for a machine that is this host
  * (this_host.h). */
 #ifndef SB_CORE_H
@@ -21,6 +22,7 @@
 #include "core/outdir.h"
 #include "core/outfile.h"
 #include "core/outkeep.h"
+#include "core/program.h"
 #include "core/scratch.h"
 #include "core/stop.h"
 #include "core/this_host.h"

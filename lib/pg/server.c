@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "core/core.h"
-#include "pg/child.h"
 #include "pg/parse.h"
 #include "pg/stale.h"
 
@@ -83,10 +82,11 @@ static void quiet_setup(const void *arg)
 static int capture(char *const argv[], const char *what, double limit, char *buf, size_t len,
                    int *exit_status, struct sb_error *err)
 {
-    struct sb_pg_program p = {.argv = argv, .what = what, .limit = limit, .stoppable = true,
-                              .setup = quiet_setup, .out = buf, .out_len = len};
+    struct sb_program p = {.argv = argv, .what = what, .limit = limit,
+                           .limit_env = SB_PG_LIMIT_ENV, .stoppable = true,
+                           .setup = quiet_setup, .out = buf, .out_len = len};
 
-    return sb_pg_program_run(&p, exit_status, err);
+    return sb_program_run(&p, exit_status, err);
 }
 
 /* Newest first: "15" before "9.6" (version order, not text order). */
@@ -138,7 +138,7 @@ int sb_pg_server_find(struct sb_pg_server *s, const char *bindir, struct sb_erro
     const char *env = bindir ? bindir : getenv("SCANBENCH_PG_BINDIR");
     glob_t g = {0};
     double limit;
-    int status = sb_pg_program_limit(0, &s->timeout, err);
+    int status = sb_program_limit(SB_PG_LIMIT_ENV, "each server program", 0, &s->timeout, err);
 
     s->bindir[0] = '\0';
     if (status != SB_OK)
@@ -237,7 +237,7 @@ static void program_setup(const void *arg)
 struct program_kind {
     double limit;
     bool stoppable;
-    bool leaves_server;
+    bool keeps_group;
 };
 
 static const struct program_kind kind_initdb = {SB_PG_LIMIT_INITDB, true, false};
@@ -245,7 +245,7 @@ static const struct program_kind kind_start = {SB_PG_LIMIT_PG_CTL, true, true};
 static const struct program_kind kind_stop = {SB_PG_LIMIT_PG_CTL, true, false};
 static const struct program_kind kind_cleanup = {SB_PG_LIMIT_PG_CTL, false, false};
 
-/* Runs argv as the server's user (child.h: its own process group, a time limit, reaped), from
+/* Runs argv as the server's user (program.h: its own process group, a time limit, reaped), from
  * the cluster directory, with stdout and stderr appended to log; *rc its exit status (128 + a
  * signal). SB_ERR_RUN when it could not run, ran past its limit or was stopped; what names
  * it in those lines. */
@@ -255,13 +255,14 @@ static int run_program(const struct sb_pg_server *s, char *const argv[], const c
 {
     struct program_setup ps = {s, log};
     char name[700];
-    struct sb_pg_program p = {.argv = argv, .what = name,
-                              .limit = s->timeout ? s->timeout : kind->limit,
-                              .stoppable = kind->stoppable, .leaves_server = kind->leaves_server,
-                              .setup = program_setup, .setup_arg = &ps};
+    struct sb_program p = {.argv = argv, .what = name,
+                           .limit = s->timeout ? s->timeout : kind->limit,
+                           .limit_env = SB_PG_LIMIT_ENV, .stoppable = kind->stoppable,
+                           .keeps_group = kind->keeps_group, .setup = program_setup,
+                           .setup_arg = &ps};
 
     snprintf(name, sizeof name, "%s%s%s", argv[0], what[0] ? " " : "", what);
-    return sb_pg_program_run(&p, rc, err);
+    return sb_program_run(&p, rc, err);
 }
 
 void sb_pg_log_tail(const char *path, int lines, char *buf, size_t len)

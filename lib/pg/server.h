@@ -7,10 +7,10 @@
  * socket, the log and two tablespaces, starting and stopping the server (`pg_ctl`), and
  * removing everything (`pg_ctl stop -m immediate`, then the directory). The programs run in
  * their own process group, so a terminal's Ctrl-C reaches scanbench alone and scanbench
- * decides how to stop, each with a time limit (child.h); a stop signal ends the one running,
- * but the cleanup's. Each cluster directory names its scanbench, and making one first removes
- * those whose scanbench is gone; a watcher process removes it if scanbench dies (stale.h). No
- * libpq here. */
+ * decides how to stop, each with a time limit (SB_PG_LIMIT_*, core/program.h); a stop signal
+ * ends the one running, but the cleanup's. Each cluster directory names its scanbench, and
+ * making one first removes those whose scanbench is gone; a watcher process removes it if
+ * scanbench dies (stale.h). No libpq here. */
 #ifndef SB_PG_SERVER_H
 #define SB_PG_SERVER_H
 
@@ -21,12 +21,20 @@
 #include "core/core.h"
 #include "pg/conf.h"
 
+/* The limits of the server's programs (seconds, core/program.h) unless SCANBENCH_PG_TIMEOUT
+ * sets one for them all: a version query, initdb, pg_ctl (its own wait, -t 60, and half a
+ * minute more). */
+#define SB_PG_LIMIT_ENV "SCANBENCH_PG_TIMEOUT"
+#define SB_PG_LIMIT_VERSION 10.0
+#define SB_PG_LIMIT_INITDB 120.0
+#define SB_PG_LIMIT_PG_CTL 90.0
+
 struct sb_pg_server {
     char bindir[512];
     char version[128];   /* "15.20 (Debian 15.20-0+deb12u1)" */
     int major;           /* 15 (9.6: 9; 8.1: 8) */
     int num;             /* as server_version_num: 150020, 90624, 80121 */
-    double timeout;      /* SCANBENCH_PG_TIMEOUT: each program's limit (0: its own, child.h) */
+    double timeout;      /* SCANBENCH_PG_TIMEOUT: each program's limit (0: SB_PG_LIMIT_*) */
     char user[64];       /* who runs the programs ("" = this process's user) */
     bool switch_user;    /* running as root: the programs run as `user` */
     uid_t uid;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* plot_gnuplot.c: a report drawn into a PNG or SVG by the gnuplot on PATH (sb_plot, see
- * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run in a
- * process group of its own (a stop signal kills it, and it dies with scanbench), the image
- * published, the temporary files removed. */
+ * plot.h): the script (plot.c's) and the image written under temporary names, gnuplot run with
+ * a time limit in a process group of its own (a stop signal kills it, and it dies with
+ * scanbench), the image published, the temporary files removed. */
 #include "config.h"
 #include "render/plot.h"
 
@@ -13,10 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -39,95 +35,67 @@ static char *find_gnuplot(void)
     return found;
 }
 
-/* The stop hook while gnuplot runs: a stop signal kills its process group (kill is
- * async-signal-safe). SIGKILL: its drawing is thrown away anyway, and it cannot be caught or
- * ignored, so the wait for gnuplot ends. */
-static volatile pid_t gnuplot_pid;
+/* gnuplot's time limit (seconds) unless SCANBENCH_PLOT_TIMEOUT sets one: a report's plot
+ * takes it well under a second; a gnuplot that hangs (a terminal it waits on, a font it cannot
+ * find) is stopped rather than waited for without end. */
+#define PLOT_LIMIT_ENV "SCANBENCH_PLOT_TIMEOUT"
+#define PLOT_LIMIT 120.0
 
-static void stop_gnuplot(void *arg)
-{
-    pid_t pid = gnuplot_pid;
-
-    (void)arg;
-    if (pid > 0)
-        kill(-pid, SIGKILL);
-}
-
-/* In the child, before exec: gnuplot in a process group of its own (a stop kills it and what it
- * started, and a terminal's ^C reaches scanbench only), its stdin /dev/null (a process group in
- * the background that read the terminal would be stopped), and, on Linux, killed when scanbench
- * dies (SIGKILL included) rather than left to draw for nobody. */
-static void gnuplot_child(pid_t parent)
+/* In the child, before exec: stdin /dev/null (a process group in the background that read the
+ * terminal would be stopped). */
+static void gnuplot_stdin(const void *arg)
 {
     int fd = open("/dev/null", O_RDONLY);
 
-    sb_stop_child_defaults();
-    setpgid(0, 0);
+    (void)arg;
     if (fd >= 0 && fd != STDIN_FILENO) {
         dup2(fd, STDIN_FILENO);
         close(fd);
     }
-#ifdef __linux__
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
-        _exit(127); /* scanbench already gone */
-#else
-    (void)parent;
-#endif
 }
 
 /* How gnuplot ended, in words, or "" when it exited 0. */
-static const char *gnuplot_failure(pid_t pid, pid_t waited, int wstatus, char *buf, size_t len)
+static const char *gnuplot_failure(int exit_status, char *buf, size_t len)
 {
-    if (pid < 0 || waited < 0)
-        snprintf(buf, len, "could not be run: %s", strerror(errno));
-    else if (WIFSIGNALED(wstatus))
-        snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(wstatus),
-                 strsignal(WTERMSIG(wstatus)));
-    else if (WEXITSTATUS(wstatus) == 127)
+    if (exit_status > 128)
+        snprintf(buf, len, "was killed by signal %d (%s)", exit_status - 128,
+                 strsignal(exit_status - 128));
+    else if (exit_status == 127)
         snprintf(buf, len, "could not be run (exit 127)");
-    else if (WEXITSTATUS(wstatus) != 0)
-        snprintf(buf, len, "failed (exit %d)", WEXITSTATUS(wstatus));
+    else if (exit_status != 0)
+        snprintf(buf, len, "failed (exit %d)", exit_status);
     else
         buf[0] = '\0';
     return buf;
 }
 
-/* Runs gnuplot on the script for output: SB_OK when it exited 0. A stop signal (stop.h) kills
- * it and its process group, waited for, and ends the plot. */
+/* Runs gnuplot on the script for output (core/program.h: a process group of its own, a time
+ * limit, dying with scanbench, reaped on every way out): SB_OK when it exited 0. A stop signal
+ * (stop.h) kills it and its process group and ends the plot. */
 static int run_gnuplot(const char *gnuplot, const char *script, const char *output,
                        struct sb_error *err)
 {
-    char why[160];
-    int wstatus = 0;
-    pid_t pid, waited = 0, parent = getpid();
-    sigset_t old;
+    char why[160], what[1100];
+    char *argv[] = {(char *)gnuplot, (char *)script, NULL};
+    struct sb_program p = {.argv = argv, .what = what, .limit_env = PLOT_LIMIT_ENV,
+                           .stoppable = true, .setup = gnuplot_stdin};
+    int exit_status = 0, status;
 
     if (sb_stop_signal())
         return sb_fail(err, SB_ERR_RUN, "interrupted (%s): no plot written",
                        sb_stop_signal_name(sb_stop_signal()));
-    sb_stop_block(&old);
-    pid = fork();
-    if (pid == 0) {
-        gnuplot_child(parent);
-        execl(gnuplot, "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    if (pid > 0)
-        setpgid(pid, pid); /* as the child does: whichever runs first, the group exists */
-    gnuplot_pid = pid;
-    sb_stop_on_signal(stop_gnuplot, NULL);
-    sb_stop_unblock(&old);
-    if (pid > 0 && sb_stop_signal())
-        kill(-pid, SIGKILL); /* came while blocked, before the hook could see the pid */
-    while (pid > 0 && (waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
-        ;
-    sb_stop_on_signal(NULL, NULL);
-    gnuplot_pid = 0;
-    if (!gnuplot_failure(pid, waited, wstatus, why, sizeof why)[0])
-        return SB_OK;
+    status = sb_program_limit(PLOT_LIMIT_ENV, "gnuplot", PLOT_LIMIT, &p.limit, err);
+    if (status != SB_OK)
+        return status;
+    snprintf(what, sizeof what, "%s: gnuplot", output);
+    status = sb_program_run(&p, &exit_status, err);
     if (sb_stop_signal())
         return sb_fail(err, SB_ERR_RUN, "interrupted (%s): gnuplot stopped, no plot written",
                        sb_stop_signal_name(sb_stop_signal()));
+    if (status != SB_OK)
+        return status;
+    if (!gnuplot_failure(exit_status, why, sizeof why)[0])
+        return SB_OK;
     return sb_fail(err, SB_ERR_RUN, "%s: gnuplot %s", output, why);
 }
 

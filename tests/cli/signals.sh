@@ -327,5 +327,32 @@ plot_killed() {
     kill -KILL $child # gnuplot's own child: nothing kills it once gnuplot is gone
 }
 [ -d /proc/self ] && in_parallel plot_killed
+
+# a gnuplot that hangs is stopped at its time limit (SCANBENCH_PLOT_TIMEOUT, 1 s here): exit 1,
+# one line naming the plot asked for and the limit, gnuplot and its child gone, nothing left
+plot_timed_out() {
+    local what="plot past gnuplot's time limit" status p
+    fresh plot-limit
+    FAKE_PIDS="$CASE/pids" PATH="$FAKE:$PATH" SCANBENCH_PLOT_TIMEOUT=1 timeout -s KILL 60 \
+        "$S" plot "$top_srcdir/tests/data/report-a.json" -o "$CASE/p.png" >"$CASE/out" \
+        2>"$CASE/err"
+    status=$?
+    [ "$status" -eq 1 ] && pass || fail "$what: exit status $status, want 1: $(cat "$CASE/err")"
+    [ "$(cat "$CASE/err")" = "scanbench: $CASE/p.png: gnuplot: still running after 1 s, its time \
+limit (SCANBENCH_PLOT_TIMEOUT): stopped" ] && pass || fail "$what: stderr: $(cat "$CASE/err")"
+    for p in $(cat "$CASE/pids" 2>/dev/null); do
+        if gone $p; then pass; else fail "$what: gnuplot's process $p outlived it"; kill -KILL $p; fi
+    done
+    [ "$(ls "$CASE" | tr '\n' ' ')" = "data err out pids tmp " ] && pass ||
+        fail "$what: left: $(ls "$CASE")"
+    fresh plot-limit-bad
+    PATH="$FAKE:$PATH" SCANBENCH_PLOT_TIMEOUT=abc timeout -s KILL 60 "$S" plot \
+        "$top_srcdir/tests/data/report-a.json" -o "$CASE/p.png" >"$CASE/out" 2>"$CASE/err"
+    status=$?
+    [ "$status" -eq 2 ] && [ "$(wc -l <"$CASE/err")" -eq 1 ] &&
+        grep -qF "SCANBENCH_PLOT_TIMEOUT=abc: not a number of seconds above 0" "$CASE/err" &&
+        pass || fail "plot with SCANBENCH_PLOT_TIMEOUT=abc: exit $status: $(cat "$CASE/err")"
+}
+in_parallel plot_timed_out
 gather
 finish

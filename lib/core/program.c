@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* child.c: a server program run with a time limit, in its own process group, and reaped on
- * every way out (see child.h). The wait polls: the program's exit (waitid, not reaping it, so
+/* program.c: another program run with a time limit, in its own process group, and reaped on
+ * every way out (see program.h). The wait polls: the program's exit (waitid, not reaping it, so
  * that its process group cannot be reused before it is killed), its stdout, the stop flags and
  * the clock, every 20 ms at most. */
 #include "config.h"
-#include "pg/child.h"
+#include "core/program.h"
+#include "core/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,20 +22,21 @@
 #include <sys/prctl.h>
 #endif
 
-int sb_pg_program_limit(double def, double *limit, struct sb_error *err)
+int sb_program_limit(const char *env, const char *what, double def, double *limit,
+                     struct sb_error *err)
 {
-    const char *env = getenv("SCANBENCH_PG_TIMEOUT");
+    const char *value = getenv(env);
     char *end;
     double v;
 
     *limit = def;
-    if (!env || !*env)
+    if (!value || !*value)
         return SB_OK;
     errno = 0;
-    v = strtod(env, &end);
-    if (errno || *end || end == env || !isfinite(v) || v <= 0 || v > 1e6)
-        return sb_fail(err, SB_ERR_INPUT, "SCANBENCH_PG_TIMEOUT=%.40s: not a number of seconds "
-                       "above 0 (at most 1000000): the limit of each server program", env);
+    v = strtod(value, &end);
+    if (errno || *end || end == value || !isfinite(v) || v <= 0 || v > 1e6)
+        return sb_fail(err, SB_ERR_INPUT, "%s=%.40s: not a number of seconds above 0 (at most "
+                       "1000000): the limit of %s", env, value, what);
     *limit = v;
     return SB_OK;
 }
@@ -50,7 +52,7 @@ static double now(void)
 /* In the child: its own group, the signals as a program expects them, the caller's setup, and
  * death with scanbench (the setting survives exec, not a later fork or a change of user,
  * hence after the setup). */
-static void exec_child(const struct sb_pg_program *p, pid_t parent, int out_fd)
+static void exec_child(const struct sb_program *p, pid_t parent, int out_fd)
 {
     sb_stop_child_defaults();
     setpgid(0, 0);
@@ -78,7 +80,7 @@ struct capture {
 
 /* What is in the pipe now, into the buffer (past it, dropped), 256KB at most (a program that
  * writes without end does not hold the wait); the pipe closed at its end. */
-static void read_out(const struct sb_pg_program *p, struct capture *c)
+static void read_out(const struct sb_program *p, struct capture *c)
 {
     char scrap[512];
     ssize_t n;
@@ -99,7 +101,7 @@ static void read_out(const struct sb_pg_program *p, struct capture *c)
 
 /* Waits until the program exits (not reaped: 0), its limit passes (-2) or, stoppable, a stop
  * is asked for (-3); its stdout read meanwhile. */
-static int watch(pid_t pid, const struct sb_pg_program *p, struct capture *c)
+static int watch(pid_t pid, const struct sb_program *p, struct capture *c)
 {
     double deadline = now() + p->limit;
     siginfo_t info;
@@ -119,15 +121,15 @@ static int watch(pid_t pid, const struct sb_pg_program *p, struct capture *c)
     }
 }
 
-/* The program and its group ended (SIGKILL) and the program reaped; its exit status. A
- * pg_ctl start's group may hold the server (a pg_ctl that does not detach it): only pg_ctl is
- * killed, the server is the cluster's cleanup's to stop (pg_ctl stop -m immediate frees its
- * shared memory; SIGKILL would not). */
-static int reap(pid_t pid, const struct sb_pg_program *p, bool exited)
+/* The program and its group ended (SIGKILL) and the program reaped; its exit status. A group
+ * kept on purpose (pg_ctl start's may hold the server, when pg_ctl does not detach it): only the
+ * program is killed, the rest is its caller's to stop (pg_ctl stop -m immediate frees a
+ * server's shared memory; SIGKILL would not). */
+static int reap(pid_t pid, const struct sb_program *p, bool exited)
 {
     int wstatus = 0;
 
-    if (!p->leaves_server)
+    if (!p->keeps_group)
         kill(-pid, SIGKILL); /* the group: the program is its leader, not yet reaped */
     if (!exited)
         kill(pid, SIGKILL); /* also before its setpgid */
@@ -137,7 +139,7 @@ static int reap(pid_t pid, const struct sb_pg_program *p, bool exited)
     return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
 }
 
-int sb_pg_program_run(const struct sb_pg_program *p, int *exit_status, struct sb_error *err)
+int sb_program_run(const struct sb_program *p, int *exit_status, struct sb_error *err)
 {
     struct capture c = {-1, 0};
     int fds[2] = {-1, -1}, how = 0;
@@ -173,8 +175,8 @@ int sb_pg_program_run(const struct sb_pg_program *p, int *exit_status, struct sb
     if (p->out)
         p->out[c.used] = '\0';
     if (how == -2)
-        return sb_fail(err, SB_ERR_RUN, "%s: still running after %g s, its time limit "
-                       "(SCANBENCH_PG_TIMEOUT): stopped", p->what, p->limit);
+        return sb_fail(err, SB_ERR_RUN, "%s: still running after %g s, its time limit (%s): "
+                       "stopped", p->what, p->limit, p->limit_env);
     if (how == -3)
         return sb_fail(err, SB_ERR_RUN, "interrupted (%s) while %s ran",
                        sb_stop_reason(why, sizeof why), p->what);
