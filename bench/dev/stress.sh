@@ -13,7 +13,18 @@
 #    build, the rounds, the report's write (the test pauses of lib/core/stop.h, and the first
 #    round's progress line). Each must end with 128 + the signal (at the report's write, where
 #    the work is done: 0, as the man page says), keep a report that parses, and leave no
-#    temporary file, no scanbench process and no server behind.
+#    temporary file, no scanbench process and no server behind. The other stop signals (USR1,
+#    USR2, XCPU, VTALRM, PROF, PWR) in the rounds of run and reproduce, the same way.
+# 3. Links planted at random moments in the output: every name run, reproduce and power write
+#    (the report, its CSV, reproduction.txt, trials.jsonl, power.json, power.txt), each a link to
+#    a victim file, planted 0 to 3 s into the command inside the directory it made (umask 000).
+#    The victim must be untouched; the command ends 0, or 1 with one line naming a file.
+# 4. Server and plot programs that hang: a postgres whose --version sleeps, one that prints a
+#    version and leaves a child holding its stdout (read at once, the child ended), an initdb
+#    and a pg_ctl that hang, a gnuplot that hangs (SCANBENCH_PG_TIMEOUT and
+#    SCANBENCH_PLOT_TIMEOUT at 3 s); then the same interrupted by TERM. Each must end at its
+#    limit (exit 1, "still running after 3 s") or at the signal (128 + it, "interrupted"), and
+#    leave no program, no scanbench-pg.* directory and no temporary file behind.
 # Prints one line per case (ok or FAIL and why) and the counts. Exit 1 when a case failed.
 set -u
 set -m # background jobs keep SIGINT and SIGQUIT (a script's ignore them, and so would scanbench)
@@ -147,6 +158,111 @@ for sig in INT TERM HUP QUIT; do
             signal_case pg "$phase" "$sig" "$S" pg "${SMALL[@]}" -o "$W/s/pg.json"
         done
     fi
+done
+
+for sig in USR1 USR2 XCPU VTALRM PROF PWR; do
+    signal_case run rounds "$sig" "$S" run "${SMALL[@]}" -o "$W/s/r.json"
+    signal_case reproduce rounds "$sig" "$S" reproduce "${REPRO[@]}" --set repetitions=200 \
+        -o "$W/s/rep"
+done
+
+# --- 3. links planted at random moments in the output -----------------------------------------
+# link_case NAME DIR NAMES COMMAND...: COMMAND writes DIR (a directory it makes, or "-" for the
+# files NAMES in $W/l itself); links to $W/victim are planted as each of NAMES, at a random moment
+link_case() {
+    local name=$1 dir=$2 names=$3 why="" status n t before; shift 3
+    rm -rf "$W/l"; mkdir "$W/l"; chmod 1777 "$W/l"
+    printf 'victim\n' >"$W/victim"; before=$(cksum <"$W/victim")
+    t=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", r % 300 / 100 }')
+    (umask 000; exec "$@") >"$W/out" 2>"$W/err" &
+    pid=$!
+    ( sleep "$LIMIT"; kill -9 $pid 2>/dev/null ) &
+    guard=$!
+    sleep "$t"
+    [ "$dir" = - ] && dir="$W/l"
+    for n in $names; do ln -s "$W/victim" "$dir/$n" 2>/dev/null; done
+    wait $pid
+    status=$?
+    kill $guard 2>/dev/null
+    [ "$(cksum <"$W/victim")" = "$before" ] || why="the victim was written through a link"
+    case $status in
+    0) ;;
+    1) [ "$(wc -l <"$W/err" | tr -d ' ')" -ge 1 ] && tail -1 "$W/err" | grep -q '/' ||
+           why="$why; exit 1 without a line naming a file" ;;
+    *) why="$why; exit $status ($(tail -1 "$W/err"))" ;;
+    esac
+    [ -z "$(find "$W/l" -name '*.tmp.*' 2>/dev/null)" ] || why="$why; temporary files left"
+    verdict "link planted at ${t}s: $name" "${why#; }"
+}
+
+for i in 1 2 3 4; do
+    link_case "run -o" - "r.json r.csv" "$S" run "${SMALL[@]}" -o "$W/l/r.json"
+    link_case "reproduce -o" "$W/l/rep" "reproduction.txt tom-lane-xeon.json tom-lane-xeon.csv" \
+        "$S" reproduce "${REPRO[@]}" --set repetitions=10 -o "$W/l/rep"
+    link_case "power -o" "$W/l/pw" "trials.jsonl power.json power.txt" \
+        "$S" power --quick --trials 1 --set table_size=2M --set time_budget=2 -o "$W/l/pw"
+done
+
+# --- 4. child programs that hang --------------------------------------------------------------
+# hang_case NAME SIG COMMAND...: COMMAND runs programs of $W/h (a fake server's bindir or a fake
+# gnuplot on PATH) that hang; SIG "-": it must end by its own limit; else SIG is sent after 2 s
+# (SIG "quick": nothing hangs that scanbench waits for; it must end within 10 s, exit 1)
+hang_case() {
+    local name=$1 sig=$2 why="" status t0 t1; shift 2
+    rm -rf "$W/t"; mkdir "$W/t"; chmod 1777 "$W/t"
+    t0=$(date +%s)
+    TMPDIR="$W/t" PATH="$W/h:$PATH" SCANBENCH_PG_BINDIR="$W/h" SCANBENCH_PG_TIMEOUT=3 \
+        SCANBENCH_PLOT_TIMEOUT=3 bounded "$@" >"$W/out" 2>"$W/err"
+    [ "$sig" = - ] || [ "$sig" = quick ] || { sleep 2; kill -"$sig" $pid 2>/dev/null; }
+    wait $pid
+    status=$?
+    kill $guard 2>/dev/null
+    t1=$(date +%s)
+    [ $((t1 - t0)) -lt "$LIMIT" ] || why="still running at $LIMIT s"
+    if [ "$sig" = quick ]; then
+        [ "$status" -eq 1 ] && [ $((t1 - t0)) -lt 10 ] ||
+            why="$why; exit $status after $((t1 - t0)) s ($(tail -1 "$W/err"))"
+    elif [ "$sig" = - ]; then
+        [ "$status" -eq 1 ] && grep -q 'still running after 3 s, its time limit' "$W/err" ||
+            why="$why; exit $status, not its limit's ($(tail -1 "$W/err"))"
+    else
+        [ "$status" -eq $((128 + $(kill -l "$sig"))) ] && grep -q 'interrupted' "$W/err" ||
+            why="$why; exit $status after $sig ($(tail -1 "$W/err"))"
+    fi
+    [ "$(wc -l <"$W/err" | tr -d ' ')" -ge 1 ] || why="$why; no line on stderr"
+    sleep 0.5
+    pgrep -f "$W/h/" >/dev/null && why="$why; a program left behind" && pkill -9 -f "$W/h/"
+    [ -z "$(find "$W/t" -maxdepth 1 -name 'scanbench-pg.*')" ] || why="$why; a cluster left"
+    [ -z "$(find "$W/t" -name '*.tmp.*')" ] || why="$why; temporary files left"
+    verdict "$name ($(echo "$sig" | sed 's/^-$/its own limit/; s/^quick$/at once/'))" "${why#; }"
+}
+
+# fake PROGRAM BODY: $W/h/PROGRAM, a bash script (its sleeps keep its path as their name)
+fake() { printf '#!/bin/bash\n%s\n' "$2" >"$W/h/$1"; chmod 755 "$W/h/$1"; }
+real=$(dirname "$(command -v pg_ctl 2>/dev/null || echo /usr/lib/postgresql/15/bin/pg_ctl)")
+[ -x "$real/postgres" ] || real=/usr/lib/postgresql/15/bin
+PGSMALL=(pg --set table_size=1M --set repetitions=1 --set warmup=0 --set run_timeout=5 -q)
+for sig in - TERM; do
+    rm -rf "$W/h"; mkdir "$W/h"
+    for p in initdb pg_ctl; do fake $p 'exit 1'; done # the server's programs are all there
+    rm -f "$W/h/postgres"; fake postgres 'exec -a "$0" sleep 3600'
+    hang_case "postgres --version sleeps" "$sig" "$S" "${PGSMALL[@]}"
+    rm -f "$W/h/postgres"
+    fake postgres 'echo "postgres (PostgreSQL) 15.4"; (exec -a "$0" sleep 3600) &'
+    [ "$sig" = - ] && hang_case "postgres --version leaves a child on stdout" quick "$S" \
+        "${PGSMALL[@]}"
+    if [ -x "$real/postgres" ]; then
+        rm -f "$W/h"/*
+        for p in "$real"/*; do ln -sf "$p" "$W/h/"; done
+        rm -f "$W/h/initdb"; fake initdb 'exec -a "$0" sleep 3600'
+        hang_case "initdb hangs" "$sig" "$S" "${PGSMALL[@]}"
+        ln -sf "$real/initdb" "$W/h/initdb"; rm -f "$W/h/pg_ctl"
+        fake pg_ctl 'exec -a "$0" sleep 3600'
+        hang_case "pg_ctl hangs" "$sig" "$S" "${PGSMALL[@]}"
+    fi
+    rm -rf "$W/h"; mkdir "$W/h"
+    fake gnuplot 'exec -a "$0" sleep 3600'
+    hang_case "gnuplot hangs" "$sig" "$S" plot "$TOP/tests/data/report-a.json" -o "$W/t/p.png"
 done
 
 echo "stress.sh: $cases cases, $((cases - failed)) ok, $failed failed"
