@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/core.h"
 
@@ -563,42 +562,37 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
 #define MACHINE_CACHE 16
 static struct {
     char path[SB_PATH_MAX];
-    dev_t dev;
-    ino_t ino;
-    off_t size;
-    struct timespec mtime;
+    struct sb_file_id id;
     struct sb_machine m;
 } cache[MACHINE_CACHE];
-static int ncached;
+static int ncached, next_slot; /* full: the oldest entry gives way */
 
-/* The cache's entry for path as it is now (st), or NULL. */
-static struct sb_machine *cached(const char *path, const struct stat *st)
+/* The cache's entry for path as it is now (id), or NULL. */
+static struct sb_machine *cached(const char *path, const struct sb_file_id *id)
 {
     for (int i = 0; i < ncached; i++)
-        if (strcmp(cache[i].path, path) == 0 && cache[i].dev == st->st_dev &&
-            cache[i].ino == st->st_ino && cache[i].size == st->st_size &&
-            cache[i].mtime.tv_sec == st->st_mtim.tv_sec &&
-            cache[i].mtime.tv_nsec == st->st_mtim.tv_nsec)
+        if (strcmp(cache[i].path, path) == 0 && sb_file_id_equal(&cache[i].id, id))
             return &cache[i].m;
     return NULL;
 }
 
-/* m, read from path as it was (st), kept in the cache while it has room. */
-static void keep(const char *path, const struct stat *st, const struct sb_machine *m)
+/* m, read from path as it was (id), kept in the cache (full: in place of the oldest). */
+static void keep(const char *path, const struct sb_file_id *id, const struct sb_machine *m)
 {
-    if (ncached == MACHINE_CACHE || strlen(path) >= sizeof cache[0].path)
+    int slot = next_slot;
+
+    if (strlen(path) >= sizeof cache[0].path)
         return;
-    snprintf(cache[ncached].path, sizeof cache[0].path, "%s", path);
-    cache[ncached].dev = st->st_dev;
-    cache[ncached].ino = st->st_ino;
-    cache[ncached].size = st->st_size;
-    cache[ncached].mtime = st->st_mtim;
-    cache[ncached++].m = *m;
+    next_slot = (next_slot + 1) % MACHINE_CACHE;
+    ncached += ncached < MACHINE_CACHE;
+    snprintf(cache[slot].path, sizeof cache[0].path, "%s", path);
+    cache[slot].id = *id;
+    cache[slot].m = *m;
 }
 
 int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err)
 {
-    struct stat st;
+    struct sb_file_id id;
     bool regular;
     struct sb_ini_lines reader;
     char path[SB_PATH_MAX], known[512];
@@ -613,9 +607,9 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     }
     if (strchr(name, '/'))
         snprintf(path, sizeof path, "%s", name);
-    regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-    if (regular && cached(path, &st)) {
-        *m = *cached(path, &st);
+    regular = sb_file_id_of(path, &id);
+    if (regular && cached(path, &id)) {
+        *m = *cached(path, &id);
         return SB_OK;
     }
     status = sb_ini_open(&reader, path, err);
@@ -624,7 +618,7 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     status = parse(&reader, path, m, err);
     sb_ini_close(&reader);
     if (status == SB_OK && regular)
-        keep(path, &st, m);
+        keep(path, &id, m);
     return status;
 }
 

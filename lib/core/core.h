@@ -5,16 +5,17 @@
  * (mem.h), signals and the watchdog as flags (stop.h), the one INI reader, driven by tables of
  * keys (ini_keys.h), and its line reader (ini_lines.h), finding configs/ (configs_path.h),
  * result files and directories written whole, never replacing one (outfile.h, outdir.h), the
- * host's steal time (hoststat.h), a nameless scratch file (scratch.h), another program run
- * with a time limit in a process group of its own (program.h), the commit the
- * program was built from (build_id.h) and the rule for a machine that is this host
- * (this_host.h). */
+ * host's steal time (hoststat.h), a nameless scratch file (scratch.h), a file's identity
+ * (file_id.h), another program run with a time limit in a process group of its own
+ * (program.h), the commit the program was built from (build_id.h) and the rule for a machine
+ * that is this host (this_host.h). */
 #ifndef SB_CORE_H
 #define SB_CORE_H
 
 #include "core/build_id.h"
 #include "core/configs_path.h"
 #include "core/error.h"
+#include "core/file_id.h"
 #include "core/hoststat.h"
 #include "core/ini_keys.h"
 #include "core/ini_lines.h"

@@ -62,7 +62,8 @@ struct sb_events_map {
     struct sb_events_role roles[SB_NROLES];
 };
 
-/* Reads and checks a map file (see above). */
+/* Reads and checks a map file (see above); one this process read before and whose file is
+ * unchanged (file_id.h) is not read again. */
 int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_error *err);
 
 /* The same without checking the event names against libpfm4 (map->checked left empty). */

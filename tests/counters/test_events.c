@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,6 +186,43 @@ static void test_read_good(void **state)
 #else
     assert_string_equal(map.checked, "not checked: built without libpfm4");
 #endif
+}
+
+/* A map read before in this process is not read again while its file is the same (device,
+ * inode, size, modification time): text of the same size put in its place with the time set
+ * back is not seen; a change of size is, and so is a new modification time. */
+static void test_read_kept(void **state)
+{
+    struct sb_events_map map;
+    struct sb_error err = {0};
+    char text[4096], *at;
+    const char *path = write_file("kept.ini", good_map);
+    struct stat st;
+    struct timespec times[2];
+    (void)state;
+
+    assert_true(strlen(good_map) + 4 < sizeof text);
+    strcpy(text, good_map);
+    at = strstr(text, "a test map");
+
+    assert_int_equal(sb_events_map_read(path, &map, &err), SB_OK);
+    assert_int_equal(stat(path, &st), 0);
+    memcpy(at, "A TEST MAP", 10); /* the same size */
+    write_file("kept.ini", text);
+    times[0] = st.st_atim;
+    times[1] = st.st_mtim;
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+    assert_int_equal(sb_events_map_read(path, &map, &err), SB_OK);
+    assert_string_equal(map.description, "a test map"); /* kept: not read again */
+    times[1].tv_sec += 1;
+    assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+    assert_int_equal(sb_events_map_read(path, &map, &err), SB_OK);
+    assert_string_equal(map.description, "A TEST MAP"); /* changed: read again */
+    memcpy(at, "a  map    ", 10);
+    strcat(text, "; \n");
+    write_file("kept.ini", text);
+    assert_int_equal(sb_events_map_read(path, &map, &err), SB_OK);
+    assert_string_equal(map.description, "a  map"); /* another size: read again */
 }
 
 /* Values that go on over indented lines (a line holds at most 198 characters, inih's buffer):
@@ -449,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_cpuid_decode),
         cmocka_unit_test(test_shipped_maps),
         cmocka_unit_test(test_read_good),
+        cmocka_unit_test(test_read_kept),
         cmocka_unit_test(test_read_continued),
         cmocka_unit_test(test_read_bad),
         cmocka_unit_test(test_read_unknown_event),
