@@ -177,6 +177,15 @@ void sb_stop_child_defaults(void)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+void sb_stop_fork_defaults(void)
+{
+    for (size_t i = 0; i < NSTOP; i++)
+        signal(stop_signals[i].sig, SIG_DFL);
+    signal(SIGALRM, SIG_DFL);
+    stop_hook = NULL; /* no handler left to run it */
+    sb_stop_child_defaults();
+}
+
 int sb_stop_signal(void) { return signal_received; }
 
 const char *sb_stop_signal_name(int sig)

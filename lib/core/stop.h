@@ -46,6 +46,10 @@ void sb_stop_unblock(const sigset_t *old);
  * exec keeps when ignored), no signal blocked. */
 void sb_stop_child_defaults(void);
 
+/* In a child process that goes on without exec (a watcher): every stop signal and SIGALRM at
+ * its default disposition, no stop hook, then sb_stop_child_defaults. */
+void sb_stop_fork_defaults(void);
+
 /* The stop signal received so far, else 0. */
 int sb_stop_signal(void);
 

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/core.h"
@@ -554,17 +553,11 @@ void sb_pg_cluster_remove(struct sb_pg_server *s)
         char *argv[] = {pg_ctl, "-D", s->datadir, "-m", "immediate", "-w", "-t", "30", "-s",
                         "stop", NULL};
         struct sb_error ignored = {0};
-        pid_t pid;
         int rc;
         snprintf(pg_ctl, sizeof pg_ctl, "%s/pg_ctl", s->bindir);
         snprintf(log, sizeof log, "%s/pg_ctl.log", s->dir);
         run_program(s, argv, log, "stop", &kind_cleanup, &rc, &ignored);
-        pid = sb_pg_postmaster_of(s->datadir);
-        if (pid > 0 && kill(pid, SIGKILL) == 0) {
-            struct timespec tick = {0, 10 * 1000 * 1000};
-            for (int i = 0; i < 500 && kill(pid, 0) == 0; i++)
-                nanosleep(&tick, NULL);
-        }
+        sb_pg_process_end(sb_pg_postmaster_of(s->datadir), SIGKILL); /* still there: killed */
     }
     s->started = false;
     if (s->created)

@@ -31,25 +31,35 @@ struct owner {
     char boot[64];
 };
 
-/* Field 22 of /proc/PID/stat (after the name in parentheses, which may hold anything), or 0. */
-static unsigned long long process_start(long pid)
+/* /proc/PID/stat's first line into line; returns its ')' that ends the process's name (which
+ * may hold anything, a ')' too), after which the fields are plain; NULL when it cannot be read. */
+static const char *stat_after_name(long pid, char *line, size_t len)
 {
-    char path[64], line[1024], *p;
-    unsigned long long start = 0;
+    char path[64];
+    const char *p = NULL;
     FILE *f;
 
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    f = fopen(path, "r");
-    if (!f)
-        return 0;
-    if (fgets(line, sizeof line, f) && (p = strrchr(line, ')'))) {
-        /* state (field 3) to starttime (22): skip 19 fields */
-        for (int i = 0; i < 20 && p; i++)
-            p = strchr(p + 1, ' ');
-        if (!p || sscanf(p, " %llu", &start) != 1)
-            start = 0;
-    }
+    if (!(f = fopen(path, "r")))
+        return NULL;
+    if (fgets(line, (int)len, f))
+        p = strrchr(line, ')');
     fclose(f);
+    return p;
+}
+
+/* Field 22 of /proc/PID/stat (its start time), or 0. */
+static unsigned long long process_start(long pid)
+{
+    char line[1024];
+    const char *p = stat_after_name(pid, line, sizeof line);
+    unsigned long long start = 0;
+
+    /* state (field 3) to starttime (22): skip 19 fields */
+    for (int i = 0; i < 20 && p; i++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p, " %llu", &start) != 1)
+        start = 0;
     return start;
 }
 
@@ -154,34 +164,26 @@ pid_t sb_pg_postmaster_of(const char *datadir)
 static bool gone_within(pid_t pid, double seconds)
 {
     struct timespec tick = {0, 10 * 1000 * 1000};
-    char path[64], line[512], *p;
+    char line[512];
 
     for (int i = 0; i < (int)(seconds * 100); i++) {
-        FILE *f;
-        bool zombie = false;
-        if (kill(pid, 0) != 0)
-            return true;
-        snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-        if ((f = fopen(path, "r"))) {
-            zombie = fgets(line, sizeof line, f) && (p = strrchr(line, ')')) && p[1] == ' ' &&
-                     p[2] == 'Z';
-            fclose(f);
-        }
-        if (zombie)
+        const char *p = stat_after_name((long)pid, line, sizeof line);
+        if (kill(pid, 0) != 0 || (p && p[1] == ' ' && p[2] == 'Z'))
             return true;
         nanosleep(&tick, NULL);
     }
     return false;
 }
 
+bool sb_pg_process_end(pid_t pid, int sig)
+{
+    return pid > 0 && kill(pid, sig) == 0 && gone_within(pid, 5);
+}
+
 void sb_pg_postmaster_end(pid_t pid)
 {
-    if (pid <= 0)
-        return;
-    if (kill(pid, SIGQUIT) == 0 && gone_within(pid, 5))
-        return;
-    if (kill(pid, SIGKILL) == 0)
-        gone_within(pid, 5);
+    if (!sb_pg_process_end(pid, SIGQUIT))
+        sb_pg_process_end(pid, SIGKILL);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -249,16 +251,11 @@ void sb_pg_sweep(const char *parent, size_t *removed, size_t *alive)
  * report) but the pipe. */
 static void become_watcher(int fd)
 {
-    static const int signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGALRM, SIGUSR1,
-                                  SIGUSR2, SIGXCPU, SIGPROF, SIGVTALRM, SIGPWR,  SIGSTKFLT};
     int devnull = open("/dev/null", O_RDWR);
     long max = sysconf(_SC_OPEN_MAX);
 
     setpgid(0, 0);
-    sb_stop_on_signal(NULL, NULL); /* scanbench's statement is not the watcher's to cancel */
-    sb_stop_child_defaults();
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
-        signal(signals[i], SIG_DFL);
+    sb_stop_fork_defaults(); /* no hook: scanbench's statement is not the watcher's to cancel */
     for (int i = 0; i < 3 && devnull >= 0; i++)
         dup2(devnull, i);
     for (int i = 3; i < (max > 0 && max < 65536 ? max : 65536); i++)

@@ -13,6 +13,7 @@
 #ifndef SB_PG_STALE_H
 #define SB_PG_STALE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -37,6 +38,9 @@ int sb_pg_cluster_mark(const char *dir);
 /* The pid in datadir's postmaster.pid when that process runs with datadir as its working
  * directory (a postmaster, or a backend, of that cluster); else 0. */
 pid_t sb_pg_postmaster_of(const char *datadir);
+
+/* Sends pid sig and waits up to 5 s for it to go (or to be a zombie): whether it went. */
+bool sb_pg_process_end(pid_t pid, int sig);
 
 /* Ends the postmaster pid: SIGQUIT (immediate shutdown: its backends end, its shared memory is
  * freed), then SIGKILL if it is still there after 5 s; waits up to 5 s more for it to go. */
