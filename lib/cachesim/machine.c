@@ -556,39 +556,10 @@ int sb_machine_parse(const char *text, const char *label, struct sb_machine *m,
 }
 
 /* The machine files read so far in this process, by path, each with the file's identity when
- * read (device, inode, size, modification time): a file read again only when it changed. A
- * reproduction plans every experiment and each emulation of its thread's machine with the same
- * few files. */
-#define MACHINE_CACHE 16
-static struct {
-    char path[SB_PATH_MAX];
-    struct sb_file_id id;
-    struct sb_machine m;
-} cache[MACHINE_CACHE];
-static int ncached, next_slot; /* full: the oldest entry gives way */
-
-/* The cache's entry for path as it is now (id), or NULL. */
-static struct sb_machine *cached(const char *path, const struct sb_file_id *id)
-{
-    for (int i = 0; i < ncached; i++)
-        if (strcmp(cache[i].path, path) == 0 && sb_file_id_equal(&cache[i].id, id))
-            return &cache[i].m;
-    return NULL;
-}
-
-/* m, read from path as it was (id), kept in the cache (full: in place of the oldest). */
-static void keep(const char *path, const struct sb_file_id *id, const struct sb_machine *m)
-{
-    int slot = next_slot;
-
-    if (strlen(path) >= sizeof cache[0].path)
-        return;
-    next_slot = (next_slot + 1) % MACHINE_CACHE;
-    ncached += ncached < MACHINE_CACHE;
-    snprintf(cache[slot].path, sizeof cache[0].path, "%s", path);
-    cache[slot].id = *id;
-    cache[slot].m = *m;
-}
+ * read (file_id.h): a file read again only when it changed. A reproduction plans every
+ * experiment and each emulation of its thread's machine with the same few files. */
+static struct sb_file_memo memo = {.cap = SB_FILE_MEMO_MAX};
+static struct sb_machine kept[SB_FILE_MEMO_MAX];
 
 int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err)
 {
@@ -596,7 +567,7 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     bool regular;
     struct sb_ini_lines reader;
     char path[SB_PATH_MAX], known[512];
-    int status = sb_path_check(name, err);
+    int slot, status = sb_path_check(name, err);
 
     if (status != SB_OK)
         return status;
@@ -608,8 +579,8 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
     if (strchr(name, '/'))
         snprintf(path, sizeof path, "%s", name);
     regular = sb_file_id_of(path, &id);
-    if (regular && cached(path, &id)) {
-        *m = *cached(path, &id);
+    if (regular && (slot = sb_file_memo_find(&memo, path, &id)) >= 0) {
+        *m = kept[slot];
         return SB_OK;
     }
     status = sb_ini_open(&reader, path, err);
@@ -617,8 +588,8 @@ int sb_machine_load(const char *name, struct sb_machine *m, struct sb_error *err
         return status;
     status = parse(&reader, path, m, err);
     sb_ini_close(&reader);
-    if (status == SB_OK && regular)
-        keep(path, &id, m);
+    if (status == SB_OK && regular && (slot = sb_file_memo_take(&memo, path, &id)) >= 0)
+        kept[slot] = *m;
     return status;
 }
 

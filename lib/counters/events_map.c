@@ -340,39 +340,29 @@ static int check_names(struct reader *r)
 }
 
 /* The maps read and checked so far in this process, by path, each with the file's identity
- * when read: a file read again only when it changed (a reproduction plans each experiment and
- * each emulation of its thread's machine with the same map). */
-#define MAP_CACHE 8
-static struct {
-    char path[sizeof ((struct sb_events_map *)0)->path];
-    struct sb_file_id id;
-    struct sb_events_map map;
-} cache[MAP_CACHE];
-static int ncached, next_slot; /* full: the oldest entry gives way */
+ * when read (file_id.h): a file read again only when it changed (a reproduction plans each
+ * experiment and each emulation of its thread's machine with the same map). */
+#define MAP_MEMO 8
+static struct sb_file_memo memo = {.cap = MAP_MEMO};
+static struct sb_events_map kept[MAP_MEMO];
 
 int sb_events_map_read(const char *path, struct sb_events_map *map, struct sb_error *err)
 {
     struct reader r = {.path = path, .map = map, .err = err};
     struct sb_file_id id;
     bool regular = sb_file_id_of(path, &id);
+    int slot = regular ? sb_file_memo_find(&memo, path, &id) : -1;
     int status;
 
-    for (int i = 0; regular && i < ncached; i++)
-        if (strcmp(cache[i].path, path) == 0 && sb_file_id_equal(&cache[i].id, &id)) {
-            *map = cache[i].map;
-            return SB_OK;
-        }
+    if (slot >= 0) {
+        *map = kept[slot];
+        return SB_OK;
+    }
     status = sb_events_map_parse(path, map, err);
     if (status == SB_OK)
         status = check_names(&r);
-    if (status == SB_OK && regular && strlen(path) < sizeof cache[0].path) {
-        int slot = next_slot;
-        next_slot = (next_slot + 1) % MAP_CACHE;
-        ncached += ncached < MAP_CACHE;
-        snprintf(cache[slot].path, sizeof cache[0].path, "%s", path);
-        cache[slot].id = id;
-        cache[slot].map = *map;
-    }
+    if (status == SB_OK && regular && (slot = sb_file_memo_take(&memo, path, &id)) >= 0)
+        kept[slot] = *map;
     return status;
 }
 
