@@ -201,22 +201,12 @@ static int put_stdout(const char *text, size_t len, struct sb_error *err)
 {
     char dir[SB_OUTFILE_MAX], kept[SB_OUTFILE_MAX], why[256];
     struct sb_error keep_err = {0};
-    size_t done = 0;
-    int failed = 0; /* the write's errno */
+    int failed;
 
     fflush(stdout);
-    while (done < len && !failed) {
-        ssize_t n = write(STDOUT_FILENO, text + done, len - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            failed = n < 0 ? errno : EIO;
-        else
-            done += (size_t)n;
-    }
-    if (!failed)
+    if ((failed = sb_outfile_write_all(STDOUT_FILENO, text, len)) == 0)
         return SB_OK;
-    snprintf(why, sizeof why, "%s", strerror(failed));
+    snprintf(why, sizeof why, "%s", strerror(failed > 0 ? failed : EIO));
     if (sb_outkeep_put("probe.ini", text, len, dir, kept, &keep_err) == SB_OK)
         return sb_fail(err, SB_ERR_RUN, "cannot write the output (stdout): %s; the machine "
                        "file is kept as %.900s", why, kept);

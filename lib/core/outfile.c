@@ -148,30 +148,36 @@ static const char *target_of(const char *tmp, char *buf, size_t len)
     return buf;
 }
 
+int sb_outfile_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 int sb_outfile_put(int fd, const char *tmp, const void *data, size_t len, struct sb_error *err)
 {
     char target[SB_OUTFILE_MAX];
     struct sigaction ignore, before;
-    const char *p = data;
-    int status = SB_OK;
+    int status = SB_OK, failed;
 
     /* past `ulimit -f` the write fails with EFBIG instead of killing the process */
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGXFSZ, &ignore, &before);
-    while (len > 0 && status == SB_OK) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
-                             target_of(tmp, target, sizeof target),
-                             n < 0 ? strerror(errno) : "nothing written");
-        else {
-            p += n;
-            len -= (size_t)n;
-        }
-    }
+    if ((failed = sb_outfile_write_all(fd, data, len)) != 0)
+        status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
+                         target_of(tmp, target, sizeof target),
+                         failed > 0 ? strerror(failed) : "nothing written");
     if (status == SB_OK && fsync(fd) != 0)
         status = sb_fail(err, SB_ERR_RUN, "cannot write %s: %s",
                          target_of(tmp, target, sizeof target), strerror(errno));

@@ -38,6 +38,10 @@ int sb_outfile_write(const char *path, const void *data, size_t len, char *used,
  * bytes). Returns the open descriptor, or -1 with err. */
 int sb_outfile_temp(const char *path, const char *suffix, char *tmp, struct sb_error *err);
 
+/* Writes data to fd whole, through interrupted and short writes: 0, the errno of a write that
+ * failed, or -1 when a write wrote nothing. */
+int sb_outfile_write_all(int fd, const void *data, size_t len);
+
 /* Writes data to fd (tmp names it in messages) whole and fsyncs it, SIGXFSZ ignored. */
 int sb_outfile_put(int fd, const char *tmp, const void *data, size_t len, struct sb_error *err);
 
