@@ -74,6 +74,7 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
                        struct sb_error *err)
 {
     char value[96];
+    bool bytes_ok;
     size_t k;
     json_t *scan;
 
@@ -95,12 +96,12 @@ static int check_scans(const json_t *scans, const char *path, const char *what, 
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu lacks a round (0 to %llu), "
                            "a position, a time (or null), seconds or bytes", path, what, i, k,
                            (unsigned long long)SB_REPORT_MAX_SCANS - 1);
-        if (!sb_report_seconds_ok(seconds) || !sb_report_bytes_ok(bytes))
+        bytes_ok = sb_report_bytes_ok(bytes);
+        if (!bytes_ok || !sb_report_seconds_ok(seconds))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu: \"%s\" is %s: not %s", path,
-                           what, i, k, sb_report_bytes_ok(bytes) ? "seconds" : "bytes",
-                           sb_report_value_text(sb_report_bytes_ok(bytes) ? seconds : bytes,
-                                                value, sizeof value),
-                           sb_report_bytes_ok(bytes) ? WHAT_SECONDS : WHAT_BYTES);
+                           what, i, k, bytes_ok ? "seconds" : "bytes",
+                           sb_report_value_text(bytes_ok ? seconds : bytes, value, sizeof value),
+                           bytes_ok ? WHAT_SECONDS : WHAT_BYTES);
         if (!scan_writeback_ok(scan))
             return sb_fail(err, SB_ERR_INPUT, "%s: %s %zu: scan %zu: a write-back figure that "
                            "is not a non-negative integer", path, what, i, k);
