@@ -105,11 +105,19 @@ static double scan_mbps(double bytes, double memory, double cpu, double bus)
     return bytes / t.seconds / 1e6;
 }
 
+/* What every configuration of an emulation shares: the settings (sets), the table (0: the
+ * experiment's), the thread's slow and fast pools. */
+struct emulation_base {
+    const char *const *sets;
+    int nsets;
+    uint64_t table;
+    uint64_t pools[2];
+};
+
 /* Runs configuration v into *out: experiment exp (as the reproduction read it) copied and
- * edited as a value: the emulation's settings (common), its two pools, then v's switch. */
-static int run_variant(const struct sb_experiment *exp, const char *const *common, int ncommon,
-                       const uint64_t pools[2], const struct sb_emulation_variant *v,
-                       json_t **out, struct sb_error *err)
+ * edited as a value: the emulation's settings, table and two pools (b), then v's switch. */
+static int run_variant(const struct sb_experiment *exp, const struct emulation_base *b,
+                       const struct sb_emulation_variant *v, json_t **out, struct sb_error *err)
 {
     struct sb_setup vs;
     int status;
@@ -117,11 +125,15 @@ static int run_variant(const struct sb_experiment *exp, const char *const *commo
     memset(&vs, 0, sizeof vs);
     status = sb_experiment_copy(&vs.exp, exp, err);
     vs.exp_ready = status == SB_OK;
-    for (int k = 0; k < ncommon && status == SB_OK; k++)
-        status = sb_experiment_set(&vs.exp, common[k], err);
+    for (int k = 0; k < b->nsets && status == SB_OK; k++)
+        status = sb_experiment_set(&vs.exp, b->sets[k], err);
+    if (status == SB_OK && b->table)
+        status = sb_experiment_set_sizes(&vs.exp, SB_K_TABLE_SIZE, &b->table, 1,
+                                         "scanbench reproduce --quick: the emulation's table",
+                                         err);
     if (status == SB_OK)
-        status = sb_experiment_set_sizes(&vs.exp, SB_K_POOL_SIZE, pools,
-                                         pools[1] == pools[0] ? 1 : 2,
+        status = sb_experiment_set_sizes(&vs.exp, SB_K_POOL_SIZE, b->pools,
+                                         b->pools[1] == b->pools[0] ? 1 : 2,
                                          "the thread's slow and fast pools", err);
     if (status == SB_OK && v->set[0])
         status = sb_experiment_set(&vs.exp, v->set, err);
@@ -339,9 +351,10 @@ int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
     struct sb_machine m;
     struct sb_emulation_variant v[SB_EMULATION_VARIANTS_MAX];
     char why[512] = "", machine_set[96], slow_name[64], fast_name[64];
-    const char *common[6];
-    uint64_t pools[2];
-    int n_common = 5;
+    const char *common[] = {machine_set, "counters=sim", "repetitions=2", "warmup=0",
+                            "min_scan_ms=0"};
+    struct emulation_base b = {common, sizeof common / sizeof common[0],
+                               quick ? QUICK_TABLE : 0, {0, 0}};
     json_t *preds = json_array(), *base = NULL;
     int nv, status = SB_OK;
     double factor = 0.0;
@@ -352,18 +365,11 @@ int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
                   sizeof why);
     sb_placement_name_format(&th->slow, slow_name, sizeof slow_name);
     sb_placement_name_format(&th->fast, fast_name, sizeof fast_name);
-    if (!why[0] && (!pool_of(&th->slow, &pools[0]) || !pool_of(&th->fast, &pools[1])))
+    if (!why[0] && (!pool_of(&th->slow, &b.pools[0]) || !pool_of(&th->fast, &b.pools[1])))
         snprintf(why, sizeof why, "%s / %s: not pool sizes", slow_name, fast_name);
     if (why[0])
         goto out;
     snprintf(machine_set, sizeof machine_set, "machine=%s", th->machine);
-    common[0] = machine_set;
-    common[1] = "counters=sim";
-    common[2] = "repetitions=2";
-    if (quick) /* QUICK_TABLE */
-        common[n_common++] = "table_size=32M";
-    common[3] = "warmup=0";
-    common[4] = "min_scan_ms=0";
     nv = sb_emulation_variants(s, &m, v);
     if (!s->plan.calibration.present)
         factor = borrowed_factor(factors, th->machine, &from);
@@ -373,7 +379,7 @@ int sb_reproduce_emulate(bool quick, const struct sb_setup *s,
             copy_predictions(preds, &v[k]);
             continue;
         }
-        status = run_variant(&s->exp, common, n_common, pools, &v[k], &vr, err);
+        status = run_variant(&s->exp, &b, &v[k], &vr, err);
         if (status == SB_OK)
             add_predictions(preds, vr, &v[k], slow_name, fast_name, k ? base : vr, factor, why,
                             sizeof why);
