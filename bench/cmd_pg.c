@@ -235,6 +235,19 @@ static void mark_rounds_stopped(const struct sb_pg_fleet *fleet, json_t *report,
             unit + 1, runs, name, rounds, runs);
 }
 
+/* repetitions = auto's question after a pair of rounds: does the analysis of the rounds so far
+ * (run's, as the report will have it) have every pair within the precision? */
+static bool rounds_settled(const json_t *runs, const json_t *schedule, double precision)
+{
+    json_t *report = json_pack("{s:O, s:O}", "runs", runs, "schedule", schedule);
+    json_t *analysis = report ? sb_analysis_build_provisional(report) : NULL;
+    bool done = analysis && sb_analysis_settled(analysis, precision);
+
+    json_decref(analysis);
+    json_decref(report);
+    return done;
+}
+
 /* The interleaved schedule: every server and setting a cluster of its own, side by side, the
  * timed scans in shuffled rounds (pg/rounds.h), then the paired analysis of `run`'s reports.
  * time_budget = auto grows with the servers (it is per run, and each server runs the plan). */
@@ -251,9 +264,11 @@ static int run_fleet(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
     for (int v = 0; v < args->nservers; v++)
         p.servers[p.nservers++] = args->servers[v];
     p.rounds = s->plan.schedule.rounds;
-    p.time_budget = s->plan.schedule.time_budget *
-                    (s->plan.schedule.time_budget_auto && p.nservers > 1 ? p.nservers : 1);
+    p.time_budget = s->plan.schedule.time_budget_auto
+                        ? SB_PG_BUDGET_PER_RUN * (double)jobs->n * (p.nservers ? p.nservers : 1)
+                        : s->plan.schedule.time_budget;
     p.seed = s->plan.schedule.seed;
+    p.settled = rounds_settled;
     p.quiet = args->quiet;
     status = sb_pg_fleet_open(fleet, jobs, &p, err);
     if (status == SB_OK && notes[0] && !args->quiet)

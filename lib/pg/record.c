@@ -193,6 +193,12 @@ json_t *sb_pg_scans_json(const struct sb_pg_measurement *m)
                                  m->seconds[r], "passes", 1, "bytes", (json_int_t)bytes,
                                  "mbps", m->seconds[r] > 0 ? (double)bytes / m->seconds[r] / 1e6
                                                            : 0.0);
+        if (scan && m->layouts)
+            json_object_set_new(scan, "layout", json_integer(m->layouts[r]));
+        if (scan && m->around) /* the first backend's: its own seconds with several */
+            json_object_set_new(scan, "around", sb_pg_around_json(
+                &m->around[r], nb > 1 && m->backend_seconds ? m->backend_seconds[(size_t)r * nb]
+                                                            : m->seconds[r]));
         if (scan && nb > 1 && m->backend_seconds) {
             json_t *each = json_array();
             for (uint32_t b = 0; b < nb; b++)

@@ -17,6 +17,7 @@
 
 #include "pg/jobs.h"
 #include "pg/parse.h"
+#include "pg/around.h"
 #include "pg/rule.h"
 
 /* The writes of one instrumented scan: the statement's own buffer figures and the server's
@@ -49,6 +50,10 @@ struct sb_pg_measurement {
     const double *at;
     uint32_t backends;          /* statements at once, each on its own server (0 or 1: one) */
     const double *backend_seconds; /* nreps x backends: each backend's own time */
+    const uint32_t *layouts;    /* interleaved: each timed scan's server instance (restarts
+                                   between them); NULL: one instance, no layout recorded */
+    const struct sb_pg_around *around; /* each timed scan's first backend, from the kernel
+                                          (around.h); NULL: not recorded */
     const char *name;           /* the record's name; NULL: the job's run's */
     uint64_t scans_counted;     /* statements whose count(*) was checked (count) */
     uint64_t rows_counted;      /* what the last count(*) returned */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "pg/around.h"
 #include "pg/client.h"
 #include "pg/record.h"
 #include "pg/runner.h"
@@ -33,7 +34,8 @@ struct cluster {
 /* The timed scans of one timed item, in the order they ran. */
 struct timings {
     double *seconds, *at, *backend_seconds;
-    uint32_t *rounds, *positions;
+    uint32_t *rounds, *positions, *layouts;
+    struct sb_pg_around *around;
     uint32_t n;
 };
 
@@ -59,6 +61,8 @@ struct sb_pg_fleet {
     struct timings reference; /* the first unit's second timing in each round */
     uint32_t cap;             /* rounds at most */
     uint32_t rounds;          /* rounds finished */
+    uint32_t instance;        /* the clusters' instance: restarts of all of them so far */
+    double restarts_seconds;  /* spent restarting and settling them */
     size_t current;           /* the unit in flight (a stop's) */
     const char *stopped_by;
 };
@@ -72,7 +76,11 @@ static int timings_alloc(struct timings *t, uint32_t cap, uint32_t backends)
     t->backend_seconds = calloc(n * (backends ? backends : 1), sizeof *t->backend_seconds);
     t->rounds = calloc(n, sizeof *t->rounds);
     t->positions = calloc(n, sizeof *t->positions);
-    return t->seconds && t->at && t->backend_seconds && t->rounds && t->positions ? 0 : -1;
+    t->layouts = calloc(n, sizeof *t->layouts);
+    t->around = calloc(n, sizeof *t->around);
+    return t->seconds && t->at && t->backend_seconds && t->rounds && t->positions &&
+                   t->layouts && t->around
+               ? 0 : -1;
 }
 
 static void timings_free(struct timings *t)
@@ -82,6 +90,8 @@ static void timings_free(struct timings *t)
     free(t->backend_seconds);
     free(t->rounds);
     free(t->positions);
+    free(t->layouts);
+    free(t->around);
 }
 
 /* The server's version, short: "8.1.21", "15.20". */
@@ -225,11 +235,29 @@ static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
     return status;
 }
 
-/* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
- * the time into t (round r, position p, at seconds since the rounds began). */
-static int time_unit(struct unit *u, struct timings *t, uint32_t r, uint32_t p, double t0,
-                     struct sb_error *err)
+/* What the kernel will be asked about the unit's first backend: it, and every cluster's
+ * server processes. */
+static int around_pids(const struct sb_pg_fleet *f, struct unit *u,
+                       struct sb_pg_around_pids *pids, struct sb_error *err)
 {
+    pid_t backend = 0, postmasters[64];
+    size_t n = 0;
+    int status = sb_pg_session_backend(u->clusters[0]->session, &backend, err);
+
+    for (size_t i = 0; i < f->nclusters && n < 64; i++)
+        postmasters[n++] = sb_pg_session_postmaster(f->clusters[i].session);
+    sb_pg_around_pids(pids, backend, postmasters, n);
+    return status;
+}
+
+/* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
+ * the time into t (round r, position p, at seconds since the rounds began), with what the
+ * kernel says happened around it; t NULL: untimed (a new instance's settling scan). */
+static int time_unit(const struct sb_pg_fleet *f, struct unit *u, struct timings *t,
+                     uint32_t r, uint32_t p, double t0, struct sb_error *err)
+{
+    struct sb_pg_around_pids pids;
+    struct sb_pg_around_read before, after;
     struct sb_pg_client *clients[SB_PG_CLIENTS_MAX];
     char sql[SB_PG_CLIENTS_MAX][STATEMENT_MAX], values[SB_PG_CLIENTS_MAX][SB_PG_VALUE_MAX];
     const char *texts[SB_PG_CLIENTS_MAX];
@@ -245,13 +273,19 @@ static int time_unit(struct unit *u, struct timings *t, uint32_t r, uint32_t p, 
         texts[b] = sql[b];
         clients[b] = sb_pg_session_client(s);
     }
+    if (status == SB_OK)
+        status = around_pids(f, u, &pids, err);
     if (status == SB_OK) {
+        sb_pg_around_read(&pids, &before);
         at = sb_timer_now() - t0;
         status = sb_pg_client_exec_all(clients, u->nclusters, texts, values, each, &wall, err);
+        sb_pg_around_read(&pids, &after);
     }
     for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++)
         status = sb_pg_session_check_count(u->job, values[b], &u->m, err);
-    if (status == SB_OK) {
+    if (status == SB_OK && t) {
+        sb_pg_around_between(&before, &after, &t->around[t->n]);
+        t->layouts[t->n] = f->instance;
         t->seconds[t->n] = wall;
         t->at[t->n] = at;
         t->rounds[t->n] = r;
@@ -278,7 +312,7 @@ static int one_round(struct sb_pg_fleet *f, uint32_t r, double t0, struct sb_err
         f->current = second ? 0 : order[p];
         snprintf(what, sizeof what, "pg round %u, %s", r + 1, u->name);
         sb_watchdog_arm(u->job->run->run_timeout, what);
-        status = time_unit(u, second ? &f->reference : &u->t, r, p, t0, err);
+        status = time_unit(f, u, second ? &f->reference : &u->t, r, p, t0, err);
         sb_watchdog_disarm();
         if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
             status = sb_fail(err, SB_ERR_RUN, "%s: one scan ran longer than its run_timeout of "
@@ -295,7 +329,61 @@ static void keep_rounds(struct timings *t, uint32_t rounds)
         t->n--;
 }
 
-/* The rounds: repetitions of them, or (auto) until time_budget, within the bounds. */
+static json_t *records_json(struct sb_pg_fleet *f);
+static json_t *schedule_json(const struct sb_pg_fleet *f);
+
+/* A new instance of every cluster, in a shuffled order: each server restarted (its shared
+ * memory mapped anew, its processes new), then each unit scanned once untimed on it, so that
+ * the first timed scan does not pay for the first touch of the new shared memory. */
+static int new_instance(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    uint32_t n = (uint32_t)f->nclusters, *order = calloc(n, sizeof *order);
+    double start = sb_timer_now();
+    int status = order ? SB_OK : sb_fail(err, SB_ERR_RUN, "out of memory");
+
+    f->instance++;
+    if (order)
+        sb_schedule_round_order(f->p.seed ^ 0x5ca1ab1eULL, f->instance, n, order);
+    for (uint32_t k = 0; k < n && status == SB_OK; k++)
+        status = sb_pg_session_restart(f->clusters[order[k]].session, err);
+    for (size_t i = 0; i < f->nunits && status == SB_OK; i++)
+        status = time_unit(f, &f->units[i], NULL, 0, 0, 0.0, err);
+    free(order);
+    f->restarts_seconds += sb_timer_now() - start;
+    return status;
+}
+
+/* The rounds so far, as the report's analysis reads them, settled at the precision. */
+static bool settled(struct sb_pg_fleet *f)
+{
+    json_t *runs, *schedule;
+    bool done;
+
+    if (!f->p.settled || f->instance + 1 < SB_PG_INSTANCES_MIN)
+        return false;
+    runs = records_json(f);
+    schedule = schedule_json(f);
+    done = runs && schedule && f->p.settled(runs, schedule, SB_PG_PRECISION);
+    json_decref(runs);
+    json_decref(schedule);
+    return done;
+}
+
+/* Whether auto stops after round r (0-based): at the precision after a whole pair of rounds,
+ * or when another round of the last one's length would pass the budget. */
+static bool auto_stops(struct sb_pg_fleet *f, uint32_t r, double t0, double round_seconds)
+{
+    if (f->p.rounds || f->rounds < SB_PG_ROUNDS_MIN)
+        return false;
+    if (sb_timer_now() - t0 + round_seconds > f->p.time_budget)
+        f->stopped_by = "time_budget";
+    else if (r % 2 == 1 && settled(f))
+        f->stopped_by = "precision";
+    return f->stopped_by != NULL;
+}
+
+/* The rounds: repetitions of them, or (auto) until every pair is precise or time_budget, within
+ * the bounds; every SB_PG_INSTANCE_ROUNDS rounds, a new instance of every cluster. */
 static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
 {
     double t0 = sb_timer_now();
@@ -303,16 +391,17 @@ static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
 
     for (uint32_t r = 0; r < f->cap && status == SB_OK; r++) {
         double start = sb_timer_now();
-        status = one_round(f, r, t0, err);
+        if (r > 0 && r % SB_PG_INSTANCE_ROUNDS == 0)
+            status = new_instance(f, err);
+        if (status == SB_OK)
+            status = one_round(f, r, t0, err);
         if (status != SB_OK)
             break;
         f->rounds = r + 1;
-        sb_pg_progress(f->p.quiet, "round %u done (%.1f s)", r + 1, sb_timer_now() - start);
-        if (!f->p.rounds && f->rounds >= SB_PG_ROUNDS_MIN &&
-            sb_timer_now() - t0 + (sb_timer_now() - start) > f->p.time_budget) {
-            f->stopped_by = "time_budget";
+        sb_pg_progress(f->p.quiet, "round %u done (%.1f s, instance %u)", r + 1,
+                       sb_timer_now() - start, f->instance + 1);
+        if (auto_stops(f, r, t0, sb_timer_now() - start))
             break;
-        }
     }
     if (!f->stopped_by)
         f->stopped_by = status == SB_OK ? (f->p.rounds ? "repetitions" : "max_rounds") : "stop";
@@ -333,10 +422,13 @@ static void attach(struct sb_pg_measurement *m, const struct timings *t, uint32_
     m->at = t->at;
     m->backends = backends;
     m->backend_seconds = t->backend_seconds;
+    m->layouts = t->layouts;
+    m->around = t->around;
     m->name = name;
 }
 
-static json_t *schedule_json(const struct sb_pg_fleet *f)
+/* The schedule block as it was before instances: the rounds, the pairing, the reference. */
+static json_t *schedule_base_json(const struct sb_pg_fleet *f)
 {
     struct sb_pg_measurement ref = f->units[0].m;
 
@@ -346,9 +438,9 @@ static json_t *schedule_json(const struct sb_pg_fleet *f)
         "interleaved", "seed", (json_int_t)f->p.seed, "seed_from", "schedule_seed", "rounds",
         (int)f->rounds, "rounds_planned",
         f->p.rounds ? json_integer(f->p.rounds) : json_string("auto"), "stopped_by",
-        f->stopped_by, "how",
+        f->stopped_by ? f->stopped_by : "running", "how",
         "every server and setting a cluster of its own, all running side by side (nothing "
-        "restarted between timed scans); each round times every run once in a seeded shuffle "
+        "restarted within an instance's rounds); each round times every run once in a seeded shuffle "
         "(each followed by its reverse), each scan after an eviction of its table's buffers",
         "clusters", (int)f->nclusters, "paired",
         "round by round, each run against the first run of its op and backends on its server, "
@@ -356,6 +448,24 @@ static json_t *schedule_json(const struct sb_pg_fleet *f)
         "reference", "run", f->units[0].name, "run_index", 0, "why",
         "the first run timed a second time in each round (an A-A pair): the noise floor",
         "scans", sb_pg_scans_json(&ref));
+}
+
+/* The schedule block with its instances (the live path's layouts) and the stopping rule. */
+static json_t *schedule_json(const struct sb_pg_fleet *f)
+{
+    json_t *block = schedule_base_json(f);
+
+    json_object_set_new(block, "instances", json_integer(f->instance + 1));
+    json_object_set_new(block, "instance", json_pack(
+        "{s:i, s:f, s:s}", "rounds", SB_PG_INSTANCE_ROUNDS, "seconds", f->restarts_seconds,
+        "how", "every cluster's server restarted, in a shuffled order, after every "
+        "instance's rounds (its shared memory mapped anew, its processes new), then each run "
+        "scanned once untimed; each timed scan names its instance (scans[].layout), and the "
+        "analysis resamples instances, then rounds within them (two-stage)"));
+    json_object_set_new(block, "precision", f->p.rounds ? json_null()
+                                                        : json_real(SB_PG_PRECISION));
+    json_object_set_new(block, "instances_min", json_integer(SB_PG_INSTANCES_MIN));
+    return block;
 }
 
 /* After the rounds (all of them finished): each unit's evidence on its first cluster. */
@@ -403,6 +513,22 @@ static json_t *paired_with(const struct sb_pg_fleet *f, size_t u)
     return list;
 }
 
+/* One record per unit, from its timings so far, naming the runs it is paired with. */
+static json_t *records_json(struct sb_pg_fleet *f)
+{
+    json_t *runs = json_array();
+
+    for (size_t i = 0; runs && i < f->nunits; i++) {
+        struct unit *u = &f->units[i];
+        json_t *record;
+        attach(&u->m, &u->t, u->nclusters, u->name);
+        record = sb_pg_record(u->job, &u->m);
+        json_object_set_new(record, "paired_with", paired_with(f, i));
+        json_array_append_new(runs, record);
+    }
+    return runs;
+}
+
 int sb_pg_fleet_run(struct sb_pg_fleet *f, json_t *runs, json_t **schedule, bool *partial,
                     struct sb_error *err)
 {
@@ -423,13 +549,10 @@ int sb_pg_fleet_run(struct sb_pg_fleet *f, json_t *runs, json_t **schedule, bool
         status = finish_units(f, false, err);
     else
         finish_units(f, true, err);
-    for (size_t i = 0; i < f->nunits && (status == SB_OK || *partial); i++) {
-        struct unit *u = &f->units[i];
-        json_t *record;
-        attach(&u->m, &u->t, u->nclusters, u->name);
-        record = sb_pg_record(u->job, &u->m);
-        json_object_set_new(record, "paired_with", paired_with(f, i));
-        json_array_append_new(runs, record);
+    if (status == SB_OK || *partial) {
+        json_t *records = records_json(f);
+        json_array_extend(runs, records);
+        json_decref(records);
     }
     *schedule = schedule_json(f);
     return status;

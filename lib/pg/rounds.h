@@ -22,7 +22,15 @@
 #include "pg/runner.h"
 
 #define SB_PG_ROUNDS_MIN 10  /* repetitions = auto: at least this many rounds */
-#define SB_PG_ROUNDS_MAX 200 /* and at most this many */
+#define SB_PG_ROUNDS_MAX 1000 /* and at most this many (the most a report holds) */
+#define SB_PG_PRECISION 0.02 /* auto stops when every pair's interval is within +-2% */
+#define SB_PG_INSTANCES_MIN 5 /* over at least this many instances of each cluster */
+#define SB_PG_BUDGET_PER_RUN 60.0 /* time_budget = auto: seconds of rounds per run, at most */
+#define SB_PG_INSTANCE_ROUNDS 6 /* rounds on one instance: every cluster restarted after them */
+
+/* Whether the rounds so far answer within the precision: given the report's runs (each with
+ * its scans and paired_with) and schedule, as the analysis reads them. */
+typedef bool (*sb_pg_settled_fn)(const json_t *runs, const json_t *schedule, double precision);
 
 struct sb_pg_rounds_params {
     const char *servers[SB_PG_SERVERS_MAX]; /* bin directories (--server); none: discovery */
@@ -30,6 +38,8 @@ struct sb_pg_rounds_params {
     uint32_t rounds;    /* repetitions; 0: auto (rounds until time_budget, within the bounds) */
     double time_budget; /* seconds of rounds, for auto */
     uint64_t seed;      /* the shuffles' */
+    sb_pg_settled_fn settled; /* auto: asked after each pair of rounds, from
+                                 SB_PG_INSTANCES_MIN instances on; NULL: the budget alone */
     bool quiet;
 };
 

@@ -21,6 +21,7 @@
 #include "pg/session.h"
 #include "pg/session_state.h"
 #include "pg/sql.h"
+#include "pg/stale.h"
 
 bool sb_pg_built(char *why, size_t len)
 {
@@ -293,4 +294,25 @@ void sb_pg_session_close(struct sb_pg_session *s)
     json_decref(s->loads);
     json_decref(s->settings);
     free(s);
+}
+
+int sb_pg_session_restart(struct sb_pg_session *s, struct sb_error *err)
+{
+    struct sb_pg_knobs knobs = s->running;
+
+    return sb_pg_session_start(s, s->running_pool, &knobs, err);
+}
+
+pid_t sb_pg_session_postmaster(const struct sb_pg_session *s)
+{
+    return s->running_pool ? sb_pg_postmaster_of(s->server.datadir) : 0;
+}
+
+int sb_pg_session_backend(struct sb_pg_session *s, pid_t *pid, struct sb_error *err)
+{
+    uint64_t value = 0;
+    int status = sb_pg_client_u64(&s->client, "SELECT pg_backend_pid()", &value, err);
+
+    *pid = status == SB_OK ? (pid_t)value : 0;
+    return status;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/core.h"
 #include "pg/client.h"
@@ -51,6 +52,14 @@ void sb_pg_session_statement(const struct sb_pg_session *s, const struct sb_pg_j
                              char *buf, size_t len);
 
 struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s);
+
+/* The server stopped and started again with the pool and settings it ran with: a new instance
+ * (its shared memory mapped anew, its processes new), connected again. */
+int sb_pg_session_restart(struct sb_pg_session *s, struct sb_error *err);
+
+/* The postmaster's pid (0 when it does not run), and the connected backend's. */
+pid_t sb_pg_session_postmaster(const struct sb_pg_session *s);
+int sb_pg_session_backend(struct sb_pg_session *s, pid_t *pid, struct sb_error *err);
 
 /* A count(*)'s value against the live rows loaded (SB_OK for vacuum). */
 int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,
