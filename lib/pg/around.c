@@ -13,6 +13,10 @@
 
 #define USER_HZ 100.0 /* /proc/stat's unit (sysconf(_SC_CLK_TCK) on Linux) */
 
+/* A process's minor faults and last CPU (/proc/PID/stat, fields 10 and 39, counted after the
+ * command's closing parenthesis: a name may hold spaces). */
+static void read_stat(pid_t pid, uint64_t *minflt, int *cpu);
+
 /* A small /proc file's text into buf (NUL-terminated); false when it cannot be read. */
 static bool read_text(const char *path, char *buf, size_t len)
 {
@@ -83,6 +87,27 @@ static void add_children(struct sb_pg_around_pids *pids, pid_t pid, pid_t skip)
             pids->others[pids->nothers++] = (pid_t)child;
 }
 
+static void read_stat(pid_t pid, uint64_t *minflt, int *cpu)
+{
+    char path[64], text[1024];
+    const char *p;
+    int field = 2;
+
+    *minflt = 0;
+    *cpu = -1;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    if (!read_text(path, text, sizeof text) || !(p = strrchr(text, ')')))
+        return;
+    for (p++; *p && field < 39; p++)
+        if (*p == ' ') {
+            field++;
+            if (field == 10)
+                *minflt = strtoull(p + 1, NULL, 10);
+            else if (field == 39)
+                *cpu = (int)strtol(p + 1, NULL, 10);
+        }
+}
+
 void sb_pg_around_pids(struct sb_pg_around_pids *pids, pid_t backend,
                        const pid_t *postmasters, size_t npostmasters)
 {
@@ -104,6 +129,8 @@ void sb_pg_around_read(const struct sb_pg_around_pids *pids, struct sb_pg_around
     memset(r, 0, sizeof *r);
     ok = pids->backend > 0 &&
          add_schedstat(pids->backend, &r->backend_run_ns, &r->backend_wait_ns);
+    if (ok)
+        read_stat(pids->backend, &r->backend_minflt, &r->backend_cpu);
     for (size_t i = 0; i < pids->nothers; i++) /* a process gone meanwhile adds nothing */
         add_schedstat(pids->others[i], &r->others_run_ns, NULL);
     ok = ok && cpu_ticks(&r->busy_ticks, &r->steal_ticks);
@@ -123,7 +150,7 @@ void sb_pg_around_between(const struct sb_pg_around_read *before,
                           const struct sb_pg_around_read *after, struct sb_pg_around *out)
 {
     if (!before->ok || !after->ok) {
-        *out = (struct sb_pg_around){NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+        *out = (struct sb_pg_around){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, -1};
         return;
     }
     out->on_cpu = diff(before->backend_run_ns, after->backend_run_ns, 1e-9);
@@ -135,6 +162,8 @@ void sb_pg_around_between(const struct sb_pg_around_read *before,
     out->steal = diff(before->steal_ticks, after->steal_ticks, 1.0 / USER_HZ);
     out->dirty_bytes = (double)(before->dirty_kb + before->writeback_kb) * 1024.0;
     out->written_bytes = diff(before->pgpgout_kb, after->pgpgout_kb, 1024.0);
+    out->minor_faults = diff(before->backend_minflt, after->backend_minflt, 1.0);
+    out->cpu = after->backend_cpu;
 }
 
 static json_t *number(double v) { return isnan(v) ? json_null() : json_real(v); }
@@ -143,9 +172,11 @@ json_t *sb_pg_around_json(const struct sb_pg_around *a, double seconds)
 {
     double off = isnan(a->on_cpu) || isnan(a->waiting) ? NAN : seconds - a->on_cpu - a->waiting;
 
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "on_cpu", number(a->on_cpu),
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "on_cpu",
+                     number(a->on_cpu),
                      "waiting", number(a->waiting), "off_cpu", number(off), "others_on_cpu",
                      number(a->others_on_cpu), "host_busy", number(a->host_busy), "steal",
                      number(a->steal), "dirty_bytes", number(a->dirty_bytes), "written_bytes",
-                     number(a->written_bytes));
+                     number(a->written_bytes), "minor_faults", number(a->minor_faults), "cpu",
+                     a->cpu >= 0 ? json_integer(a->cpu) : json_null());
 }

@@ -19,6 +19,8 @@
 /* One reading, before or after a statement. */
 struct sb_pg_around_read {
     uint64_t backend_run_ns, backend_wait_ns; /* the timed backend's */
+    uint64_t backend_minflt;                  /* its minor page faults (/proc/PID/stat) */
+    int backend_cpu;                          /* the CPU it last ran on; -1: unknown */
     uint64_t others_run_ns;                   /* every other server process's */
     uint64_t busy_ticks, steal_ticks;         /* all CPUs, USER_HZ */
     uint64_t dirty_kb, writeback_kb;          /* /proc/meminfo */
@@ -33,6 +35,8 @@ struct sb_pg_around {
     double host_busy, steal;  /* every CPU's busy time (the backend's included), steal */
     double dirty_bytes;       /* dirty + writeback at the start */
     double written_bytes;     /* written out by the kernel during the statement */
+    double minor_faults;      /* the backend's minor page faults during it */
+    int cpu;                  /* the CPU the backend ran on at its end; -1: unknown */
 };
 
 /* The processes whose time is read: the timed backend and every server process of the
@@ -55,7 +59,7 @@ void sb_pg_around_between(const struct sb_pg_around_read *before,
                           const struct sb_pg_around_read *after, struct sb_pg_around *out);
 
 /* A scan's record of it: {on_cpu, waiting, off_cpu, others_on_cpu, host_busy, steal,
- * dirty_bytes, written_bytes}, off_cpu = seconds - on_cpu - waiting; null fields where not
+ * dirty_bytes, written_bytes, minor_faults, cpu}, off_cpu = seconds - on_cpu - waiting; null fields where not
  * measured. */
 json_t *sb_pg_around_json(const struct sb_pg_around *a, double seconds);
 

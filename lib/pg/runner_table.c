@@ -93,9 +93,31 @@ static int load_table(struct sb_pg_session *s, const struct sb_pg_table_shape *s
     return SB_OK;
 }
 
+/* Every dirty page of the file system under the data directory written back (syncfs: the
+ * move's copy, the WAL, the loads that a CHECKPOINT with fsync = off leaves dirty, the other
+ * clusters' files), so that the kernel's flusher has nothing to write during a timed scan:
+ * before, it wrote the loads back tens of seconds later, during the scans, and the backend
+ * waited for a CPU (results/vm-epyc-zen4-2core-kvm/live-precision-2026-12-08). */
+static int write_back_all(const struct sb_pg_session *s, struct sb_error *err)
+{
+    int fd = open(s->server.datadir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+    if (fd < 0)
+        return sb_fail(err, SB_ERR_RUN, "%s: %s", s->server.datadir, strerror(errno));
+#ifdef __linux__
+    rc = syncfs(fd);
+#else
+    sync();
+    rc = 0;
+#endif
+    close(fd);
+    return rc == 0 ? SB_OK
+                   : sb_fail(err, SB_ERR_RUN, "%s: syncfs: %s", s->server.datadir,
+                             strerror(errno));
+}
+
 /* Reads every segment of the table's main fork (path relative to the data directory) into the
- * OS cache, and writes back what the move left dirty there, so no writeback runs during a
- * timed scan. */
+ * OS cache, then writes back everything dirty on its file system (write_back_all). */
 static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
 {
     char sql[300], value[600], rel[512], path[900];
@@ -126,11 +148,11 @@ static int warm_os_cache(struct sb_pg_session *s, struct sb_error *err)
         while (status == SB_OK &&
                ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
             status = sb_pg_client_stop_check(err);
-        if (status == SB_OK && (n < 0 || fdatasync(fd) != 0))
+        if (status == SB_OK && n < 0)
             status = sb_fail(err, SB_ERR_RUN, "%s: %s", path, strerror(errno));
         close(fd);
     }
-    return status;
+    return status == SB_OK ? write_back_all(s, err) : status;
 }
 
 /* Whether a statement failed because the pool had no buffer left to evict. PostgreSQL raises

@@ -11,6 +11,7 @@
 
 #include "report/analysis_knee.h"
 #include "report/analysis_layouts.h"
+#include "report/analysis_variance.h"
 #include "report/analysis_level.h"
 #include "report/runs.h"
 #include "stats/stats.h"
@@ -311,6 +312,8 @@ static json_t *build(const json_t *report, bool levels)
                       groups ? method_layouts : method_rounds, "noise", noise, "runs", runs,
                       "comparisons", comparisons, "knees", sb_analysis_knees(report, nrounds),
                       "round_levels", levels ? sb_analysis_round_levels(report, nrounds) : NULL);
+    if (levels && block)
+        json_object_set_new(block, "variance", sb_analysis_variance(report));
     free(groups);
     return block;
 }
