@@ -26,7 +26,7 @@ struct cluster {
     size_t server;
     uint64_t pool;
     struct sb_pg_table_shape table;
-    uint32_t backend;
+    uint32_t backend;         /* which of a job's backends; from SB_PG_CLIENTS_MAX: the twin's */
     struct sb_pg_knobs knobs; /* the server settings it starts with (sb_pg_knobs_cluster) */
     struct sb_pg_session *session;
 };
@@ -58,7 +58,8 @@ struct sb_pg_fleet {
     size_t nclusters;
     struct unit *units;
     size_t nunits;
-    struct timings reference; /* the first unit's second timing in each round */
+    struct unit twin;         /* the first unit again, on clusters of its own: the A-A pair */
+    struct timings reference; /* the twin's timing in each round */
     uint32_t cap;             /* rounds at most */
     uint32_t rounds;          /* rounds finished */
     uint32_t instance;        /* the clusters' instance: restarts of all of them so far */
@@ -119,6 +120,23 @@ static struct cluster *cluster_for(struct sb_pg_fleet *f, size_t server,
     return c;
 }
 
+/* The first unit's twin: the same server and job on clusters of its own (their backend numbers
+ * set apart), timed once a round as the reference, so that the A-A pair spans two clusters as
+ * two settings do. */
+static int plan_twin(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    struct unit *u = &f->units[0], *t = &f->twin;
+
+    *t = (struct unit){.job = u->job, .server = u->server, .nclusters = u->nclusters};
+    t->clusters = calloc(t->nclusters, sizeof *t->clusters);
+    if (!t->clusters || timings_alloc(&f->reference, f->cap, t->nclusters) != 0)
+        return sb_fail(err, SB_ERR_RUN, "out of memory");
+    for (uint32_t b = 0; b < t->nclusters; b++)
+        t->clusters[b] = cluster_for(f, t->server, t->job, SB_PG_CLIENTS_MAX + b);
+    snprintf(t->name, sizeof t->name, "%s (reference)", u->name);
+    return SB_OK;
+}
+
 /* Every (server, job) a unit, with its clusters; every cluster listed once. */
 static int plan_units(struct sb_pg_fleet *f, const struct sb_pg_jobs *jobs, struct sb_error *err)
 {
@@ -127,7 +145,7 @@ static int plan_units(struct sb_pg_fleet *f, const struct sb_pg_jobs *jobs, stru
     for (size_t j = 0; j < jobs->n; j++)
         most += jobs->jobs[j].threads ? jobs->jobs[j].threads : 1;
     f->units = calloc(jobs->n * f->nservers + 1, sizeof *f->units);
-    f->clusters = calloc(most * f->nservers + 1, sizeof *f->clusters);
+    f->clusters = calloc(most * f->nservers + SB_PG_CLIENTS_MAX, sizeof *f->clusters);
     if (!f->units || !f->clusters)
         return sb_fail(err, SB_ERR_RUN, "out of memory");
     for (size_t v = 0; v < f->nservers; v++)
@@ -148,9 +166,7 @@ static int plan_units(struct sb_pg_fleet *f, const struct sb_pg_jobs *jobs, stru
             else
                 snprintf(u->name, sizeof u->name, "%s", u->job->run->name);
         }
-    if (timings_alloc(&f->reference, f->cap, f->units[0].nclusters) != 0)
-        return sb_fail(err, SB_ERR_RUN, "out of memory");
-    return SB_OK;
+    return plan_twin(f, err);
 }
 
 /* Every cluster's disk: twice its table and an eighth (it moves between tablespaces), and 256MB
@@ -206,17 +222,18 @@ uint32_t sb_pg_fleet_rounds_done(const struct sb_pg_fleet *f, size_t *unit, cons
     return f ? f->rounds : 0;
 }
 
-/* Each unit's job prepared on each of its clusters (the table loaded, the untimed scans): the
- * first cluster's measurement is the record's, the others' a scratch one. */
+/* Each unit's job prepared on each of its clusters (the table loaded, the untimed scans), the
+ * twin's last: the first cluster's measurement is the record's, the others' a scratch one. */
 static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
 {
     int status = SB_OK;
 
-    for (size_t i = 0; i < f->nunits && status == SB_OK; i++) {
-        struct unit *u = &f->units[i];
+    for (size_t i = 0; i <= f->nunits && status == SB_OK; i++) {
+        struct unit *u = i < f->nunits ? &f->units[i] : &f->twin;
         char what[SB_RUN_NAME_MAX + 96];
         f->current = i;
-        snprintf(what, sizeof what, "pg run %zu/%zu %s (preparing)", i + 1, f->nunits, u->name);
+        snprintf(what, sizeof what, "pg run %zu/%zu %s (preparing)", i < f->nunits ? i + 1 : 1,
+                 f->nunits, u->name);
         sb_watchdog_arm(u->job->run->run_timeout, what);
         u->m.counts_ok = true;
         for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
@@ -307,7 +324,7 @@ static int one_round(struct sb_pg_fleet *f, uint32_t r, double t0, struct sb_err
         sb_schedule_round_order(f->p.seed, r, n, order);
     for (uint32_t p = 0; p < n && status == SB_OK; p++) {
         bool second = order[p] == n - 1;
-        struct unit *u = &f->units[second ? 0 : order[p]];
+        struct unit *u = second ? &f->twin : &f->units[order[p]];
         char what[SB_RUN_NAME_MAX + 96];
         f->current = second ? 0 : order[p];
         snprintf(what, sizeof what, "pg round %u, %s", r + 1, u->name);
@@ -346,8 +363,8 @@ static int new_instance(struct sb_pg_fleet *f, struct sb_error *err)
         sb_schedule_round_order(f->p.seed ^ 0x5ca1ab1eULL, f->instance, n, order);
     for (uint32_t k = 0; k < n && status == SB_OK; k++)
         status = sb_pg_session_restart(f->clusters[order[k]].session, err);
-    for (size_t i = 0; i < f->nunits && status == SB_OK; i++)
-        status = time_unit(f, &f->units[i], NULL, 0, 0, 0.0, err);
+    for (size_t i = 0; i <= f->nunits && status == SB_OK; i++)
+        status = time_unit(f, i < f->nunits ? &f->units[i] : &f->twin, NULL, 0, 0, 0.0, err);
     free(order);
     f->restarts_seconds += sb_timer_now() - start;
     return status;
@@ -446,7 +463,8 @@ static json_t *schedule_base_json(const struct sb_pg_fleet *f)
         "round by round, each run against the first run of its op and backends on its server, "
         "and (with several servers) against the same setting on the first server",
         "reference", "run", f->units[0].name, "run_index", 0, "why",
-        "the first run timed a second time in each round (an A-A pair): the noise floor",
+        "the first run timed a second time in each round, on clusters of its own (an A-A pair "
+        "of two clusters): the noise floor",
         "scans", sb_pg_scans_json(&ref));
 }
 
@@ -572,11 +590,11 @@ json_t *sb_pg_fleet_json(const struct sb_pg_fleet *f)
     }
     for (size_t i = 0; i < f->nclusters; i++) {
         const struct cluster *c = &f->clusters[i];
-        json_array_append_new(clusters, json_pack("{s:s, s:I, s:I, s:i}", "server",
-                                                  f->versions[c->server], "shared_buffers",
-                                                  (json_int_t)c->pool, "table_size",
-                                                  (json_int_t)c->table.table_size, "backend",
-                                                  (int)c->backend));
+        bool twin = c->backend >= SB_PG_CLIENTS_MAX;
+        json_array_append_new(clusters, json_pack(
+            "{s:s, s:I, s:I, s:i, s:b}", "server", f->versions[c->server], "shared_buffers",
+            (json_int_t)c->pool, "table_size", (json_int_t)c->table.table_size, "backend",
+            (int)(twin ? c->backend - SB_PG_CLIENTS_MAX : c->backend), "reference", twin));
     }
     json_object_set_new(block, "servers", servers);
     json_object_set_new(block, "clusters", clusters);
@@ -597,6 +615,7 @@ void sb_pg_fleet_close(struct sb_pg_fleet *f)
         free(f->units[i].clusters);
         timings_free(&f->units[i].t);
     }
+    free(f->twin.clusters);
     timings_free(&f->reference);
     free(f->units);
     free(f->clusters);
