@@ -90,28 +90,35 @@ static int check_servers_and_backends(const struct sb_experiment *exp,
     return SB_OK;
 }
 
+/* The servers' versions: found (by ask_default_question) or looked up here. */
+struct server_versions {
+    char text[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
+    bool found;
+};
+
 /* The server keys (io_method...) against every server's version: a setting a server is too
  * old for is refused before any cluster starts. */
 static int check_server_versions(const struct sb_experiment *exp, const struct sb_run_args *args,
-                                 struct sb_error *err)
+                                 struct server_versions *versions, struct sb_error *err)
 {
-    char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
     size_t n = (size_t)args->nservers;
-    int status = sb_pg_servers_find(args->servers, n, versions, err);
+    int status = versions->found ? SB_OK : sb_pg_servers_find(args->servers, n, versions->text,
+                                                               err);
 
     for (size_t v = 0; v < (n ? n : 1) && status == SB_OK; v++)
-        status = sb_pg_check_server_keys(exp, versions[v], n ? args->servers[v] : "the server "
-                                         "found", err);
+        status = sb_pg_check_server_keys(exp, versions->text[v], n ? args->servers[v] :
+                                         "the server found", err);
     return status;
 }
 
 /* No experiment file: the thread's question as the servers' versions allow it (pg/question.h),
  * unless the user's --set decides; its note (what VACUUM cannot be asked) into note. A server
- * not found puts no question: check_server_versions says so later, as with a file. */
+ * not found puts no question: check_server_versions says why later, after the checks of the
+ * input, as with a file (a stop during the lookup ends it here). */
 static int ask_default_question(struct sb_experiment *exp, const struct sb_run_args *args,
-                                char *note, size_t len, struct sb_error *err)
+                                struct server_versions *versions, char *note, size_t len,
+                                struct sb_error *err)
 {
-    char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
     const char *names[SB_PG_SERVERS_MAX];
     size_t n = (size_t)args->nservers;
     struct sb_pg_question q;
@@ -120,11 +127,18 @@ static int ask_default_question(struct sb_experiment *exp, const struct sb_run_a
     int status = SB_OK;
 
     note[0] = '\0';
-    if (sb_pg_question_user_decides(exp) ||
-        sb_pg_servers_find(args->servers, n, versions, &not_found) != SB_OK)
+    if (sb_pg_question_user_decides(exp))
         return SB_OK;
+    status = sb_pg_servers_find(args->servers, n, versions->text, &not_found);
+    if (status != SB_OK && sb_stop_requested()) {
+        *err = not_found;
+        return status;
+    }
+    if (status != SB_OK)
+        return SB_OK;
+    versions->found = true;
     for (size_t v = 0; v < (n ? n : 1); v++)
-        names[v] = versions[v];
+        names[v] = versions->text[v];
     status = sb_pg_question_ask(exp, names, n ? n : 1, &q, &asked, err);
     if (status == SB_OK && asked)
         snprintf(note, len, "%s", q.note);
@@ -184,6 +198,7 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
                    struct sb_error *err)
 {
     char why[256], question_note[512] = "";
+    struct server_versions versions = {.found = false};
     int status = sb_run_args_parse(&sb_options_pg, argc, argv, args, err);
 
     if (status == SB_OK && args->cleanup)
@@ -199,7 +214,8 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
     if (status == SB_OK)
         status = check_servers_and_backends(&s->exp, args, err);
     if (status == SB_OK && !args->file)
-        status = ask_default_question(&s->exp, args, question_note, sizeof question_note, err);
+        status = ask_default_question(&s->exp, args, &versions, question_note,
+                                      sizeof question_note, err);
     if (status == SB_OK) {
         sb_pg_ignored_keys_note(&s->exp, ignored, ignored_size);
         join_note(ignored, ignored_size, question_note);
@@ -212,7 +228,7 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
         status = sb_fail(err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
                          s->exp.settings[SB_K_OP].origin);
     if (status == SB_OK)
-        status = check_server_versions(&s->exp, args, err);
+        status = check_server_versions(&s->exp, args, &versions, err);
     if (status == SB_OK && args->output)
         status = sb_report_check_target(args->output, err);
     return status;
