@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
-#include "plan/experiment.h"
+#include "plan/plan.h"
 
 #define SB_PG_QUESTION_TABLE (64ull << 20)     /* the default table: a scan of real time */
 #define SB_PG_QUESTION_SCATTER 5               /* the scattered pool: 5x the table */
