@@ -4,7 +4,9 @@
  * cluster with shared_buffers = pool_size, a lineitem-like table of table_size, SELECT count(*)
  * and VACUUM timed on the client; PostgreSQL's own rule places the pages (its ring, or the
  * clock sweep). Prints the table on stdout, writes the same report format as `run` (source
- * `postgresql`). Each run is bounded by run_timeout (the watchdog of stop.h cancels its
+ * `postgresql`). With no experiment file it asks the 2007 thread's question as the servers'
+ * versions allow it (pg/question.h; a --set of pool_size, op or buffer_usage_limit asks the
+ * user's own instead). Each run is bounded by run_timeout (the watchdog of stop.h cancels its
  * statement). Stopped by a signal or the watchdog, it prints and writes the runs finished so far,
  * marked incomplete. The cluster is removed on every path, the signals and the watchdog
  * included; the clusters a scanbench killed by SIGKILL left are removed by the next one, or by
@@ -88,19 +90,68 @@ static int check_servers_and_backends(const struct sb_experiment *exp,
     return SB_OK;
 }
 
+/* The servers' versions: found (by ask_default_question) or looked up here. */
+struct server_versions {
+    char text[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
+    bool found;
+};
+
 /* The server keys (io_method...) against every server's version: a setting a server is too
  * old for is refused before any cluster starts. */
 static int check_server_versions(const struct sb_experiment *exp, const struct sb_run_args *args,
-                                 struct sb_error *err)
+                                 struct server_versions *versions, struct sb_error *err)
 {
-    char versions[SB_PG_SERVERS_MAX][SB_PG_VERSION_MAX];
     size_t n = (size_t)args->nservers;
-    int status = sb_pg_servers_find(args->servers, n, versions, err);
+    int status = versions->found ? SB_OK : sb_pg_servers_find(args->servers, n, versions->text,
+                                                               err);
 
     for (size_t v = 0; v < (n ? n : 1) && status == SB_OK; v++)
-        status = sb_pg_check_server_keys(exp, versions[v], n ? args->servers[v] : "the server "
-                                         "found", err);
+        status = sb_pg_check_server_keys(exp, versions->text[v], n ? args->servers[v] :
+                                         "the server found", err);
     return status;
+}
+
+/* No experiment file: the thread's question as the servers' versions allow it (pg/question.h),
+ * unless the user's --set decides; its note (what VACUUM cannot be asked) into note. A server
+ * not found puts no question: check_server_versions says why later, after the checks of the
+ * input, as with a file (a stop during the lookup ends it here). */
+static int ask_default_question(struct sb_experiment *exp, const struct sb_run_args *args,
+                                struct server_versions *versions, char *note, size_t len,
+                                struct sb_error *err)
+{
+    const char *names[SB_PG_SERVERS_MAX];
+    size_t n = (size_t)args->nservers;
+    struct sb_pg_question q;
+    struct sb_error not_found = {0};
+    bool asked = false;
+    int status = SB_OK;
+
+    note[0] = '\0';
+    if (sb_pg_question_user_decides(exp))
+        return SB_OK;
+    status = sb_pg_servers_find(args->servers, n, versions->text, &not_found);
+    if (status != SB_OK && sb_stop_requested()) {
+        *err = not_found;
+        return status;
+    }
+    if (status != SB_OK)
+        return SB_OK;
+    versions->found = true;
+    for (size_t v = 0; v < (n ? n : 1); v++)
+        names[v] = versions->text[v];
+    status = sb_pg_question_ask(exp, names, n ? n : 1, &q, &asked, err);
+    if (status == SB_OK && asked)
+        snprintf(note, len, "%s", q.note);
+    return status;
+}
+
+/* The notes of the keys a server ignores, and the question's after them. */
+static void join_note(char *notes, size_t size, const char *more)
+{
+    size_t used = strlen(notes);
+
+    if (more[0] && used + 2 < size)
+        snprintf(notes + used, size - used, "%s%s", used ? "; " : "", more);
 }
 
 const struct sb_options sb_options_pg = {
@@ -138,14 +189,16 @@ static int cleanup(const struct sb_run_args *args, struct sb_error *err)
     return SB_OK;
 }
 
-/* What a server run needs: the command line read, the experiment read with the keys a server
- * ignores noted (into ignored) and collapsed, planned, its server jobs made and -o checked;
- * everything that can refuse the input, before the cluster starts. */
+/* What a server run needs: the command line read, the experiment read (with no file, the
+ * default question put) with the keys a server ignores noted (into ignored, the question's
+ * note after them) and collapsed, planned, its server jobs made and -o checked; everything that
+ * can refuse the input, before the cluster starts. */
 static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_setup *s,
                    struct sb_pg_jobs *jobs, char *ignored, size_t ignored_size,
                    struct sb_error *err)
 {
-    char why[256];
+    char why[256], question_note[512] = "";
+    struct server_versions versions = {.found = false};
     int status = sb_run_args_parse(&sb_options_pg, argc, argv, args, err);
 
     if (status == SB_OK && args->cleanup)
@@ -160,8 +213,12 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
         status = sb_pg_check_keys(&s->exp, interleaved(&s->exp), err);
     if (status == SB_OK)
         status = check_servers_and_backends(&s->exp, args, err);
+    if (status == SB_OK && !args->file)
+        status = ask_default_question(&s->exp, args, &versions, question_note,
+                                      sizeof question_note, err);
     if (status == SB_OK) {
         sb_pg_ignored_keys_note(&s->exp, ignored, ignored_size);
+        join_note(ignored, ignored_size, question_note);
         collapse_ignored_lists(&s->exp);
         status = sb_setup_plan(s, NULL, err);
     }
@@ -171,7 +228,7 @@ static int prepare(int argc, char **argv, struct sb_run_args *args, struct sb_se
         status = sb_fail(err, SB_ERR_INPUT, "%s: op: nothing a server can run (count, vacuum)",
                          s->exp.settings[SB_K_OP].origin);
     if (status == SB_OK)
-        status = check_server_versions(&s->exp, args, err);
+        status = check_server_versions(&s->exp, args, &versions, err);
     if (status == SB_OK && args->output)
         status = sb_report_check_target(args->output, err);
     return status;
@@ -320,7 +377,7 @@ int sb_cmd_pg(int argc, char **argv)
     struct sb_pg_session *session = NULL;
     struct sb_pg_fleet *fleet = NULL;
     json_t *report = NULL;
-    char *command = NULL, ignored[768] = "", notes[1800];
+    char *command = NULL, ignored[1280] = "", notes[2400];
     int status;
     bool stopped = false;
 

@@ -431,6 +431,39 @@ int sb_experiment_set_sizes(struct sb_experiment *exp, enum sb_key_id key, const
     return status;
 }
 
+int sb_experiment_set_values(struct sb_experiment *exp, enum sb_key_id key,
+                             const char *const *values, int n, const char *origin,
+                             struct sb_error *err)
+{
+    struct sb_setting next = {.nvalues = 0};
+    const struct sb_ini_key *k = &sb_keys[key];
+    int status = SB_OK;
+
+    if (n < 1 || n > SB_MAX_LIST || (n > 1 && (!k->list || k->type == SB_INI_TEXT)) ||
+        key == SB_K_KERNEL || key == SB_K_STATEMENTS)
+        return sb_fail(err, SB_ERR_INPUT, "%s: %d values, not a list this key takes", k->name, n);
+    for (int v = 0; v < n && status == SB_OK; v++) {
+        status = check_text(key, values[v], err);
+        if (status == SB_OK && k->type != SB_INI_TEXT)
+            status = check_value(key, values[v], &next.numbers[v], err);
+        if (status == SB_OK && repeated(key, &next, values[v]))
+            status = sb_fail(err, SB_ERR_INPUT, "%s: \"%s\" twice in the list", k->name,
+                             values[v]);
+        if (status == SB_OK && !(next.values[v] = strdup(values[v])))
+            status = sb_fail(err, SB_ERR_RUN, "out of memory");
+        next.nvalues += status == SB_OK;
+    }
+    if (status == SB_OK && !(next.origin = strdup(origin)))
+        status = sb_fail(err, SB_ERR_RUN, "out of memory");
+    if (status == SB_OK) {
+        setting_clear(&exp->settings[key]);
+        exp->settings[key] = next;
+    } else {
+        setting_clear(&next);
+    }
+    return status;
+}
+
 int sb_experiment_copy(struct sb_experiment *dst, const struct sb_experiment *src,
                        struct sb_error *err)
 {

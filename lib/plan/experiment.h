@@ -118,6 +118,16 @@ int sb_experiment_check_no_server_keys(const struct sb_experiment *exp, const ch
 int sb_experiment_set_sizes(struct sb_experiment *exp, enum sb_key_id key, const uint64_t *bytes,
                             int n, const char *origin, struct sb_error *err);
 
+/* Sets key's list to the n values given as words, each checked as one element of a list read
+ * from a file is ("0", "default", a size, a name; a text key takes one, its whole text), with
+ * no text split or parsed as a line; the values that are numbers get their numbers. origin is
+ * what errors about the list name. SB_ERR_INPUT for a bad value, a value twice, more than one
+ * for a key that takes one, or kernel and statements (whose words expand: sb_experiment_set);
+ * the setting unchanged then. */
+int sb_experiment_set_values(struct sb_experiment *exp, enum sb_key_id key,
+                             const char *const *values, int n, const char *origin,
+                             struct sb_error *err);
+
 /* dst (not initialised) as a copy of src, its values its own (sb_experiment_free frees them). */
 int sb_experiment_copy(struct sb_experiment *dst, const struct sb_experiment *src,
                        struct sb_error *err);

@@ -391,7 +391,7 @@ static void pg_writes(FILE *out, const json_t *runs, bool servers)
 }
 
 /* The interleaved schedule's paired comparisons (report/analysis.h): each run against its op's
- * first, round by round, with its interval and call; the noise floor of the A-A pair. */
+ * first, round by round, with its ratio, its interval (whatever the call) and call; the noise floor of the A-A pair. */
 static void pg_paired(FILE *out, const json_t *report, bool servers)
 {
     const json_t *analysis = json_object_get(report, "analysis");
@@ -415,14 +415,13 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
     json_array_foreach(json_object_get(analysis, "comparisons"), i, c) {
         const json_t *a = sb_find_run_named(runs, sb_field_text(c, "a"));
         const json_t *b = sb_find_run_named(runs, sb_field_text(c, "b"));
-        char la[320], lb[320];
+        char la[320], lb[320], ratio[64];
         if (!a || !b)
             continue;
         who(a, servers, la, sizeof la);
         who(b, servers, lb, sizeof lb);
-        fprintf(out, "  %s, %s / %s: %.2fx: %s\n", op_label(a), la, lb,
-                json_number_value(json_object_get(c, "ratio")),
-                sb_field_text(c, "text"));
+        fprintf(out, "  %s, %s / %s: %s: %s\n", op_label(a), la, lb,
+                sb_comparison_ratio_text(c, ratio, sizeof ratio), sb_field_text(c, "text"));
     }
     if (json_is_number(json_object_get(noise, "floor")))
         fprintf(out, "noise floor %.1f%% (the first run timed twice per round), so \"the same\" "

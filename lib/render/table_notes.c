@@ -80,7 +80,8 @@ void sb_table_knees(FILE *out, const json_t *report)
         fprintf(out, "  %s\n", sb_field_text_or(k, "text", "?"));
 }
 
-/* Each inconclusive comparison, with the smallest difference its interval could have resolved. */
+/* Each inconclusive comparison, with its ratio and interval and the smallest difference that
+ * interval could have resolved. */
 static void undecided_lines(FILE *out, const json_t *report)
 {
     const json_t *analysis = json_object_get(report, "analysis");
@@ -88,7 +89,7 @@ static void undecided_lines(FILE *out, const json_t *report)
     const char *more = strcmp(sb_field_text(report, "schedule.stopped_by"), "max_rounds") == 0
                            ? "the most a report holds; a quieter host narrows it"
                            : "more time: --set time_budget=S";
-    char la[SB_TABLE_LABEL_LEN], lb[SB_TABLE_LABEL_LEN];
+    char la[SB_TABLE_LABEL_LEN], lb[SB_TABLE_LABEL_LEN], ratio[64];
     size_t i;
     json_t *c;
     struct sb_table_varying vary;
@@ -100,10 +101,11 @@ static void undecided_lines(FILE *out, const json_t *report)
         if (strcmp(sb_field_text_or(c, "call", ""), "inconclusive") != 0 ||
             !json_is_number(resolvable) || sb_level_call(c, NULL, NULL))
             continue;
-        fprintf(out, "\"?\" %s, %s / %s: this run could have resolved a difference of %.1f%% "
-                     "(%lld rounds, %s)\n",
+        fprintf(out, "\"?\" %s, %s / %s: %s: this run could have resolved a difference of "
+                     "%.1f%% (%lld rounds, %s)\n",
                 op ? op->label : "?", sb_table_side_label(report, &vary, c, "a", la, sizeof la),
                 sb_table_side_label(report, &vary, c, "b", lb, sizeof lb),
+                sb_comparison_ratio_text(c, ratio, sizeof ratio),
                 100.0 * json_number_value(resolvable),
                 (long long)json_integer_value(json_object_get(c, "rounds")), more);
     }

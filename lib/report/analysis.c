@@ -197,6 +197,10 @@ static size_t pairs_of(const json_t *report, struct pair *pairs, size_t max)
     return n;
 }
 
+/* Why a comparison has no interval (its lo and hi null): the estimate fails only so (or out of
+ * memory). */
+static const char no_interval_why[] = "fewer than 2 rounds with both runs timed";
+
 static void call_text(const struct sb_paired *e, const char *call, double delta, double resolvable,
                       char *buf, size_t len)
 {
@@ -241,11 +245,13 @@ static json_t *comparison_json(const json_t *runs, const struct pair *pr, size_t
     sb_run_placement(a, pa, sizeof pa);
     sb_run_placement(b, pb, sizeof pb);
     call_text(&e, call, delta, resolvable, what, sizeof what);
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:i, s:o, s:b, s:s, "
-                     "s:s, s:f, s:o}", "pair", pr->scaled ? "scaled" : "thread",
+    /* an interval that could not be computed says why, beside its null lo and hi */
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s*, s:f, s:i, s:o, s:b, "
+                     "s:s, s:s, s:f, s:o}", "pair", pr->scaled ? "scaled" : "thread",
                      "op", sb_field_text(a, "op"), "a", sb_field_text(a, "name"),
                      "b", sb_field_text(b, "name"), "a_placement", pa, "b_placement", pb,
                      "ratio", number(e.ratio), "lo", number(e.lo), "hi", number(e.hi),
+                     "interval_why", isfinite(e.lo) && isfinite(e.hi) ? NULL : no_interval_why,
                      "level", e.level, "rounds", (int)e.n, "wilcoxon_p", number(e.wilcoxon.p),
                      "wilcoxon_exact", e.wilcoxon.exact, "call", call, "text", what,
                      "delta", delta, "resolvable", number(resolvable));
@@ -316,6 +322,21 @@ static json_t *build(const json_t *report, bool levels)
         json_object_set_new(block, "variance", sb_analysis_variance(report));
     free(groups);
     return block;
+}
+
+const char *sb_comparison_ratio_text(const json_t *comparison, char *buf, size_t len)
+{
+    const json_t *ratio = json_object_get(comparison, "ratio");
+    const json_t *lo = json_object_get(comparison, "lo"), *hi = json_object_get(comparison, "hi");
+
+    if (!json_is_number(ratio))
+        snprintf(buf, len, "no ratio");
+    else if (!json_is_number(lo) || !json_is_number(hi))
+        snprintf(buf, len, "%.2fx [no interval]", json_number_value(ratio));
+    else
+        snprintf(buf, len, "%.2fx [%.2f, %.2f]", json_number_value(ratio),
+                 json_number_value(lo), json_number_value(hi));
+    return buf;
 }
 
 json_t *sb_analysis_build(const json_t *report) { return build(report, true); }

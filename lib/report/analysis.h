@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The report's "analysis" block (NULL when out of memory). Reports of schema 1 (no rounds) get
  * a block that says the analysis needs rounds. */
@@ -42,6 +43,11 @@ bool sb_level_call(const json_t *comparison, const char **quiet, const char **bu
 
 /* Whether some comparison of the array is called by the host's level. */
 bool sb_any_level_call(const json_t *comparisons);
+
+/* A comparison's ratio with its 95% interval, as every paired line prints it, into buf:
+ * "0.98x [0.91, 1.05]"; "0.98x [no interval]" or "no ratio" where the report has none (its
+ * interval_why, or its text, says why). Returns buf. */
+const char *sb_comparison_ratio_text(const json_t *comparison, char *buf, size_t len);
 
 /* A comparison's mark in a table, into buf: "+" faster, "-" slower, "=" the same, "?"
  * inconclusive, "!" the "withheld" of reports made before calls replaced withholding; called by

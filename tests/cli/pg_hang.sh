@@ -138,7 +138,8 @@ if ! ignored_at_entry TERM; then
     signal TERM 143 \
         "interrupted (SIGTERM) while $SCRATCH/version-hangs/bin/postgres --version ran" \
         "SIGTERM during a --version that hangs" --server "$SCRATCH/version-hangs/bin"
-    signal TERM 143 "interrupted (SIGTERM) during pg run 1/2" \
+    # no experiment file: the default question, two pools of each op on a 15 (4 runs)
+    signal TERM 143 "interrupted (SIGTERM) during pg run 1/4" \
         "SIGTERM during a pg_ctl start that hangs" --server "$SCRATCH/start-hangs/bin" \
         --set schedule=blocked
 fi

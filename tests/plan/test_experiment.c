@@ -1060,6 +1060,38 @@ static void test_sweep_order(void **state)
     sb_experiment_free(&exp);
 }
 
+/* sb_experiment_set_values: words checked as a list's elements are, the numbers taken; a bad
+ * one, a repeat, a list for a key of one value, or kernel refused with the setting unchanged. */
+static void test_set_values(void **state)
+{
+    static const char *const limits[] = {"0", "default"}, *const bad[] = {"64K"},
+                             *const twice[] = {"0", "0"}, *const two[] = {"a", "b"},
+                             *const kernel[] = {"memcpy"};
+    struct sb_experiment exp;
+    struct sb_error err = {0};
+    (void)state;
+
+    assert_int_equal(sb_experiment_init(&exp, &err), SB_OK);
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_BUFFER_USAGE_LIMIT, limits, 2, "here",
+                                              &err), SB_OK);
+    assert_int_equal(exp.settings[SB_K_BUFFER_USAGE_LIMIT].nvalues, 2);
+    assert_int_equal(exp.settings[SB_K_BUFFER_USAGE_LIMIT].numbers[0], 0);
+    assert_true(exp.settings[SB_K_BUFFER_USAGE_LIMIT].numbers[1] == SB_SERVER_DEFAULT);
+    assert_string_equal(exp.settings[SB_K_BUFFER_USAGE_LIMIT].origin, "here");
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_BUFFER_USAGE_LIMIT, bad, 1, "x", &err),
+                     SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_BUFFER_USAGE_LIMIT, twice, 2, "x",
+                                              &err), SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_DESCRIPTION, two, 2, "x", &err),
+                     SB_ERR_INPUT);
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_KERNEL, kernel, 1, "x", &err),
+                     SB_ERR_INPUT);
+    assert_string_equal(exp.settings[SB_K_BUFFER_USAGE_LIMIT].values[1], "default");
+    assert_int_equal(sb_experiment_set_values(&exp, SB_K_DESCRIPTION, two, 1, "x", &err), SB_OK);
+    assert_string_equal(exp.settings[SB_K_DESCRIPTION].values[0], "a");
+    sb_experiment_free(&exp);
+}
+
 static void test_kernel_all(void **state)
 {
     struct sb_experiment exp;
@@ -1150,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_memory_together_stacks),
         cmocka_unit_test(test_sweep_order),
         cmocka_unit_test(test_kernel_all),
+        cmocka_unit_test(test_set_values),
         cmocka_unit_test(test_too_many_runs),
         cmocka_unit_test(test_thread_placements),
     };

@@ -467,8 +467,8 @@ static void test_compare_render(void **state)
 }
 
 /* An inconclusive comparison's line names its sides as their columns are labelled (here the
- * pool sizes tell the two clock runs apart), not by placement alone; a side the report has no
- * run of falls back to the comparison's placement. */
+ * pool sizes tell the two clock runs apart), not by placement alone, and carries its ratio and
+ * interval; a side the report has no run of falls back to the comparison's placement. */
 static void test_render_undecided_labels(void **state)
 {
     struct reports *fx = *state;
@@ -477,18 +477,20 @@ static void test_render_undecided_labels(void **state)
 
     json_object_set_new(
         r, "analysis",
-        json_pack("{s:b, s:[{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i}, "
+        json_pack("{s:b, s:[{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i, s:f, s:f, s:f}, "
                   "{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:i}]}",
                   "available", 1, "comparisons", "op", "count", "a",
                   "fixture pool_size=512K policy=clock", "b",
                   "fixture pool_size=256K policy=clock", "a_placement", "PA", "b_placement", "PB",
-                  "call", "inconclusive", "resolvable", 0.05, "rounds", 5, "op", "count", "a",
+                  "call", "inconclusive", "resolvable", 0.05, "rounds", 5, "ratio", 1.01, "lo",
+                  0.97, "hi", 1.05, "op", "count", "a",
                   "no such run", "b", "fixture pool_size=256K policy=clock", "a_placement", "PA",
                   "b_placement", "PB", "call", "inconclusive", "resolvable", 0.05, "rounds", 5));
     text = table_text(r);
-    assert_contains(text, "\"?\" SELECT COUNT(*), clock 512KB / clock 256KB: this run could have "
-                          "resolved a difference of 5.0% (5 rounds, more time: --set time_budget=S)");
-    assert_contains(text, "\"?\" SELECT COUNT(*), PA / clock 256KB: this run");
+    assert_contains(text, "\"?\" SELECT COUNT(*), clock 512KB / clock 256KB: 1.01x [0.97, 1.05]: "
+                          "this run could have resolved a difference of 5.0% (5 rounds, more "
+                          "time: --set time_budget=S)");
+    assert_contains(text, "\"?\" SELECT COUNT(*), PA / clock 256KB: no ratio: this run");
     free(text);
     /* rounds stopped at repetitions = auto's most: more time would not add any */
     if (!json_is_object(json_object_get(r, "schedule")))
