@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "render/pg_variance.h"
 #include "render/table_notes.h"
 #include "report/report.h"
 #include "vocab/vocab.h"
@@ -424,7 +425,8 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
                 sb_comparison_ratio_text(c, ratio, sizeof ratio), sb_field_text(c, "text"));
     }
     if (json_is_number(json_object_get(noise, "floor")))
-        fprintf(out, "noise floor %.1f%% (the first run timed twice per round), so \"the same\" "
+        fprintf(out, "noise floor %.1f%% (the first run timed again each round, on clusters of "
+                "its own), so \"the same\" "
                 "means within %.1f%%\n", 100.0 * json_number_value(json_object_get(noise,
                                                                                 "floor")),
                 100.0 * json_number_value(json_object_get(noise, "delta")));
@@ -432,6 +434,8 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
         fprintf(out, "a noisy host (warning): identical settings could differ by up to %.1f%% at "
                 "these rounds (the A-A pair's bound)\n",
                 100.0 * json_number_value(json_object_get(noise, "bound")));
+    sb_render_pg_stopping(out, report);
+    sb_render_pg_variance(out, report);
 }
 
 /* The comparison against first (a run's name) on its own server with the highest ratio, and
