@@ -434,6 +434,7 @@ static void pg_paired(FILE *out, const json_t *report, bool servers)
         fprintf(out, "a noisy host (warning): identical settings could differ by up to %.1f%% at "
                 "these rounds (the A-A pair's bound)\n",
                 100.0 * json_number_value(json_object_get(noise, "bound")));
+    sb_render_pg_aa(out, report);
     sb_render_pg_stopping(out, report);
     sb_render_pg_variance(out, report);
 }

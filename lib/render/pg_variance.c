@@ -18,6 +18,27 @@ static double value(const json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+void sb_render_pg_aa(FILE *out, const json_t *report)
+{
+    const json_t *aa = sb_field(report, "analysis.noise.aa"), *s;
+    double smallest = NAN;
+    size_t i;
+
+    if (!json_is_object(aa))
+        return;
+    json_array_foreach(json_object_get(aa, "shifted"), i, s)
+        if (isnan(smallest) && json_is_true(json_object_get(s, "found")))
+            smallest = value(s, "shift");
+    fprintf(out, "the A-A pair (the same settings on two clusters): %.2fx [%.2f, %.2f]: %s at "
+            "2%%; ", value(aa, "ratio"), value(aa, "lo"), value(aa, "hi"),
+            sb_field_text(aa, "call"));
+    if (isnan(smallest))
+        fprintf(out, "its differences shifted by up to 20%% were not found\n");
+    else
+        fprintf(out, "its differences shifted by %.0f%% and more were found (a shift of real "
+                "data, not a measured difference)\n", 100.0 * smallest);
+}
+
 void sb_render_pg_stopping(FILE *out, const json_t *report)
 {
     const json_t *s = json_object_get(report, "schedule");

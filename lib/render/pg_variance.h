@@ -7,6 +7,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* "the A-A pair (...): 1.00x [0.98, 1.02]: the same within 2%; a shift of 5% found" from the
+ * analysis' noise.aa. */
+void sb_render_pg_aa(FILE *out, const json_t *report);
+
 /* "rounds: N on K instances of each cluster, stopped ..." from the report's schedule. */
 void sb_render_pg_stopping(FILE *out, const json_t *report);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/analysis_knee.h"
+#include "report/analysis_aa.h"
 #include "report/analysis_layouts.h"
 #include "report/analysis_variance.h"
 #include "report/analysis_level.h"
@@ -318,8 +319,10 @@ static json_t *build(const json_t *report, bool levels)
                       groups ? method_layouts : method_rounds, "noise", noise, "runs", runs,
                       "comparisons", comparisons, "knees", sb_analysis_knees(report, nrounds),
                       "round_levels", levels ? sb_analysis_round_levels(report, nrounds) : NULL);
-    if (levels && block)
+    if (levels && block) {
+        json_object_set_new(noise, "aa", sb_analysis_aa(report, nrounds, groups));
         json_object_set_new(block, "variance", sb_analysis_variance(report));
+    }
     free(groups);
     return block;
 }
