@@ -5,7 +5,7 @@
  * interval; and the same pair's real differences shifted by known factors (each round's
  * second MB/s times 1 + shift), called again: how often a difference of that size is found,
  * from this host's own noise. A trial of `scanbench pg` is then one A-A trial and one trial of
- * each shift (doc/statistics.md, Live A-A). */
+ * each shift (doc/postgresql.md, Where a live scan's time goes). */
 #ifndef SB_ANALYSIS_AA_H
 #define SB_ANALYSIS_AA_H
 
