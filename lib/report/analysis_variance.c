@@ -57,9 +57,11 @@ static void order_add(struct order *o, const json_t *scans, uint32_t run)
 }
 
 /* Who ran right before (round r, position p): the position before, or the previous round's
- * last when the instance did not change in between. */
+ * last when the instance did not change in between; nothing for a scan outside the order. */
 static uint32_t run_before(const struct order *o, json_int_t r, json_int_t p, bool new_instance)
 {
+    if (r < 0 || (size_t)r >= o->nrounds || p < 0 || (size_t)p >= o->width)
+        return NO_RUN;
     if (p > 0)
         return o->at[(size_t)r * o->width + (size_t)p - 1];
     if (r == 0 || new_instance)
