@@ -265,9 +265,7 @@ static int run_server(struct sb_pg_session **session, const char *bindir,
     if (status == SB_OK)
         status = sb_pg_session_run(*session, jobs, json_object_get(report, "runs"), quiet, err);
     *stopped = status != SB_OK && sb_stop_requested();
-    if (status == SB_OK)
-        sb_stop_work_done();
-    else if (*stopped)
+    if (*stopped)
         mark_stopped(jobs, report, err);
     return status;
 }
@@ -293,12 +291,14 @@ static void mark_rounds_stopped(const struct sb_pg_fleet *fleet, json_t *report,
 }
 
 /* repetitions = auto's question after a pair of rounds: does the analysis of the rounds so far
- * (run's, as the report will have it) have every pair within the precision? */
+ * (run's, as the report will have it) have every pair within the precision, the A-A pair too
+ * (it sets the threshold of every call, and a run of one setting has no other)? */
 static bool rounds_settled(const json_t *runs, const json_t *schedule, double precision)
 {
     json_t *report = json_pack("{s:O, s:O}", "runs", runs, "schedule", schedule);
     json_t *analysis = report ? sb_analysis_build_provisional(report) : NULL;
-    bool done = analysis && sb_analysis_settled(analysis, precision);
+    bool done = analysis && sb_analysis_settled(analysis, precision) &&
+                sb_analysis_aa_settled(report, precision);
 
     json_decref(analysis);
     json_decref(report);
@@ -340,25 +340,20 @@ static int run_fleet(struct sb_pg_fleet **fleet, const struct sb_pg_jobs *jobs,
                              "stop");
     if (schedule)
         json_object_set_new(report, "schedule", schedule);
-    if (status == SB_OK)
-        sb_stop_work_done();
-    else if (*stopped)
+    if (*stopped)
         mark_rounds_stopped(*fleet, report, err);
     if (status == SB_OK || partial)
         json_object_set_new(report, "analysis", sb_analysis_build(report));
     return status;
 }
 
-/* The server's block (its settings and the notes) into the report, the table printed, the
- * report written with -o. */
-static int finish(json_t *block, const char *notes, json_t *report,
-                  const struct sb_run_args *args, bool stopped, int status, struct sb_error *err)
+/* The table printed, the report written with -o. */
+static int finish(json_t *report, const struct sb_run_args *args, bool stopped, int status,
+                  struct sb_error *err)
 {
     struct sb_error write_err = {0};
     static char used[SB_OUTFILE_MAX];
 
-    json_object_set_new(block, "notes", json_string(notes));
-    json_object_set_new(report, "postgresql", block);
     if (!stopped || json_array_size(json_object_get(report, "runs")))
         sb_render_pg(stdout, report);
     fflush(stdout);
@@ -368,52 +363,84 @@ static int finish(json_t *block, const char *notes, json_t *report,
                                                         &write_err), &write_err, err);
 }
 
-int sb_cmd_pg(int argc, char **argv)
+/* A server measurement from its command line, nothing printed or written: *report (with its
+ * postgresql block: the server's settings and the notes), *stopped when a signal or the
+ * watchdog stopped it (the report says so); args->cleanup: the sweep alone. */
+static int measure(int argc, char **argv, struct sb_run_args *args, json_t **report,
+                   bool *stopped, struct sb_error *err)
 {
-    struct sb_run_args args;
-    struct sb_error err = {0};
     static struct sb_setup s;
     struct sb_pg_jobs jobs = {0};
     struct sb_pg_session *session = NULL;
     struct sb_pg_fleet *fleet = NULL;
-    json_t *report = NULL;
     char *command = NULL, ignored[1280] = "", notes[2400];
     int status;
-    bool stopped = false;
 
     memset(&s, 0, sizeof s);
-    /* a signal (INT, TERM, HUP, QUIT) ends a server program in flight (the version query of
-     * prepare's included), cancels the statement in flight and stops the runs; the watchdog
-     * stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
-    sb_stop_install();
-    status = prepare(argc, argv, &args, &s, &jobs, ignored, sizeof ignored, &err);
-    if (status != SB_OK || args.cleanup)
+    *report = NULL;
+    *stopped = false;
+    status = prepare(argc, argv, args, &s, &jobs, ignored, sizeof ignored, err);
+    if (status != SB_OK || args->cleanup)
         goto out;
     snprintf(notes, sizeof notes, "%s%s%s", ignored, ignored[0] && jobs.notes[0] ? "; " : "",
              jobs.notes);
     command = sb_args_command_line(argc, argv);
-    report = begin_report(&s, command);
-    if (!report) {
-        status = sb_fail(&err, SB_ERR_RUN, "cannot build the report");
+    *report = begin_report(&s, command);
+    if (!*report) {
+        status = sb_fail(err, SB_ERR_RUN, "cannot build the report");
         goto out;
     }
     if (interleaved(&s.exp))
-        status = run_fleet(&fleet, &jobs, &s, &args, notes, report, &stopped, &err);
+        status = run_fleet(&fleet, &jobs, &s, args, notes, *report, stopped, err);
     else
-        status = run_server(&session, args.nservers ? args.servers[0] : NULL, &jobs, notes,
-                            args.quiet, report, &stopped, &err);
-    if (status == SB_OK || stopped)
-        status = finish(fleet ? sb_pg_fleet_json(fleet) : session ? sb_pg_session_json(session)
-                        : json_null(), notes, report, &args, stopped, status, &err);
+        status = run_server(&session, args->nservers ? args->servers[0] : NULL, &jobs, notes,
+                            args->quiet, *report, stopped, err);
+    if (status == SB_OK || *stopped) {
+        json_t *block = fleet ? sb_pg_fleet_json(fleet)
+                        : session ? sb_pg_session_json(session) : json_null();
+        json_object_set_new(block, "notes", json_string(notes));
+        json_object_set_new(*report, "postgresql", block);
+    }
 out:
     sb_pg_fleet_close(fleet);
     sb_pg_session_close(session);
-    if (status != SB_OK)
-        fprintf(stderr, "scanbench: %s\n", err.msg);
-    json_decref(report);
     free(command);
     sb_pg_jobs_free(&jobs);
     sb_setup_free(&s);
+    return status;
+}
+
+int sb_pg_measure(int argc, char **argv, json_t **report, struct sb_error *err)
+{
+    struct sb_run_args args;
+    bool stopped;
+    int status = measure(argc, argv, &args, report, &stopped, err);
+
+    if (status == SB_OK && args.cleanup)
+        status = sb_fail(err, SB_ERR_INPUT, "--cleanup measures nothing");
+    return status;
+}
+
+int sb_cmd_pg(int argc, char **argv)
+{
+    struct sb_run_args args;
+    struct sb_error err = {0};
+    json_t *report = NULL;
+    bool stopped = false;
+    int status;
+
+    /* a signal (INT, TERM, HUP, QUIT) ends a server program in flight (the version query of
+     * prepare's included), cancels the statement in flight and stops the runs; the watchdog
+     * stops a run past its run_timeout (lib/core/stop.h): the runs finished are kept */
+    sb_stop_install();
+    status = measure(argc, argv, &args, &report, &stopped, &err);
+    if (status == SB_OK)
+        sb_stop_work_done();
+    if (report && (status == SB_OK || stopped))
+        status = finish(report, &args, stopped, status, &err);
+    if (status != SB_OK)
+        fprintf(stderr, "scanbench: %s\n", err.msg);
+    json_decref(report);
     sb_stop_finish(); /* after every cleanup: a signal received ends the process here */
     return status;
 }

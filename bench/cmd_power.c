@@ -11,13 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands.h"
 #include "core/core.h"
 #include "power/power.h"
 #include "run_args.h"
 
-enum { QUICK = 1, TRIALS, SET, OUTDIR, QUIET };
+enum { QUICK = 1, TRIALS, SET, OUTDIR, QUIET, PG, SERVER };
 
 const struct sb_options sb_options_power = {
     .command = "power",
@@ -32,6 +33,13 @@ const struct sb_options sb_options_power = {
         {OUTDIR, "-o", NULL, SB_OPT_TEXT, "DIR", false,
          "a new directory: power.json (every trial) and power.txt", ": no DIR after it", 0, 0},
         {QUIET, "-q", "--quiet", SB_OPT_FLAG, NULL, false, "no progress on stderr", NULL, 0, 0},
+        {PG, "--pg", NULL, SB_OPT_FLAG, NULL, false,
+         "live A-A trials of scanbench pg instead (default 20, --quick 5):\n"
+         "how often the same settings on two clusters are called different,\n"
+         "and the smallest shift of their real differences found 80% of the time", NULL, 0, 0},
+        {SERVER, "--server", NULL, SB_OPT_TEXT, "BINDIR", false,
+         "--pg: the server's bin directory (default: as scanbench pg finds one)",
+         ": no BINDIR after it", 0, 0},
         {0},
     },
 };
@@ -40,6 +48,8 @@ const struct sb_options sb_options_power = {
 struct parsed {
     struct sb_power *pw;
     bool trials_set;
+    bool pg;
+    const char *server;
 };
 
 /* One option into p (sb_option_take). */
@@ -65,6 +75,12 @@ static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
         pw->per_kind = (unsigned)a->count;
         p->trials_set = true;
         return SB_OK;
+    case PG:
+        p->pg = true;
+        return SB_OK;
+    case SERVER:
+        p->server = a->text;
+        return SB_OK;
     default: /* -o DIR */
         if (!pw->outdir) {
             pw->outdir = a->text;
@@ -76,14 +92,32 @@ static int take(void *ctx, const struct sb_option_arg *a, struct sb_error *err)
     }
 }
 
-static int parse(int argc, char **argv, struct sb_power *pw, struct sb_error *err)
+static int parse(int argc, char **argv, struct parsed *p, struct sb_error *err)
 {
-    struct parsed p = {.pw = pw, .trials_set = false};
-    int status = sb_options_parse(&sb_options_power, argc, argv, take, &p, err);
+    int status = sb_options_parse(&sb_options_power, argc, argv, take, p, err);
 
-    if (status == SB_OK)
-        sb_power_settle(pw, p.trials_set);
+    if (status == SB_OK && p->server && !p->pg)
+        status = sb_fail(err, SB_ERR_INPUT, "--server %s: takes --pg (the engine's trials run "
+                         "no server)", p->server);
+    if (status == SB_OK && !p->pg)
+        sb_power_settle(p->pw, p->trials_set);
     return status;
+}
+
+/* --pg: the live trials, with the command line's --set, -o, -q and --trials (or --quick's). */
+static int power_pg(const struct parsed *p, const char *command, struct sb_error *err)
+{
+    const struct sb_power *pw = p->pw;
+    struct sb_power_pg o = {p->server, pw->user_sets, pw->nuser,
+                            p->trials_set ? pw->per_kind
+                            : pw->quick ? SB_POWER_PG_QUICK_TRIALS : SB_POWER_PG_TRIALS,
+                            (uint64_t)time(NULL), pw->outdir, pw->quiet};
+
+    for (int i = 0; i < pw->nuser; i++)
+        if (strncmp(pw->user_sets[i], "schedule_seed=", 14) == 0)
+            return sb_fail(err, SB_ERR_INPUT, "--set %s: power --pg gives each trial a "
+                           "schedule_seed of its own", pw->user_sets[i]);
+    return sb_power_pg_run(&o, command, err);
 }
 
 int sb_cmd_power(int argc, char **argv)
@@ -91,11 +125,18 @@ int sb_cmd_power(int argc, char **argv)
     static struct sb_power pw;
     static struct sb_outdir dir;
     struct sb_error err = {0}, stop;
+    struct parsed p = {.pw = &pw};
     char *command = NULL;
     int status;
 
     memset(&pw, 0, sizeof pw);
-    status = parse(argc, argv, &pw, &err);
+    status = parse(argc, argv, &p, &err);
+    if (status == SB_OK && p.pg) {
+        command = sb_args_command_line(argc, argv);
+        sb_stop_install();
+        status = power_pg(&p, command, &err);
+        goto out;
+    }
     if (status == SB_OK)
         status = sb_power_prepare(&pw, &err);
     if (status == SB_OK && pw.outdir)

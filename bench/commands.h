@@ -4,6 +4,11 @@
 #ifndef SB_COMMANDS_H
 #define SB_COMMANDS_H
 
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/core.h"
 #include "options.h"
 
 /* Each subcommand's option table (options.h): it parses the command line, and `scanbench
@@ -29,5 +34,24 @@ int sb_cmd_reproduce(int argc, char **argv);
 int sb_cmd_pg(int argc, char **argv);
 int sb_cmd_probe(int argc, char **argv);
 int sb_cmd_power(int argc, char **argv);
+
+/* A `scanbench pg` measurement from its command line (argv[0] "pg"), as `scanbench pg` makes
+ * it, nothing printed or written: *report, a new reference (cmd_pg.c). */
+int sb_pg_measure(int argc, char **argv, json_t **report, struct sb_error *err);
+
+/* `scanbench power --pg` (cmd_power_pg.c): live A-A trials of pg's own path. */
+#define SB_POWER_PG_SETS 256
+#define SB_POWER_PG_TRIALS 20
+#define SB_POWER_PG_QUICK_TRIALS 5
+struct sb_power_pg {
+    const char *server;     /* --server BINDIR, or NULL: pg's discovery */
+    const char *const *sets; /* the command line's --set, applied on top of the trial's */
+    int nsets;
+    unsigned trials;
+    uint64_t seed;          /* the first trial's schedule_seed; the others' follow from it */
+    const char *outdir;     /* -o DIR, or NULL */
+    bool quiet;
+};
+int sb_power_pg_run(const struct sb_power_pg *o, const char *command, struct sb_error *err);
 
 #endif

@@ -64,6 +64,7 @@ struct sb_pg_fleet {
     uint32_t rounds;          /* rounds finished */
     uint32_t instance;        /* the clusters' instance: restarts of all of them so far */
     double restarts_seconds;  /* spent restarting and settling them */
+    double asking_seconds;    /* spent asking whether the rounds have settled */
     size_t current;           /* the unit in flight (a stop's) */
     const char *stopped_by;
 };
@@ -222,39 +223,73 @@ uint32_t sb_pg_fleet_rounds_done(const struct sb_pg_fleet *f, size_t *unit, cons
     return f ? f->rounds : 0;
 }
 
-/* Each unit's job prepared on each of its clusters (the table loaded, the untimed scans), the
- * twin's last: the first cluster's measurement is the record's, the others' a scratch one. */
+/* job prepared on cluster c (the table loaded, the untimed scans) into m (NULL: a scratch
+ * measurement), under the watchdog as `what`. */
+static int prepare_on(struct cluster *c, const struct sb_pg_job *job, const char *what,
+                      bool quiet, struct sb_pg_measurement *m, struct sb_error *err)
+{
+    struct sb_pg_measurement scratch;
+    int status;
+
+    memset(&scratch, 0, sizeof scratch);
+    scratch.counts_ok = true;
+    sb_watchdog_arm(job->run->run_timeout, what);
+    status = sb_pg_session_prepare(c->session, job, quiet, m ? m : &scratch, err);
+    sb_watchdog_disarm();
+    if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
+        status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
+                         "stopped", what, job->run->run_timeout);
+    return status;
+}
+
+/* The twin's clusters brought to the state of the first unit's: every job prepared on those
+ * (their untimed scans change the table: a VACUUM's first removes the dead rows, which a
+ * COUNT(*) would then not meet), in the same order, on the twin's. Without it the twin of a
+ * COUNT(*) that shared its cluster with a VACUUM scanned a table with its dead rows, and the
+ * A-A pair came out 7% apart. */
+static int prepare_twin(struct sb_pg_fleet *f, struct sb_error *err)
+{
+    const struct unit *first = &f->units[0];
+    struct unit *t = &f->twin;
+    char what[SB_RUN_NAME_MAX + 96];
+    int status = SB_OK;
+
+    snprintf(what, sizeof what, "pg run 1/%zu %s (preparing)", f->nunits, t->name);
+    t->m.counts_ok = true;
+    for (uint32_t b = 0; b < t->nclusters && status == SB_OK; b++)
+        for (size_t j = 0; j < f->nunits && status == SB_OK; j++) {
+            const struct unit *u = &f->units[j];
+            if (b < u->nclusters && u->clusters[b] == first->clusters[b])
+                status = prepare_on(t->clusters[b], u->job, what, f->p.quiet,
+                                    j == 0 && b == 0 ? &t->m : NULL, err);
+        }
+    return status;
+}
+
+/* Each unit's job prepared on each of its clusters (the table loaded, the untimed scans), then
+ * the twin's: the first cluster's measurement is the record's, the others' a scratch one. */
 static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
 {
     int status = SB_OK;
 
-    for (size_t i = 0; i <= f->nunits && status == SB_OK; i++) {
-        struct unit *u = i < f->nunits ? &f->units[i] : &f->twin;
+    for (size_t i = 0; i < f->nunits && status == SB_OK; i++) {
+        struct unit *u = &f->units[i];
         char what[SB_RUN_NAME_MAX + 96];
         f->current = i;
-        snprintf(what, sizeof what, "pg run %zu/%zu %s (preparing)", i < f->nunits ? i + 1 : 1,
-                 f->nunits, u->name);
-        sb_watchdog_arm(u->job->run->run_timeout, what);
+        snprintf(what, sizeof what, "pg run %zu/%zu %s (preparing)", i + 1, f->nunits, u->name);
         u->m.counts_ok = true;
-        for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
-            struct sb_pg_measurement scratch;
-            memset(&scratch, 0, sizeof scratch);
-            scratch.counts_ok = true;
-            status = sb_pg_session_prepare(u->clusters[b]->session, u->job, f->p.quiet,
-                                           b == 0 ? &u->m : &scratch, err);
-        }
-        sb_watchdog_disarm();
-        if (status != SB_OK && sb_watchdog_overran() && !sb_stop_signal())
-            status = sb_fail(err, SB_ERR_RUN, "%s ran longer than its run_timeout of %.0f s: "
-                             "stopped", what, u->job->run->run_timeout);
+        for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++)
+            status = prepare_on(u->clusters[b], u->job, what, f->p.quiet, b == 0 ? &u->m : NULL,
+                                err);
         sb_pg_progress(f->p.quiet || status != SB_OK, "%s: %s", u->name, u->m.placement.why);
     }
-    return status;
+    f->current = 0;
+    return status == SB_OK ? prepare_twin(f, err) : status;
 }
 
 /* What the kernel will be asked about the unit's first backend: it, and every cluster's
  * server processes. */
-static int around_pids(const struct sb_pg_fleet *f, struct unit *u,
+static int around_pids(const struct sb_pg_fleet *f, const struct unit *u,
                        struct sb_pg_around_pids *pids, struct sb_error *err)
 {
     pid_t backend = 0, postmasters[64];
@@ -270,9 +305,11 @@ static int around_pids(const struct sb_pg_fleet *f, struct unit *u,
 /* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
  * the time into t (round r, position p, at seconds since the rounds began), with what the
  * kernel says happened around it; t NULL: untimed (a new instance's settling scan). */
-static int time_unit(const struct sb_pg_fleet *f, struct unit *u, struct timings *t,
+static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t,
                      uint32_t r, uint32_t p, double t0, struct sb_error *err)
 {
+    /* the twin's evictions and counts are its original's: the record validates every scan */
+    struct sb_pg_measurement *m = u == &f->twin ? &f->units[0].m : &u->m;
     struct sb_pg_around_pids pids;
     struct sb_pg_around_read before, after;
     struct sb_pg_client *clients[SB_PG_CLIENTS_MAX];
@@ -283,9 +320,9 @@ static int time_unit(const struct sb_pg_fleet *f, struct unit *u, struct timings
 
     for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++) {
         struct sb_pg_session *s = u->clusters[b]->session;
-        status = sb_pg_session_evict(s, b == 0 ? &u->m : NULL, err);
+        status = sb_pg_session_evict(s, b == 0 ? m : NULL, err);
         if (status == SB_OK)
-            status = sb_pg_session_before(s, u->job, &u->m, err);
+            status = sb_pg_session_before(s, u->job, m, err);
         sb_pg_session_statement(s, u->job, sql[b], sizeof sql[b]);
         texts[b] = sql[b];
         clients[b] = sb_pg_session_client(s);
@@ -299,7 +336,7 @@ static int time_unit(const struct sb_pg_fleet *f, struct unit *u, struct timings
         sb_pg_around_read(&pids, &after);
     }
     for (uint32_t b = 0; b < u->nclusters && status == SB_OK; b++)
-        status = sb_pg_session_check_count(u->job, values[b], &u->m, err);
+        status = sb_pg_session_check_count(u->job, values[b], m, err);
     if (status == SB_OK && t) {
         sb_pg_around_between(&before, &after, &t->around[t->n]);
         t->layouts[t->n] = f->instance;
@@ -370,19 +407,24 @@ static int new_instance(struct sb_pg_fleet *f, struct sb_error *err)
     return status;
 }
 
-/* The rounds so far, as the report's analysis reads them, settled at the precision. */
-static bool settled(struct sb_pg_fleet *f)
+/* The rounds so far, as the report's analysis reads them, settled at the precision; asked
+ * only while asking has taken at most 5% of the rounds' time (elapsed), as run's auto does:
+ * each asking is a two-stage bootstrap of every pair over every round so far. */
+static bool settled(struct sb_pg_fleet *f, double elapsed)
 {
+    double start = sb_timer_now();
     json_t *runs, *schedule;
     bool done;
 
-    if (!f->p.settled || f->instance + 1 < SB_PG_INSTANCES_MIN)
+    if (!f->p.settled || f->instance + 1 < SB_PG_INSTANCES_MIN ||
+        f->asking_seconds > 0.05 * elapsed)
         return false;
     runs = records_json(f);
     schedule = schedule_json(f);
     done = runs && schedule && f->p.settled(runs, schedule, SB_PG_PRECISION);
     json_decref(runs);
     json_decref(schedule);
+    f->asking_seconds += sb_timer_now() - start;
     return done;
 }
 
@@ -394,7 +436,7 @@ static bool auto_stops(struct sb_pg_fleet *f, uint32_t r, double t0, double roun
         return false;
     if (sb_timer_now() - t0 + round_seconds > f->p.time_budget)
         f->stopped_by = "time_budget";
-    else if (r % 2 == 1 && settled(f))
+    else if (r % 2 == 1 && settled(f, sb_timer_now() - t0))
         f->stopped_by = "precision";
     return f->stopped_by != NULL;
 }
@@ -468,6 +510,17 @@ static json_t *schedule_base_json(const struct sb_pg_fleet *f)
         "scans", sb_pg_scans_json(&ref));
 }
 
+/* The runs whose jobs were prepared on the twin's clusters, as on the first run's. */
+static json_t *twin_prepared(const struct sb_pg_fleet *f)
+{
+    json_t *list = json_array();
+
+    for (size_t j = 0; j < f->nunits; j++)
+        if (f->units[j].clusters[0] == f->units[0].clusters[0])
+            json_array_append_new(list, json_string(f->units[j].name));
+    return list;
+}
+
 /* The schedule block with its instances (the live path's layouts) and the stopping rule. */
 static json_t *schedule_json(const struct sb_pg_fleet *f)
 {
@@ -483,6 +536,8 @@ static json_t *schedule_json(const struct sb_pg_fleet *f)
     json_object_set_new(block, "precision", f->p.rounds ? json_null()
                                                         : json_real(SB_PG_PRECISION));
     json_object_set_new(block, "instances_min", json_integer(SB_PG_INSTANCES_MIN));
+    json_object_set_new(block, "asking_seconds", json_real(f->asking_seconds));
+    json_object_set_new(json_object_get(block, "reference"), "prepared", twin_prepared(f));
     return block;
 }
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "report/field.h"
+#include "report/report.h"
 
 #define CLEAR_SHARE 0.05 /* a factor or covariate is printed when its interval starts above */
 

@@ -9,8 +9,7 @@
 
 #include "report/field.h"
 #include "report/runs.h"
-#include "stats/estimate.h"
-#include "stats/layouts.h"
+#include "stats/stats.h"
 
 static const double shifts[] = {0.01, 0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20};
 #define NSHIFTS (sizeof shifts / sizeof shifts[0])
@@ -73,4 +72,23 @@ json_t *sb_analysis_aa(const json_t *report, size_t nrounds, const uint32_t *gro
     free(a);
     free(b);
     return block;
+}
+
+bool sb_analysis_aa_settled(const json_t *report, double precision)
+{
+    size_t nrounds = sb_report_rounds(report);
+    const json_t *run = sb_report_reference_run(report);
+    uint32_t *groups = sb_report_round_layouts(report, nrounds);
+    double *a = run ? sb_run_round_mbps(run, nrounds) : NULL;
+    double *b = run ? sb_scans_round_mbps(sb_report_reference_scans(report), nrounds) : NULL;
+    struct sb_paired e;
+    const char *call;
+    bool done = !run;
+
+    if (a && b && call_pair(a, b, groups, nrounds, 0.0, &e, &call) == 0)
+        done = sb_interval_precise(e.lo, e.hi, precision);
+    free(a);
+    free(b);
+    free(groups);
+    return done;
 }

@@ -10,11 +10,17 @@
 #define SB_ANALYSIS_AA_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* {ratio, lo, hi, call, delta, shifted: [{shift, ratio, call, found}], how}; NULL without a
  * reference. */
 json_t *sb_analysis_aa(const json_t *report, size_t nrounds, const uint32_t *groups);
+
+/* Whether the A-A pair's own interval (unshifted) is within +-precision: what `pg`'s rounds
+ * until precise also wait for, since the pair sets the threshold of every call; true without
+ * a reference. */
+bool sb_analysis_aa_settled(const json_t *report, double precision);
 
 #endif

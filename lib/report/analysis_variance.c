@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/analysis_level.h"
 #include "report/field.h"
 #include "report/runs.h"
-#include "stats/estimate.h"
-#include "stats/shares.h"
 #include "stats/stats.h"
 
 #define RESAMPLES 1000
@@ -19,10 +18,11 @@
 
 static const char *const part_names[] = {"on a CPU", "waiting for a CPU", "off a CPU"};
 static const char *const part_keys[] = {"on_cpu", "waiting", "off_cpu"};
-enum { NPARTS = 3, NCOVARIATES = 6 };
+enum { NPARTS = 3, NCOVARIATES = 7 };
 static const char *const covariate_names[NCOVARIATES] = {
     "the other server processes on a CPU", "everything else on a CPU", "steal",
-    "the kernel's dirty bytes at the start", "bytes the kernel wrote out", "the backend's minor faults"};
+    "the kernel's dirty bytes at the start", "bytes the kernel wrote out",
+    "the backend's minor faults", "the round's host level"};
 
 /* Each run's timed scans: its columns, one row per scan with a whole `around`. */
 struct columns {
@@ -101,10 +101,12 @@ static void columns_free(struct columns *c)
     free(c->cpu);
 }
 
-/* One scan's row, when its `around` is whole. */
+/* One scan's row, when its `around` is whole; level: each round's host level without this
+ * run (ln MB/s, analysis_level.h), or NULL. */
 static void add_row(struct columns *c, const json_t *scan, const struct order *o,
-                    uint32_t last_instance)
+                    uint32_t last_instance, const double *level)
 {
+    json_int_t round = json_integer_value(json_object_get(scan, "round"));
     const json_t *a = json_object_get(scan, "around");
     double v[NPARTS], on;
     size_t i = c->n;
@@ -122,11 +124,11 @@ static void add_row(struct columns *c, const json_t *scan, const struct order *o
     c->cov[3][i] = number(a, "dirty_bytes");
     c->cov[4][i] = number(a, "written_bytes");
     c->cov[5][i] = number(a, "minor_faults");
+    c->cov[6][i] = level && round >= 0 && (size_t)round < o->nrounds ? level[round] : NAN;
     c->instance[i] = (uint32_t)json_integer_value(json_object_get(scan, "layout"));
     c->cpu[i] = json_is_integer(json_object_get(a, "cpu"))
                     ? (uint32_t)json_integer_value(json_object_get(a, "cpu")) : NO_RUN;
-    c->before[i] = run_before(o, json_integer_value(json_object_get(scan, "round")),
-                              json_integer_value(json_object_get(scan, "position")),
+    c->before[i] = run_before(o, round, json_integer_value(json_object_get(scan, "position")),
                               c->instance[i] != last_instance);
     c->n++;
 }
@@ -177,8 +179,9 @@ static json_t *run_json(const char *name, const struct columns *c,
         json_array_append_new(v, share_json(covariate_names[k], &share[0]));
     }
     sb_stats_from_seconds(c->y, c->n, 1, &st);
-    return json_pack("{s:s, s:i, s:f, s:o, s:o, s:o}", "run", name, "scans", (int)c->n, "cv",
-                     st.cv, "parts", p, "factors", f, "covariates", v);
+    return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}", "run", name, "scans", (int)c->n, "cv",
+                     isfinite(st.cv) ? json_real(st.cv) : json_null(), "parts", p, "factors", f,
+                     "covariates", v);
 }
 
 /* Every run's and the reference's scans placed by (round, position). */
@@ -206,8 +209,10 @@ static const char method[] =
     "kernel's schedstat splits into on a CPU, waiting for one and off a CPU (sleeping: reads, "
     "the round trip); a part's share is cov(part, y) / var(y) (the parts' shares sum to 1); a "
     "factor's or a covariate's share is the adjusted R^2 of y on it alone (the group means; a "
-    "straight line), about 0 when it explains nothing, and they overlap; 95% percentile "
-    "bootstrap intervals over the scans (1000 resamples, fixed seed)";
+    "straight line; the round's host level is the other runs' ln MB/s in that round, as the "
+    "analysis' host level), about 0 when it explains nothing, and they overlap; 95% percentile "
+    "bootstrap intervals over the scans (1000 resamples, fixed seed), moved by the resamples' "
+    "bias";
 
 json_t *sb_analysis_variance(const json_t *report)
 {
@@ -224,10 +229,12 @@ json_t *sb_analysis_variance(const json_t *report)
         struct columns c;
         uint32_t last = 0;
         size_t k;
+        double *level = json_array_size(runs) > 1
+                            ? sb_report_round_levels_without(report, o.nrounds, i) : NULL;
         if (columns_alloc(&c, json_array_size(scans)) == 0) {
             json_array_foreach(scans, k, scan) {
                 uint32_t here = (uint32_t)json_integer_value(json_object_get(scan, "layout"));
-                add_row(&c, scan, &o, k ? last : here);
+                add_row(&c, scan, &o, k ? last : here, level);
                 last = here;
             }
             b.seed = SB_BOOTSTRAP_SEED + 3000 + i;
@@ -235,6 +242,7 @@ json_t *sb_analysis_variance(const json_t *report)
                 json_array_append_new(list, run_json(sb_field_text(run, "name"), &c, &b));
         }
         columns_free(&c);
+        free(level);
     }
     free(o.at);
     if (json_array_size(list) == 0)

@@ -4,7 +4,7 @@
  * a CPU, waiting for one, off a CPU), by each factor (the server instance, the run timed just
  * before, the CPU the backend ran on) and by each covariate (the other server processes' CPU
  * time, everything else's, steal, the kernel's dirty bytes, its writing, the backend's minor
- * faults), from each scan's `around` (scanbench pg's records). */
+ * faults, the round's host level), from each scan's `around` (scanbench pg's records). */
 #ifndef SB_ANALYSIS_VARIANCE_H
 #define SB_ANALYSIS_VARIANCE_H
 

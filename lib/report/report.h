@@ -14,6 +14,7 @@
 #include "report/schema.h"
 #include "report/write.h"
 #include "report/analysis.h"
+#include "report/analysis_aa.h"
 #include "report/analysis_knee.h"
 #include "report/compare.h"
 #include "report/csv.h"

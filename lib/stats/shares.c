@@ -57,9 +57,9 @@ static double r2_line(const struct statistic *s, const size_t *idx, size_t n)
     double cxy, vx, vy;
 
     moments(s, idx, n, &cxy, &vx, &vy);
-    if (n < 3 || vy <= 0.0)
+    if (n < 3 || vy <= 0.0 || vx <= 0.0) /* a covariate the same throughout: no line */
         return NAN;
-    return adjusted(vx > 0.0 ? cxy * cxy / (vx * vy) : 0.0, n, 2);
+    return adjusted(cxy * cxy / (vx * vy), n, 2);
 }
 
 struct labelled {
@@ -100,7 +100,11 @@ static double r2_groups(const struct statistic *s, const size_t *idx, size_t n)
     return total > 0.0 ? adjusted(1.0 - within / total, n, k) : NAN;
 }
 
-/* The statistic on the sample and its percentile interval over resamples of it. */
+/* The statistic on the sample and its percentile interval over resamples of it, moved by the
+ * resamples' bias (their mean less the sample's figure): a resample repeats observations, and
+ * a repeated one shrinks its group's spread, so that a factor's R^2 over resamples runs high
+ * (labels that carry nothing: the plain percentile interval left 0 out in 28 of 50 samples of
+ * 60 observations in 16 groups). The parts' resamples still add up: their biases sum to 0. */
 static void bootstrap(const struct statistic *s, size_t n, const struct sb_share_bootstrap *b,
                       struct sb_share *out)
 {
@@ -124,9 +128,13 @@ static void bootstrap(const struct statistic *s, size_t n, const struct sb_share
         }
     }
     if (m >= 2) {
+        double bias = 0.0;
+        for (size_t i = 0; i < m; i++)
+            bias += draws[i];
+        bias = bias / (double)m - out->share;
         qsort(draws, m, sizeof *draws, sb_compare_doubles);
-        out->lo = sb_sorted_quantile(draws, m, (1.0 - b->level) / 2.0);
-        out->hi = sb_sorted_quantile(draws, m, (1.0 + b->level) / 2.0);
+        out->lo = sb_sorted_quantile(draws, m, (1.0 - b->level) / 2.0) - bias;
+        out->hi = sb_sorted_quantile(draws, m, (1.0 + b->level) / 2.0) - bias;
     }
     free(idx);
     free(draws);

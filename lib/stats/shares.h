@@ -7,7 +7,8 @@
  * or a factor (a label: the server instance, the run timed just before) the share is the
  * adjusted R^2 of y on it (a straight line; the factor's group means), which is about 0, not
  * (k - 1) / (n - 1), when it explains nothing; a covariate's and a factor's shares overlap and
- * do not add up. Each comes with a percentile bootstrap interval over the observations. */
+ * do not add up. Each comes with a percentile bootstrap interval over the observations, moved
+ * by the resamples' bias. */
 #ifndef SB_SHARES_H
 #define SB_SHARES_H
 
@@ -31,7 +32,7 @@ struct sb_share_bootstrap {
 void sb_shares_additive(const double *y, const double *const *parts, size_t nparts, size_t n,
                         const struct sb_share_bootstrap *b, struct sb_share *out);
 
-/* Adjusted R^2 of y on a straight line in x. */
+/* Adjusted R^2 of y on a straight line in x (NAN when x is the same throughout). */
 void sb_share_covariate(const double *y, const double *x, size_t n,
                         const struct sb_share_bootstrap *b, struct sb_share *out);
 

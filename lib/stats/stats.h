@@ -30,6 +30,7 @@ double sb_median(const double *values, size_t n);
 #include "stats/order_stat.h"
 #include "stats/proportion.h"
 #include "stats/schedule.h"
+#include "stats/shares.h"
 #include "stats/spearman.h"
 #include "stats/steps.h"
 #include "stats/wilcoxon.h"

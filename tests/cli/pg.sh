@@ -177,14 +177,22 @@ check "the table: 512 pages of 61 rows, 10% deleted" jq -e '.runs | all(.pages =
     .rows_per_page == 61 and .postgresql.rows_loaded == 31232 and .validation.rows_expected == 28103)' "$R"
 # each count: the first scan, the warm-up, 2 rounds, the scan whose buffers pg_buffercache
 # reads after the rounds (the cluster's other runs scanned since) and the instrumented one; the
-# reference (the first run) is timed twice a round
+# reference (the first run) is timed again each round on its twin clusters, whose counts its
+# record checks
 check "every count(*) equals the live rows loaded" jq -e '.schedule.reference.run as $ref |
     [.runs[] | select(.op == "count")] | all(.validation.ok and .validation.rows_counted == 28103
     and .validation.scans_row_checked == (if .name == $ref then 8 else 6 end))' "$R"
-check "interleaved: a cluster per pool side by side, 2 rounds, every run in each" jq -e \
-    '.schedule.kind == "interleaved" and .schedule.clusters == 2 and .schedule.rounds == 2 and
-     (.postgresql.clusters | length == 2) and
+check "interleaved: a cluster per pool side by side and the reference's twin, 2 rounds, every run in each" jq -e \
+    '.schedule.kind == "interleaved" and .schedule.clusters == 3 and .schedule.rounds == 2 and
+     (.postgresql.clusters | length == 3) and
+     ([.postgresql.clusters[] | select(.reference)] | length == 1) and
+     (.postgresql.clusters[0] | del(.reference)) == (.postgresql.clusters[2] | del(.reference)) and
      (.runs | all([.scans[].round] == [0, 1])) and (.schedule.reference.scans | length == 2)' "$R"
+# the twin is brought to its original's state: every job of the first run's cluster prepared on
+# it (a VACUUM's first scan removes the dead rows a COUNT(*) would otherwise meet)
+check "the reference's twin prepared with every job of the first run's cluster" jq -e \
+    '.schedule.reference.prepared == ["default op=count pool_size=1M",
+                                      "default op=vacuum pool_size=1M"]' "$R"
 check "each round a shuffle: five distinct positions (four runs and the reference again)" jq -e \
     '[.runs[].scans[], .schedule.reference.scans[]] | group_by(.round) |
      all(map(.position) | sort == [0, 1, 2, 3, 4])' "$R"
@@ -238,7 +246,8 @@ if [ "$(nproc)" -ge 2 ]; then # the CPUs this test may use (taskset, a cpuset)
     expect_status 0 "two backends" env TMPDIR="$PGTMP" $S pg $SMALL --server "$bindir" \
         --set threads=1,2 --set op=count -q -o "$SCRATCH/backends.json"
     check "two backends: a cluster each, bytes summed, each backend timed" jq -e '
-        .schedule.clusters == 2 and ([.postgresql.clusters[].backend] == [0, 1]) and
+        .schedule.clusters == 3 and
+        ([.postgresql.clusters[] | select(.reference | not) | .backend] == [0, 1]) and
         (.runs[1] | .threads == 2 and .postgresql.backends.count == 2 and
          .bytes_per_scan == 2 * .postgresql.relation_pages * 8192 and
          (.scans | all((.backend_seconds | length == 2) and
