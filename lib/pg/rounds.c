@@ -65,6 +65,7 @@ struct sb_pg_fleet {
     uint32_t instance;        /* the clusters' instance: restarts of all of them so far */
     double restarts_seconds;  /* spent restarting and settling them */
     double asking_seconds;    /* spent asking whether the rounds have settled */
+    double t0;                /* when the rounds began */
     size_t current;           /* the unit in flight (a stop's) */
     const char *stopped_by;
 };
@@ -410,14 +411,14 @@ static int new_instance(struct sb_pg_fleet *f, struct sb_error *err)
 /* The rounds so far, as the report's analysis reads them, settled at the precision; asked
  * only while asking has taken at most 5% of the rounds' time (elapsed), as run's auto does:
  * each asking is a two-stage bootstrap of every pair over every round so far. */
-static bool settled(struct sb_pg_fleet *f, double elapsed)
+static bool settled(void *ctx)
 {
-    double start = sb_timer_now();
+    struct sb_pg_fleet *f = ctx;
+    double start = sb_timer_now(), elapsed = start - f->t0;
     json_t *runs, *schedule;
     bool done;
 
-    if (!f->p.settled || f->instance + 1 < SB_PG_INSTANCES_MIN ||
-        f->asking_seconds > 0.05 * elapsed)
+    if (!f->p.settled || f->asking_seconds > 0.05 * elapsed)
         return false;
     runs = records_json(f);
     schedule = schedule_json(f);
@@ -428,16 +429,14 @@ static bool settled(struct sb_pg_fleet *f, double elapsed)
     return done;
 }
 
-/* Whether auto stops after round r (0-based): at the precision after a whole pair of rounds,
- * or when another round of the last one's length would pass the budget. */
-static bool auto_stops(struct sb_pg_fleet *f, uint32_t r, double t0, double round_seconds)
+/* Whether auto stops after the rounds finished (sb_pg_auto_stop), saying why. */
+static bool auto_stops(struct sb_pg_fleet *f, double round_seconds)
 {
-    if (f->p.rounds || f->rounds < SB_PG_ROUNDS_MIN)
-        return false;
-    if (sb_timer_now() - t0 + round_seconds > f->p.time_budget)
-        f->stopped_by = "time_budget";
-    else if (r % 2 == 1 && settled(f, sb_timer_now() - t0))
-        f->stopped_by = "precision";
+    struct sb_pg_auto a = {f->rounds, f->instance + 1, sb_timer_now() - f->t0, round_seconds,
+                           f->p.time_budget};
+
+    if (!f->p.rounds)
+        f->stopped_by = sb_pg_auto_stop(&a, settled, f);
     return f->stopped_by != NULL;
 }
 
@@ -445,7 +444,7 @@ static bool auto_stops(struct sb_pg_fleet *f, uint32_t r, double t0, double roun
  * the bounds; every SB_PG_INSTANCE_ROUNDS rounds, a new instance of every cluster. */
 static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
 {
-    double t0 = sb_timer_now();
+    double t0 = f->t0 = sb_timer_now();
     int status = SB_OK;
 
     for (uint32_t r = 0; r < f->cap && status == SB_OK; r++) {
@@ -459,7 +458,7 @@ static int run_rounds(struct sb_pg_fleet *f, struct sb_error *err)
         f->rounds = r + 1;
         sb_pg_progress(f->p.quiet, "round %u done (%.1f s, instance %u)", r + 1,
                        sb_timer_now() - start, f->instance + 1);
-        if (auto_stops(f, r, t0, sb_timer_now() - start))
+        if (auto_stops(f, sb_timer_now() - start))
             break;
     }
     if (!f->stopped_by)

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rounds.h: `scanbench pg`'s interleaved schedule: every setting that needs a server of its
  * own (a server version, a shared_buffers, a table, a backend of several) gets a cluster of its
- * own, all running side by side, each on its own socket, so that nothing is restarted between
- * timed scans; then the timed scans run in rounds, every (server, job) once per round in a
- * seeded shuffle (stats/schedule.h: each shuffle followed by its reverse), the first of them a
- * second time (the A-A pair of the noise floor), each after an eviction of its table's buffers.
+ * own, all running side by side, each on its own socket; then the timed scans run in rounds,
+ * every (server, job) once per round in a seeded shuffle (stats/schedule.h: each shuffle
+ * followed by its reverse), the first of them a second time on twin clusters prepared as its
+ * own (the A-A pair of the noise floor), each after an eviction of its table's buffers, with
+ * what the kernel says of its backend around it (around.h). Every SB_PG_INSTANCE_ROUNDS rounds
+ * every cluster is restarted: a new server instance, the live path's layout, which each scan
+ * names. repetitions = auto rounds until every pair (the A-A pair too) is within
+ * SB_PG_PRECISION over SB_PG_INSTANCES_MIN instances, or the budget.
  * The host's drift lands on every server and setting alike, and each round is a paired sample:
  * the report's analysis pairs runs by round as it does for `run`. A job with threads = N sends
  * its statement at once to N clusters of its server and pool, each scanning its own copy of the
@@ -27,6 +31,22 @@
 #define SB_PG_INSTANCES_MIN 5 /* over at least this many instances of each cluster */
 #define SB_PG_BUDGET_PER_RUN 60.0 /* time_budget = auto: seconds of rounds per run, at most */
 #define SB_PG_INSTANCE_ROUNDS 6 /* rounds on one instance: every cluster restarted after them */
+
+/* Where repetitions = auto stands after a round. */
+struct sb_pg_auto {
+    uint32_t rounds;     /* finished */
+    uint32_t instances;  /* the clusters' instances they ran on */
+    double elapsed;      /* seconds of rounds so far */
+    double last_round;   /* seconds the last round took (its restarts included) */
+    double budget;       /* time_budget */
+};
+
+/* Why auto stops after these rounds, or NULL to go on: "time_budget" when another round of
+ * the last one's length would pass the budget; "precision" when settled(ctx) says every pair
+ * is within the precision, asked only after a whole pair of rounds (an even count) and on at
+ * least SB_PG_INSTANCES_MIN instances; never before SB_PG_ROUNDS_MIN rounds, and never because
+ * a difference looked significant (settled asks for narrow intervals, whatever they say). */
+const char *sb_pg_auto_stop(const struct sb_pg_auto *a, bool (*settled)(void *ctx), void *ctx);
 
 /* Whether the rounds so far answer within the precision: given the report's runs (each with
  * its scans and paired_with) and schedule, as the analysis reads them. */
