@@ -108,7 +108,7 @@ static double r2_groups(const struct statistic *s, const size_t *idx, size_t n)
 static void bootstrap(const struct statistic *s, size_t n, const struct sb_share_bootstrap *b,
                       struct sb_share *out)
 {
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *idx = calloc(n ? n : 1, sizeof *idx);
     double *draws = malloc((b->resamples ? b->resamples : 1) * sizeof *draws);
     struct sb_rng rng;
     size_t m = 0;
@@ -167,7 +167,7 @@ static double on_all(double (*of)(const struct statistic *, const size_t *, size
                      const double *y, const double *x, const uint32_t *groups, size_t n)
 {
     struct statistic s = {of, y, x, groups};
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    size_t *idx = calloc(n ? n : 1, sizeof *idx);
     double v = NAN;
 
     if (idx) {
