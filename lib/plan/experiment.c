@@ -317,6 +317,19 @@ static bool repeated(int key, const struct sb_setting *list, const char *item)
     return false;
 }
 
+/* next in key's place when status is SB_OK (the old setting freed), else next freed; status. */
+static int setting_install(struct sb_experiment *exp, enum sb_key_id key,
+                           struct sb_setting *next, int status)
+{
+    if (status == SB_OK) {
+        setting_clear(&exp->settings[key]);
+        exp->settings[key] = *next;
+    } else {
+        setting_clear(next);
+    }
+    return status;
+}
+
 /* Parses "value" or "v1, v2, ..." into the setting of key; on error the message starts with
  * the key's name. origin is recorded on success. */
 static int assign(struct sb_experiment *exp, enum sb_key_id key, const char *text,
@@ -377,13 +390,7 @@ done:
     free(copy);
     if (status == SB_OK && (!next.values[0] || !(next.origin = strdup(origin))))
         status = sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (status == SB_OK) {
-        setting_clear(&exp->settings[key]);
-        exp->settings[key] = next;
-    } else {
-        setting_clear(&next);
-    }
-    return status;
+    return setting_install(exp, key, &next, status);
 }
 
 /* The words of size b in setting s: the words it was given there, else a size word. */
@@ -455,13 +462,7 @@ int sb_experiment_set_values(struct sb_experiment *exp, enum sb_key_id key,
     }
     if (status == SB_OK && !(next.origin = strdup(origin)))
         status = sb_fail(err, SB_ERR_RUN, "out of memory");
-    if (status == SB_OK) {
-        setting_clear(&exp->settings[key]);
-        exp->settings[key] = next;
-    } else {
-        setting_clear(&next);
-    }
-    return status;
+    return setting_install(exp, key, &next, status);
 }
 
 int sb_experiment_copy(struct sb_experiment *dst, const struct sb_experiment *src,
