@@ -290,17 +290,15 @@ static int prepare_units(struct sb_pg_fleet *f, struct sb_error *err)
 
 /* What the kernel will be asked about the unit's first backend: it, and every cluster's
  * server processes. */
-static int around_pids(const struct sb_pg_fleet *f, const struct unit *u,
-                       struct sb_pg_around_pids *pids, struct sb_error *err)
+static void around_pids(const struct sb_pg_fleet *f, const struct unit *u,
+                        struct sb_pg_around_pids *pids)
 {
-    pid_t backend = 0, postmasters[64];
+    pid_t postmasters[64];
     size_t n = 0;
-    int status = sb_pg_session_backend(u->clusters[0]->session, &backend, err);
 
     for (size_t i = 0; i < f->nclusters && n < 64; i++)
         postmasters[n++] = sb_pg_session_postmaster(f->clusters[i].session);
-    sb_pg_around_pids(pids, backend, postmasters, n);
-    return status;
+    sb_pg_around_pids(pids, sb_pg_session_backend(u->clusters[0]->session), postmasters, n);
 }
 
 /* One timed item: every cluster of the unit evicted, then its statement sent to all at once;
@@ -328,9 +326,8 @@ static int time_unit(struct sb_pg_fleet *f, struct unit *u, struct timings *t,
         texts[b] = sql[b];
         clients[b] = sb_pg_session_client(s);
     }
-    if (status == SB_OK)
-        status = around_pids(f, u, &pids, err);
     if (status == SB_OK) {
+        around_pids(f, u, &pids);
         sb_pg_around_read(&pids, &before);
         at = sb_timer_now() - t0;
         status = sb_pg_client_exec_all(clients, u->nclusters, texts, values, each, &wall, err);

@@ -75,6 +75,18 @@ static int read_rule_inputs(struct sb_pg_session *s, struct sb_error *err)
     return status;
 }
 
+/* The postmaster's pid and the connected backend's, once per start: each timed scan's kernel
+ * readings (around.h) follow them. */
+static int read_pids(struct sb_pg_session *s, struct sb_error *err)
+{
+    uint64_t backend = 0;
+    int status = sb_pg_client_u64(&s->client, "SELECT pg_backend_pid()", &backend, err);
+
+    s->backend = (pid_t)backend;
+    s->postmaster = sb_pg_postmaster_of(s->server.datadir);
+    return status;
+}
+
 /* (Re)starts the server with shared_buffers = pool and the cluster's settings of knobs (NULL:
  * none), connects, pins the I/O workers where io_worker_cpu asks and reads what the ring rule
  * reads. */
@@ -91,6 +103,7 @@ int sb_pg_session_start(struct sb_pg_session *s, uint64_t pool,
         sb_pg_client_close(&s->client);
         s->connected = false;
     }
+    s->postmaster = s->backend = 0;
     if (s->running_pool) {
         s->running_pool = 0;
         status = sb_pg_server_stop(&s->server, err);
@@ -105,6 +118,8 @@ int sb_pg_session_start(struct sb_pg_session *s, uint64_t pool,
     s->running_pool = pool;
     status = sb_pg_client_connect(&s->client, s->server.dir, err);
     s->connected = status == SB_OK;
+    if (status == SB_OK)
+        status = read_pids(s, err);
     if (status == SB_OK)
         status = sb_pg_pin_io_workers(&s->client, s->running.io_worker_cpu, s->pinned,
                                       sizeof s->pinned, err);
@@ -303,16 +318,6 @@ int sb_pg_session_restart(struct sb_pg_session *s, struct sb_error *err)
     return sb_pg_session_start(s, s->running_pool, &knobs, err);
 }
 
-pid_t sb_pg_session_postmaster(const struct sb_pg_session *s)
-{
-    return s->running_pool ? sb_pg_postmaster_of(s->server.datadir) : 0;
-}
+pid_t sb_pg_session_postmaster(const struct sb_pg_session *s) { return s->postmaster; }
 
-int sb_pg_session_backend(struct sb_pg_session *s, pid_t *pid, struct sb_error *err)
-{
-    uint64_t value = 0;
-    int status = sb_pg_client_u64(&s->client, "SELECT pg_backend_pid()", &value, err);
-
-    *pid = status == SB_OK ? (pid_t)value : 0;
-    return status;
-}
+pid_t sb_pg_session_backend(const struct sb_pg_session *s) { return s->backend; }

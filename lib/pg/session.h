@@ -57,9 +57,10 @@ struct sb_pg_client *sb_pg_session_client(struct sb_pg_session *s);
  * (its shared memory mapped anew, its processes new), connected again. */
 int sb_pg_session_restart(struct sb_pg_session *s, struct sb_error *err);
 
-/* The postmaster's pid (0 when it does not run), and the connected backend's. */
+/* The postmaster's pid and the connected backend's, as the last start read them (0 when the
+ * server does not run). */
 pid_t sb_pg_session_postmaster(const struct sb_pg_session *s);
-int sb_pg_session_backend(struct sb_pg_session *s, pid_t *pid, struct sb_error *err);
+pid_t sb_pg_session_backend(const struct sb_pg_session *s);
 
 /* A count(*)'s value against the live rows loaded (SB_OK for vacuum). */
 int sb_pg_session_check_count(const struct sb_pg_job *job, const char *value,

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/core.h"
 #include "pg/client.h"
@@ -24,6 +25,7 @@ struct sb_pg_session {
     struct sb_pg_client client;
     bool connected;
     uint64_t running_pool;          /* shared_buffers the server runs with; 0: stopped */
+    pid_t postmaster, backend;      /* this start's, read once at it (0: stopped) */
     struct sb_pg_knobs running;     /* the experiment's settings it runs with (the cluster's:
                                        buffer_usage_limit is the statement's) */
     struct sb_pg_rule_inputs rule;  /* what the ring rule reads, as the server has it */
